@@ -1,0 +1,122 @@
+/* medium.h - the shared medium: geometry, signals, carrier, the probe.
+ *
+ * A transmission is (station, start, end): its signal is present at station
+ * j during [start + delay(s, j), end + delay(s, j)), half-open, so a signal
+ * that arrives exactly when another ends does not overlap it. While a
+ * transmission is under way its end is unknown (SIM_TIME_NEVER); the
+ * transmitter publishes it when its last bit leaves.
+ *
+ * The medium keeps the "live" transmissions: those under way and those that
+ * ended so recently that their signal may still matter somewhere (it is
+ * still travelling along the cable, a station's inter-frame gap may still be
+ * timed from it, or a reception that overlaps it has not been judged yet:
+ * see medium_hold). Live transmissions are ordered by start time; their
+ * number is small (a handful on a busy segment), so queries scan them.
+ *
+ * The medium knows nothing of stations beyond their positions: it does not
+ * know who is deferring, backing off or transmitting.
+ * Delays are integers in picoseconds: on a bus a station's position is
+ * stored as the propagation time from the cable's start, so delays are
+ * exact differences and the triangle inequality holds exactly.
+ */
+#ifndef CSMACD_MEDIUM_H
+#define CSMACD_MEDIUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phy.h"
+#include "simtime.h"
+
+typedef struct medium medium;
+
+typedef struct medium_config {
+    uint32_t n_stations;
+    topology_kind topology;
+    /* Bus: propagation time from the cable's start to each station.
+     * Star: propagation time along each station's drop cable.
+     * n_stations entries, copied. */
+    const sim_time *pos_ps;
+    sim_time hub_ps;       /* star: one-way delay through the repeater */
+    sim_time probe_pos_ps; /* bus: the probe's position (star: at the hub) */
+    sim_time retain_ps;    /* the inter-frame gap: see medium_retire */
+    sim_time chain_ps;     /* carrier back within this (part 1 of the gap)
+                              continues a carrier period */
+    sim_time chain_cap_ps; /* keep a chained period's records at most this long */
+} medium_config;
+
+typedef struct medium_tx {
+    uint64_t id;      /* consecutive from 0, in order of start */
+    uint32_t station;
+    uint32_t holds;   /* receptions still to be judged against this record */
+    sim_time start;
+    sim_time end;     /* SIM_TIME_NEVER while under way */
+    uint64_t user;    /* the transmitter's own data */
+} medium_tx;
+
+/* An interval during which one transmission's signal is present at a
+ * station. */
+typedef struct medium_signal {
+    sim_time from, until; /* until = SIM_TIME_NEVER while under way */
+    uint32_t station;     /* the transmitter */
+    bool own;             /* the station's own transmission */
+} medium_signal;
+
+/* Returns 0, or -1 when memory cannot be had. */
+int medium_create(const medium_config *cfg, medium **out);
+void medium_destroy(medium *m);
+
+uint32_t medium_station_count(const medium *m);
+/* One-way propagation delay between two stations (0 for a == b). */
+sim_time medium_delay(const medium *m, uint32_t a, uint32_t b);
+/* Delay from a station to the probe. */
+sim_time medium_probe_delay(const medium *m, uint32_t s);
+/* The longest delay between any two stations (the collision domain). */
+sim_time medium_max_delay(const medium *m);
+
+/* Starts a transmission at `start` (not earlier than any earlier start).
+ * Returns its id, or UINT64_MAX when memory cannot be had. */
+uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user);
+/* Publishes the end of a transmission under way. */
+void medium_tx_end(medium *m, uint64_t id, sim_time end);
+/* The live record, or NULL when it was retired. */
+medium_tx *medium_tx_get(medium *m, uint64_t id);
+/* A hold keeps a record (and every later one) live until released: a
+ * reception is judged against every signal that overlaps it. */
+void medium_hold(medium *m, uint64_t id);
+void medium_release(medium *m, uint64_t id);
+
+/* Forgets what can no longer matter at `now` or later: a record whose
+ * signal died out everywhere more than retain_ps + the longest delay ago,
+ * and that no later signal continues (the next transmission started at
+ * least chain_ps after it died out), so no station's carrier period can
+ * reach back into it: a deferring station needs to know whether it took
+ * part in the period it defers to. A chain of signals each less than
+ * chain_ps apart is kept for chain_cap_ps at most (memory stays bounded);
+ * see the design notes for the one consequence. O(1) amortised. */
+void medium_retire(medium *m, sim_time now);
+
+/* Live transmissions, oldest first. */
+size_t medium_live_count(const medium *m);
+const medium_tx *medium_live_at(const medium *m, size_t i);
+
+/* Signal intervals of every live transmission as seen at station j,
+ * in the order of the live list. Writes at most `cap` entries; returns the
+ * number written. */
+size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap);
+
+/* The earliest instant >= t at which the signal of a live transmission
+ * other than `except` (another station's) is present at station j, or
+ * SIM_TIME_NEVER. Transmissions that have not begun yet are not known. */
+sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t);
+
+/* Whether a reception of transmission `rx` at station j overlaps any other
+ * signal there. Both rx and every transmission that could overlap it must
+ * have ended (the caller judges after the last bit has passed j). */
+bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
+
+/* Bytes held (for the memory benchmark). */
+size_t medium_bytes(const medium *m);
+
+#endif

@@ -1,0 +1,69 @@
+/* phy.h - PHY profiles: the parameters of IEEE 802.3 Table 4-2 (4.4.2) and
+ * of the media each profile runs on.
+ *
+ * A profile is plain data. The engine copies one and lets the scenario
+ * override any field ("what if the cable were 5 km long?"); phy_validate
+ * then checks the result. Units are in the names: bits, bytes, metres,
+ * picoseconds. Sources for every value: ../shared/refs/802.3-and-models.md
+ * and docs in this repository (README "Model").
+ */
+#ifndef CSMACD_PHY_H
+#define CSMACD_PHY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simtime.h"
+
+typedef enum topology_kind {
+    TOPOLOGY_BUS,  /* one cable; delay = |x_i - x_j| / v */
+    TOPOLOGY_STAR, /* repeater hub; delay = L_i/v + hub + L_j/v */
+} topology_kind;
+
+#define PHY_SPEED_OF_LIGHT_M_S 299792458.0
+
+typedef struct phy_params {
+    char name[16];             /* profile name, e.g. "10base5" */
+    uint64_t rate_bps;         /* 10e6, 100e6, 1e9; 1e12 / rate must be whole */
+    uint32_t slot_bits;        /* slotTime: 512, or 4096 at 1 Gb/s */
+    uint32_t ifg_bits;         /* interPacketGap: 96 */
+    uint32_t ifg_part1_bits;   /* restartable first part of the gap: 64 */
+    uint32_t jam_bits;         /* jamSize: 32 */
+    uint32_t preamble_bits;    /* preamble (56) + SFD (8) = 64 */
+    uint32_t min_frame_bytes;  /* minFrameSize: 64 (DA through FCS) */
+    uint32_t max_frame_bytes;  /* maxBasicFrameSize: 1518 */
+    uint32_t attempt_limit;    /* attemptLimit: 16 */
+    uint32_t backoff_limit;    /* backoffLimit: 10 */
+    bool two_part_deferral;    /* 4.2.3.2.1 NOTE: restart only in part 1 */
+    bool extension;            /* carrier extension to slotTime (1 Gb/s) */
+    bool bursting;             /* frame bursting (1 Gb/s, optional) */
+    uint32_t burst_limit_bits; /* burstLimit: 65 536 */
+    bool retry_late;           /* retry after a late collision (<= 100 Mb/s) */
+    topology_kind topology;
+    double velocity_c;         /* signal speed as a fraction of c */
+    double length_m;           /* bus: cable length; star: each drop cable */
+    double max_length_m;       /* longest the standard allows (warned beyond) */
+    uint32_t hub_delay_bits;   /* star: one-way delay through the repeater */
+} phy_params;
+
+/* The built-in profiles, in a const table. */
+size_t phy_profile_count(void);
+const phy_params *phy_profile_at(size_t i);
+/* NULL when the name is unknown. */
+const phy_params *phy_profile_find(const char *name);
+
+/* Picoseconds per bit (rate must divide 1e12; phy_validate checks). */
+static inline sim_time phy_bit_ps(const phy_params *p)
+{
+    return (sim_time)(1000000000000ULL / p->rate_bps);
+}
+
+/* Checks a (possibly overridden) parameter set. Returns 0, or -1 with a
+ * message naming the parameter in err. */
+int phy_validate(const phy_params *p, char *err, size_t errlen);
+
+/* Propagation time over `metres` of this medium, rounded to the picosecond. */
+sim_time phy_cable_ps(const phy_params *p, double metres);
+
+#endif

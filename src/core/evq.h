@@ -1,0 +1,50 @@
+/* evq.h - the event queue: a binary min-heap of events.
+ *
+ * The order of events is a contract, pinned by tests/unit/test_evq.c:
+ *   1. earlier time first;
+ *   2. at equal time, lower phase first (the engine's phases are listed in
+ *      its own header: ends of transmissions before starts, and so on);
+ *   3. at equal time and phase, first inserted first (FIFO).
+ * So a run is a pure function of its inputs. Events are stored by value;
+ * push and pop cost O(log n). There is no cancellation: owners stamp events
+ * with a generation number and ignore stale ones when they pop.
+ */
+#ifndef CSMACD_EVQ_H
+#define CSMACD_EVQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simtime.h"
+
+typedef struct sim_event {
+    sim_time time;
+    uint64_t order;  /* phase << 56 | insertion sequence; set by evq_push */
+    uint64_t arg;    /* owner-defined: a generation, a transmission id */
+    uint32_t target; /* owner-defined: usually a station index */
+    uint16_t type;   /* owner-defined event type */
+    uint16_t phase;  /* 0..255, see the ordering rule above */
+} sim_event;
+
+typedef struct evq evq;
+
+/* Returns 0, or -1 when memory cannot be had. */
+int evq_create(evq **out, size_t initial_capacity);
+void evq_destroy(evq *q);
+
+/* Inserts ev (its order field is overwritten). Returns 0 or -1 (no memory). */
+int evq_push(evq *q, sim_event ev);
+
+/* Removes the first event into *out. Returns 0, or -1 when empty. */
+int evq_pop(evq *q, sim_event *out);
+
+/* The first event without removing it, or NULL when empty. */
+const sim_event *evq_peek(const evq *q);
+
+size_t evq_size(const evq *q);
+/* Bytes held by the queue (for the memory-per-station benchmark figure). */
+size_t evq_bytes(const evq *q);
+/* Total number of events ever pushed. */
+uint64_t evq_pushed(const evq *q);
+
+#endif

@@ -1,0 +1,91 @@
+/* trace.h - what the engine reports, and the interface of its sinks.
+ *
+ * The engine reports everything that happens on the network as trace
+ * events, in the order it simulates them (non-decreasing `time`). Statistics,
+ * the event log, pcap traces and the TUI's timeline are all sinks: plain
+ * callbacks with a context pointer. A sink must not call back into the
+ * engine. Sinks with I/O keep a sticky first error and report it when the
+ * program closes them; the engine itself does no I/O.
+ *
+ * Times are picoseconds of simulated time (simtime.h). Stations are
+ * numbered from 0; the program prints them from 1 where a person reads them.
+ */
+#ifndef CSMACD_TRACE_H
+#define CSMACD_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simtime.h"
+
+typedef enum trace_kind {
+    TRACE_ARRIVAL,   /* a frame entered a station's queue */
+    TRACE_DROP,      /* a frame was lost: the station's queue was full */
+    TRACE_TX_START,  /* a transmission began (a frame attempt or burst extension) */
+    TRACE_COLLISION, /* the transmitter detected a collision */
+    TRACE_JAM,       /* the jam is decided: it runs [jam_start, tx_end) */
+    TRACE_TX_END,    /* the transmission left the transmitter: the full record */
+    TRACE_BACKOFF,   /* a backoff was drawn after a collision */
+    TRACE_TX_OK,     /* the MAC reported transmitOK for the frame */
+    TRACE_ABORT,     /* the frame was given up (see abort_reason) */
+    TRACE_DELIVER,   /* the frame's last bit passed its destination */
+    TRACE_KIND_COUNT
+} trace_kind;
+
+typedef enum trace_tx_kind {
+    TRACE_TX_FRAME,     /* preamble, SFD, frame (and carrier extension at 1 Gb/s) */
+    TRACE_TX_EXTENSION, /* extension filling the gap between frames of a burst */
+} trace_tx_kind;
+
+typedef enum trace_abort_reason {
+    TRACE_ABORT_EXCESSIVE_COLLISIONS, /* attemptLimit reached (aFramesAbortedDueToXSColls) */
+    TRACE_ABORT_LATE_COLLISION,       /* 1 Gb/s: retransmission ends after a late collision */
+} trace_abort_reason;
+
+#define TRACE_NO_DEST UINT32_MAX /* broadcast */
+
+typedef struct trace_event {
+    trace_kind kind;
+    sim_time time;      /* when it happened, at the station named */
+    uint32_t station;   /* the sender (for DELIVER too) */
+    uint32_t dest;      /* destination station, or TRACE_NO_DEST for broadcast */
+    uint64_t frame_id;  /* unique in a run: station << 40 | per-station number */
+    uint32_t frame_bytes; /* DA through FCS, after padding to the minimum */
+    uint32_t attempt;   /* 1-based number of the current attempt */
+    uint32_t collisions;/* collisions this frame has had so far (this one included) */
+    sim_time queued_at; /* when the frame entered the queue */
+
+    /* TX_START, TX_END, COLLISION, JAM */
+    uint64_t tx_id;     /* unique per transmission, increasing with start time */
+    trace_tx_kind tx_kind;
+    sim_time tx_start;  /* first preamble bit leaves the transmitter */
+    sim_time tx_end;    /* last bit (of frame, extension or jam) leaves it */
+    sim_time jam_start; /* SIM_TIME_NEVER if the transmission was not aborted */
+    sim_time probe_start; /* first bit passes the probe */
+    uint64_t bits_on_wire; /* TX_END: bits sent, preamble included (floor) */
+    bool late;          /* COLLISION: more than slotTime after the first bit */
+
+    /* BACKOFF and the frame attempt that follows it */
+    uint64_t backoff_slots; /* slots drawn (0 for policies counted in time) */
+    sim_time backoff_ps;    /* the wait itself */
+
+    /* TX_OK, ABORT */
+    trace_abort_reason abort_reason;
+
+    /* DELIVER */
+    bool ok;            /* received correctly: sent whole, nothing overlapped it */
+
+    /* Original bytes of a replayed frame (NULL for synthetic traffic). */
+    const uint8_t *payload;
+    uint32_t payload_len;
+} trace_event;
+
+typedef struct trace_sink {
+    void (*on_event)(void *ctx, const trace_event *ev);
+    void *ctx;
+} trace_sink;
+
+/* The lower-case name of a kind ("tx_start", "collision", ...). */
+const char *trace_kind_name(trace_kind k);
+
+#endif

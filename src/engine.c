@@ -1,0 +1,330 @@
+/* engine.c - a scenario wired into a running network; see engine.h.
+ *
+ * The engine owns the event queue, the medium, the MAC, the traffic state
+ * and the statistics, and runs the loop: pop the first event, hand it to
+ * its owner. MAC events go to mac_handle; arrivals of the poisson and onoff
+ * sources are the engine's own. Saturated stations are refilled by the MAC
+ * through a callback the moment they need a frame; batch frames are all
+ * queued at t = 0.
+ */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evq.h"
+#include "medium.h"
+#include "replay.h"
+#include "stats.h"
+
+enum { ENGINE_EV_ARRIVAL = MAC_EV_LIMIT + 1, ENGINE_EV_REPLAY };
+
+#define ENGINE_MAX_SINKS 16
+
+struct engine {
+    scenario sc;
+    evq *q;
+    medium *med;
+    mac *mac;
+    backoff_policy *policy;
+    stats *stats;
+    arrival_state *arrivals; /* per station: traffic stream and on/off state */
+    station_result *per_station;
+    replay *replay;          /* TRAFFIC_PCAP: the capture's per-station frames */
+    size_t *replay_next;     /* per station: the next replayed frame */
+    trace_sink sinks[ENGINE_MAX_SINKS];
+    size_t n_sinks;
+    sim_time now;
+    uint64_t events;
+    bool started;
+};
+
+static uint32_t clamp_bytes(const engine *e, uint32_t bytes)
+{
+    return bytes < e->sc.phy.min_frame_bytes ? e->sc.phy.min_frame_bytes : bytes;
+}
+
+static frame new_frame(engine *e, uint32_t s, sim_time now)
+{
+    arrival_state *a = &e->arrivals[s];
+    frame f = {0};
+    f.queued_at = now;
+    f.bytes = clamp_bytes(e, frame_size_draw(&e->sc.traffic.size, &a->r));
+    f.dest = traffic_dest_draw(&e->sc.traffic, s, e->sc.n_stations, &a->r);
+    return f;
+}
+
+static bool refill_saturated(void *ctx, uint32_t s, sim_time now, frame *out)
+{
+    *out = new_frame(ctx, s, now);
+    return true;
+}
+
+static void schedule_arrival(engine *e, uint32_t s, sim_time after)
+{
+    sim_time t = arrival_next(&e->arrivals[s], &e->sc.traffic, after, e->sc.n_stations,
+                              e->sc.phy.rate_bps);
+    if (t == SIM_TIME_NEVER || t >= e->sc.duration)
+        return;
+    sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_ARRIVAL,
+                    .phase = MAC_PHASE_READY};
+    if (evq_push(e->q, ev) != 0)
+        abort();
+}
+
+int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
+{
+    engine *e = calloc(1, sizeof *e);
+    if (!e || scenario_copy(&e->sc, sc) != 0) {
+        free(e);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (e->sc.traffic.kind == TRAFFIC_PCAP) {
+        /* One station per source address of the capture (replay.h). */
+        replay_options ro = {.time_scale = e->sc.pcap_time_scale > 0 ? e->sc.pcap_time_scale : 1.0,
+                             .max_stations = e->sc.pcap_max_stations};
+        if (replay_load(e->sc.pcap_path, &ro, e->sc.phy.min_frame_bytes,
+                        e->sc.phy.max_frame_bytes, &e->replay, err, errlen) != 0)
+            goto fail_quiet;
+        uint32_t stations = replay_station_count(e->replay);
+        if (e->sc.positions_m && e->sc.n_positions != stations) {
+            snprintf(err, errlen, "positions: %u given, but the capture has %u stations",
+                     e->sc.n_positions, stations);
+            goto fail_quiet;
+        }
+        e->sc.n_stations = stations;
+        e->replay_next = calloc(stations ? stations : 1, sizeof *e->replay_next);
+        if (!e->replay_next)
+            goto fail;
+    }
+    const phy_params *phy = &e->sc.phy;
+    uint32_t n = e->sc.n_stations;
+    sim_time bit_ps = phy_bit_ps(phy);
+
+    backoff_env env = {.slot_ps = (sim_time)phy->slot_bits * bit_ps,
+                       .attempt_limit = phy->attempt_limit,
+                       .backoff_limit = phy->backoff_limit,
+                       .n_stations = n};
+    if (backoff_policy_create(e->sc.policy, &env, &e->policy, err, errlen) != 0)
+        goto fail_quiet;
+
+    sim_time *pos = malloc(n * sizeof *pos);
+    if (!pos)
+        goto fail;
+    for (uint32_t i = 0; i < n; i++) {
+        double metres;
+        if (e->sc.positions_m)
+            metres = e->sc.positions_m[i];
+        else if (phy->topology == TOPOLOGY_STAR)
+            metres = phy->length_m;
+        else
+            metres = n > 1 ? phy->length_m * i / (n - 1) : 0;
+        pos[i] = phy_cable_ps(phy, metres);
+    }
+    bool point = phy->length_m == 0 && !e->sc.positions_m;
+    medium_config mc = {
+        .n_stations = n,
+        .topology = phy->topology,
+        .pos_ps = pos,
+        .hub_ps = point ? 0 : (sim_time)phy->hub_delay_bits * bit_ps,
+        .probe_pos_ps = phy_cable_ps(phy, e->sc.probe_m),
+        .retain_ps = (sim_time)phy->ifg_bits * bit_ps,
+        .chain_ps = (sim_time)phy->ifg_part1_bits * bit_ps,
+        .chain_cap_ps = 8 * (sim_time)phy->slot_bits * bit_ps,
+    };
+    int rc = medium_create(&mc, &e->med);
+    free(pos);
+    if (rc != 0)
+        goto fail;
+
+    stats_config stc = {.n_stations = n, .rate_bps = phy->rate_bps,
+                        .warmup = e->sc.warmup, .duration = e->sc.duration,
+                        .batches = e->sc.batches,
+                        .batch_traffic = e->sc.traffic.kind == TRAFFIC_BATCH};
+    if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
+        goto fail;
+    e->arrivals = calloc(n, sizeof *e->arrivals);
+    e->per_station = calloc(n, sizeof *e->per_station);
+    if (!e->arrivals || !e->per_station)
+        goto fail;
+    for (uint32_t i = 0; i < n; i++)
+        arrival_init(&e->arrivals[i], &e->sc.traffic, e->sc.seed, i, n, phy->rate_bps);
+    e->sinks[e->n_sinks++] = stats_sink(e->stats);
+    *out = e;
+    return 0;
+fail:
+    snprintf(err, errlen, "out of memory");
+fail_quiet:
+    engine_destroy(e);
+    return -1;
+}
+
+void engine_destroy(engine *e)
+{
+    if (!e)
+        return;
+    mac_destroy(e->mac);
+    medium_destroy(e->med);
+    evq_destroy(e->q);
+    stats_destroy(e->stats);
+    backoff_policy_destroy(e->policy);
+    free(e->arrivals);
+    free(e->per_station);
+    replay_destroy(e->replay);
+    free(e->replay_next);
+    scenario_free(&e->sc);
+    free(e);
+}
+
+int engine_add_sink(engine *e, trace_sink sink)
+{
+    if (e->started || e->n_sinks == ENGINE_MAX_SINKS)
+        return -1;
+    e->sinks[e->n_sinks++] = sink;
+    return 0;
+}
+
+/* Schedules the arrival of station s's next replayed frame, if any. */
+static void schedule_replay(engine *e, uint32_t s)
+{
+    size_t k = e->replay_next[s];
+    if (k >= replay_frame_count(e->replay, s))
+        return;
+    sim_time t = replay_frames(e->replay, s)[k].time;
+    if (t >= e->sc.duration)
+        return;
+    sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_REPLAY,
+                    .phase = MAC_PHASE_READY};
+    if (evq_push(e->q, ev) != 0)
+        abort();
+}
+
+static void start(engine *e)
+{
+    e->started = true;
+    const traffic_config *t = &e->sc.traffic;
+    mac_config mc = {
+        .phy = &e->sc.phy,
+        .n_stations = e->sc.n_stations,
+        .medium = e->med,
+        .queue = e->q,
+        .policy = e->policy,
+        .seed = e->sc.seed,
+        .queue_capacity = e->sc.queue_capacity,
+        .refill = t->kind == TRAFFIC_SATURATED ? refill_saturated : NULL,
+        .refill_ctx = e,
+        .sinks = e->sinks,
+        .n_sinks = e->n_sinks,
+    };
+    if (mac_create(&mc, &e->mac) != 0)
+        abort();
+    for (uint32_t s = 0; s < e->sc.n_stations; s++) {
+        if (t->kind == TRAFFIC_BATCH) {
+            for (uint32_t k = 0; k < t->batch_frames; k++) {
+                frame f = new_frame(e, s, 0);
+                mac_enqueue(e->mac, s, &f, 0);
+            }
+        } else if (t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) {
+            schedule_arrival(e, s, 0);
+        } else if (t->kind == TRAFFIC_PCAP) {
+            schedule_replay(e, s);
+        }
+    }
+    mac_start(e->mac, 0);
+}
+
+engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
+{
+    if (!e->started)
+        start(e);
+    sim_time stop = until < e->sc.duration ? until : e->sc.duration;
+    uint64_t handled = 0;
+    for (;;) {
+        const sim_event *top = evq_peek(e->q);
+        if (!top || top->time >= stop) {
+            if (stop > e->now)
+                e->now = stop;
+            return e->now >= e->sc.duration ? ENGINE_DONE : ENGINE_RUNNING;
+        }
+        if (max_events && handled == max_events)
+            return ENGINE_RUNNING;
+        sim_event ev;
+        evq_pop(e->q, &ev);
+        if (ev.time < e->now)
+            abort(); /* time went backwards: a broken invariant */
+        e->now = ev.time;
+        e->events++;
+        handled++;
+        if (ev.type < MAC_EV_LIMIT) {
+            mac_handle(e->mac, &ev);
+        } else if (ev.type == ENGINE_EV_ARRIVAL) {
+            frame f = new_frame(e, ev.target, ev.time);
+            mac_enqueue(e->mac, ev.target, &f, ev.time);
+            schedule_arrival(e, ev.target, ev.time);
+        } else if (ev.type == ENGINE_EV_REPLAY) {
+            uint32_t s = ev.target;
+            const replay_frame *rf = &replay_frames(e->replay, s)[e->replay_next[s]++];
+            frame f = {.queued_at = ev.time, .bytes = rf->bytes, .dest = rf->dest,
+                       .payload = rf->payload, .payload_len = rf->payload_len};
+            mac_enqueue(e->mac, s, &f, ev.time);
+            schedule_replay(e, s);
+        }
+    }
+}
+
+sim_time engine_now(const engine *e) { return e->now; }
+uint64_t engine_events(const engine *e) { return e->events; }
+const scenario *engine_scenario(const engine *e) { return &e->sc; }
+const medium *engine_medium(const engine *e) { return e->med; }
+const replay *engine_replay(const engine *e) { return e->replay; }
+
+void engine_results(engine *e, results *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!e->started)
+        start(e);
+    uint32_t n = e->sc.n_stations;
+    r->sim_time_s = sim_time_to_s(e->now);
+    r->n_stations = n;
+    r->events = e->events;
+    for (uint32_t s = 0; s < n; s++) {
+        station_result *p = &e->per_station[s];
+        p->c = *mac_station_counters(e->mac, s);
+        p->queue_len = mac_queue_len(e->mac, s);
+        r->frames_ok += p->c.frames_transmitted_ok;
+        r->frames_offered += p->c.frames_offered;
+        r->frames_aborted += p->c.frames_aborted_xs_colls + p->c.frames_late_discarded;
+        r->frames_dropped += p->c.frames_dropped;
+        r->frames_queued += p->queue_len;
+        r->frames_delivered += p->c.frames_received_ok;
+        r->frames_corrupted += p->c.frames_received_bad;
+        r->attempts += p->c.attempts;
+        r->collisions_seen += p->c.collisions;
+        r->late_collisions += p->c.late_collisions;
+    }
+    r->collisions = mac_collision_events(e->mac);
+    r->collisions_per_frame = r->frames_ok ? (double)r->collisions / (double)r->frames_ok : 0;
+    stats_fill(e->stats, e->now, r, e->per_station);
+    if (r->completion_s >= 0 && r->frames_queued != 0)
+        r->completion_s = -1; /* not every frame is done yet */
+    r->stations = e->per_station;
+}
+
+void engine_station_view(const engine *e, uint32_t s, mac_station_view *out)
+{
+    if (!e->mac) {
+        memset(out, 0, sizeof *out);
+        out->backoff_until = SIM_TIME_NEVER;
+        return;
+    }
+    mac_view(e->mac, s, out);
+}
+
+size_t engine_bytes(const engine *e)
+{
+    return sizeof *e + evq_bytes(e->q) + medium_bytes(e->med) +
+           (e->mac ? mac_bytes(e->mac) : 0) + stats_bytes(e->stats) +
+           e->sc.n_stations * (sizeof *e->arrivals + sizeof *e->per_station);
+}

@@ -1,0 +1,63 @@
+/* engine.h - builds a network from a scenario and runs it.
+ *
+ * An engine owns everything it touches (event queue, medium, MAC, traffic,
+ * statistics), so many engines can run in parallel threads. It does no I/O
+ * and reads no clock: callers drive it in slices (engine_run with an event
+ * budget), which lets the TUI keep a steady frame rate and the CLI stop
+ * cleanly on a signal. Everything that happens is reported to trace sinks.
+ */
+#ifndef CSMACD_ENGINE_H
+#define CSMACD_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mac.h"
+#include "results.h"
+#include "scenario.h"
+#include "trace.h"
+
+typedef struct engine engine;
+
+typedef enum engine_status {
+    ENGINE_RUNNING, /* stopped by the slice's limits; call again */
+    ENGINE_DONE,    /* reached the scenario's duration (or nothing is left to happen) */
+} engine_status;
+
+/* Builds the network. The scenario must have passed scenario_finish; it is
+ * copied. Returns 0, or -1 with a reason in err (e.g. a bad policy). */
+int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
+void engine_destroy(engine *e);
+
+/* Adds a sink; only before the first engine_run. Returns 0 or -1. */
+int engine_add_sink(engine *e, trace_sink sink);
+
+/* Runs until simulated time reaches min(until, duration) or max_events
+ * events have been handled (0 = no limit), whichever comes first. */
+engine_status engine_run(engine *e, sim_time until, uint64_t max_events);
+
+/* Runs to the end of the scenario. */
+static inline engine_status engine_run_all(engine *e)
+{
+    return engine_run(e, SIM_TIME_NEVER, 0);
+}
+
+sim_time engine_now(const engine *e);
+uint64_t engine_events(const engine *e);
+const scenario *engine_scenario(const engine *e);
+const medium *engine_medium(const engine *e);
+/* The capture replayed as traffic (--traffic pcap:FILE), or NULL. */
+struct replay;
+const struct replay *engine_replay(const engine *e);
+
+/* The measures so far (the window ends at engine_now). The station array
+ * stays valid until the next engine call. */
+void engine_results(engine *e, results *out);
+
+void engine_station_view(const engine *e, uint32_t station, mac_station_view *out);
+
+/* Memory held by the engine, in bytes (for the benchmark). */
+size_t engine_bytes(const engine *e);
+
+#endif

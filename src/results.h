@@ -1,0 +1,51 @@
+/* results.h - the measures of a run (DESIGN.md section 1 "Measures").
+ *
+ * Counts (frames_*, attempts, collisions) cover the whole run from t = 0,
+ * so offered = ok + aborted + dropped + queued holds exactly. Rates and
+ * distributions (throughput, offered load, delay, fairness, capture) cover
+ * the measured window [warmup, now).
+ */
+#ifndef CSMACD_RESULTS_H
+#define CSMACD_RESULTS_H
+
+#include <stdint.h>
+
+#include "mac.h"
+
+typedef struct station_result {
+    mac_counters c;           /* Clause 30 counters and extras */
+    uint64_t bits_delivered;  /* in the window: frames received whole */
+    double share;             /* of all bits delivered in the window */
+    uint32_t queue_len;       /* frames still queued at the end */
+} station_result;
+
+typedef struct results {
+    double sim_time_s;        /* simulated time reached */
+    double measured_s;        /* length of the measured window */
+    double throughput;        /* S: delivered frame bits / (rate * window) */
+    double throughput_ci95;   /* half-width, batch means (0 if < 2 batches) */
+    double throughput_mbps;
+    double offered_load;      /* G: generated frame bits / (rate * window) */
+    uint64_t frames_ok;       /* transmitOK */
+    uint64_t frames_offered;
+    uint64_t frames_aborted;  /* excessive collisions + late-collision give-ups */
+    uint64_t frames_dropped;  /* queue overflow */
+    uint64_t frames_queued;   /* still waiting at the end */
+    uint64_t frames_delivered;/* received whole at the destination */
+    uint64_t frames_corrupted;/* sent whole, corrupted at the destination */
+    uint64_t attempts;
+    uint64_t collisions;      /* collision events on the medium */
+    uint64_t collisions_seen; /* collisions detected, summed over stations */
+    uint64_t late_collisions;
+    double collisions_per_frame; /* collisions / frames_ok (window-free) */
+    double completion_s;      /* batch: when the last offered frame was done; -1 otherwise or if not all done */
+    double mean_delay_us, p50_delay_us, p99_delay_us, max_delay_us;
+    double jain_fairness;     /* over per-station delivered bits */
+    double capture_mean_run;  /* consecutive successes by one station */
+    uint64_t capture_max_run;
+    uint64_t events;          /* events processed */
+    uint32_t n_stations;
+    const station_result *stations; /* n_stations entries, owned by the engine */
+} results;
+
+#endif

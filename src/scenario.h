@@ -1,0 +1,70 @@
+/* scenario.h - a complete description of one run.
+ *
+ * A scenario is plain data: the PHY (a profile with any overrides), the
+ * stations and their placement, the traffic, the policy, how long to run
+ * and the seed. It is filled from defaults, then from a scenario file
+ * (--scenario FILE, an INI file read with libinih), then from command-line
+ * options, each through scenario_set with the same key names, so every
+ * option is also a file key. scenario_finish cross-checks the whole and
+ * resolves what depends on several keys.
+ *
+ * Errors are "key: reason" (or "file:line: reason") in the caller's buffer;
+ * nothing is printed here.
+ */
+#ifndef CSMACD_SCENARIO_H
+#define CSMACD_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phy.h"
+#include "simtime.h"
+#include "traffic.h"
+
+#define SCENARIO_MAX_STATIONS 100000u
+#define SCENARIO_PATH_MAX 4096
+#define SCENARIO_POLICY_MAX 256
+
+typedef struct scenario {
+    phy_params phy;            /* the profile, then the overrides */
+    uint32_t n_stations;
+    /* Explicit placement, NULL for even spacing over phy.length_m (bus) or
+     * equal drops of phy.length_m (star). n_stations entries, metres: bus
+     * positions along the cable or star drop lengths. Owned (free with
+     * scenario_free). */
+    double *positions_m;
+    uint32_t n_positions;      /* entries of positions_m */
+    double probe_m;            /* bus: probe position along the cable */
+    traffic_config traffic;
+    char pcap_path[SCENARIO_PATH_MAX]; /* --traffic pcap:FILE */
+    double pcap_time_scale;    /* replay: stretch (> 1) or squeeze time; 1 = as captured */
+    uint32_t pcap_max_stations;/* replay: at most this many stations, 0 = no cap */
+    char policy[SCENARIO_POLICY_MAX];  /* backoff policy spec, "beb" */
+    uint32_t queue_capacity;   /* frames per station */
+    sim_time duration;         /* total simulated time */
+    sim_time warmup;           /* discarded at the start of the measures */
+    uint64_t seed;
+    uint32_t batches;          /* batch means for the confidence interval */
+} scenario;
+
+/* The defaults: 10base5, 8 stations evenly on 500 m, saturated, 512-byte
+ * frames to random destinations, beb, 1 s, no warm-up, seed 1. */
+void scenario_defaults(scenario *sc);
+void scenario_free(scenario *sc);
+/* Deep copy (positions included). Returns 0 or -1 (no memory). */
+int scenario_copy(scenario *dst, const scenario *src);
+
+/* Sets one key ("stations", "phy", "frame-size", ...) from its text value.
+ * Returns 0, or -1 with "key: reason" in err. */
+int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen);
+
+/* Reads a scenario file. Returns 0, or -1 with "path:line: reason". */
+int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen);
+
+/* Cross-checks the whole scenario. Returns 0, or -1 with a reason. Non-fatal
+ * remarks (a cable longer than the PHY allows) are written to `warn` (empty
+ * string when none). */
+int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen);
+
+#endif

@@ -1,0 +1,226 @@
+/* stats.c - measures as a trace sink; see stats.h. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Delay histogram: log-linear buckets over picoseconds, 2^SUB per power of
+ * two, so a percentile is within 1/32 (3 %) of the true value. */
+#define SUB_BITS 5
+#define SUB (1u << SUB_BITS)
+#define BUCKETS (64u * SUB)
+
+struct stats {
+    stats_config cfg;
+    sim_time batch_ps;
+    uint64_t offered_bits;
+    uint64_t delivered_bits;
+    uint64_t *station_bits;  /* delivered, per sender */
+    uint64_t *batch_bits;
+    uint64_t delay_count;
+    double delay_sum_ps;
+    sim_time delay_max_ps;
+    uint64_t hist[BUCKETS];
+    uint32_t run_station;
+    uint64_t run_len, runs, run_max, successes;
+    sim_time last_done; /* TX_OK or ABORT, for completion */
+};
+
+static unsigned bucket_of(sim_time v)
+{
+    uint64_t x = (uint64_t)(v < 0 ? 0 : v);
+    if (x < SUB)
+        return (unsigned)x;
+    unsigned top = 63u - (unsigned)__builtin_clzll(x); /* >= SUB_BITS */
+    unsigned sub = (unsigned)(x >> (top - SUB_BITS)) & (SUB - 1);
+    return (top - SUB_BITS + 1) * SUB + sub;
+}
+
+/* Midpoint of a bucket's range. */
+static double bucket_value(unsigned b)
+{
+    if (b < SUB)
+        return b;
+    unsigned top = b / SUB - 1 + SUB_BITS, sub = b % SUB;
+    double lo = ldexp((double)(SUB + sub), (int)top - SUB_BITS);
+    double width = ldexp(1.0, (int)top - SUB_BITS);
+    return lo + width / 2;
+}
+
+static void on_event(void *ctx, const trace_event *ev)
+{
+    stats *s = ctx;
+    bool in_window = ev->time >= s->cfg.warmup;
+    switch (ev->kind) {
+    case TRACE_ARRIVAL:
+    case TRACE_DROP:
+        if (in_window)
+            s->offered_bits += 8ull * ev->frame_bytes;
+        break;
+    case TRACE_TX_OK:
+        s->last_done = ev->time;
+        if (!in_window)
+            break;
+        {
+            sim_time d = ev->time - ev->queued_at;
+            s->delay_count++;
+            s->delay_sum_ps += (double)d;
+            if (d > s->delay_max_ps)
+                s->delay_max_ps = d;
+            s->hist[bucket_of(d)]++;
+        }
+        s->successes++;
+        if (s->run_len && ev->station == s->run_station) {
+            s->run_len++;
+        } else {
+            if (s->run_len) {
+                s->runs++;
+                if (s->run_len > s->run_max)
+                    s->run_max = s->run_len;
+            }
+            s->run_station = ev->station;
+            s->run_len = 1;
+        }
+        break;
+    case TRACE_ABORT:
+        s->last_done = ev->time;
+        break;
+    case TRACE_DELIVER:
+        if (!in_window || !ev->ok)
+            break;
+        s->delivered_bits += 8ull * ev->frame_bytes;
+        s->station_bits[ev->station] += 8ull * ev->frame_bytes;
+        if (s->batch_ps > 0) {
+            sim_time k = (ev->time - s->cfg.warmup) / s->batch_ps;
+            if (k < (sim_time)s->cfg.batches)
+                s->batch_bits[k] += 8ull * ev->frame_bytes;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+int stats_create(const stats_config *cfg, stats **out)
+{
+    stats *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    s->cfg = *cfg;
+    s->station_bits = calloc(cfg->n_stations ? cfg->n_stations : 1, sizeof *s->station_bits);
+    s->batch_bits = calloc(cfg->batches ? cfg->batches : 1, sizeof *s->batch_bits);
+    if (!s->station_bits || !s->batch_bits) {
+        stats_destroy(s);
+        return -1;
+    }
+    if (cfg->batches && cfg->duration > cfg->warmup)
+        s->batch_ps = (cfg->duration - cfg->warmup) / cfg->batches;
+    *out = s;
+    return 0;
+}
+
+void stats_destroy(stats *s)
+{
+    if (s) {
+        free(s->station_bits);
+        free(s->batch_bits);
+        free(s);
+    }
+}
+
+trace_sink stats_sink(stats *s) { return (trace_sink){.on_event = on_event, .ctx = s}; }
+
+double stats_t975(unsigned df)
+{
+    static const double t[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                               2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                               2.120,  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                               2.064,  2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df == 0)
+        return INFINITY;
+    if (df < sizeof t / sizeof t[0])
+        return t[df];
+    /* Cornish-Fisher expansion around the normal quantile. */
+    double z = 1.959963984540054, n = df;
+    return z + (z * z * z + z) / (4 * n) +
+           (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
+{
+    double rate = (double)s->cfg.rate_bps;
+    sim_time window = now > s->cfg.warmup ? now - s->cfg.warmup : 0;
+    r->measured_s = sim_time_to_s(window);
+    double cap_bits = rate * r->measured_s;
+    r->throughput = cap_bits > 0 ? (double)s->delivered_bits / cap_bits : 0;
+    r->throughput_mbps = r->throughput * rate / 1e6;
+    r->offered_load = cap_bits > 0 ? (double)s->offered_bits / cap_bits : 0;
+
+    /* Batch means over the completed batches. */
+    r->throughput_ci95 = 0;
+    if (s->batch_ps > 0) {
+        sim_time done = window / s->batch_ps;
+        unsigned k = (unsigned)(done < (sim_time)s->cfg.batches ? done : s->cfg.batches);
+        if (k >= 2) {
+            double batch_cap = rate * sim_time_to_s(s->batch_ps), mean = 0, m2 = 0;
+            for (unsigned i = 0; i < k; i++)
+                mean += (double)s->batch_bits[i] / batch_cap;
+            mean /= k;
+            for (unsigned i = 0; i < k; i++) {
+                double d = (double)s->batch_bits[i] / batch_cap - mean;
+                m2 += d * d;
+            }
+            r->throughput_ci95 = stats_t975(k - 1) * sqrt(m2 / (k - 1) / k);
+        }
+    }
+
+    r->mean_delay_us = r->p50_delay_us = r->p99_delay_us = r->max_delay_us = 0;
+    if (s->delay_count) {
+        r->mean_delay_us = s->delay_sum_ps / (double)s->delay_count / 1e6;
+        r->max_delay_us = sim_time_to_us(s->delay_max_ps);
+        uint64_t want50 = (s->delay_count + 1) / 2, want99 = (s->delay_count * 99 + 99) / 100;
+        uint64_t cum = 0;
+        bool have50 = false;
+        for (unsigned b = 0; b < BUCKETS; b++) {
+            cum += s->hist[b];
+            if (!have50 && cum >= want50) {
+                r->p50_delay_us = bucket_value(b) / 1e6;
+                have50 = true;
+            }
+            if (cum >= want99) {
+                r->p99_delay_us = bucket_value(b) / 1e6;
+                break;
+            }
+        }
+        /* A bucket's midpoint may exceed the true maximum. */
+        if (r->p50_delay_us > r->max_delay_us)
+            r->p50_delay_us = r->max_delay_us;
+        if (r->p99_delay_us > r->max_delay_us)
+            r->p99_delay_us = r->max_delay_us;
+    }
+
+    double sum = 0, sum2 = 0;
+    for (uint32_t i = 0; i < s->cfg.n_stations; i++) {
+        double x = (double)s->station_bits[i];
+        sum += x;
+        sum2 += x * x;
+        per[i].bits_delivered = s->station_bits[i];
+        per[i].share = s->delivered_bits ? x / (double)s->delivered_bits : 0;
+    }
+    r->jain_fairness = sum2 > 0 ? sum * sum / ((double)s->cfg.n_stations * sum2) : 0;
+
+    uint64_t runs = s->runs + (s->run_len ? 1 : 0);
+    uint64_t max = s->run_len > s->run_max ? s->run_len : s->run_max;
+    r->capture_mean_run = runs ? (double)s->successes / (double)runs : 0;
+    r->capture_max_run = max;
+    r->completion_s = -1;
+    if (s->cfg.batch_traffic)
+        r->completion_s = sim_time_to_s(s->last_done); /* the engine checks all are done */
+}
+
+size_t stats_bytes(const stats *s)
+{
+    return sizeof *s + s->cfg.n_stations * sizeof *s->station_bits +
+           s->cfg.batches * sizeof *s->batch_bits;
+}

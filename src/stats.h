@@ -1,0 +1,42 @@
+/* stats.h - the measures of DESIGN.md, computed as a trace sink.
+ *
+ * Throughput counts the bits (DA through FCS) of frames received whole,
+ * when their last bit passes the receiver; offered load counts the bits of
+ * frames generated (queued or dropped); delay runs from a frame's arrival
+ * in the queue to the end of its successful transmission. All three cover
+ * the window [warmup, now). The 95 % confidence interval of throughput
+ * comes from batch means: the window (warmup, duration) is cut into
+ * `batches` equal batches, and the completed ones are used (Student's t).
+ */
+#ifndef CSMACD_STATS_H
+#define CSMACD_STATS_H
+
+#include <stddef.h>
+
+#include "results.h"
+#include "trace.h"
+
+typedef struct stats stats;
+
+typedef struct stats_config {
+    uint32_t n_stations;
+    uint64_t rate_bps;
+    sim_time warmup, duration;
+    uint32_t batches;
+    bool batch_traffic; /* report completion_s */
+} stats_config;
+
+int stats_create(const stats_config *cfg, stats **out);
+void stats_destroy(stats *s);
+trace_sink stats_sink(stats *s);
+
+/* Fills the window-based measures of r at `now` (counts from the MAC are
+ * the engine's to fill) and the per-station bits and shares. */
+void stats_fill(const stats *s, sim_time now, results *r, station_result *per_station);
+
+/* Two-sided 95 % quantile of Student's t with df degrees of freedom. */
+double stats_t975(unsigned df);
+
+size_t stats_bytes(const stats *s);
+
+#endif

@@ -1,0 +1,922 @@
+/* mac.c - the Clause 4 CSMA/CD MAC of every station on one medium.
+ *
+ * How the Pascal model's processes (802.3 4.2.7 ff.) map onto events:
+ *
+ * Deference (4.2.3.2.1, the Deference process) runs all the time, but a
+ * station only needs its result when it has a frame ready. The result is a
+ * pure function of the carrier seen at the station (medium_signals_at), so
+ * it is computed, not tracked: defer_plan() replays the process over the
+ * live signals and returns the instant the ready frame may start. A
+ * station with a frame ready and not backing off is a "contender". A
+ * contender's plan changes only in two ways, so only those contenders are
+ * re-planned:
+ *   - a timed contender (its start instant is known) is re-planned when a
+ *     new signal will reach it before that instant and early enough to
+ *     matter: during the carrier it defers to, or within the restartable
+ *     first part of the gap (defer_plan's "horizon"); the standard ignores
+ *     carrier in the second part;
+ *   - a waiting contender (it defers to a carrier whose end is unknown) is
+ *     re-planned when the transmission that blocks it ends. Starts cannot
+ *     change its plan, and neither can the ends of other transmissions:
+ *     the blocker is an unfinished signal of the carrier period it defers
+ *     to that has already reached it, when there is one (then every
+ *     earlier unfinished signal overlaps it, so the period cannot split
+ *     before it ends; of several, the one expected to end last is taken,
+ *     which saves re-plans in a crowded collision), and otherwise the first
+ *     unfinished signal of the period.
+ *
+ * TransmitLinkMgmt: attempts are counted per frame; after a collision the
+ * policy draws the wait (backoff.h), counted from the end of the jam; the
+ * frame is given up when the attempt limit is reached (excessiveCollision)
+ * or, at 1 Gb/s, after a late collision.
+ *
+ * Collision detect (4.2.3.2.4): true while a station transmits and another
+ * station's signal is present at it. When a transmission starts, the
+ * earliest foreign signal at its own position is looked up, and every other
+ * transmitter is told when the new signal will reach it. A collision in the
+ * preamble/SFD lets them finish (4.2.3.2.3); the jam is jamSize bits from
+ * then on.
+ *
+ * Reception: a frame sent whole is judged at its destination once its last
+ * bit has passed there: received if no other signal overlapped it there.
+ * The medium keeps every signal that could overlap it (medium_hold).
+ *
+ * Simultaneity (DESIGN.md "Simultaneous events"): every decision at an
+ * instant sees the carrier as it was just before that instant. Signals are
+ * half-open intervals, so a signal arriving exactly when a gap ends does
+ * not stop the station; two stations starting at the same instant collide.
+ */
+#include "mac.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+typedef struct station {
+    mac_state state;
+    bool has_frame;      /* cur holds the frame being sent */
+    bool deferred_first; /* the first attempt waited on deference */
+    bool late;           /* the collision now being jammed was late */
+    bool jam_in_gap;     /* the jam cut a burst's extension, not a frame */
+    bool in_burst;       /* cur is a second or later frame of a 1 Gb/s burst */
+    uint32_t collisions; /* of the current frame */
+    uint32_t timed;      /* index in mac.timed, or NONE */
+    uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
+    uint32_t bl_prev, bl_next; /* in the blocker's list of waiting stations */
+    uint32_t transmitter;/* index in mac.transmitters, or NONE */
+    uint32_t gen;        /* stamps READY and START events */
+    uint32_t end_gen;    /* stamps TX_END events */
+    uint32_t tx_seq;     /* stamps COLLISION events */
+    sim_time ready_at;   /* the current attempt became ready */
+    sim_time planned;    /* DEFER: planned start, or SIM_TIME_NEVER */
+    sim_time horizon;    /* timed: only signals arriving before this matter */
+    sim_time cd_pending; /* earliest collision event scheduled */
+    uint64_t tx_id;      /* medium record of the transmission under way */
+    sim_time tx_start, tx_end, jam_start;
+    sim_time burst_origin; /* end of the burst's first frame */
+    sim_time backoff_until;
+    uint64_t backoff_slots;
+    backoff_state bstate;
+    frame cur;
+    frame *q;            /* ring of waiting frames (cur not included) */
+    uint32_t q_cap, q_head, q_len;
+    uint64_t frame_seq;
+    rng r;
+    mac_counters c;
+} station;
+
+/* A frame sent whole, waiting for its last bit to pass its destination. */
+typedef struct pending_rx {
+    uint64_t tx_id;
+    frame f;
+    uint32_t station;
+    uint32_t attempt;
+    uint32_t next_free;
+} pending_rx;
+
+struct mac {
+    phy_params phy;
+    sim_time bit_ps, slot_ps, ifg_ps, part1_ps, jam_ps, pre_ps;
+    uint32_t n;
+    station *st;
+    medium *med;
+    evq *q;
+    const backoff_policy *policy;
+    uint32_t attempt_limit;
+    uint32_t queue_capacity;
+    mac_refill_fn refill;
+    void *refill_ctx;
+    trace_sink *sinks;
+    size_t n_sinks;
+
+    uint32_t *timed, n_timed;  /* contenders with a known start instant */
+    uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
+    uint32_t *transmitters, n_transmitters;
+    medium_signal *sig;
+    size_t sig_cap;
+
+    pending_rx *rx;
+    uint32_t rx_cap, rx_free;
+
+    bool busy_collided;
+    uint64_t collision_events;
+};
+
+const char *mac_state_name(mac_state s)
+{
+    static const char *const names[] = {"idle", "defer", "transmit", "jam", "backoff",
+                                        "burst"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+/* ---- plumbing ----------------------------------------------------------- */
+
+static void emit(mac *m, const trace_event *ev)
+{
+    for (size_t i = 0; i < m->n_sinks; i++)
+        m->sinks[i].on_event(m->sinks[i].ctx, ev);
+}
+
+static trace_event frame_event(const mac *m, trace_kind kind, sim_time t, uint32_t s)
+{
+    const station *x = &m->st[s];
+    trace_event ev = {0};
+    ev.kind = kind;
+    ev.time = t;
+    ev.station = s;
+    ev.dest = x->cur.dest == FRAME_BROADCAST ? TRACE_NO_DEST : x->cur.dest;
+    ev.frame_id = x->cur.id;
+    ev.frame_bytes = x->cur.bytes;
+    ev.attempt = x->collisions + 1;
+    ev.collisions = x->collisions;
+    ev.queued_at = x->cur.queued_at;
+    ev.jam_start = SIM_TIME_NEVER;
+    ev.backoff_slots = x->backoff_slots;
+    ev.payload = x->cur.payload;
+    ev.payload_len = x->cur.payload_len;
+    return ev;
+}
+
+static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
+{
+    sim_event ev = {.time = t, .arg = arg, .target = s, .type = type, .phase = phase};
+    if (evq_push(m->q, ev) != 0)
+        abort(); /* out of memory in the middle of a run: nothing sane to do */
+}
+
+static void list_add(uint32_t *list, uint32_t *n, uint32_t *index, uint32_t s)
+{
+    assert(*index == NONE);
+    *index = *n;
+    list[(*n)++] = s;
+}
+
+static void timed_remove(mac *m, uint32_t s)
+{
+    uint32_t i = m->st[s].timed;
+    assert(i != NONE);
+    uint32_t last = m->timed[--m->n_timed];
+    m->timed[i] = last;
+    m->st[last].timed = i;
+    m->st[s].timed = NONE;
+}
+
+static void blocked_add(mac *m, uint32_t s, uint32_t blocker)
+{
+    station *x = &m->st[s];
+    x->blocker = blocker;
+    x->bl_prev = NONE;
+    x->bl_next = m->blocked_head[blocker];
+    if (x->bl_next != NONE)
+        m->st[x->bl_next].bl_prev = s;
+    m->blocked_head[blocker] = s;
+}
+
+static void blocked_remove(mac *m, uint32_t s)
+{
+    station *x = &m->st[s];
+    if (x->bl_prev != NONE)
+        m->st[x->bl_prev].bl_next = x->bl_next;
+    else
+        m->blocked_head[x->blocker] = x->bl_next;
+    if (x->bl_next != NONE)
+        m->st[x->bl_next].bl_prev = x->bl_prev;
+    x->blocker = NONE;
+}
+
+/* Takes a contender out of whichever set holds it. */
+static void contender_remove(mac *m, uint32_t s)
+{
+    if (m->st[s].timed != NONE)
+        timed_remove(m, s);
+    else if (m->st[s].blocker != NONE)
+        blocked_remove(m, s);
+}
+
+static void transmitters_remove(mac *m, uint32_t s)
+{
+    uint32_t i = m->st[s].transmitter;
+    assert(i != NONE);
+    uint32_t last = m->transmitters[--m->n_transmitters];
+    m->transmitters[i] = last;
+    m->st[last].transmitter = i;
+    m->st[s].transmitter = NONE;
+}
+
+/* Bits on the wire for a frame: preamble and SFD, the frame padded to the
+ * minimum size, and at 1 Gb/s the first frame of a burst carrier-extended
+ * to slotTime (4.2.3.4). */
+static sim_time frame_wire_ps(const mac *m, uint32_t bytes, bool in_burst)
+{
+    uint64_t frame_bits = 8ull * (bytes < m->phy.min_frame_bytes ? m->phy.min_frame_bytes : bytes);
+    if (m->phy.extension && !in_burst && frame_bits < m->phy.slot_bits)
+        frame_bits = m->phy.slot_bits;
+    return (sim_time)(m->phy.preamble_bits + frame_bits) * m->bit_ps;
+}
+
+/* ---- deference ---------------------------------------------------------- */
+
+/* The instant a frame ready at r may start, given the carrier seen at
+ * station s, or SIM_TIME_NEVER while it must wait for a carrier whose end
+ * is not known yet. The MAC always asks with r = now: a station still
+ * deferring at `now` is in the same deference window as at the instant it
+ * became ready (it would have started otherwise), so the answer is the
+ * same, and only signals of the current window and later are needed.
+ *
+ * The signals at s are merged into carrier periods. After a period that
+ * ends at b the gap ends at g = b + interPacketGap. With the two-part rule,
+ * carrier that reappears within the first part of the gap (before
+ * b + part1) restarts it, unless the station itself transmitted in the
+ * period (then part 1 is not restartable); carrier in the second part is
+ * ignored (the Pascal Deference process: "repeat while carrierSense do
+ * StartRealTimeDelay until not RealTimeDelay(part1)", then part 2
+ * unconditionally). With the rule switched off nothing restarts the gap.
+ * A frame ready during a period or its gap, i.e. in (start, g], goes at g;
+ * one ready when no carrier has been seen since the gap ended goes at r. */
+/* Candidates for the transmission a waiting contender registers with. */
+typedef struct blocker_pick {
+    uint32_t first_open; /* first unfinished signal of the period */
+    uint32_t arrived;    /* unfinished, already here, expected to end last */
+    sim_time arrived_end;
+} blocker_pick;
+
+static void note_open(const mac *m, blocker_pick *p, const medium_signal *x, sim_time now)
+{
+    if (x->until != SIM_TIME_NEVER)
+        return;
+    if (p->first_open == NONE)
+        p->first_open = x->station;
+    if (x->from <= now && m->st[x->station].tx_end >= p->arrived_end) {
+        p->arrived = x->station;
+        p->arrived_end = m->st[x->station].tx_end;
+    }
+}
+
+static int signal_cmp(const void *a, const void *b)
+{
+    const medium_signal *x = a, *y = b;
+    return (x->from > y->from) - (x->from < y->from);
+}
+
+static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
+                           sim_time *horizon)
+{
+    const sim_time now = r;
+    size_t live = medium_live_count(m->med);
+    if (live > m->sig_cap) {
+        size_t cap = live * 2;
+        medium_signal *sig = realloc(m->sig, cap * sizeof *sig);
+        if (!sig)
+            abort();
+        m->sig = sig;
+        m->sig_cap = cap;
+    }
+    medium_signal *sig = m->sig;
+    size_t n = medium_signals_at(m->med, s, sig, m->sig_cap);
+    /* Arrival order differs from start order only by propagation: sort the
+     * entries, usually few, by insertion. */
+    if (n > 64)
+        qsort(sig, n, sizeof *sig, signal_cmp);
+    for (size_t i = 1; i < n && n <= 64; i++) {
+        medium_signal x = sig[i];
+        size_t j = i;
+        while (j > 0 && sig[j - 1].from > x.from) {
+            sig[j] = sig[j - 1];
+            j--;
+        }
+        sig[j] = x;
+    }
+    sim_time prev_gap_end = SIM_TIME_NEVER; /* none yet */
+    size_t i = 0;
+    while (i < n) {
+        sim_time a = sig[i].from, b = sig[i].until;
+        bool own = sig[i].own;
+        blocker_pick pick = {NONE, NONE, 0};
+        note_open(m, &pick, &sig[i], now);
+        i++;
+        for (;;) {
+            /* overlapping or touching signals form one period */
+            while (i < n && (b == SIM_TIME_NEVER || sig[i].from <= b)) {
+                note_open(m, &pick, &sig[i], now);
+                if (sig[i].until == SIM_TIME_NEVER || sig[i].until > b)
+                    b = sig[i].until;
+                own |= sig[i].own;
+                i++;
+            }
+            if (b != SIM_TIME_NEVER && i < n && m->phy.two_part_deferral && !own &&
+                sig[i].from < b + m->part1_ps) {
+                /* carrier back within part 1: the gap restarts after it */
+                note_open(m, &pick, &sig[i], now);
+                b = sig[i].until == SIM_TIME_NEVER || sig[i].until > b ? sig[i].until : b;
+                own |= sig[i].own;
+                i++;
+                continue;
+            }
+            break;
+        }
+        /* b == NEVER has absorbed every later signal */
+        sim_time g = b == SIM_TIME_NEVER ? SIM_TIME_NEVER : b + m->ifg_ps;
+        sim_time lo = prev_gap_end != SIM_TIME_NEVER && prev_gap_end > a ? prev_gap_end : a;
+        if (r <= lo) {
+            *horizon = r; /* every new signal arrives at r or later */
+            return r;
+        }
+        if (r <= g) {
+            *blocker = pick.arrived != NONE ? pick.arrived : pick.first_open; /* NONE unless g is unknown */
+            /* A signal arriving during the carrier extends it; one in part 1
+             * of the gap restarts the gap unless it is unrestartable. */
+            bool restartable = m->phy.two_part_deferral && !own;
+            *horizon = b == SIM_TIME_NEVER ? b : restartable ? b + m->part1_ps : b + 1;
+            return g;
+        }
+        prev_gap_end = g;
+    }
+    *horizon = r;
+    return r;
+}
+
+/* Plans (again) the start of contender s and files it as timed or waiting. */
+static void replan(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    uint32_t blocker = NONE;
+    sim_time t = defer_plan(m, s, now, &blocker, &x->horizon);
+    contender_remove(m, s);
+    if (t == SIM_TIME_NEVER) {
+        assert(blocker != NONE);
+        blocked_add(m, s, blocker);
+    } else {
+        list_add(m->timed, &m->n_timed, &x->timed, s);
+    }
+    if (t == x->planned)
+        return;
+    x->planned = t;
+    x->gen++;
+    if (t != SIM_TIME_NEVER)
+        push(m, t, MAC_EV_START, MAC_PHASE_START, s, x->gen);
+}
+
+/* Transmitter `src` started at `now`: its signal may reach timed
+ * contenders before they start. Walks backwards because replan may move a
+ * station out of the timed set (swap-remove). */
+static void replan_after_start(mac *m, uint32_t src, sim_time now)
+{
+    for (uint32_t i = m->n_timed; i-- > 0;) {
+        if (i >= m->n_timed)
+            continue;
+        uint32_t s = m->timed[i];
+        sim_time arrival = now + medium_delay(m->med, src, s);
+        if (arrival < m->st[s].planned && arrival < m->st[s].horizon)
+            replan(m, s, now);
+    }
+}
+
+/* Re-plans the stations that were waiting for `list`'s transmitter. */
+static void replan_blocked(mac *m, uint32_t list, sim_time now)
+{
+    while (list != NONE) {
+        uint32_t s = list;
+        list = m->st[s].bl_next;
+        m->st[s].blocker = NONE; /* the list was detached whole */
+        replan(m, s, now);
+    }
+}
+
+/* A frame is ready at t (new, or after a backoff): defer, then transmit. */
+static void become_ready(mac *m, uint32_t s, sim_time t)
+{
+    station *x = &m->st[s];
+    x->state = MAC_DEFER;
+    x->ready_at = t;
+    x->planned = SIM_TIME_NEVER - 1; /* differs from any plan: forces a push */
+    replan(m, s, t);
+}
+
+/* ---- frames and queues -------------------------------------------------- */
+
+static trace_event arrival_event(trace_kind kind, uint32_t s, const frame *f, sim_time now)
+{
+    return (trace_event){.kind = kind, .time = now, .station = s, .frame_id = f->id,
+                         .frame_bytes = f->bytes,
+                         .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                         .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
+                         .payload = f->payload, .payload_len = f->payload_len};
+}
+
+static bool take_next_frame(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    x->has_frame = false;
+    if (x->q_len) {
+        x->cur = x->q[x->q_head];
+        x->q_head = (x->q_head + 1) % x->q_cap;
+        x->q_len--;
+        x->has_frame = true;
+    } else if (m->refill && m->refill(m->refill_ctx, s, now, &x->cur)) {
+        x->cur.id = ((uint64_t)s << 40) | x->frame_seq++;
+        x->c.frames_offered++;
+        x->has_frame = true;
+        trace_event ev = arrival_event(TRACE_ARRIVAL, s, &x->cur, now);
+        emit(m, &ev);
+    }
+    if (!x->has_frame)
+        return false;
+    x->collisions = 0;
+    x->deferred_first = false;
+    x->backoff_slots = 0;
+    x->bstate = (backoff_state){0};
+    return true;
+}
+
+static void next_frame_or_idle(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    x->in_burst = false;
+    if (take_next_frame(m, s, now))
+        become_ready(m, s, now);
+    else
+        x->state = MAC_IDLE;
+}
+
+bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
+{
+    station *x = &m->st[s];
+    frame fr = *f;
+    fr.id = ((uint64_t)s << 40) | x->frame_seq++;
+    x->c.frames_offered++;
+    uint32_t held = x->q_len + (x->has_frame ? 1 : 0);
+    if (held >= m->queue_capacity) {
+        x->c.frames_dropped++;
+        trace_event ev = arrival_event(TRACE_DROP, s, &fr, now);
+        emit(m, &ev);
+        return false;
+    }
+    if (x->q_len == x->q_cap) {
+        uint32_t cap = x->q_cap ? x->q_cap * 2 : 4;
+        if (cap > m->queue_capacity)
+            cap = m->queue_capacity;
+        frame *q = malloc(cap * sizeof *q);
+        if (!q)
+            abort();
+        for (uint32_t i = 0; i < x->q_len; i++)
+            q[i] = x->q[(x->q_head + i) % x->q_cap];
+        free(x->q);
+        x->q = q;
+        x->q_cap = cap;
+        x->q_head = 0;
+    }
+    x->q[(x->q_head + x->q_len) % x->q_cap] = fr;
+    x->q_len++;
+    trace_event ev = arrival_event(TRACE_ARRIVAL, s, &fr, now);
+    emit(m, &ev);
+    if (x->state == MAC_IDLE)
+        next_frame_or_idle(m, s, now);
+    return true;
+}
+
+/* ---- transmission ------------------------------------------------------- */
+
+static void schedule_collision(mac *m, uint32_t s, sim_time t)
+{
+    station *x = &m->st[s];
+    if (t >= x->tx_end || t >= x->cd_pending)
+        return;
+    x->cd_pending = t;
+    push(m, t, MAC_EV_COLLISION, MAC_PHASE_COLLISION, s, x->tx_seq);
+}
+
+/* Puts a transmission on the medium: a frame attempt, or (kind
+ * TRACE_TX_EXTENSION) the extension that fills the gap inside a burst. */
+static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind kind)
+{
+    station *x = &m->st[s];
+    sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
+                                          : m->ifg_ps;
+    if (m->n_transmitters == 0)
+        m->busy_collided = false; /* a new busy period of the medium */
+    x->tx_id = medium_tx_begin(m->med, s, now, kind);
+    if (x->tx_id == UINT64_MAX)
+        abort();
+    x->tx_seq++;
+    x->tx_start = now;
+    x->tx_end = now + len;
+    x->jam_start = SIM_TIME_NEVER;
+    x->cd_pending = SIM_TIME_NEVER;
+    x->late = false;
+    x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
+    list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    if (kind == TRACE_TX_FRAME) {
+        x->c.attempts++;
+        if (x->collisions == 0 && now > x->ready_at)
+            x->deferred_first = true;
+        medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
+    }
+    x->end_gen++;
+    push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
+
+    trace_event ev = frame_event(m, TRACE_TX_START, now, s);
+    ev.tx_id = x->tx_id;
+    ev.tx_kind = kind;
+    ev.tx_start = now;
+    ev.tx_end = SIM_TIME_NEVER;
+    ev.probe_start = now + medium_probe_delay(m->med, s);
+    emit(m, &ev);
+
+    /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
+    schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
+    /* ...and this signal on its way to every other transmitter. */
+    for (uint32_t i = 0; i < m->n_transmitters; i++) {
+        uint32_t k = m->transmitters[i];
+        if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+            schedule_collision(m, k, now + medium_delay(m->med, s, k));
+    }
+    replan_after_start(m, s, now);
+}
+
+static void on_start(mac *m, uint32_t s, sim_time now, uint32_t gen)
+{
+    station *x = &m->st[s];
+    if (x->state != MAC_DEFER || gen != x->gen)
+        return;
+    assert(now == x->planned);
+    contender_remove(m, s);
+    begin_transmission(m, s, now, TRACE_TX_FRAME);
+}
+
+/* collisionDetect at a transmitter (4.2.3.2.3-4): finish the preamble and
+ * SFD if still in them, then jamSize bits. A collision more than slotTime
+ * after the first preamble bit is late (WatchForCollision); in a burst,
+ * every collision after the first frame is late (4.2.3.4). */
+static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
+{
+    station *x = &m->st[s];
+    if (seq != x->tx_seq || now != x->cd_pending ||
+        (x->state != MAC_TX && x->state != MAC_BURST_GAP))
+        return;
+    assert(now < x->tx_end);
+    x->cd_pending = SIM_TIME_NEVER;
+    bool in_frame = x->state == MAC_TX;
+    x->late = x->in_burst || !in_frame || now - x->tx_start > m->slot_ps;
+    if (in_frame)
+        x->collisions++;
+    x->c.collisions++;
+    if (x->late)
+        x->c.late_collisions++;
+    m->busy_collided = true;
+    sim_time preamble_end = x->tx_start + (in_frame ? m->pre_ps : 0);
+    x->jam_start = now > preamble_end ? now : preamble_end;
+    x->tx_end = x->jam_start + m->jam_ps;
+    x->jam_in_gap = !in_frame;
+    x->state = MAC_JAM;
+    x->end_gen++;
+    push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
+
+    trace_event ev = frame_event(m, TRACE_COLLISION, now, s);
+    ev.tx_id = x->tx_id;
+    ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
+    ev.tx_start = x->tx_start;
+    ev.late = x->late;
+    ev.attempt = x->collisions;
+    emit(m, &ev);
+    ev.kind = TRACE_JAM; /* reported now; the jam itself starts at jam_start */
+    ev.jam_start = x->jam_start;
+    ev.tx_end = x->tx_end;
+    emit(m, &ev);
+}
+
+static uint32_t rx_alloc(mac *m)
+{
+    if (m->rx_free == NONE) {
+        uint32_t cap = m->rx_cap ? m->rx_cap * 2 : 16;
+        pending_rx *rx = realloc(m->rx, cap * sizeof *rx);
+        if (!rx)
+            abort();
+        for (uint32_t i = m->rx_cap; i < cap; i++)
+            rx[i].next_free = i + 1 < cap ? i + 1 : NONE;
+        m->rx = rx;
+        m->rx_free = m->rx_cap;
+        m->rx_cap = cap;
+    }
+    uint32_t i = m->rx_free;
+    m->rx_free = m->rx[i].next_free;
+    return i;
+}
+
+/* LayerMgmtTransmitCounters (5.2.4.2) for a frame that succeeded. */
+static void count_success(mac *m, uint32_t s)
+{
+    station *x = &m->st[s];
+    uint32_t attempts = x->collisions + 1;
+    uint32_t bytes = x->cur.bytes < m->phy.min_frame_bytes ? m->phy.min_frame_bytes : x->cur.bytes;
+    x->c.frames_transmitted_ok++;
+    x->c.octets_transmitted_ok += bytes - 18; /* data and pad: not DA, SA, type, FCS */
+    if (attempts == 2)
+        x->c.single_collision_frames++;
+    else if (attempts > 2)
+        x->c.multiple_collision_frames++;
+    if (x->deferred_first && attempts == 1)
+        x->c.frames_with_deferred_xmissions++;
+}
+
+static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
+{
+    station *x = &m->st[s];
+    if (why == TRACE_ABORT_LATE_COLLISION)
+        x->c.frames_late_discarded++;
+    else
+        x->c.frames_aborted_xs_colls++;
+    trace_event ev = frame_event(m, TRACE_ABORT, now, s);
+    ev.attempt = x->collisions;
+    ev.abort_reason = why;
+    emit(m, &ev);
+    next_frame_or_idle(m, s, now);
+}
+
+/* Frame bursting (4.2.3.4): after a successful frame at 1 Gb/s, another
+ * queued frame may follow after a gap filled with extension, as long as
+ * the burst counter (bits since the end of the burst's first frame) is
+ * below burstLimit when that frame would start. */
+static bool burst_continues(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    if (!m->phy.bursting)
+        return false;
+    if (!x->in_burst)
+        x->burst_origin = now;
+    sim_time next_start = now + m->ifg_ps;
+    if ((next_start - x->burst_origin) / m->bit_ps >= (sim_time)m->phy.burst_limit_bits)
+        return false;
+    return x->q_len > 0 || m->refill;
+}
+
+static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
+{
+    station *x = &m->st[s];
+    if (gen != x->end_gen)
+        return;
+    assert(now == x->tx_end);
+    mac_state was = x->state;
+    medium_tx_end(m->med, x->tx_id, now);
+    transmitters_remove(m, s);
+    uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
+    m->blocked_head[s] = NONE;
+    if (m->n_transmitters == 0 && m->busy_collided)
+        m->collision_events++;
+
+    trace_event ev = frame_event(m, TRACE_TX_END, now, s);
+    ev.tx_id = x->tx_id;
+    bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
+    ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
+    ev.tx_start = x->tx_start;
+    ev.tx_end = now;
+    ev.jam_start = x->jam_start;
+    ev.probe_start = x->tx_start + medium_probe_delay(m->med, s);
+    ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
+    if (was == MAC_JAM)
+        ev.attempt = x->collisions;
+    emit(m, &ev);
+
+    if (was == MAC_BURST_GAP) {
+        if (take_next_frame(m, s, now)) {
+            x->in_burst = true;
+            x->ready_at = now;
+            begin_transmission(m, s, now, TRACE_TX_FRAME);
+        } else {
+            next_frame_or_idle(m, s, now); /* the source had nothing after all */
+        }
+    } else if (was == MAC_JAM && x->jam_in_gap) {
+        /* A collision cut the burst's extension (late by definition, and
+         * counted): no frame was under way, so the burst simply ends. */
+        next_frame_or_idle(m, s, now);
+    } else if (was == MAC_JAM) {
+        medium_release(m->med, x->tx_id);
+        if (x->late && !m->phy.retry_late) {
+            give_up(m, s, now, TRACE_ABORT_LATE_COLLISION);
+        } else if (m->attempt_limit && x->collisions >= m->attempt_limit) {
+            give_up(m, s, now, TRACE_ABORT_EXCESSIVE_COLLISIONS);
+        } else {
+            backoff_draw d = backoff_policy_draw(m->policy, &x->bstate, x->collisions, &x->r);
+            x->backoff_slots = d.slots;
+            x->backoff_until = now + d.wait_ps;
+            x->state = MAC_BACKOFF;
+            x->gen++;
+            trace_event b = frame_event(m, TRACE_BACKOFF, now, s);
+            b.attempt = x->collisions;
+            b.backoff_ps = d.wait_ps;
+            emit(m, &b);
+            push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
+        }
+    } else {
+        assert(was == MAC_TX);
+        count_success(m, s);
+        trace_event ok = frame_event(m, TRACE_TX_OK, now, s);
+        ok.tx_id = x->tx_id;
+        emit(m, &ok);
+        /* Judge the reception once the last bit has passed the receiver. */
+        uint32_t i = rx_alloc(m);
+        m->rx[i].tx_id = x->tx_id;
+        m->rx[i].f = x->cur;
+        m->rx[i].station = s;
+        m->rx[i].attempt = x->collisions + 1;
+        x->has_frame = false; /* done with it: the queue no longer holds it */
+        sim_time tail = x->cur.dest == FRAME_BROADCAST || x->cur.dest >= m->n
+                            ? medium_max_delay(m->med)
+                            : medium_delay(m->med, s, x->cur.dest);
+        push(m, now + tail, MAC_EV_DELIVER, MAC_PHASE_DELIVER, s, i);
+        if (burst_continues(m, s, now)) {
+            x->in_burst = true;
+            begin_transmission(m, s, now, TRACE_TX_EXTENSION);
+        } else {
+            next_frame_or_idle(m, s, now);
+        }
+    }
+    replan_blocked(m, waiting, now);
+    medium_retire(m->med, now);
+}
+
+static void on_deliver(mac *m, sim_time now, uint32_t i)
+{
+    pending_rx *p = &m->rx[i];
+    bool ok;
+    if (p->f.dest == FRAME_BROADCAST || p->f.dest >= m->n) {
+        ok = true; /* received by every other station */
+        for (uint32_t j = 0; j < m->n && ok; j++)
+            if (j != p->station && medium_overlapped_at(m->med, p->tx_id, j))
+                ok = false;
+    } else {
+        ok = !medium_overlapped_at(m->med, p->tx_id, p->f.dest);
+    }
+    station *x = &m->st[p->station];
+    if (ok)
+        x->c.frames_received_ok++;
+    else
+        x->c.frames_received_bad++;
+    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = p->station,
+                      .dest = p->f.dest == FRAME_BROADCAST ? TRACE_NO_DEST : p->f.dest,
+                      .frame_id = p->f.id, .frame_bytes = p->f.bytes, .attempt = p->attempt,
+                      .collisions = p->attempt - 1, .queued_at = p->f.queued_at,
+                      .tx_id = p->tx_id, .jam_start = SIM_TIME_NEVER, .ok = ok,
+                      .payload = p->f.payload, .payload_len = p->f.payload_len};
+    emit(m, &ev);
+    medium_release(m->med, p->tx_id);
+    p->next_free = m->rx_free;
+    m->rx_free = i;
+}
+
+static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)
+{
+    station *x = &m->st[s];
+    if (x->state != MAC_BACKOFF || gen != x->gen)
+        return;
+    become_ready(m, s, now);
+}
+
+void mac_handle(mac *m, const sim_event *ev)
+{
+    switch (ev->type) {
+    case MAC_EV_TX_END:
+        on_tx_end(m, ev->target, ev->time, (uint32_t)ev->arg);
+        break;
+    case MAC_EV_COLLISION:
+        on_collision(m, ev->target, ev->time, (uint32_t)ev->arg);
+        break;
+    case MAC_EV_DELIVER:
+        on_deliver(m, ev->time, (uint32_t)ev->arg);
+        break;
+    case MAC_EV_READY:
+        on_ready(m, ev->target, ev->time, (uint32_t)ev->arg);
+        break;
+    case MAC_EV_START:
+        on_start(m, ev->target, ev->time, (uint32_t)ev->arg);
+        break;
+    default:
+        assert(!"not a MAC event");
+    }
+}
+
+/* ---- life cycle and views ----------------------------------------------- */
+
+int mac_create(const mac_config *cfg, mac **out)
+{
+    mac *m = calloc(1, sizeof *m);
+    if (!m)
+        return -1;
+    m->phy = *cfg->phy;
+    m->bit_ps = phy_bit_ps(&m->phy);
+    m->slot_ps = (sim_time)m->phy.slot_bits * m->bit_ps;
+    m->ifg_ps = (sim_time)m->phy.ifg_bits * m->bit_ps;
+    m->part1_ps = (sim_time)m->phy.ifg_part1_bits * m->bit_ps;
+    m->jam_ps = (sim_time)m->phy.jam_bits * m->bit_ps;
+    m->pre_ps = (sim_time)m->phy.preamble_bits * m->bit_ps;
+    m->n = cfg->n_stations;
+    m->med = cfg->medium;
+    m->q = cfg->queue;
+    m->policy = cfg->policy;
+    m->attempt_limit = backoff_policy_attempt_limit(cfg->policy);
+    m->queue_capacity = cfg->queue_capacity ? cfg->queue_capacity : 1;
+    m->refill = cfg->refill;
+    m->refill_ctx = cfg->refill_ctx;
+    m->rx_free = NONE;
+    m->st = calloc(m->n, sizeof *m->st);
+    m->timed = malloc(m->n * sizeof *m->timed);
+    m->blocked_head = malloc(m->n * sizeof *m->blocked_head);
+    m->transmitters = malloc(m->n * sizeof *m->transmitters);
+    m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
+    m->sig_cap = 16;
+    m->sig = malloc(m->sig_cap * sizeof *m->sig);
+    if (!m->st || !m->timed || !m->blocked_head || !m->transmitters || !m->sinks || !m->sig) {
+        mac_destroy(m);
+        return -1;
+    }
+    if (cfg->n_sinks)
+        memcpy(m->sinks, cfg->sinks, cfg->n_sinks * sizeof *m->sinks);
+    m->n_sinks = cfg->n_sinks;
+    for (uint32_t s = 0; s < m->n; s++) {
+        station *x = &m->st[s];
+        x->state = MAC_IDLE;
+        x->timed = x->transmitter = x->blocker = NONE;
+        m->blocked_head[s] = NONE;
+        x->planned = SIM_TIME_NEVER;
+        x->cd_pending = SIM_TIME_NEVER;
+        x->jam_start = SIM_TIME_NEVER;
+        rng_seed_station(&x->r, cfg->seed, s, RNG_PURPOSE_BACKOFF);
+    }
+    *out = m;
+    return 0;
+}
+
+void mac_destroy(mac *m)
+{
+    if (!m)
+        return;
+    if (m->st)
+        for (uint32_t s = 0; s < m->n; s++)
+            free(m->st[s].q);
+    free(m->st);
+    free(m->timed);
+    free(m->blocked_head);
+    free(m->transmitters);
+    free(m->sinks);
+    free(m->sig);
+    free(m->rx);
+    free(m);
+}
+
+void mac_start(mac *m, sim_time t)
+{
+    for (uint32_t s = 0; s < m->n; s++)
+        if (m->st[s].state == MAC_IDLE)
+            next_frame_or_idle(m, s, t);
+}
+
+void mac_view(const mac *m, uint32_t s, mac_station_view *out)
+{
+    const station *x = &m->st[s];
+    out->state = x->state;
+    out->attempt = x->has_frame ? x->collisions + (x->state == MAC_JAM ? 0 : 1) : 0;
+    out->backoff_until = x->state == MAC_BACKOFF ? x->backoff_until : SIM_TIME_NEVER;
+    out->backoff_slots = x->backoff_slots;
+    out->queue_len = x->q_len + (x->has_frame ? 1 : 0);
+    out->counters = &x->c;
+}
+
+const mac_counters *mac_station_counters(const mac *m, uint32_t s) { return &m->st[s].c; }
+
+uint32_t mac_queue_len(const mac *m, uint32_t s)
+{
+    return m->st[s].q_len + (m->st[s].has_frame ? 1 : 0);
+}
+
+uint64_t mac_collision_events(const mac *m) { return m->collision_events; }
+
+size_t mac_bytes(const mac *m)
+{
+    size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t)) +
+               m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
+               m->n_sinks * sizeof *m->sinks;
+    for (uint32_t s = 0; s < m->n; s++)
+        b += m->st[s].q_cap * sizeof(frame);
+    return b;
+}

@@ -1,0 +1,141 @@
+/* mac.h - the 802.3 Clause 4 CSMA/CD MAC of every station on one medium.
+ *
+ * Implements DESIGN.md section 1 "The MAC": deference (the Pascal model's
+ * Deference process, with the optional two-part gap of 4.2.3.2.1), transmit,
+ * collision detect, preamble/SFD completed before a 32-bit jam, truncated
+ * binary exponential backoff through a pluggable policy (backoff.h), late
+ * collisions, carrier extension and frame bursting at 1 Gb/s, and the
+ * Clause 30 counters, computed as Clause 5.2.4.2 LayerMgmtTransmitCounters
+ * states them.
+ *
+ * Cost: a station does nothing while it backs off or has nothing to send.
+ * Only stations with a frame ready and not backing off ("contenders") are
+ * re-planned when a transmission starts or ends, and a new transmission is
+ * checked only against the live ones (medium.h), so the work per
+ * transmission grows with the number of contenders, not with N.
+ *
+ * The MAC schedules its own events on the engine's queue (types below) and
+ * reports everything through trace sinks. It owns each station's transmit
+ * queue; traffic sources fill it with mac_enqueue, and saturated or batch
+ * sources are asked for a frame through `refill` when a queue runs dry.
+ */
+#ifndef CSMACD_MAC_H
+#define CSMACD_MAC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backoff.h"
+#include "evq.h"
+#include "medium.h"
+#include "phy.h"
+#include "simtime.h"
+#include "trace.h"
+#include "traffic.h"
+
+typedef struct mac mac;
+
+/* Event types the MAC schedules (the engine passes them back to
+ * mac_handle). Types below MAC_EV_LIMIT belong to the MAC. */
+enum {
+    MAC_EV_TX_END = 1,  /* a transmission's last bit leaves */
+    MAC_EV_COLLISION,   /* a foreign signal reaches a transmitter */
+    MAC_EV_DELIVER,     /* a frame's last bit passes its destination */
+    MAC_EV_READY,       /* end of a backoff */
+    MAC_EV_START,       /* a contender's deference ends: transmit */
+    MAC_EV_LIMIT = 16
+};
+
+/* Phases: the order of events at one instant (evq.h). The model's
+ * decisions see the carrier as it was just before the instant, so results
+ * do not depend on this order; it only makes runs reproducible. */
+enum {
+    MAC_PHASE_END = 0,
+    MAC_PHASE_COLLISION = 1,
+    MAC_PHASE_DELIVER = 2,
+    MAC_PHASE_READY = 3, /* traffic arrivals share this phase */
+    MAC_PHASE_START = 4,
+};
+
+/* Clause 30 counters, per station, counted since t = 0. */
+typedef struct mac_counters {
+    uint64_t frames_transmitted_ok;        /* aFramesTransmittedOK 30.3.1.1.2 */
+    uint64_t single_collision_frames;      /* aSingleCollisionFrames .3 (attempts == 2) */
+    uint64_t multiple_collision_frames;    /* aMultipleCollisionFrames .4 (attempts > 2) */
+    uint64_t octets_transmitted_ok;        /* aOctetsTransmittedOK .8 (data and pad) */
+    uint64_t frames_with_deferred_xmissions; /* aFramesWithDeferredXmissions .9 */
+    uint64_t late_collisions;              /* aLateCollisions .10 */
+    uint64_t frames_aborted_xs_colls;      /* aFramesAbortedDueToXSColls .11 */
+    uint64_t frames_late_discarded;        /* 1 Gb/s: given up after a late collision */
+    uint64_t frames_offered;               /* entered the queue (or were drawn, saturated) */
+    uint64_t frames_dropped;               /* lost to a full queue */
+    uint64_t collisions;                   /* collisions seen (late ones included) */
+    uint64_t attempts;                     /* transmission attempts, collided or not */
+    uint64_t frames_received_ok;           /* of this station's frames, received whole */
+    uint64_t frames_received_bad;          /* sent whole, yet corrupted at the receiver */
+} mac_counters;
+
+typedef enum mac_state {
+    MAC_IDLE,      /* nothing to send */
+    MAC_DEFER,     /* a frame is ready: deferring to carrier or timing the gap */
+    MAC_TX,        /* transmitting a frame (preamble through extension) */
+    MAC_JAM,       /* collision seen: finishing the preamble, then jamming */
+    MAC_BACKOFF,   /* waiting out a backoff */
+    MAC_BURST_GAP, /* 1 Gb/s burst: extension between two frames */
+} mac_state;
+
+const char *mac_state_name(mac_state s);
+
+/* What a viewer may know of one station. */
+typedef struct mac_station_view {
+    mac_state state;
+    uint32_t attempt;        /* attempt under way or next (1-based), 0 when idle */
+    sim_time backoff_until;  /* MAC_BACKOFF: when it ends */
+    uint64_t backoff_slots;  /* the last backoff drawn */
+    uint32_t queue_len;      /* frames waiting, the current one included */
+    const mac_counters *counters;
+} mac_station_view;
+
+/* Asks a pull source for the station's next frame. Returns true and fills
+ * *out, or false when the source has nothing (more) to offer. */
+typedef bool (*mac_refill_fn)(void *ctx, uint32_t station, sim_time now, frame *out);
+
+typedef struct mac_config {
+    const phy_params *phy;
+    uint32_t n_stations;
+    medium *medium;            /* not owned */
+    evq *queue;                /* not owned */
+    const backoff_policy *policy; /* not owned */
+    uint64_t seed;
+    uint32_t queue_capacity;   /* frames per station (>= 1) */
+    mac_refill_fn refill;      /* may be NULL */
+    void *refill_ctx;
+    const trace_sink *sinks;   /* copied */
+    size_t n_sinks;
+} mac_config;
+
+/* Returns 0, or -1 when memory cannot be had. */
+int mac_create(const mac_config *cfg, mac **out);
+void mac_destroy(mac *m);
+
+/* At t: asks every station's source for a first frame. */
+void mac_start(mac *m, sim_time t);
+
+/* Handles an event of a MAC type. */
+void mac_handle(mac *m, const sim_event *ev);
+
+/* A frame arrives at a station's queue at `now`. Returns true if queued,
+ * false if the queue was full (counted and traced as a drop). */
+bool mac_enqueue(mac *m, uint32_t station, const frame *f, sim_time now);
+
+void mac_view(const mac *m, uint32_t station, mac_station_view *out);
+const mac_counters *mac_station_counters(const mac *m, uint32_t station);
+/* Frames waiting at the station now (the one being sent included). */
+uint32_t mac_queue_len(const mac *m, uint32_t station);
+/* Collision events on the medium: busy periods (from the first transmitter
+ * starting until the last one stops) in which a collision was detected. */
+uint64_t mac_collision_events(const mac *m);
+size_t mac_bytes(const mac *m);
+
+#endif

@@ -1,0 +1,140 @@
+/* traffic.c - frame sizes, destinations and arrival processes; see traffic.h.
+ *
+ * Offered load G counts frame bits (DA through FCS) per bit time of the
+ * channel, over all stations: each of N stations generates frames at
+ * lambda = G * rate / (N * mean frame bits) per second.
+ * onoff: exponential on and off periods (means on_mean_s, off_mean_s);
+ * while on, Poisson arrivals at lambda * (on + off) / on, so the long-run
+ * rate is lambda and the load G.
+ */
+#include "traffic.h"
+
+#include <math.h>
+
+double frame_size_mean(const frame_size_spec *s)
+{
+    switch (s->kind) {
+    case FRAME_SIZE_FIXED:
+        return s->min_bytes;
+    case FRAME_SIZE_RANGE:
+        return (s->min_bytes + (double)s->max_bytes) / 2.0;
+    case FRAME_SIZE_MIX: {
+        double sum = 0, w = 0;
+        for (uint32_t i = 0; i < s->n_mix; i++) {
+            sum += (double)s->mix_bytes[i] * s->mix_weight[i];
+            w += s->mix_weight[i];
+        }
+        return w > 0 ? sum / w : 0;
+    }
+    }
+    return 0;
+}
+
+uint32_t frame_size_draw(const frame_size_spec *s, rng *r)
+{
+    switch (s->kind) {
+    case FRAME_SIZE_FIXED:
+        return s->min_bytes;
+    case FRAME_SIZE_RANGE:
+        return s->min_bytes + (uint32_t)rng_below(r, (uint64_t)s->max_bytes - s->min_bytes + 1);
+    case FRAME_SIZE_MIX: {
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < s->n_mix; i++)
+            total += s->mix_weight[i];
+        uint64_t x = rng_below(r, total);
+        for (uint32_t i = 0; i < s->n_mix; i++) {
+            if (x < s->mix_weight[i])
+                return s->mix_bytes[i];
+            x -= s->mix_weight[i];
+        }
+        return s->mix_bytes[s->n_mix - 1];
+    }
+    }
+    return s->min_bytes;
+}
+
+uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, rng *r)
+{
+    switch (t->dest) {
+    case DEST_BROADCAST:
+        return FRAME_BROADCAST;
+    case DEST_SERVER:
+        if (self != t->server || n < 2)
+            return t->server;
+        /* the server answers a random client */
+        /* fall through */
+    case DEST_RANDOM:
+        if (n < 2)
+            return self;
+        {
+            uint32_t d = (uint32_t)rng_below(r, n - 1);
+            return d >= self ? d + 1 : d;
+        }
+    }
+    return self;
+}
+
+static double station_rate(const traffic_config *t, uint32_t n, uint64_t rate_bps)
+{
+    double bits = frame_size_mean(&t->size) * 8.0;
+    return t->load * (double)rate_bps / ((double)n * bits); /* frames per second */
+}
+
+static sim_time seconds_to_ps(double s)
+{
+    double ps = s * 1e12;
+    return ps >= 9.0e18 ? SIM_TIME_NEVER : (sim_time)llround(ps);
+}
+
+void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
+                  uint32_t station, uint32_t n_stations, uint64_t rate_bps)
+{
+    (void)n_stations;
+    (void)rate_bps;
+    rng_seed_station(&a->r, seed, station, RNG_PURPOSE_TRAFFIC);
+    a->on = false;
+    a->period_end = 0;
+    if (t->kind == TRAFFIC_ONOFF) {
+        /* Start in a random phase: on with probability on/(on+off). */
+        double p_on = t->on_mean_s / (t->on_mean_s + t->off_mean_s);
+        a->on = rng_unit(&a->r) < p_on;
+        a->period_end = seconds_to_ps(rng_exp(&a->r, a->on ? t->on_mean_s : t->off_mean_s));
+    }
+}
+
+sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now,
+                      uint32_t n_stations, uint64_t rate_bps)
+{
+    double lambda = station_rate(t, n_stations, rate_bps);
+    if (!(lambda > 0))
+        return SIM_TIME_NEVER;
+    if (t->kind == TRAFFIC_POISSON) {
+        sim_time gap = seconds_to_ps(rng_exp(&a->r, 1.0 / lambda));
+        if (gap == SIM_TIME_NEVER || now > SIM_TIME_NEVER - gap - 1)
+            return SIM_TIME_NEVER;
+        return now + (gap > 0 ? gap : 1);
+    }
+    if (t->kind != TRAFFIC_ONOFF)
+        return SIM_TIME_NEVER;
+    double lambda_on = lambda * (t->on_mean_s + t->off_mean_s) / t->on_mean_s;
+    sim_time cursor = now;
+    for (;;) {
+        if (a->on) {
+            sim_time gap = seconds_to_ps(rng_exp(&a->r, 1.0 / lambda_on));
+            if (gap == SIM_TIME_NEVER)
+                return SIM_TIME_NEVER;
+            sim_time at = cursor + (gap > 0 ? gap : 1);
+            if (at < a->period_end)
+                return at;
+            /* The on period ended first; memorylessness lets us restart. */
+            cursor = a->period_end;
+            a->on = false;
+            a->period_end = cursor + seconds_to_ps(rng_exp(&a->r, t->off_mean_s));
+        } else {
+            if (a->period_end > cursor)
+                cursor = a->period_end;
+            a->on = true;
+            a->period_end = cursor + seconds_to_ps(rng_exp(&a->r, t->on_mean_s));
+        }
+    }
+}
