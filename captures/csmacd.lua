@@ -1,0 +1,213 @@
+-- csmacd.lua - Wireshark dissector for the traces of csmacd, the 802.3
+-- CSMA/CD emulator (Wireshark 3.x and 4.x, with Lua 5.2 or later; checked
+-- with tshark 4.0).
+--
+-- Load it for one run:   wireshark -X lua_script:captures/csmacd.lua trace.pcap
+--                        tshark -X lua_script:captures/csmacd.lua -r trace.pcap
+-- or copy it into the personal Lua plugins folder (Help > About Wireshark >
+-- Folders > Personal Lua Plugins, usually ~/.local/lib/wireshark/plugins/).
+--
+-- What it decodes (the layout is documented in src/ethframe.h):
+--   * EtherType 0x88B5 (IEEE local experimental), csmacd's header:
+--       csmacd.version, csmacd.length, csmacd.attempt, csmacd.station,
+--       csmacd.frame, csmacd.collisions, csmacd.backoff_slots,
+--       csmacd.queued_ns, then csmacd.padding and csmacd.fcs (every record
+--       of a whole frame ends with its FCS).
+--   * Collision fragments, from any traffic (a post-dissector; Ethernet and
+--       netANALYZER link types): a record
+--       that ends in csmacd's jam (four or more 0x55 octets) and is shorter
+--       than the 64-octet minimum frame or fails its FCS gets
+--       csmacd.fragment = True, an expert item (Sequence / Warning) and an
+--       Info line of its own. Fields of the header that made it onto the
+--       wire before the jam are still decoded, so a fragment of a retry
+--       still matches csmacd.attempt > 1.
+--
+-- Handy filters:
+--   csmacd.fragment              collided attempts
+--   !csmacd.fragment             frames sent whole
+--   csmacd.attempt > 1 && !csmacd.fragment
+--                                frames that got through after colliding
+--   csmacd.station == 3          one station's transmissions
+--   csmacd.backoff_slots >= 512  long backoffs
+
+local MIN_FRAME = 64
+
+local p_csmacd = Proto("csmacd", "csmacd CSMA/CD emulator")
+
+local f = {
+    version       = ProtoField.uint8("csmacd.version", "Version", base.DEC),
+    length        = ProtoField.uint8("csmacd.length", "Header length", base.DEC),
+    attempt       = ProtoField.uint16("csmacd.attempt", "Attempt", base.DEC),
+    station       = ProtoField.uint32("csmacd.station", "Station", base.DEC),
+    frame         = ProtoField.uint64("csmacd.frame", "Frame number", base.DEC),
+    collisions    = ProtoField.uint32("csmacd.collisions", "Collisions before this attempt", base.DEC),
+    backoff_slots = ProtoField.uint32("csmacd.backoff_slots", "Backoff slots drawn", base.DEC),
+    queued_ns     = ProtoField.uint64("csmacd.queued_ns", "Time queued (ns)", base.DEC),
+    padding       = ProtoField.bytes("csmacd.padding", "Padding"),
+    fcs           = ProtoField.uint32("csmacd.fcs", "Frame check sequence", base.HEX),
+    fragment      = ProtoField.bool("csmacd.fragment", "Collision fragment"),
+    fragment_len  = ProtoField.uint32("csmacd.fragment.length", "Octets on the wire", base.DEC),
+}
+p_csmacd.fields = {
+    f.version, f.length, f.attempt, f.station, f.frame, f.collisions,
+    f.backoff_slots, f.queued_ns, f.padding, f.fcs, f.fragment,
+    f.fragment_len,
+}
+
+local ef_fragment = ProtoExpert.new("csmacd.fragment.expert", "Collision fragment",
+                                    expert.group.SEQUENCE, expert.severity.WARN)
+local ef_short = ProtoExpert.new("csmacd.short_header", "csmacd header cut short",
+                                 expert.group.MALFORMED, expert.severity.NOTE)
+p_csmacd.experts = { ef_fragment, ef_short }
+
+-- Bit operations: the bit32 library of Wireshark builds with Lua 5.2, or
+-- Lua 5.3+'s operators (compiled at run time, so 5.2 never parses them).
+local band, bxor, rshift
+if bit32 then
+    band, bxor, rshift = bit32.band, bit32.bxor, bit32.rshift
+else
+    band = load("return function(a, b) return a & b end")()
+    bxor = load("return function(a, b) return a ~ b end")()
+    rshift = load("return function(a, n) return a >> n end")()
+end
+
+-- IEEE 802.3 CRC-32 (reflected 0xEDB88320), table built once.
+local crc_table = {}
+for i = 0, 255 do
+    local c = i
+    for _ = 1, 8 do
+        if band(c, 1) == 1 then
+            c = bxor(rshift(c, 1), 0xEDB88320)
+        else
+            c = rshift(c, 1)
+        end
+    end
+    crc_table[i] = c
+end
+
+local function crc32(tvb, offset, len)
+    local c = 0xFFFFFFFF
+    local bytes = tvb:raw(offset, len)
+    for i = 1, len do
+        c = bxor(crc_table[band(bxor(c, bytes:byte(i)), 0xFF)], rshift(c, 8))
+    end
+    return bxor(c, 0xFFFFFFFF)
+end
+
+-- Whether the last 4 octets of the frame are the FCS of the rest.
+local function fcs_ok(tvb)
+    local n = tvb:len()
+    if n < 5 or n ~= tvb:reported_length_remaining() then return false end
+    return crc32(tvb, 0, n - 4) == tvb(n - 4, 4):le_uint()
+end
+
+-- Whether a whole frame (tvb from the DA) is a collision fragment as
+-- csmacd writes them: it ends in the jam, and it is shorter than a minimum
+-- frame or (a late collision) its last 4 octets are not its FCS. The CRC
+-- is computed only for such rare long records.
+local function is_fragment(tvb)
+    local n = tvb:len()
+    if n < 4 or n ~= tvb:reported_length_remaining() then return false end
+    if tvb(n - 4, 4):uint() ~= 0x55555555 then return false end
+    return n < MIN_FRAME or not fcs_ok(tvb)
+end
+
+local function plural(n, word)
+    if n == 1 then return "1 " .. word end
+    return tostring(n) .. " " .. word .. "s"
+end
+
+-- The 0x88B5 payload: tvb starts right after the EtherType.
+function p_csmacd.dissector(tvb, pinfo, tree)
+    local n = tvb:len()
+    pinfo.cols.protocol:set("CSMACD")
+    local t = tree:add(p_csmacd, tvb(0, n))
+    -- A fragment ends in 4 octets of jam; only the octets before it were
+    -- the frame's. (A late-collision fragment, 64 octets or more, holds the
+    -- whole header before its jam.)
+    local jam_tail = n >= 4 and tvb(n - 4, 4):uint() == 0x55555555
+    local fragment = jam_tail and n + 14 < MIN_FRAME
+    local usable = n
+    if fragment then usable = n - 4 end
+    local v = {}
+    local layout = {
+        { "version", 0, 1 }, { "length", 1, 1 }, { "attempt", 2, 2 },
+        { "station", 4, 4 }, { "frame", 8, 8 }, { "collisions", 16, 4 },
+        { "backoff_slots", 20, 4 }, { "queued_ns", 24, 8 },
+    }
+    for _, e in ipairs(layout) do
+        local name, off, len = e[1], e[2], e[3]
+        if off + len > usable then
+            if not fragment then
+                t:add_proto_expert_info(ef_short,
+                    "csmacd header cut short after " .. off .. " octets")
+            end
+            break
+        end
+        local r = tvb(off, len)
+        t:add(f[name], r)
+        if len == 8 then v[name] = r:uint64() else v[name] = r:uint() end
+    end
+
+    -- Zero padding up to the minimum size, then the FCS (4 octets, least
+    -- significant first) that ends every whole frame csmacd writes.
+    local hdr = 32
+    if not jam_tail and n >= hdr + 4 then
+        if n > hdr + 4 then t:add(f.padding, tvb(hdr, n - hdr - 4)) end
+        t:add_le(f.fcs, tvb(n - 4, 4))
+    end
+
+    local info
+    if v.station then
+        info = string.format("Station %d", v.station)
+        if v.frame then info = info .. string.format(" frame %s", tostring(v.frame)) end
+        if v.attempt then info = info .. string.format(", attempt %d", v.attempt) end
+        if v.collisions and v.collisions > 0 then
+            info = info .. ", " .. plural(v.collisions, "collision") .. " before"
+        end
+        if v.backoff_slots and v.attempt and v.attempt > 1 then
+            info = info .. ", backoff " .. plural(v.backoff_slots, "slot")
+        end
+        if v.queued_ns then
+            info = info .. string.format(", queued %.3f us", tonumber(tostring(v.queued_ns)) / 1000)
+        end
+        t:append_text(": " .. info)
+    else
+        info = "csmacd frame (header cut short)"
+    end
+    pinfo.cols.info:set(info)
+    return n
+end
+
+DissectorTable.get("ethertype"):add(0x88B5, p_csmacd)
+
+-- Post-dissector: marks collision fragments in any trace csmacd wrote.
+local p_frag = Proto("csmacd_collision", "csmacd collision fragments")
+
+-- In netANALYZER records (csmacd run --pcap-linktype netanalyzer) the
+-- frame follows a 4-octet status header.
+local ok_na, f_na_len = pcall(Field.new, "netanalyzer.framelen")
+if not ok_na then f_na_len = nil end
+
+function p_frag.dissector(tvb, pinfo, tree)
+    if f_na_len and f_na_len() and tvb:len() > 4 then
+        tvb = tvb(4):tvb()
+    end
+    if not is_fragment(tvb) then return end
+    local n = tvb:len()
+    local t = tree:add(p_csmacd, tvb(0, n), "csmacd collision fragment")
+    t:add(f.fragment, tvb(0, n), true)
+    t:add(f.fragment_len, n):set_generated()
+    t:add_proto_expert_info(ef_fragment, string.format(
+        "Collision fragment: %d octets reached the wire before the jam", n))
+    local who = ""
+    if n >= 14 + 8 and tvb(12, 2):uint() == 0x88B5 then
+        who = string.format(" (station %d, attempt %d)", tvb(18, 4):uint(), tvb(16, 2):uint())
+    elseif n >= 12 then
+        who = " from " .. tostring(tvb(6, 6):ether())
+    end
+    pinfo.cols.protocol:set("CSMACD")
+    pinfo.cols.info:set(string.format("Collision fragment, %d octets%s", n, who))
+end
+
+register_postdissector(p_frag)

@@ -1,0 +1,487 @@
+/* pcap_sink.c - the probe's view of a run, written through libpcap.
+ *
+ * Ordering. The engine reports events in simulated-time order, but a
+ * record's stamp is its probe_start, which is neither its TX_START time nor
+ * its TX_END time: a long frame far from the probe can end after a short
+ * one that passed the probe later. So finished records wait in a min-heap
+ * keyed by (probe_start, tx_id) and are written once no record with a
+ * smaller key can still come. A record not yet finished is either
+ *   - under way: it had a TX_START, whose probe_start is known and kept in
+ *     the `open` list until its TX_END; or
+ *   - not begun: transmissions begin in non-decreasing order of tx_start
+ *     (medium.h), so it will start at or after the latest TX_START's
+ *     tx_start, and probe_start >= tx_start.
+ * The horizon is therefore min(latest tx_start, smallest open probe_start),
+ * and every waiting record stamped strictly before it is final. Only
+ * TX_START events move the clock: other events' times are not relied on
+ * (an event may be stamped later than the instant it is reported, as JAM
+ * events once were). Records stamped exactly at the horizon wait (a later
+ * one could tie and have a smaller tx_id), which keeps the file a pure
+ * function of the events however the engine slices its run. The open list holds the transmissions under way at
+ * once (a handful), so scanning it costs little; the heap holds the records
+ * finished within about one frame time of each other.
+ *
+ * Errors. pcap_dump() returns nothing: after every record the stream's
+ * error flag is checked, and pcap_dump_flush() at close; the first failure
+ * is kept with errno's text and later events are ignored. libpcap's
+ * pcap_dump_close() cannot report fclose's result; a write error surfaces
+ * at pcap_dump_flush() (the data has then reached the kernel), and only a
+ * network file system could still fail at close.
+ */
+#include "pcap_sink.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ethframe.h"
+
+#define PCAP_SINK_SNAPLEN 65535
+#define NA_HEADER_BYTES 4          /* netANALYZER status header */
+#define NA_MAX_FRAME_BYTES 4095    /* its 12-bit length field */
+#define NA_ALIGNMENT_ERROR (1u << 1)
+#define NA_FCS_ERROR (1u << 2)
+#define NA_SHORT_FRAME (1u << 5)
+#define NA_VERSION (1u << 10)      /* header version 1, bits 10-13 */
+
+typedef struct open_tx {
+    uint64_t tx_id;
+    sim_time probe_start;
+    uint32_t collisions;     /* before this attempt */
+    uint64_t backoff_slots;  /* drawn before this attempt */
+} open_tx;
+
+typedef struct record {
+    sim_time stamp;          /* probe_start, ps */
+    uint64_t tx_id;
+    uint32_t len;            /* octets in data (link header included) */
+    bool fragment;
+    uint8_t *data;
+} record;
+
+struct pcap_sink {
+    phy_params phy;
+    pcap_sink_options opt;
+    pcap_sink_linktype linktype;
+    char *path;              /* the user's path */
+    char *tmp_path;          /* NULL when writing `path` directly */
+    pcap_t *dead;
+    pcap_dumper_t *dumper;
+    char err[512];           /* sticky first error, "" when none */
+
+    open_tx *open;
+    size_t n_open, cap_open;
+    record *heap;
+    size_t n_heap, cap_heap;
+
+    sim_time clock;          /* tx_start of the latest TX_START: no later
+                                transmission starts before it */
+    sim_time last_stamp;     /* of the last record written (ordering check) */
+    uint64_t records, frames, fragments;
+};
+
+static void set_error(pcap_sink *s, const char *reason)
+{
+    if (s->err[0] == '\0')
+        snprintf(s->err, sizeof s->err, "%s: %s", s->path, reason);
+}
+
+static void set_errno(pcap_sink *s, int e)
+{
+    set_error(s, strerror(e ? e : EIO));
+}
+
+static char *dup_str(const char *p)
+{
+    size_t n = strlen(p) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, p, n);
+    return d;
+}
+
+/* Opens the temporary file beside path (or path itself when it is not a
+ * regular file). Returns a stdio stream or NULL with errno set. */
+static FILE *open_output(pcap_sink *s)
+{
+    struct stat st;
+    if (stat(s->path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fopen(s->path, "wb");
+
+    size_t n = strlen(s->path) + 48;
+    s->tmp_path = malloc(n);
+    if (!s->tmp_path)
+        return NULL;
+    int fd = -1;
+    for (int k = 0; k < 16 && fd < 0; k++) {
+        if (k == 0)
+            snprintf(s->tmp_path, n, "%s.%ld.tmp", s->path, (long)getpid());
+        else
+            snprintf(s->tmp_path, n, "%s.%ld.%d.tmp", s->path, (long)getpid(), k);
+        fd = open(s->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        free(s->tmp_path);
+        s->tmp_path = NULL;
+        errno = e;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(s->tmp_path);
+        errno = e;
+    }
+    return f;
+}
+
+static void sink_free(pcap_sink *s)
+{
+    for (size_t i = 0; i < s->n_heap; i++)
+        free(s->heap[i].data);
+    free(s->heap);
+    free(s->open);
+    free(s->tmp_path);
+    free(s->path);
+    if (s->dead)
+        pcap_close(s->dead);
+    free(s);
+}
+
+int pcap_sink_open(const char *path, const phy_params *phy, const pcap_sink_options *opt,
+                   pcap_sink **out, char *err, size_t errlen)
+{
+    return pcap_sink_open_linktype(path, phy, opt, PCAP_SINK_ETHERNET, out, err, errlen);
+}
+
+int pcap_sink_open_linktype(const char *path, const phy_params *phy,
+                            const pcap_sink_options *opt, pcap_sink_linktype linktype,
+                            pcap_sink **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    pcap_sink *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = dup_str(path))) {
+        snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+        free(s);
+        return -1;
+    }
+    s->phy = *phy;
+    s->opt = *opt;
+    s->linktype = linktype;
+    s->last_stamp = INT64_MIN;
+    s->clock = INT64_MIN;
+
+    bool na = linktype == PCAP_SINK_NETANALYZER;
+    if (na && (uint64_t)phy->max_frame_bytes + phy->jam_bits / 8 > NA_MAX_FRAME_BYTES) {
+        snprintf(err, errlen,
+                 "%s: the netanalyzer link type carries frames of at most %u octets "
+                 "(max-frame is %u)",
+                 path, NA_MAX_FRAME_BYTES - phy->jam_bits / 8, phy->max_frame_bytes);
+        sink_free(s);
+        return -1;
+    }
+    /* 65535 holds every record of the standard PHYs; a max-frame override
+     * near 64 KiB gets room for the fragment's jam and the link header. */
+    uint64_t longest = (uint64_t)phy->max_frame_bytes + phy->jam_bits / 8 + NA_HEADER_BYTES;
+    int snaplen = longest > PCAP_SINK_SNAPLEN ? (int)longest : PCAP_SINK_SNAPLEN;
+    s->dead = pcap_open_dead_with_tstamp_precision(na ? DLT_NETANALYZER : DLT_EN10MB, snaplen,
+                                                   PCAP_TSTAMP_PRECISION_NANO);
+    if (!s->dead) {
+        snprintf(err, errlen, "%s: libpcap could not create a capture handle", path);
+        sink_free(s);
+        return -1;
+    }
+    FILE *f = open_output(s);
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        sink_free(s);
+        return -1;
+    }
+    /* pcap_dump_fopen writes the file header and owns f from here on. */
+    s->dumper = pcap_dump_fopen(s->dead, f);
+    if (!s->dumper) {
+        snprintf(err, errlen, "%s: %s", path, pcap_geterr(s->dead));
+        fclose(f);
+        if (s->tmp_path)
+            unlink(s->tmp_path);
+        sink_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+trace_sink pcap_sink_trace(pcap_sink *s)
+{
+    trace_sink t = {.on_event = pcap_sink_on_event, .ctx = s};
+    return t;
+}
+
+/* Heap of waiting records, smallest (stamp, tx_id) on top. */
+static bool rec_less(const record *a, const record *b)
+{
+    return a->stamp < b->stamp || (a->stamp == b->stamp && a->tx_id < b->tx_id);
+}
+
+static int heap_push(pcap_sink *s, record r)
+{
+    if (s->n_heap == s->cap_heap) {
+        size_t cap = s->cap_heap ? 2 * s->cap_heap : 16;
+        record *h = realloc(s->heap, cap * sizeof *h);
+        if (!h)
+            return -1;
+        s->heap = h;
+        s->cap_heap = cap;
+    }
+    size_t i = s->n_heap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!rec_less(&r, &s->heap[p]))
+            break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i] = r;
+    return 0;
+}
+
+static record heap_pop(pcap_sink *s)
+{
+    record top = s->heap[0];
+    record last = s->heap[--s->n_heap];
+    size_t i = 0, n = s->n_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && rec_less(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!rec_less(&s->heap[c], &last))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n > 0)
+        s->heap[i] = last;
+    return top;
+}
+
+static void write_record(pcap_sink *s, const record *r)
+{
+    /* The heap hands out records in key order; a stamp going backwards
+     * means an event broke trace.h's contract (time order, or a
+     * probe_start before its tx_start). */
+    assert(r->stamp >= s->last_stamp);
+    s->last_stamp = r->stamp;
+    if (s->err[0])
+        return;
+    /* Round down to the nanosecond (times are >= 0). */
+    int64_t ns = r->stamp / SIM_PS_PER_NS;
+    struct pcap_pkthdr h;
+    memset(&h, 0, sizeof h);
+    h.ts.tv_sec = (time_t)(ns / 1000000000);
+    /* With nanosecond precision, libpcap stores tv_usec as nanoseconds. */
+    h.ts.tv_usec = (suseconds_t)(ns % 1000000000);
+    h.caplen = r->len;
+    h.len = r->len;
+    errno = 0;
+    pcap_dump((u_char *)s->dumper, &h, r->data);
+    if (ferror(pcap_dump_file(s->dumper))) {
+        set_errno(s, errno);
+        return;
+    }
+}
+
+static void flush_before(pcap_sink *s, sim_time horizon)
+{
+    while (s->n_heap > 0 && s->heap[0].stamp < horizon) {
+        record r = heap_pop(s);
+        write_record(s, &r);
+        free(r.data);
+    }
+}
+
+static sim_time horizon_at(const pcap_sink *s, sim_time now)
+{
+    sim_time h = now;
+    for (size_t i = 0; i < s->n_open; i++)
+        if (s->open[i].probe_start < h)
+            h = s->open[i].probe_start;
+    return h;
+}
+
+static void on_tx_start(pcap_sink *s, const trace_event *ev)
+{
+    if (s->n_open == s->cap_open) {
+        size_t cap = s->cap_open ? 2 * s->cap_open : 8;
+        open_tx *o = realloc(s->open, cap * sizeof *o);
+        if (!o) {
+            set_errno(s, ENOMEM);
+            return;
+        }
+        s->open = o;
+        s->cap_open = cap;
+    }
+    s->open[s->n_open++] = (open_tx){
+        .tx_id = ev->tx_id,
+        .probe_start = ev->probe_start,
+        .collisions = ev->collisions,
+        .backoff_slots = ev->backoff_slots,
+    };
+}
+
+static void on_tx_end(pcap_sink *s, const trace_event *ev)
+{
+    /* What the frame carried was fixed when the attempt began. */
+    uint32_t collisions = ev->attempt > 0 ? ev->attempt - 1 : 0;
+    uint64_t backoff_slots = ev->backoff_slots;
+    for (size_t i = 0; i < s->n_open; i++) {
+        if (s->open[i].tx_id == ev->tx_id) {
+            collisions = s->open[i].collisions;
+            backoff_slots = s->open[i].backoff_slots;
+            s->open[i] = s->open[--s->n_open];
+            break;
+        }
+    }
+    bool collided = ev->jam_start != SIM_TIME_NEVER;
+    if (collided && !s->opt.collisions)
+        return;
+
+    uint32_t fb = ev->frame_bytes;
+    assert(fb >= 18 && fb <= 65535);
+    uint32_t hl = s->linktype == PCAP_SINK_NETANALYZER ? NA_HEADER_BYTES : 0;
+    /* Room for a fragment: the frame's octets, the jam's, and the octet in
+     * which the jam began. */
+    uint8_t *data = malloc(hl + (size_t)fb + s->phy.jam_bits / 8 + 2);
+    if (!data) {
+        set_errno(s, ENOMEM);
+        return;
+    }
+    uint8_t *buf = data + hl;
+    if (ev->payload) {
+        ethframe_build_replayed(ev->payload, ev->payload_len, fb, buf);
+    } else {
+        sim_time waited = ev->tx_start - ev->queued_at;
+        ethframe_info info = {
+            .station = ev->station,
+            .dest = ev->dest == TRACE_NO_DEST ? ETHFRAME_BROADCAST : ev->dest,
+            .frame_number = ev->frame_id & ((UINT64_C(1) << 40) - 1),
+            .attempt = ev->attempt,
+            .collisions = collisions,
+            .backoff_slots = backoff_slots,
+            .queued_ns = waited > 0 ? (uint64_t)(waited / SIM_PS_PER_NS) : 0,
+        };
+        ethframe_build_synthetic(&info, fb, buf);
+    }
+    uint32_t len = fb;
+    uint32_t status = 0;
+    if (collided) {
+        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
+        uint64_t data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
+        uint64_t frame_bits = (uint64_t)fb * 8;
+        uint64_t sent = data_bits < frame_bits ? data_bits : frame_bits;
+        len = ethframe_make_fragment(buf, fb, data_bits, s->phy.jam_bits);
+        if ((sent + s->phy.jam_bits) % 8 != 0)
+            status |= NA_ALIGNMENT_ERROR; /* dribble bits were dropped */
+    }
+    if (hl) {
+        if (!ethframe_fcs_ok(buf, len))
+            status |= NA_FCS_ERROR;
+        if (len < 64)
+            status |= NA_SHORT_FRAME;
+        uint32_t h = status | NA_VERSION | len << 16;
+        data[0] = (uint8_t)h;
+        data[1] = (uint8_t)(h >> 8);
+        data[2] = (uint8_t)(h >> 16);
+        data[3] = (uint8_t)(h >> 24);
+    }
+    record r = {.stamp = ev->probe_start, .tx_id = ev->tx_id, .len = hl + len,
+                .fragment = collided, .data = data};
+    if (heap_push(s, r) != 0) {
+        free(data);
+        set_errno(s, ENOMEM);
+        return;
+    }
+    s->records++;
+    if (collided)
+        s->fragments++;
+    else
+        s->frames++;
+}
+
+void pcap_sink_on_event(void *ctx, const trace_event *ev)
+{
+    pcap_sink *s = ctx;
+    if (s->err[0])
+        return;
+    if (ev->kind == TRACE_TX_START && ev->tx_start > s->clock)
+        s->clock = ev->tx_start; /* extension bursts bound later starts too */
+    if ((ev->kind == TRACE_TX_START || ev->kind == TRACE_TX_END) &&
+        ev->tx_kind == TRACE_TX_FRAME) {
+        if (ev->kind == TRACE_TX_START)
+            on_tx_start(s, ev);
+        else
+            on_tx_end(s, ev);
+    }
+    flush_before(s, horizon_at(s, s->clock));
+}
+
+static int finish(pcap_sink *s)
+{
+    /* The run is over: nothing else can start, and what is still under
+     * way will never be written. */
+    while (s->n_heap > 0) {
+        record r = heap_pop(s);
+        write_record(s, &r);
+        free(r.data);
+    }
+    if (s->err[0] == '\0') {
+        errno = 0;
+        if (pcap_dump_flush(s->dumper) != 0 || ferror(pcap_dump_file(s->dumper)))
+            set_errno(s, errno);
+    }
+    pcap_dump_close(s->dumper);
+    s->dumper = NULL;
+    if (s->err[0] == '\0' && s->tmp_path && rename(s->tmp_path, s->path) != 0)
+        set_errno(s, errno);
+    if (s->err[0] && s->tmp_path)
+        unlink(s->tmp_path);
+    return s->err[0] ? -1 : 0;
+}
+
+int pcap_sink_close(pcap_sink *s, char *err, size_t errlen)
+{
+    if (!s)
+        return 0;
+    int rc = finish(s);
+    if (rc != 0)
+        snprintf(err, errlen, "%s", s->err);
+    sink_free(s);
+    return rc;
+}
+
+void pcap_sink_discard(pcap_sink *s)
+{
+    if (!s)
+        return;
+    pcap_dump_close(s->dumper);
+    if (s->tmp_path)
+        unlink(s->tmp_path);
+    sink_free(s);
+}
+
+int pcap_sink_error(const pcap_sink *s) { return s->err[0] != '\0'; }
+uint64_t pcap_sink_records(const pcap_sink *s) { return s->records; }
+size_t pcap_sink_waiting(const pcap_sink *s) { return s->n_heap; }
+uint64_t pcap_sink_frames(const pcap_sink *s) { return s->frames; }
+uint64_t pcap_sink_fragments(const pcap_sink *s) { return s->fragments; }

@@ -1,0 +1,552 @@
+/* test_pcap_sink.c - pins the pcap sink on hand-made trace events.
+ *
+ * Pins: the file format (DLT_EN10MB, nanosecond stamps, snapshot 65535);
+ * records stamped with probe_start rounded down to the nanosecond; records
+ * written in (probe_start, tx_id) order although the engine ends them in
+ * another order, and held back exactly while an earlier stamp can still
+ * come (an open transmission with an earlier probe_start); whole frames as
+ * built (addresses, header, pad, FCS), collision fragments as the octets
+ * before the jam plus the jam, replayed octets kept; extension bursts and
+ * unfinished transmissions not written; --pcap-collisions no; the temporary
+ * file renamed into place only on a successful close, removed by discard;
+ * "path: reason" errors for an unwritable directory and a full device;
+ * the netANALYZER link type's status header (error bits, length), read
+ * back by the replay reader.
+ * A randomised run of 3000 overlapping transmissions checks the order and
+ * the count. Does not pin what the engine reports (test_pcap_run.c does).
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <pcap/pcap.h>
+
+#include "ethframe.h"
+#include "pcap_read.h"
+#include "pcap_sink.h"
+#include "phy.h"
+#include "replay.h"
+
+#define BIT_PS 100000 /* 10 Mb/s */
+
+static char dir[256];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/csmacd-test-sink-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    char p[600];
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+    return 0;
+}
+
+static size_t count_entries(void)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static trace_event ev_start(uint64_t tx_id, uint32_t station, sim_time t, sim_time probe,
+                            uint32_t attempt, uint64_t slots)
+{
+    trace_event e = {.kind = TRACE_TX_START, .time = t, .station = station,
+                     .tx_id = tx_id, .tx_kind = TRACE_TX_FRAME, .tx_start = t,
+                     .probe_start = probe, .attempt = attempt,
+                     .collisions = attempt - 1, .backoff_slots = slots,
+                     .jam_start = SIM_TIME_NEVER, .tx_end = SIM_TIME_NEVER};
+    return e;
+}
+
+/* The TX_END of a transmission; jam_start SIM_TIME_NEVER for a whole frame. */
+static trace_event ev_end(const trace_event *start, uint32_t dest, uint64_t frame_no,
+                          uint32_t bytes, sim_time queued_at, sim_time jam_start,
+                          uint64_t bits)
+{
+    trace_event e = *start;
+    e.kind = TRACE_TX_END;
+    e.dest = dest;
+    e.frame_id = (uint64_t)start->station << 40 | frame_no;
+    e.frame_bytes = bytes;
+    e.queued_at = queued_at;
+    e.jam_start = jam_start;
+    e.bits_on_wire = bits;
+    e.tx_end = start->tx_start + (sim_time)bits * BIT_PS;
+    e.time = e.tx_end;
+    /* At the end the engine counts the collision just seen. */
+    e.collisions = start->collisions + (jam_start != SIM_TIME_NEVER);
+    return e;
+}
+
+static void feed(pcap_sink *s, trace_event e) { pcap_sink_on_event(s, &e); }
+
+static void open_sink(const char *path, bool collisions, pcap_sink **out)
+{
+    char err[512];
+    pcap_sink_options o = {.collisions = collisions};
+    int rc = pcap_sink_open(path, phy_profile_find("10base5"), &o, out, err, sizeof err);
+    if (rc != 0)
+        fail_msg("%s", err);
+}
+
+static void close_sink(pcap_sink *s)
+{
+    char err[512];
+    if (pcap_sink_close(s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* The hand-made run used by several tests: X starts first and reaches the
+ * probe at 3 us, Y starts later and reaches it at 4 us; Y ends first (a
+ * collision fragment) and must wait until X has ended. */
+static const uint8_t replayed[] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, /* DA */
+                                   0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, /* SA */
+                                   0x08, 0x06, 0x00, 0x01, 0x08, 0x00};
+
+typedef struct hand_seen {
+    uint64_t records_before_x_end;
+    size_t waiting_before_x_end, waiting_before_w, waiting_after_w;
+} hand_seen;
+
+static void hand_run(pcap_sink *s, hand_seen *seen)
+{
+    trace_event x = ev_start(10, 0, 0, 3000000, 2, 1);
+    trace_event y = ev_start(11, 1, 1000000, 4000000, 1, 0);
+    feed(s, x);
+    feed(s, y);
+    /* Y collides in its preamble: 64 bits, then 32 of jam. */
+    feed(s, ev_end(&y, 0, 7, 64, 500000, 1000000 + 64 * BIT_PS, 96));
+    seen->records_before_x_end = pcap_sink_records(s);
+    seen->waiting_before_x_end = pcap_sink_waiting(s);
+    /* An extension burst is not a record. */
+    trace_event ext = ev_start(12, 0, 20000000, 21000000, 1, 0);
+    ext.tx_kind = TRACE_TX_EXTENSION;
+    feed(s, ext);
+    feed(s, ev_end(&ext, 1, 0, 64, 0, SIM_TIME_NEVER, 96));
+    /* X: a whole 64-octet frame to station 2, queued 1.5 us before. */
+    feed(s, ev_end(&x, 1, 5, 64, -1500000, SIM_TIME_NEVER, 64 + 512));
+    /* Z: replayed octets, stamped at 70000.999 ns. */
+    trace_event z = ev_start(13, 2, 70000000, 70000999, 1, 0);
+    feed(s, z);
+    trace_event ze = ev_end(&z, TRACE_NO_DEST, 1, 64, 70000000, SIM_TIME_NEVER, 64 + 512);
+    ze.payload = replayed;
+    ze.payload_len = sizeof replayed;
+    feed(s, ze);
+    /* Far later: W begins and the run stops before it ends. */
+    trace_event w = ev_start(14, 3, 123456789012345, 123456789012345, 1, 0);
+    seen->waiting_before_w = pcap_sink_waiting(s);
+    feed(s, w);
+    seen->waiting_after_w = pcap_sink_waiting(s);
+}
+
+static void test_order_and_contents(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/hand.pcap", dir);
+    pcap_sink *s;
+    open_sink(path, true, &s);
+    hand_seen seen;
+    hand_run(s, &seen);
+    /* Y finished first, but waits for X, under way and earlier at the probe. */
+    assert_int_equal(seen.records_before_x_end, 1);
+    assert_int_equal(seen.waiting_before_x_end, 1);
+    /* Z waits: a transmission starting later could still reach the probe
+     * first; once W has started at 123 s nothing can. */
+    assert_int_equal(seen.waiting_before_w, 1);
+    assert_int_equal(seen.waiting_after_w, 0);
+    assert_int_equal(pcap_sink_records(s), 3);
+    close_sink(s);
+
+    pcap_contents c;
+    char err[512];
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.linktype, DLT_EN10MB);
+    assert_int_equal(c.snaplen, 65535);
+    assert_true(c.nano);
+    assert_int_equal(c.n, 3);
+
+    /* X: 3000 ns, whole, station 1 -> station 2. */
+    assert_int_equal(c.recs[0].ts_ns, 3000);
+    assert_int_equal(c.recs[0].len, 64);
+    assert_int_equal(c.recs[0].caplen, 64);
+    uint8_t want[64];
+    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 5, .attempt = 2,
+                          .collisions = 1, .backoff_slots = 1, .queued_ns = 1500};
+    ethframe_build_synthetic(&info, 64, want);
+    assert_memory_equal(c.recs[0].data, want, 64);
+
+    /* Y: 4000 ns, 4 octets of jam. */
+    assert_int_equal(c.recs[1].ts_ns, 4000);
+    assert_int_equal(c.recs[1].len, 4);
+    assert_memory_equal(c.recs[1].data, ((uint8_t[]){0x55, 0x55, 0x55, 0x55}), 4);
+
+    /* Z: replayed octets, padded, FCS; 70000.999 ns rounds down. */
+    assert_int_equal(c.recs[2].ts_ns, 70000);
+    assert_int_equal(c.recs[2].len, 64);
+    assert_memory_equal(c.recs[2].data, replayed, sizeof replayed);
+    for (size_t i = sizeof replayed; i < 60; i++)
+        assert_int_equal(c.recs[2].data[i], 0);
+    assert_true(ethframe_fcs_ok(c.recs[2].data, 64));
+    pcap_contents_free(&c);
+}
+
+/* Only TX_START moves the sink's clock: an event stamped later than the
+ * moment it is reported (a JAM carries its jam's start) must not release a
+ * record that a transmission starting meanwhile would precede. */
+static void test_future_stamped_event(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/future.pcap", dir);
+    pcap_sink *s;
+    open_sink(path, true, &s);
+    trace_event t = ev_start(1, 0, 0, 20000000, 1, 0);       /* probe at 20 us */
+    trace_event r = ev_start(2, 1, 1000000, 11500000, 1, 0); /* probe at 11.5 us */
+    feed(s, t);
+    feed(s, r);
+    feed(s, ev_end(&r, 0, 1, 64, 0, 1000000 + 64 * BIT_PS, 96)); /* ends at 10.6 us */
+    trace_event jam = t;
+    jam.kind = TRACE_JAM;
+    jam.time = 12000000; /* reported now, stamped with the jam's start */
+    feed(s, jam);
+    assert_int_equal(pcap_sink_records(s), 1);
+    assert_int_equal(pcap_sink_waiting(s), 1); /* the JAM's stamp released nothing */
+    trace_event q = ev_start(3, 2, 11000000, 11000000, 1, 0); /* probe at 11 us */
+    feed(s, q);
+    feed(s, ev_end(&q, 0, 1, 64, 0, SIM_TIME_NEVER, 64 + 512));
+    feed(s, ev_end(&t, 1, 1, 64, 0, 12000000, 120 + 32 + 64));
+    close_sink(s);
+    pcap_contents c;
+    char err[512];
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.recs[0].ts_ns, 11000);
+    assert_int_equal(c.recs[1].ts_ns, 11500);
+    assert_int_equal(c.recs[2].ts_ns, 20000);
+    pcap_contents_free(&c);
+}
+
+static uint32_t le32_at(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The netANALYZER link type: the same frames behind a status header whose
+ * error bits flag fragments (FCS error, shorter than 64, alignment error
+ * when a part octet was dropped), version 1, the frame's length. The
+ * replay reader takes the whole frames back and rejects the flagged ones. */
+static void test_netanalyzer(void **state)
+{
+    (void)state;
+    char path[400], err[512];
+    snprintf(path, sizeof path, "%s/na.pcap", dir);
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink *s;
+    if (pcap_sink_open_linktype(path, phy_profile_find("10base5"), &o, PCAP_SINK_NETANALYZER, &s,
+                                err, sizeof err) != 0)
+        fail_msg("%s", err);
+    hand_seen seen;
+    hand_run(s, &seen);
+    /* A collision 44 bits into the frame: 5 whole octets, a part octet
+     * dropped, 4 of jam. */
+    trace_event v = ev_start(20, 3, 130000000000000, 130000000000000, 1, 0);
+    feed(s, v);
+    feed(s, ev_end(&v, 0, 2, 64, v.time, v.time + (64 + 44) * BIT_PS, 64 + 44 + 32));
+    close_sink(s);
+
+    pcap_contents c;
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.linktype, DLT_NETANALYZER);
+    assert_int_equal(c.n, 4);
+    /* X: whole, no error bits. */
+    assert_int_equal(c.recs[0].len, 4 + 64);
+    assert_int_equal(le32_at(c.recs[0].data), 1u << 10 | 64u << 16);
+    uint8_t want[64];
+    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 5, .attempt = 2,
+                          .collisions = 1, .backoff_slots = 1, .queued_ns = 1500};
+    ethframe_build_synthetic(&info, 64, want);
+    assert_memory_equal(c.recs[0].data + 4, want, 64);
+    /* Y: 4 octets of jam: FCS error, short. */
+    assert_int_equal(c.recs[1].len, 4 + 4);
+    assert_int_equal(le32_at(c.recs[1].data), 0x24u | 1u << 10 | 4u << 16);
+    /* V: 9 octets, and an alignment error too. */
+    assert_int_equal(c.recs[3].len, 4 + 9);
+    assert_int_equal(le32_at(c.recs[3].data), 0x26u | 1u << 10 | 9u << 16);
+    pcap_contents_free(&c);
+
+    replay_options ro = {.time_scale = 1.0, .max_stations = 0};
+    replay *r;
+    if (replay_load(path, &ro, 64, 1518, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    replay_stats st;
+    replay_get_stats(r, &st);
+    assert_int_equal(st.frames_loaded, 2);
+    assert_int_equal(st.errored, 2);
+    assert_int_equal(st.fcs_stripped, 2);
+    replay_destroy(r);
+
+    /* Frames longer than its 12-bit length field cannot be carried. */
+    phy_params big = *phy_profile_find("10base5");
+    big.max_frame_bytes = 9000;
+    assert_int_equal(
+        pcap_sink_open_linktype(path, &big, &o, PCAP_SINK_NETANALYZER, &s, err, sizeof err), -1);
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "%s: the netanalyzer link type carries frames of at most 4091 octets "
+             "(max-frame is 9000)",
+             path);
+    assert_string_equal(err, msg);
+}
+
+static void test_no_collisions(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/frames.pcap", dir);
+    pcap_sink *s;
+    open_sink(path, false, &s);
+    hand_seen seen;
+    hand_run(s, &seen);
+    assert_int_equal(seen.waiting_before_x_end, 0); /* no fragment to hold */
+    assert_int_equal(pcap_sink_frames(s), 2);
+    assert_int_equal(pcap_sink_fragments(s), 0);
+    close_sink(s);
+    pcap_contents c;
+    char err[512];
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.recs[0].ts_ns, 3000);
+    assert_int_equal(c.recs[1].ts_ns, 70000);
+    pcap_contents_free(&c);
+}
+
+static void test_seconds_split(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/late.pcap", dir);
+    pcap_sink *s;
+    open_sink(path, true, &s);
+    trace_event a = ev_start(1, 0, 123456789000000, 123456789012345, 1, 0);
+    feed(s, a);
+    feed(s, ev_end(&a, 1, 1, 100, a.time, SIM_TIME_NEVER, 64 + 800));
+    close_sink(s);
+    pcap_contents c;
+    char err[512];
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.recs[0].ts_ns, 123456789012); /* 123 s + 456789012 ns */
+    assert_int_equal(c.recs[0].len, 100);
+    pcap_contents_free(&c);
+}
+
+static void test_temp_and_rename(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/out.pcap", dir);
+    FILE *old = fopen(path, "w");
+    fputs("previous", old);
+    fclose(old);
+    size_t before = count_entries();
+
+    pcap_sink *s;
+    open_sink(path, true, &s);
+    assert_int_equal(count_entries(), before + 1); /* the temporary file */
+    hand_seen seen;
+    hand_run(s, &seen);
+    size_t len;
+    uint8_t *b = read_file_bytes(path, &len);
+    assert_int_equal(len, 8); /* the previous file is untouched until close */
+    free(b);
+    close_sink(s);
+    assert_int_equal(count_entries(), before);
+    b = read_file_bytes(path, &len);
+    assert_true(len > 24);
+    free(b);
+
+    /* discard: the previous file stays, the temporary file goes. */
+    open_sink(path, true, &s);
+    hand_run(s, &seen);
+    pcap_sink_discard(s);
+    assert_int_equal(count_entries(), before);
+    pcap_contents c;
+    char err[512];
+    assert_int_equal(pcap_read_all(path, &c, err, sizeof err), 0);
+    assert_int_equal(c.n, 3);
+    pcap_contents_free(&c);
+    assert_int_equal(pcap_sink_close(NULL, err, sizeof err), 0);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    char err[512];
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink *s = NULL;
+    char path[400];
+    snprintf(path, sizeof path, "%s/no/such/dir/x.pcap", dir);
+    assert_int_equal(pcap_sink_open(path, phy_profile_find("10base5"), &o, &s, err, sizeof err),
+                     -1);
+    assert_null(s);
+    char want[600];
+    snprintf(want, sizeof want, "%s: No such file or directory", path);
+    assert_string_equal(err, want);
+
+    /* A full device: the error surfaces by close at the latest. */
+    assert_int_equal(
+        pcap_sink_open("/dev/full", phy_profile_find("10base5"), &o, &s, err, sizeof err), 0);
+    for (uint64_t i = 0; i < 200; i++) {
+        trace_event a = ev_start(i, 0, (sim_time)i * 200000000, (sim_time)i * 200000000, 1, 0);
+        feed(s, a);
+        feed(s, ev_end(&a, 1, i, 1518, a.time, SIM_TIME_NEVER, 64 + 1518 * 8));
+    }
+    /* 300 kB went through stdio's buffer: the error is already kept, so a
+     * run can stop early. */
+    assert_true(pcap_sink_error(s));
+    assert_int_equal(pcap_sink_close(s, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/full: No space left on device");
+}
+
+/* 3000 transmissions from 8 stations, overlapping, each reaching the probe
+ * 0 to 5 us after it starts: the file must be in (probe_start, tx_id)
+ * order, every finished transmission present. */
+typedef struct tx {
+    sim_time start, end, probe;
+    uint64_t id;
+    bool collided;
+} tx;
+
+typedef struct evref {
+    sim_time t;
+    int is_end;
+    size_t i;
+} evref;
+
+static int evref_cmp(const void *a, const void *b)
+{
+    const evref *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->is_end != y->is_end)
+        return x->is_end ? -1 : 1; /* ends before starts at one instant */
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int tx_key_cmp(const void *a, const void *b)
+{
+    const tx *x = a, *y = b;
+    if (x->probe != y->probe)
+        return x->probe < y->probe ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void test_random_order(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    static tx t[N];
+    static evref evs[2 * N];
+    uint64_t x = 12345;
+    sim_time at = 0;
+    for (size_t i = 0; i < N; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        at += (sim_time)(x >> 40) % (20 * BIT_PS * 8);
+        t[i].start = at;
+        t[i].id = i;
+        t[i].collided = (x >> 20) % 3 == 0;
+        uint64_t bits = t[i].collided ? 64 + 32 + (x >> 30) % 400 : 64 + 8 * (64 + (x >> 33) % 1455);
+        t[i].end = at + (sim_time)bits * BIT_PS;
+        t[i].probe = at + (sim_time)((x >> 11) % 5000001);
+        evs[2 * i] = (evref){t[i].start, 0, i};
+        evs[2 * i + 1] = (evref){t[i].end, 1, i};
+    }
+    qsort(evs, 2 * N, sizeof *evs, evref_cmp);
+
+    char path[400];
+    snprintf(path, sizeof path, "%s/random.pcap", dir);
+    pcap_sink *s;
+    open_sink(path, true, &s);
+    for (size_t k = 0; k < 2 * N; k++) {
+        const tx *p = &t[evs[k].i];
+        trace_event st = ev_start(p->id, (uint32_t)(p->id % 8), p->start, p->probe, 1, 0);
+        if (!evs[k].is_end) {
+            feed(s, st);
+            continue;
+        }
+        uint64_t bits = (uint64_t)((p->end - p->start) / BIT_PS);
+        uint32_t bytes = p->collided ? 64 : (uint32_t)((bits - 64) / 8);
+        feed(s, ev_end(&st, (uint32_t)((p->id + 1) % 8), p->id, bytes, p->start,
+                       p->collided ? p->end - 32 * BIT_PS : SIM_TIME_NEVER, bits));
+    }
+    close_sink(s);
+
+    qsort(t, N, sizeof *t, tx_key_cmp);
+    pcap_contents c;
+    char err[512];
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.n, N);
+    for (size_t i = 0; i < N; i++) {
+        assert_int_equal(c.recs[i].ts_ns, t[i].probe / 1000);
+        if (t[i].collided) {
+            uint64_t data_bits = (uint64_t)((t[i].end - t[i].start) / BIT_PS) - 96;
+            assert_int_equal(c.recs[i].len, ethframe_fragment_bytes(data_bits, 32, 64));
+        } else {
+            ethframe_header h;
+            assert_int_equal(ethframe_parse(c.recs[i].data, c.recs[i].len, &h), 0);
+            assert_int_equal(h.frame_number, t[i].id);
+            assert_true(ethframe_fcs_ok(c.recs[i].data, c.recs[i].len));
+        }
+    }
+    pcap_contents_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_order_and_contents),
+        cmocka_unit_test(test_future_stamped_event),
+        cmocka_unit_test(test_no_collisions),
+        cmocka_unit_test(test_netanalyzer),
+        cmocka_unit_test(test_seconds_split),
+        cmocka_unit_test(test_temp_and_rename),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_random_order),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}
