@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# tui_tmux.sh - end-to-end test of `csmacd tui` in a real terminal (tmux).
+#
+# Pins, at 80x24 and 200x60: the screen comes up with the plot's axes and
+# labels, fills in measured points, and shows the station table; the keys
+# work as the help says (space pauses: the clock stops; s steps one event
+# and S one slot while paused; + adds a station and leaves the sweep; ?
+# opens the help and Esc closes it; z unzooms the S axis; c saves the CSV);
+# a resize redraws at the new size, a
+# too-small window says so and a larger one brings the screen back; q exits
+# with status 0 and the terminal is restored (alternate screen left, cursor
+# shown, echo and canonical mode back). Also the other exit paths: SIGTERM
+# (status 143), Ctrl-C (status 130) and an abort (SIGABRT, as a failed
+# assertion raises: status 134) restore the terminal too, and `csmacd` with
+# no arguments on a terminal starts the TUI.
+# It does not check measured values (the driver and validation tests do)
+# nor colours (test_tui_layout pins the attributes).
+#
+# usage: tui_tmux.sh PATH/TO/csmacd
+set -u
+CSMACD=$(readlink -f "$1")
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed"
+    exit 77
+fi
+WORK=$(mktemp -d)
+# One tmux server per session, its socket in $WORK (removed at the end), so
+# that one session's trouble cannot take the others down and no socket is
+# left behind in /tmp/tmux-UID.
+T() { local s=$1; shift; tmux -S "$WORK/tmux-$s" "$@"; }
+SESSIONS=""
+cleanup() {
+    for s in $SESSIONS; do T "$s" kill-server >/dev/null 2>&1; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+
+screen() { T "$1" capture-pane -p -t "$1"; }
+# wait_for SESSION PATTERN [SECONDS]: until the screen matches (grep -E).
+wait_for() {
+    local s=$1 pat=$2 secs=${3:-20} i
+    for ((i = 0; i < secs * 10; i++)); do
+        if screen "$s" | grep -Eq -- "$pat"; then return 0; fi
+        sleep 0.1
+    done
+    return 1
+}
+sim_time() { screen "$1" | grep -Eo 'at t = [0-9.]+ s' | head -1; }
+check() { # check SESSION PATTERN WHAT
+    if screen "$1" | grep -Eq -- "$2"; then ok "$3"; else fail "$3"; screen "$1"; fi
+}
+
+# start SESSION W H ARGS...: a shell in a W x H pane running csmacd; its exit
+# status is printed as EXIT=n, its pid kept in $WORK/SESSION.pid.
+start() {
+    local s=$1 w=$2 h=$3
+    shift 3
+    SESSIONS="$SESSIONS $s"
+    T "$s" new-session -d -s "$s" -x "$w" -y "$h" "bash --norc --noprofile -i"
+    T "$s" set-option -g window-size manual >/dev/null 2>&1
+    sleep 0.3
+    T "$s" send-keys -t "$s" "cd $WORK; export PS1='PROMPT\$ ' NO_COLOR= TERM=xterm-256color" Enter
+    T "$s" send-keys -t "$s" "clear; bash -c 'echo \$\$ > $WORK/$s.pid; exec $CSMACD $*'; echo EXIT=\$?" Enter
+}
+
+restored() { # restored SESSION STATUS WHAT
+    local s=$1 st=$2 what=$3
+    if ! wait_for "$s" "EXIT=$st" 15; then fail "$what: exit status $st"; screen "$s"; return; fi
+    ok "$what: exit status $st"
+    [ "$(T "$s" display-message -p -t "$s" '#{alternate_on}')" = 0 ] &&
+        ok "$what: alternate screen left" || fail "$what: still on the alternate screen"
+    [ "$(T "$s" display-message -p -t "$s" '#{cursor_flag}')" = 1 ] &&
+        ok "$what: cursor visible" || fail "$what: cursor hidden"
+    T "$s" send-keys -t "$s" "clear; stty -a | tr ' ' '\\n' | grep -Ex -- '-?(echo|icanon)' | sort | tr '\\n' ' '; echo" Enter
+    if wait_for "$s" '^echo icanon *$' 5; then ok "$what: echo and canonical mode back"; else
+        fail "$what: terminal modes not restored"; screen "$s"; fi
+}
+
+# ---------------------------------------------------------------- 80x24
+start a 80 24 tui --seed 1
+wait_for a 'Throughput S' 20 && ok "80x24: the screen comes up" || { fail "80x24: no screen"; screen a; }
+check a '^ *1\.00?┤' "80x24: y axis labelled 1.0"
+check a '^ *0\.[0-9]+┤' "80x24: y axis labelled below"
+check a '└┬' "80x24: x axis"
+check a 'stations N \(log scale\)' "80x24: x axis name with its scale"
+check a '1 +2 +4 +8 +16 +32 +64' "80x24: x ticks 1..64"
+check a 'Stations \(N = [0-9]+\)' "80x24: station table title"
+check a '# state +try +ok +coll +drop +share' "80x24: station table header"
+check a 'Channel at the probe' "80x24: timeline strip"
+check a 'Bus \(500 m\): signals at t = ' "80x24: the bus with the time"
+# At least three measured points: the sweep is past its third point and the
+# plot holds three markers besides the legend's.
+if wait_for a 'Point ([4-9]|1[0-2])/12' 40; then ok "80x24: the sweep moves on"; else
+    fail "80x24: fewer than 3 points measured"; screen a; fi
+n=$(screen a | head -12 | grep -o '●' | wc -l)
+[ "$n" -ge 3 ] && ok "80x24: $n measured points on the plot" || { fail "80x24: $n points"; screen a; }
+
+# space: paused, and the clock stops.
+T a send-keys -t a ' '
+wait_for a 'PAUSED' 5 && ok "space: PAUSED shown" || fail "space: no PAUSED"
+t1=$(sim_time a); sleep 1; t2=$(sim_time a)
+[ -n "$t1" ] && [ "$t1" = "$t2" ] && ok "space: time stands still ($t1)" || fail "space: time moved ($t1 -> $t2)"
+# s: one event; S: one slot (51.2 us, shown to the microsecond).
+T a send-keys -t a 's'; sleep 0.5; t3=$(sim_time a)
+T a send-keys -t a 's'; sleep 0.5; t4=$(sim_time a)
+[ "$t3" != "" ] && [ "$t4" != "$t2" ] && ok "s: single steps move the clock ($t2 -> $t4)" || fail "s: no step ($t2 $t3 $t4)"
+T a send-keys -t a 'S'; sleep 0.5; t5=$(sim_time a)
+d=$(awk -v a="${t4//[!0-9.]/}" -v b="${t5//[!0-9.]/}" 'BEGIN { printf "%.6f", b - a }')
+case "$d" in 0.000051|0.000052) ok "S: one slot step (+$d s)";; *) fail "S: stepped $d s";; esac
+check a 'PAUSED' "steps keep the pause"
+# +: one more station, out of the sweep.
+before=$(screen a | grep -Eo 'Stations \(N = [0-9]+' | grep -Eo '[0-9]+$')
+T a send-keys -t a '+'
+if wait_for a "Stations \\(N = $((before + 1))\\)" 5 && wait_for a 'You chose N' 5; then
+    ok "+: N $before -> $((before + 1)), manual mode"; else fail "+: no new station"; screen a; fi
+# ?: help; Esc closes it.
+T a send-keys -t a '?'
+wait_for a 'Help: keys' 5 && ok "?: help shown" || { fail "?: no help"; screen a; }
+check a 'single step: one event' "?: help lists the step key"
+check a 'write the current run.s trace \(pcap\)' "?: help lists the pcap key"
+T a send-keys -t a Escape
+sleep 0.5
+screen a | grep -q 'Help: keys' && fail "Esc: help still shown" || ok "Esc: help closed"
+# Resize: larger, too small, back.
+T a resize-window -t a -x 120 -y 40
+if wait_for a 'Measured points|Throughput S \(fraction of 10 Mb/s\)' 5; then ok "resize 120x40: redrawn"; else fail "resize 120x40"; screen a; fi
+w=$(screen a | head -1 | awk '{ print length($0) }')
+[ "$w" -gt 100 ] && ok "resize 120x40: header spans the width ($w)" || fail "resize 120x40: header $w wide"
+T a resize-window -t a -x 60 -y 20
+wait_for a 'Terminal too small: 60x20' 5 && ok "resize 60x20: too-small message" || { fail "resize 60x20"; screen a; }
+check a 'at least 80x24' "resize 60x20: says the minimum"
+T a resize-window -t a -x 80 -y 24
+wait_for a 'Throughput S' 5 && ok "resize 80x24: screen back" || { fail "resize back"; screen a; }
+# z: the S axis from 0 to 1, and back to the zoom.
+T a send-keys -t a 'z'
+if wait_for a '^ *0\.00?┤' 5 && wait_for a 'S axis from 0 to 1' 5; then ok "z: whole S axis from 0"; else
+    fail "z: no full axis"; screen a; fi
+T a send-keys -t a 'z'
+wait_for a 'S axis zoomed to the data' 5 && ok "z again: zoomed" || { fail "z again"; screen a; }
+# c: the plot data as CSV.
+T a send-keys -t a 'c'
+if wait_for a 'saved the plot data' 5 && ls "$WORK"/csmacd-sweep-10base5-512B-seed1.csv >/dev/null 2>&1 &&
+    head -1 "$WORK"/csmacd-sweep-10base5-512B-seed1.csv | grep -q '^stations,throughput,throughput_ci95'; then
+    ok "c: CSV saved with its header"; else fail "c: no CSV"; screen a; fi
+# q: exit 0, terminal restored.
+T a send-keys -t a 'q'
+restored a 0 "q"
+
+# ---------------------------------------------------------------- 200x60
+start b 200 60 tui --seed 1
+wait_for b 'Throughput S \(fraction of 10 Mb/s\) vs number of stations N' 20 && ok "200x60: the long title" || { fail "200x60: no screen"; screen b; }
+check b '^ *1\.00?┤' "200x60: y axis labelled 1.0"
+check b '^ *0\.[0-9]+┤' "200x60: y axis labelled below"
+check b 'number of stations N \(log scale\)' "200x60: x axis name"
+check b '# state +attempt +sent OK +collis\. +dropped +share' "200x60: the wide station table"
+check b 'Jain fairness [0-9.]+ \(1 = equal shares\)' "200x60: fairness"
+if wait_for b '^ +3 +0\.[0-9]{3} +±0\.[0-9]{3}' 40; then ok "200x60: measured points listed with their CI"; else
+    fail "200x60: no point table rows"; screen b; fi
+check b 'Measured points \(sorted by N\)' "200x60: table of points"
+T b send-keys -t b 'q'
+restored b 0 "200x60 q"
+
+# ---------------------------------------------------------------- signals
+start c 80 24 tui --seed 2
+wait_for c 'Throughput S' 20 || fail "SIGTERM: no screen"
+kill -TERM "$(cat "$WORK/c.pid")"
+restored c 143 "SIGTERM"
+
+start d 80 24 tui --seed 3
+wait_for d 'Throughput S' 20 || fail "Ctrl-C: no screen"
+T d send-keys -t d C-c
+restored d 130 "Ctrl-C"
+
+# An assertion or a crash (SIGABRT here) still puts the terminal back.
+start f 80 24 tui --seed 4
+wait_for f 'Throughput S' 20 || fail "SIGABRT: no screen"
+kill -ABRT "$(cat "$WORK/f.pid")"
+restored f 134 "SIGABRT (a failed assertion)"
+
+# csmacd alone on a terminal is the TUI.
+start e 80 24
+wait_for e 'Throughput S' 20 && ok "csmacd alone starts the TUI" || { fail "csmacd alone"; screen e; }
+T e send-keys -t e 'q'
+restored e 0 "csmacd alone, q"
+
+if [ "$FAILS" -ne 0 ]; then
+    echo "$FAILS check(s) failed"
+    exit 1
+fi
+echo "all checks passed"

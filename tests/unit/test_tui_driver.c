@@ -1,0 +1,281 @@
+/* test_tui_driver.c - pins the TUI's driver (src/tui_driver.c) with the
+ * real engine: the sweep is a pure function of the scenario and the seed,
+ * whatever the event budget per frame, the speed and the frame slicing
+ * (points compared bit for bit), and another seed gives other points; the
+ * controls do what they say (pause stops time, a single step handles
+ * exactly one event, a slot step advances the view by one slot time, + and
+ * - leave the sweep for the chosen N, a PHY change restarts the sweep with
+ * the new profile; a load change works with one station); snapshots are
+ * consistent (one row per station, spans on
+ * the drawing, cells of the strip valid, the reference curve at N = 1
+ * equal to one station's exact throughput). Small batches keep it fast; it
+ * does not check the measured values against theory (the validation
+ * suites do) nor draw anything (test_tui_layout does).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scenario.h"
+#include "tui_driver.h"
+
+static const uint32_t sweep3[] = {1, 3, 8};
+
+static tui_driver *make(uint64_t seed, double speed)
+{
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.seed = seed;
+    char err[512], warn[512];
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    tui_driver_options o = {
+        .base = &sc,
+        .sweep_n = sweep3,
+        .n_sweep = 3,
+        .log_x = true,
+        .precision = 0.05,
+        .min_batches = 4,
+        .batch_ps = 100000 * ((sim_time)1 << 16), /* 2^16 bit times at 10 Mb/s */
+        .point_cap_ps = 2 * SIM_PS_PER_S,
+        .speed = speed,
+        .save_dir = ".",
+    };
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    scenario_free(&sc);
+    return d;
+}
+
+/* Runs until the sweep is done; returns the number of advances. */
+static int finish(tui_driver *d, double wall_dt, uint64_t budget)
+{
+    char err[512];
+    for (int i = 0; i < 2000000; i++) {
+        tui_snapshot s;
+        tui_driver_snapshot(d, &s);
+        if (s.phase == TUI_SWEEP_DONE)
+            return i;
+        assert_true(tui_driver_advance(d, wall_dt, budget, err, sizeof err) >= 0);
+    }
+    fail_msg("the sweep did not finish");
+    return -1;
+}
+
+static void points_of(tui_driver *d, tui_point *out)
+{
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.n_points, 3);
+    memcpy(out, s.points, 3 * sizeof *out);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    tui_point a[3], b[3], c[3], other[3];
+    tui_driver *d = make(7, 0);
+    finish(d, 0.05, 1000);
+    points_of(d, a);
+    tui_driver_destroy(d);
+
+    d = make(7, 0);
+    finish(d, 0.05, 7919); /* another budget: other slices */
+    points_of(d, b);
+    tui_driver_destroy(d);
+
+    d = make(7, 10.0); /* 10 s per wall second, in frames of 50 ms */
+    finish(d, 0.05, 1u << 30);
+    points_of(d, c);
+    tui_driver_destroy(d);
+
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(a[i].n, sweep3[i]);
+        assert_true(a[i].s > 0.5 && a[i].s < 1.0);
+        assert_memory_equal(&a[i], &b[i], sizeof a[i]);
+        assert_memory_equal(&a[i], &c[i], sizeof a[i]);
+    }
+    d = make(8, 0);
+    finish(d, 0.05, 5000);
+    points_of(d, other);
+    tui_driver_destroy(d);
+    assert_true(memcmp(&a[1], &other[1], sizeof a[1]) != 0);
+}
+
+static void test_controls(void **state)
+{
+    (void)state;
+    char err[512];
+    tui_driver *d = make(3, 1e-3);
+    tui_snapshot s;
+    /* Pause: time stands still. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_PAUSE, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    double t0 = s.sim_time_s;
+    assert_true(s.paused);
+    assert_int_equal(tui_driver_advance(d, 0.05, 100000, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(s.sim_time_s == t0);
+    /* One event per step. */
+    uint64_t e0 = s.events;
+    assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_EVENT, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.events, e0 + 1);
+    /* A slot step: the view moves by exactly one slot (51.2 us). */
+    double t1 = s.sim_time_s;
+    assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_SLOT, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(fabs(s.sim_time_s - t1 - 51.2e-6) < 1e-12);
+    assert_true(s.paused);
+    /* Resume: time moves at 1 ms per wall second. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_PAUSE, 10, err, sizeof err), 0);
+    double t2 = s.sim_time_s;
+    assert_true(tui_driver_advance(d, 0.1, 1000000, err, sizeof err) >= 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(fabs(s.sim_time_s - t2 - 1e-4) < 1e-9);
+    /* Speed ladder: slower and faster move by one rung. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_FASTER, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(fabs(s.speed - 1e-2) < 1e-15);
+    /* + leaves the sweep for N + 1. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_MORE_STATIONS, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.phase, TUI_SWEEP_MANUAL);
+    assert_int_equal(s.n_stations, 2);
+    assert_int_equal(s.n_rows, 2);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_FEWER_STATIONS, 10, err, sizeof err), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_FEWER_STATIONS, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.n_stations, 1);
+    assert_non_null(s.message); /* "at least one station" */
+    /* Help and quit. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_HELP, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(s.show_help);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_CLOSE, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_false(s.show_help);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_QUIT, 10, err, sizeof err), 1);
+    /* Next PHY: a new sweep on 10base2. */
+    if (tui_driver_command(d, TUI_CMD_NEXT_PHY, 10, err, sizeof err) != 0)
+        fail_msg("next PHY: %s", err);
+    tui_driver_snapshot(d, &s);
+    assert_string_equal(s.phy_name, "10base2");
+    assert_int_equal(s.phase, TUI_SWEEP_RUNNING);
+    assert_int_equal(s.n_points, 0);
+    /* Frame size up: 512 -> 1024 bytes, a new sweep. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_FRAME_UP, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.frame_bytes, 1024);
+    /* Load down from saturated: poisson, and no reference curve. */
+    if (tui_driver_command(d, TUI_CMD_LOAD_DOWN, 10, err, sizeof err) != 0)
+        fail_msg("load down: %s", err);
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.traffic, "poisson"));
+    assert_int_equal(s.n_ref, 0);
+    tui_driver_destroy(d);
+}
+
+/* One station and poisson traffic: the scenario refuses random
+ * destinations with one station, the driver resolves N = 1 itself. */
+static void test_one_station_poisson(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.n_stations = 1;
+    char err[512], warn[512];
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    static const uint32_t one_two[] = {1, 2};
+    tui_driver_options o = {.base = &sc, .sweep_n = one_two, .n_sweep = 2, .log_x = true,
+                            .precision = 0.05, .min_batches = 4,
+                            .batch_ps = 100000 * ((sim_time)1 << 16), .speed = 0};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    scenario_free(&sc);
+    if (tui_driver_command(d, TUI_CMD_LOAD_DOWN, 10, err, sizeof err) != 0)
+        fail_msg("load down: %s", err);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.traffic, "poisson G=2.00"));
+    assert_null(strstr(s.message ? s.message : "", "cannot"));
+    /* The point N = 1 is measured: about G = 2 offered, S below 1. */
+    for (int i = 0; i < 100000 && s.n_points == 0; i++) {
+        assert_true(tui_driver_advance(d, 0.05, 2000, err, sizeof err) >= 0);
+        tui_driver_snapshot(d, &s);
+    }
+    assert_true(s.n_points >= 1);
+    assert_true(s.points[0].s > 0.5 && s.points[0].s < 1.0);
+    tui_driver_destroy(d);
+}
+
+static void test_snapshot(void **state)
+{
+    (void)state;
+    char err[512];
+    tui_driver *d = make(5, 0);
+    /* Into the second point (N = 3) and a little further. */
+    tui_snapshot s;
+    for (int i = 0; i < 100000; i++) {
+        tui_driver_snapshot(d, &s);
+        if (s.sweep_index >= 1)
+            break;
+        assert_true(tui_driver_advance(d, 0.05, 20, err, sizeof err) >= 0);
+    }
+    assert_int_equal(s.sweep_index, 1);
+    for (int i = 0; i < 10; i++)
+        assert_true(tui_driver_advance(d, 0.05, 20, err, sizeof err) >= 0);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.n_rows, s.n_stations);
+    for (size_t i = 0; i < s.n_rows; i++) {
+        assert_int_equal(s.rows[i].index, i);
+        assert_true(s.station_pos[i] >= 0 && s.station_pos[i] <= 1);
+    }
+    for (size_t i = 0; i < s.n_spans; i++)
+        assert_true(s.spans[i].from >= 0 && s.spans[i].to <= 1 &&
+                    s.spans[i].from < s.spans[i].to);
+    int busy = 0;
+    for (size_t i = 0; i < s.n_timeline; i++) {
+        assert_true(s.timeline[i] <= TUI_CHAN_COLLISION);
+        busy += s.timeline[i] != TUI_CHAN_IDLE;
+    }
+    assert_true(busy > 0);
+    /* The reference at N = 1 is one saturated station's exact throughput:
+     * 4096 / (4096 + 64 + 96) for 512-byte frames. */
+    assert_true(s.n_ref > 1);
+    assert_true(fabs(s.ref[0].n - 1.0) < 1e-12);
+    assert_true(fabs(s.ref[0].s - 4096.0 / 4256.0) < 1e-12);
+    tui_driver_destroy(d);
+}
+
+static void test_default_sweep(void **state)
+{
+    (void)state;
+    uint32_t v[64];
+    static const uint32_t log64[] = {1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64};
+    size_t n = tui_driver_default_sweep(64, true, v, 64);
+    assert_int_equal(n, sizeof log64 / sizeof log64[0]);
+    assert_memory_equal(v, log64, sizeof log64);
+    n = tui_driver_default_sweep(64, false, v, 64);
+    assert_int_equal(v[0], 1);
+    assert_int_equal(v[1], 4);
+    assert_int_equal(v[n - 1], 64);
+    assert_int_equal(n, 17);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_sweep),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_controls),
+        cmocka_unit_test(test_one_station_poisson),
+        cmocka_unit_test(test_snapshot),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,459 @@
+/* test_tui_layout.c - pins the TUI's screen as a pure function of a
+ * snapshot (tui/tui_layout.c), without a terminal.
+ *
+ * Golden grids (tests/tui/golden/NAME.txt: the text, then the attribute
+ * codes) for a hand-made snapshot at 80x24 and 200x60, in Unicode and
+ * ASCII, with colour and with NO_COLOR's monochrome attributes, with the
+ * help overlay over a scrolled 40-station table, with the S axis zoomed in,
+ * and for a terminal that is too small. To accept a deliberate change of the layout, run the test with
+ * CSMACD_UPDATE_GOLDEN=1 and review the diff of the golden files.
+ * Besides the goldens, properties that must hold whatever the layout:
+ * every figure's unit and the axis names are on screen, ASCII mode emits
+ * 7-bit characters only, monochrome mode uses only the five plain
+ * attributes, rendering is deterministic, clicks on the footer map to their
+ * commands, every footer command has a key, and the pcap key disappears
+ * (from the keys and the help) when the program cannot write pcap.
+ * It does not test curses (tui_curses.c) or the program's driver: the tmux
+ * test (tests/tui/tui_tmux.sh) does that end to end.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tui_layout.h"
+#include "tui_model.h"
+
+#ifndef CSMACD_TUI_GOLDEN_DIR
+#error "CSMACD_TUI_GOLDEN_DIR must name tests/tui/golden"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* The fixture: a sweep of 10base5 half done, N = 11 being measured. */
+
+static tui_point fx_points[] = {
+    {1, 0.962, 0.0005, 0.00, 1.2}, {2, 0.959, 0.002, 0.04, 1.2}, {3, 0.956, 0.002, 0.07, 1.2},
+    {4, 0.954, 0.003, 0.10, 1.2},  {6, 0.948, 0.003, 0.16, 1.2}, {8, 0.941, 0.004, 0.24, 1.2},
+};
+static tui_ref_point fx_ref[64];
+static tui_station_row fx_rows[64];
+static double fx_pos[64];
+static tui_span fx_spans[3];
+static uint8_t fx_tl[TUI_TIMELINE_MAX];
+
+static void fx_build(tui_snapshot *s, size_t n_rows)
+{
+    memset(s, 0, sizeof *s);
+    s->phy_name = "10base5";
+    s->rate_bps = 10e6;
+    s->length_m = 500;
+    s->traffic = "saturated";
+    s->frame_bytes = 512;
+    s->policy = "beb";
+    s->seed = 1;
+    s->slot_s = 51.2e-6;
+    s->phase = TUI_SWEEP_RUNNING;
+    s->n_min = 1;
+    s->n_max = 64;
+    s->log_x = true;
+    s->sweep_index = 6;
+    s->sweep_count = 12;
+    s->points = fx_points;
+    s->n_points = sizeof fx_points / sizeof fx_points[0];
+    s->has_current = true;
+    s->current = (tui_point){11, 0.934, 0.006, 0.33, 0.8};
+    s->target_rel_ci = 0.02;
+    /* Metcalfe-Boggs with 160 bits of overhead, 512-byte frames. */
+    for (int i = 0; i < 64; i++) {
+        double q = pow(64.0, i / 63.0);
+        double a = q > 1 ? pow(1 - 1 / q, q - 1) : 1.0;
+        fx_ref[i] = (tui_ref_point){q, 4096.0 / (4096.0 + 160.0 + (1 - a) / a * 512.0)};
+    }
+    s->ref = fx_ref;
+    s->n_ref = 64;
+    s->show_ref = true;
+    s->ref_label = "Metcalfe-Boggs";
+    s->n_stations = (uint32_t)n_rows;
+    s->sim_time_s = 0.8123456;
+    s->events = 123456;
+    s->throughput = 0.933;
+    s->throughput_ci95 = 0.006;
+    s->offered_load = 1.2;
+    s->coll_per_frame = 0.33;
+    s->jain = 0.803;
+    s->capture_mean_run = 29.0;
+    s->capture_max_run = 178;
+    s->frames_dropped = 44;
+    static const tui_station_state st[] = {TUI_ST_DEFER,   TUI_ST_TX,    TUI_ST_BACKOFF,
+                                           TUI_ST_JAM,     TUI_ST_BACKOFF, TUI_ST_DEFER,
+                                           TUI_ST_IDLE,    TUI_ST_BACKOFF};
+    for (size_t i = 0; i < n_rows && i < 64; i++) {
+        fx_rows[i] = (tui_station_row){(uint32_t)i,       st[i % 8],  (uint32_t)(i % 4) + 1,
+                                       3 * i + 1,         180 + 7 * i, 120 + 5 * i,
+                                       i == 5 ? 1 : 0,    1.0 / (double)n_rows};
+        fx_pos[i] = n_rows > 1 ? (double)i / (double)(n_rows - 1) : 0.5;
+    }
+    s->rows = fx_rows;
+    s->n_rows = n_rows;
+    s->station_pos = fx_pos;
+    /* Station 2's frame, station 4's jam overlapping it: a collision. */
+    fx_spans[0] = (tui_span){0.05, 0.30, false, 1};
+    fx_spans[1] = (tui_span){0.25, 0.45, true, 3};
+    s->spans = fx_spans;
+    s->n_spans = 2;
+    for (size_t i = 0; i < TUI_TIMELINE_MAX; i++) {
+        size_t k = i % 23;
+        fx_tl[i] = k < 8    ? TUI_CHAN_FRAME
+                 : k < 9    ? TUI_CHAN_IDLE
+                 : k < 11   ? TUI_CHAN_COLLISION
+                 : k < 12   ? TUI_CHAN_JAM
+                            : TUI_CHAN_IDLE;
+    }
+    s->timeline = fx_tl;
+    s->n_timeline = TUI_TIMELINE_MAX;
+    s->cell_s = 51.2e-6;
+    s->speed = 1.0;
+    s->can_save_pcap = true;
+}
+
+/* ------------------------------------------------------------------ */
+
+static char *render_text(const tui_snapshot *s, int w, int h, tui_glyphs gl, bool colour,
+                         char **attrs, tui_grid *keep)
+{
+    tui_grid g;
+    assert_int_equal(tui_grid_init(&g, w, h), 0);
+    tui_render_opts o = {gl, colour};
+    tui_render(s, &o, &g);
+    size_t n = tui_grid_text(&g, NULL, 0);
+    char *t = malloc(n + 1);
+    assert_non_null(t);
+    assert_int_equal(tui_grid_text(&g, t, n + 1), n);
+    if (attrs) {
+        size_t m = tui_grid_attrs(&g, NULL, 0);
+        *attrs = malloc(m + 1);
+        assert_non_null(*attrs);
+        tui_grid_attrs(&g, *attrs, m + 1);
+    }
+    if (keep)
+        *keep = g;
+    else
+        tui_grid_free(&g);
+    return t;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* Compares text + attributes with tests/tui/golden/NAME.txt. */
+static void golden(const char *name, const tui_snapshot *s, int w, int h, tui_glyphs gl,
+                   bool colour)
+{
+    char *attrs = NULL;
+    char *text = render_text(s, w, h, gl, colour, &attrs, NULL);
+    size_t len = strlen(text) + strlen(attrs) + 64;
+    char *got = malloc(len);
+    assert_non_null(got);
+    snprintf(got, len, "%s--- attributes ---\n%s", text, attrs);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.txt", CSMACD_TUI_GOLDEN_DIR, name);
+    const char *upd = getenv("CSMACD_UPDATE_GOLDEN");
+    if (upd && *upd) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        assert_int_equal(fclose(f), 0);
+    }
+    char *want = slurp(path);
+    if (!want)
+        fail_msg("%s: missing (run with CSMACD_UPDATE_GOLDEN=1 to create it)", path);
+    if (strcmp(got, want) != 0) {
+        /* Show the first differing line. */
+        const char *a = got, *b = want;
+        int line = 1;
+        while (*a && *a == *b) {
+            if (*a == '\n')
+                line++;
+            a++;
+            b++;
+        }
+        print_error("%s differs from the rendering at line %d\n--- got:\n%s\n", path, line,
+                    got);
+        free(want);
+        free(got);
+        free(text);
+        free(attrs);
+        fail();
+    }
+    free(want);
+    free(got);
+    free(text);
+    free(attrs);
+}
+
+static void test_golden_80x24(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    golden("80x24-unicode-colour", &s, 80, 24, TUI_GLYPHS_UNICODE, true);
+    golden("80x24-ascii-colour", &s, 80, 24, TUI_GLYPHS_ASCII, true);
+    golden("80x24-unicode-nocolour", &s, 80, 24, TUI_GLYPHS_UNICODE, false);
+    /* Zoomed in: the S axis from 0.8 to 1. */
+    s.s_axis_min = 0.8;
+    golden("80x24-zoomed", &s, 80, 24, TUI_GLYPHS_UNICODE, true);
+}
+
+static void test_golden_200x60(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 11);
+    golden("200x60-unicode-colour", &s, 200, 60, TUI_GLYPHS_UNICODE, true);
+    golden("200x60-ascii-nocolour", &s, 200, 60, TUI_GLYPHS_ASCII, false);
+}
+
+static void test_golden_help_and_scroll(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 40);
+    s.show_help = true;
+    s.scroll = 20;
+    s.paused = true;
+    s.speed = 1e-6;
+    golden("100x30-help-paused", &s, 100, 30, TUI_GLYPHS_UNICODE, true);
+}
+
+static void test_too_small(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    golden("79x24-too-small", &s, 79, 24, TUI_GLYPHS_UNICODE, true);
+    /* Down to one cell, nothing breaks and the message is cut, not lost. */
+    static const int sizes[][2] = {{80, 23}, {40, 10}, {10, 3}, {1, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char *t = render_text(&s, sizes[i][0], sizes[i][1], TUI_GLYPHS_ASCII, false, NULL, NULL);
+        if (sizes[i][0] >= 40)
+            assert_non_null(strstr(t, "Terminal too small"));
+        free(t);
+    }
+}
+
+/* Labels a student needs, whatever the size. */
+static void test_labels_and_units(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{80, 24}, {100, 30}, {120, 40}, {200, 60}, {300, 80}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        tui_snapshot s;
+        fx_build(&s, 16);
+        char *t = render_text(&s, sizes[i][0], sizes[i][1], TUI_GLYPHS_UNICODE, true, NULL, NULL);
+        assert_non_null(strstr(t, "Throughput S"));
+        assert_non_null(strstr(t, "Mb/s"));
+        assert_non_null(strstr(t, "stations N"));
+        assert_non_null(strstr(t, "log scale"));
+        assert_non_null(strstr(t, "Metcalfe-Boggs"));
+        assert_non_null(strstr(t, "95% CI"));
+        assert_non_null(strstr(t, "collisions/frame"));
+        assert_non_null(strstr(t, "Stations (N = 16)"));
+        assert_non_null(strstr(t, "Jain fairness"));
+        assert_non_null(strstr(t, "capture"));
+        assert_non_null(strstr(t, "t = 0.812346 s"));
+        assert_non_null(strstr(t, "1 slot"));
+        assert_non_null(strstr(t, "\xc2\xb5s")); /* the slot in microseconds */
+        assert_non_null(strstr(t, "collision"));
+        assert_non_null(strstr(t, "q quit"));
+        assert_non_null(strstr(t, "? help"));
+        free(t);
+    }
+}
+
+static void test_ascii_and_mono(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 40);
+    s.show_help = true;
+    char *attrs = NULL;
+    char *t = render_text(&s, 120, 40, TUI_GLYPHS_ASCII, false, &attrs, NULL);
+    for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+        assert_true(*p < 0x80);
+    for (const char *p = attrs; *p; p++)
+        assert_non_null(strchr(".brdu\n", *p));
+    free(t);
+    free(attrs);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 33);
+    char *a1, *a2;
+    char *t1 = render_text(&s, 137, 51, TUI_GLYPHS_UNICODE, true, &a1, NULL);
+    char *t2 = render_text(&s, 137, 51, TUI_GLYPHS_UNICODE, true, &a2, NULL);
+    assert_string_equal(t1, t2);
+    assert_string_equal(a1, a2);
+    free(t1);
+    free(t2);
+    free(a1);
+    free(a2);
+}
+
+static void test_clicks_and_keys(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    tui_grid g;
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, &g);
+    free(t);
+    assert_true(g.n_hot > 0);
+    bool quit = false, pause = false;
+    for (int i = 0; i < g.n_hot; i++) {
+        const tui_hotspot *h = &g.hot[i];
+        assert_int_equal(h->y, 23); /* the footer */
+        tui_command c = tui_grid_hit(&g, h->x + h->w - 1, h->y);
+        assert_int_equal(c, h->cmd);
+        quit |= c == TUI_CMD_QUIT;
+        pause |= c == TUI_CMD_PAUSE;
+        /* Every command offered by click has a key too. */
+        bool bound = false;
+        for (size_t k = 0; k < tui_binding_count(); k++)
+            bound |= tui_binding_at(k)->cmd == c;
+        assert_true(bound);
+    }
+    assert_true(quit && pause);
+    assert_int_equal(tui_grid_hit(&g, 40, 5), TUI_CMD_NONE);
+    tui_input in = {TUI_IN_CLICK, 0, g.hot[0].x, g.hot[0].y};
+    assert_int_equal(tui_input_command(&in, &g, true), g.hot[0].cmd);
+    tui_grid_free(&g);
+
+    assert_int_equal(tui_key_command('q', true), TUI_CMD_QUIT);
+    assert_int_equal(tui_key_command(' ', true), TUI_CMD_PAUSE);
+    assert_int_equal(tui_key_command('+', true), TUI_CMD_MORE_STATIONS);
+    assert_int_equal(tui_key_command('s', true), TUI_CMD_STEP_EVENT);
+    assert_int_equal(tui_key_command('?', true), TUI_CMD_HELP);
+    assert_int_equal(tui_key_command(TUI_KEY_ESC, true), TUI_CMD_CLOSE);
+    assert_int_equal(tui_key_command('w', true), TUI_CMD_SAVE_PCAP);
+    assert_int_equal(tui_key_command('w', false), TUI_CMD_NONE);
+    assert_int_equal(tui_key_command('Z', true), TUI_CMD_NONE);
+    tui_input wheel = {TUI_IN_WHEEL_DOWN, 0, 0, 0};
+    assert_int_equal(tui_input_command(&wheel, NULL, true), TUI_CMD_SCROLL_DOWN);
+    tui_input rs = {TUI_IN_RESIZE, 0, 0, 0};
+    assert_int_equal(tui_input_command(&rs, NULL, true), TUI_CMD_RESIZE);
+    /* A key per command of the model, except the resize (not a key). */
+    for (int c = TUI_CMD_PAUSE; c < TUI_CMD_COUNT; c++) {
+        if (c == TUI_CMD_RESIZE)
+            continue;
+        bool bound = false;
+        for (size_t k = 0; k < tui_binding_count(); k++)
+            bound |= tui_binding_at(k)->cmd == (tui_command)c;
+        if (!bound)
+            fail_msg("command %d has no key", c);
+    }
+}
+
+static void test_help_without_pcap(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    s.show_help = true;
+    char *t = render_text(&s, 100, 40, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "pcap"));
+    assert_non_null(strstr(t, "save the plot data (CSV)"));
+    free(t);
+    s.can_save_pcap = false;
+    t = render_text(&s, 100, 40, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_null(strstr(t, "pcap"));
+    assert_non_null(strstr(t, "save the plot data (CSV)"));
+    free(t);
+}
+
+/* Points and the reference curve land where their values say. */
+static void test_plot_geometry(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    s.n_points = 0;
+    s.has_current = true;
+    s.current = (tui_point){64, 0.5, 0.0, 0.0, 1.0};
+    s.show_ref = false;
+    tui_grid g;
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, &g);
+    /* The row labelled 0.50 holds the marker '+' of the point at S = 0.5,
+     * in the last data column (N = 64 is the right end of the axis). */
+    char *row = strstr(t, "0.50+");
+    assert_non_null(row);
+    char *eol = strchr(row, '\n');
+    char *mark = memchr(row, '+', (size_t)(eol - row));
+    assert_non_null(mark);
+    mark = memchr(mark + 1, '+', (size_t)(eol - mark - 1)); /* past the tick */
+    assert_non_null(mark);
+    /* "0.50+" then the data columns: the marker is just left of the right axis. */
+    assert_true(mark[1] == '+' || mark[1] == '|');
+    free(t);
+    tui_grid_free(&g);
+}
+
+/* Zoomed, the axis runs from its floor to 1 and points move with it. */
+static void test_zoom_geometry(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    s.n_points = 0;
+    s.show_ref = false;
+    s.has_current = true;
+    s.current = (tui_point){64, 0.8, 0.0, 0.0, 1.0};
+    s.s_axis_min = 0.6;
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\n 1.0+"));
+    assert_non_null(strstr(t, "\n 0.6+"));
+    assert_null(strstr(t, "\n 0.0+"));
+    /* S = 0.8 is halfway up: on the row labelled 0.8. */
+    char *row = strstr(t, "\n 0.8+");
+    assert_non_null(row);
+    char *eol = strchr(row + 1, '\n');
+    assert_non_null(memchr(row + 6, '+', (size_t)(eol - row - 6)));
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_80x24),        cmocka_unit_test(test_golden_200x60),
+        cmocka_unit_test(test_golden_help_and_scroll), cmocka_unit_test(test_too_small),
+        cmocka_unit_test(test_labels_and_units),    cmocka_unit_test(test_ascii_and_mono),
+        cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_clicks_and_keys),
+        cmocka_unit_test(test_help_without_pcap),   cmocka_unit_test(test_plot_geometry),
+        cmocka_unit_test(test_zoom_geometry),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

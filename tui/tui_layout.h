@@ -1,0 +1,152 @@
+/* tui_layout.h - the screen as a pure function of a snapshot.
+ *
+ * tui_render draws a tui_snapshot into a grid of character cells, each a
+ * Unicode code point and an attribute code, for a given size, glyph set and
+ * colour flag. It reads no terminal, no clock, no environment and no global
+ * state, so a screen is tested by comparing grids as strings
+ * (tui_grid_text, tui_grid_attrs) and tui_curses.c only copies the grid
+ * out. The grid also carries "hot spots" (the clickable key labels of the
+ * footer) so a mouse click maps to a command without curses knowing the
+ * layout.
+ *
+ * Layouts exist from TUI_MIN_W x TUI_MIN_H up; below that the grid holds a
+ * centred message saying how big the terminal must be.
+ *
+ * The key bindings live here too, in one const table: the help overlay is
+ * drawn from it and tui_curses.c maps keys through it, so the help cannot
+ * disagree with the keys.
+ */
+#ifndef CSMACD_TUI_LAYOUT_H
+#define CSMACD_TUI_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui_model.h"
+
+#define TUI_MIN_W 80
+#define TUI_MIN_H 24
+
+/* Attribute codes: what a cell means. With colour off the layout only
+ * uses the first five (plain, bold, reverse, dim, underline) so the screen
+ * must still read in monochrome: every series has its own glyph too. */
+typedef enum tui_attr {
+    TUI_A_PLAIN = 0,
+    TUI_A_BOLD,
+    TUI_A_REVERSE,
+    TUI_A_DIM,
+    TUI_A_UNDERLINE,
+    /* colour only */
+    TUI_A_HEADER,     /* title bar */
+    TUI_A_TITLE,      /* panel titles */
+    TUI_A_AXIS,       /* axes, ticks, labels */
+    TUI_A_MEASURED,   /* measured points and error bars */
+    TUI_A_CURRENT,    /* the point being measured */
+    TUI_A_REF,        /* the analytic curve */
+    TUI_A_SECOND,     /* collisions per frame */
+    TUI_A_FRAME,      /* channel: a frame */
+    TUI_A_COLLISION,  /* channel: a collision */
+    TUI_A_JAM,        /* channel: jam */
+    TUI_A_IDLE,       /* channel idle, cable */
+    TUI_A_BACKOFF,    /* a station backing off */
+    TUI_A_KEY,        /* a key name in the footer or help */
+    TUI_A_WARN,       /* paused, too small, error messages */
+    TUI_A_COUNT
+} tui_attr;
+
+typedef enum tui_glyphs {
+    TUI_GLYPHS_ASCII,   /* 7-bit only */
+    TUI_GLYPHS_UNICODE, /* braille, box drawing, block elements */
+} tui_glyphs;
+
+typedef struct tui_render_opts {
+    tui_glyphs glyphs;
+    bool colour;
+} tui_render_opts;
+
+typedef struct tui_cell {
+    uint32_t ch;   /* a code point of width 1 */
+    uint8_t attr;  /* tui_attr */
+} tui_cell;
+
+typedef struct tui_hotspot {
+    int x, y, w;
+    tui_command cmd;
+} tui_hotspot;
+
+#define TUI_HOTSPOTS_MAX 48
+
+typedef struct tui_grid {
+    int w, h;
+    tui_cell *cells;   /* w * h, row-major */
+    tui_hotspot hot[TUI_HOTSPOTS_MAX];
+    int n_hot;
+    int table_rows;    /* station rows the table showed (for paging) */
+} tui_grid;
+
+/* Allocates a w x h grid (w, h >= 1). Returns 0 or -1 (no memory). */
+int tui_grid_init(tui_grid *g, int w, int h);
+/* Resizes, keeping nothing. Returns 0 or -1. */
+int tui_grid_resize(tui_grid *g, int w, int h);
+void tui_grid_free(tui_grid *g);
+
+/* Draws the whole screen. Deterministic: the same inputs give the same
+ * grid. */
+void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g);
+
+/* The grid as UTF-8 text, one line per row, each ending in '\n'
+ * (trailing blanks kept). Returns the length it needs (excluding the NUL);
+ * writes at most cap bytes, always NUL-terminated when cap > 0. */
+size_t tui_grid_text(const tui_grid *g, char *buf, size_t cap);
+/* The attributes as text: one character per cell ('.' plain, 'b' bold,
+ * 'r' reverse, 'd' dim, 'u' underline, then 'A'.. for the colour codes),
+ * one line per row. Same return convention. */
+size_t tui_grid_attrs(const tui_grid *g, char *buf, size_t cap);
+
+/* The command under a mouse click, TUI_CMD_NONE if none. */
+tui_command tui_grid_hit(const tui_grid *g, int x, int y);
+
+/* Keys: printable ASCII as itself, the others below. */
+enum {
+    TUI_KEY_UP = 0x110000,
+    TUI_KEY_DOWN,
+    TUI_KEY_PGUP,
+    TUI_KEY_PGDN,
+    TUI_KEY_ESC,
+    TUI_KEY_F1,
+};
+
+/* One input event, as tui_curses.c reads it. */
+typedef enum tui_input_kind {
+    TUI_IN_NONE,       /* the wait timed out */
+    TUI_IN_KEY,        /* key holds the key */
+    TUI_IN_CLICK,      /* a button press at (x, y) */
+    TUI_IN_WHEEL_UP,
+    TUI_IN_WHEEL_DOWN,
+    TUI_IN_RESIZE,
+} tui_input_kind;
+
+typedef struct tui_input {
+    tui_input_kind kind;
+    int key;
+    int x, y;
+} tui_input;
+
+/* What an input asks for, given the grid last drawn (for clicks). */
+tui_command tui_input_command(const tui_input *in, const tui_grid *g, bool can_save_pcap);
+
+typedef struct tui_binding {
+    int key;
+    tui_command cmd;
+    const char *key_label;  /* "space", "+", "PgDn" */
+    const char *help;       /* what it does, for the help overlay */
+} tui_binding;
+
+size_t tui_binding_count(void);
+const tui_binding *tui_binding_at(size_t i);
+/* The command bound to a key; TUI_CMD_NONE when unbound. Without pcap
+ * support the save-trace key is unbound (opts below). */
+tui_command tui_key_command(int key, bool can_save_pcap);
+
+#endif

@@ -1,0 +1,179 @@
+/* tui_model.h - what the TUI shows, and what it can ask the program to do.
+ *
+ * The TUI library never calls the engine and includes no engine header:
+ * the program copies what it wants shown into a tui_snapshot (plain data,
+ * read through a const pointer) and the TUI answers with tui_commands. So
+ * the screen can be drawn and tested from hand-made snapshots, and the
+ * engine can change without touching the TUI.
+ *
+ * Units are in the names (_s seconds, _bps bits per second, _bytes). Every
+ * pointer in a snapshot is owned by whoever filled it and must stay valid
+ * while the snapshot is rendered; a NULL array with a zero count is fine.
+ * Stations are numbered from 1 on screen; `index` below is 0-based.
+ */
+#ifndef CSMACD_TUI_MODEL_H
+#define CSMACD_TUI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the TUI can ask for. The program decides what each one means
+ * (htop's Action.c: keys map to actions, the loop reacts). */
+typedef enum tui_command {
+    TUI_CMD_NONE = 0,
+    TUI_CMD_PAUSE,          /* pause or resume */
+    TUI_CMD_STEP_EVENT,     /* single step: one engine event (pauses first) */
+    TUI_CMD_STEP_SLOT,      /* single step: one slot time of simulated time */
+    TUI_CMD_SLOWER,
+    TUI_CMD_FASTER,
+    TUI_CMD_MORE_STATIONS,
+    TUI_CMD_FEWER_STATIONS,
+    TUI_CMD_LOAD_UP,
+    TUI_CMD_LOAD_DOWN,
+    TUI_CMD_FRAME_UP,
+    TUI_CMD_FRAME_DOWN,
+    TUI_CMD_NEXT_PHY,
+    TUI_CMD_RESTART,        /* restart the sweep */
+    TUI_CMD_TOGGLE_REF,     /* show or hide the analytic reference curve */
+    TUI_CMD_ZOOM,           /* S axis: zoomed to the data, or the whole 0..1 */
+    TUI_CMD_SAVE_PCAP,      /* save the current engine's trace */
+    TUI_CMD_SAVE_CSV,       /* save the plot data */
+    TUI_CMD_HELP,           /* show or hide the help overlay */
+    TUI_CMD_CLOSE,          /* Esc: close the help overlay if it is open */
+    TUI_CMD_SCROLL_UP,      /* station table, one row */
+    TUI_CMD_SCROLL_DOWN,
+    TUI_CMD_PAGE_UP,        /* station table, one page */
+    TUI_CMD_PAGE_DOWN,
+    TUI_CMD_QUIT,
+    TUI_CMD_RESIZE,         /* the terminal changed size: redraw */
+    TUI_CMD_COUNT
+} tui_command;
+
+/* A station's state, as the MAC reports it. */
+typedef enum tui_station_state {
+    TUI_ST_IDLE,     /* nothing to send */
+    TUI_ST_DEFER,    /* frame ready, waiting for a quiet channel and the gap */
+    TUI_ST_TX,       /* transmitting */
+    TUI_ST_JAM,      /* collision detected: jamming */
+    TUI_ST_BACKOFF,  /* waiting out a backoff (slots_left) */
+    TUI_ST_BURST,    /* 1 Gb/s burst: extension between frames */
+} tui_station_state;
+
+typedef struct tui_station_row {
+    uint32_t index;            /* 0-based; shown from 1 */
+    tui_station_state state;
+    uint32_t attempt;          /* attempt of the current frame, 0 when idle */
+    uint64_t backoff_slots_left; /* TUI_ST_BACKOFF: slots still to wait */
+    uint64_t successes;        /* frames sent OK (aFramesTransmittedOK) */
+    uint64_t collisions;       /* collisions seen */
+    uint64_t drops;            /* given up (16 attempts) or lost to a full queue */
+    double share;              /* of the bits delivered, 0..1 */
+} tui_station_row;
+
+/* One measured point of the sweep. */
+typedef struct tui_point {
+    uint32_t n;                /* stations */
+    double s;                  /* throughput S, 0..1 of the bit rate */
+    double s_ci95;             /* half-width of its 95 % confidence interval */
+    double coll_per_frame;     /* collisions per successful frame */
+    double sim_s;              /* simulated seconds it took */
+} tui_point;
+
+/* One point of the analytic reference curve (n is real: the curve is
+ * drawn through these by straight segments). */
+typedef struct tui_ref_point {
+    double n;
+    double s;
+} tui_ref_point;
+
+/* Channel state over one cell of the timeline strip, at the probe. */
+typedef enum tui_chan {
+    TUI_CHAN_IDLE,
+    TUI_CHAN_FRAME,      /* one transmission */
+    TUI_CHAN_JAM,        /* a jam, nothing else */
+    TUI_CHAN_COLLISION,  /* two or more transmissions overlap */
+} tui_chan;
+
+/* A stretch of the cable carrying one transmission's signal now, as
+ * fractions of the drawing (0 = the left end, 1 = the right end). */
+typedef struct tui_span {
+    double from, to;
+    bool jam;
+    uint32_t station;          /* the transmitter, 0-based */
+} tui_span;
+
+typedef enum tui_sweep_phase {
+    TUI_SWEEP_RUNNING,   /* measuring sweep point `sweep_index` */
+    TUI_SWEEP_MANUAL,    /* the user chose N with +/-: measuring that N */
+    TUI_SWEEP_DONE,      /* every point measured; the last N keeps running */
+} tui_sweep_phase;
+
+#define TUI_TIMELINE_MAX 512
+
+typedef struct tui_snapshot {
+    /* The scenario, for the header. */
+    const char *phy_name;      /* "10base5" */
+    double rate_bps;
+    bool star;                 /* topology: star (hub) instead of bus */
+    double length_m;           /* bus length, or each drop cable (star) */
+    const char *traffic;       /* "saturated", "poisson G=0.50" */
+    uint32_t frame_bytes;      /* DA through FCS */
+    const char *policy;        /* "beb" */
+    uint64_t seed;
+    double slot_s;             /* slotTime in seconds */
+
+    /* The sweep: the plot. */
+    tui_sweep_phase phase;
+    uint32_t n_min, n_max;     /* x axis range */
+    bool log_x;
+    size_t sweep_index, sweep_count; /* point being measured, of how many */
+    const tui_point *points;   /* measured points, in any order */
+    size_t n_points;
+    bool has_current;          /* the point being measured, once it has an estimate */
+    tui_point current;
+    double target_rel_ci;      /* stop when s_ci95 / s <= this */
+    const tui_ref_point *ref;  /* the reference curve, increasing n */
+    size_t n_ref;
+    bool show_ref;
+    const char *ref_label;     /* "Metcalfe-Boggs" */
+    double s_axis_min;         /* lower end of the S axis: 0, or 0.5 .. 0.9 when
+                                  zoomed in (the axis labels say so) */
+
+    /* The engine being watched. */
+    uint32_t n_stations;
+    double sim_time_s;
+    uint64_t events;
+    double throughput, throughput_ci95; /* so far in this run; CI < 0: not measured */
+    double offered_load;
+    double coll_per_frame;
+    double jain;               /* Jain's fairness index, 0..1 */
+    double capture_mean_run;   /* consecutive successes by one station */
+    uint64_t capture_max_run;
+    uint64_t frames_dropped;   /* aborted + lost to full queues, all stations */
+    const tui_station_row *rows; /* n_stations rows, by index */
+    size_t n_rows;
+    size_t scroll;             /* first row shown (clamped by the layout) */
+
+    /* The medium now: station positions along the drawing (0..1) and the
+     * signals on it. For a star, the drawing is the hub's view: each
+     * station's position stands for its drop cable. */
+    const double *station_pos; /* n_rows entries, or NULL */
+    const tui_span *spans;
+    size_t n_spans;
+
+    /* The channel at the probe: one cell per `cell_s`, oldest first, the
+     * last one ending now. */
+    const uint8_t *timeline;   /* tui_chan values */
+    size_t n_timeline;
+    double cell_s;
+
+    /* Controls. */
+    double speed;              /* simulated seconds per wall second; 0 = as fast as possible */
+    bool paused;
+    bool show_help;
+    bool can_save_pcap;        /* the program can write a pcap trace */
+    const char *message;       /* one line for the status bar, or NULL */
+} tui_snapshot;
+
+#endif
