@@ -22,7 +22,10 @@
 #include "simtime.h"
 #include "traffic.h"
 
-#define SCENARIO_MAX_STATIONS 100000u
+/* 802.3 allows 1024 stations in a collision domain; ten times that is
+ * allowed for experiments (a saturated meltdown of 10 000 stations runs at
+ * about 0.05 s of simulated time per 10 s of wall time). */
+#define SCENARIO_MAX_STATIONS 10000u
 #define SCENARIO_PATH_MAX 4096
 #define SCENARIO_POLICY_MAX 256
 

@@ -1,0 +1,359 @@
+/* cli.c - option parsing, help, messages and signals for every command
+ * (cli.h).
+ *
+ * The scenario options are a const table here (name, argument, help); each
+ * name is also a key of scenario_set, which does all the validation, so the
+ * command line and scenario files cannot drift apart (test_cli pins that
+ * every name here is a key there).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backoff.h"
+#include "exit_status.h"
+#include "phy.h"
+
+typedef struct scenario_option {
+    const char *name;
+    const char *arg_name;
+    const char *help;
+} scenario_option;
+
+static const scenario_option scenario_options[] = {
+    {"phy", "NAME", "PHY profile: 10base5, 10base2, 10baset, 100basetx, 1000baset (10base5)"},
+    {"stations", "N", "number of stations, 1 to 10000 (8)"},
+    {"topology", "bus|star", "override the profile's topology"},
+    {"length", "METRES", "bus: cable length; star: each drop cable (500 on 10base5)"},
+    {"positions", "M,M,...", "explicit positions (bus) or drop lengths (star), one per station"},
+    {"probe", "METRES", "bus: where the capture probe sits on the cable (0)"},
+    {"traffic", "KIND", "saturated, poisson, onoff, batch or pcap:FILE (saturated)"},
+    {"pcap-time-scale", "X", "pcap traffic: factor on the capture's times, 0.5 = twice as fast (1)"},
+    {"pcap-max-stations", "N", "pcap traffic: replay at most N source stations, 0 = all (0)"},
+    {"load", "G", "offered load of all stations together, for poisson and onoff (0.5)"},
+    {"frame-size", "BYTES", "N, MIN-MAX or a mix SIZE:WEIGHT,SIZE:WEIGHT,... (512)"},
+    {"dest", "DEST", "random, server[:K] (station K, from 1) or broadcast (random)"},
+    {"batch", "K", "frames per station at t = 0 for batch traffic (1)"},
+    {"on-off", "ON/OFF", "mean on and off periods for onoff traffic (10ms/90ms)"},
+    {"queue", "FRAMES", "transmit queue capacity per station (64)"},
+    {"duration", "TIME", "simulated time to run: 2s, 500ms, 10us, 1.5min (1s)"},
+    {"warmup", "TIME", "initial time left out of the measures (0)"},
+    {"seed", "S", "master random seed, 0 to 2^64-1 (1)"},
+    {"policy", "SPEC", "backoff policy, NAME or NAME:key=value,... (beb)"},
+    {"batches", "B", "batch means for the throughput confidence interval (20)"},
+    {"rate", "BPS", "PHY override: bit rate, e.g. 10M, 1G"},
+    {"slot-bits", "BITS", "PHY override: slotTime"},
+    {"ifg-bits", "BITS", "PHY override: interFrameGap"},
+    {"ifg-part1-bits", "BITS", "PHY override: restartable first part of the gap"},
+    {"jam-bits", "BITS", "PHY override: jamSize"},
+    {"preamble-bits", "BITS", "PHY override: preamble and SFD"},
+    {"min-frame", "BYTES", "PHY override: minFrameSize"},
+    {"max-frame", "BYTES", "PHY override: maximum frame size"},
+    {"attempt-limit", "N", "PHY override: attemptLimit"},
+    {"backoff-limit", "N", "PHY override: backoffLimit"},
+    {"two-part-deferral", "yes|no", "PHY override: the two-part inter-frame gap"},
+    {"extension", "yes|no", "PHY override: carrier extension to slotTime"},
+    {"bursting", "yes|no", "PHY override: frame bursting"},
+    {"burst-limit", "BITS", "PHY override: burstLimit"},
+    {"retry-late", "yes|no", "PHY override: retry after a late collision"},
+    {"velocity", "FRACTION", "PHY override: signal speed as a fraction of c"},
+    {"hub-delay-bits", "BITS", "PHY override: one-way repeater delay (star)"},
+};
+
+#define N_SCENARIO_OPTIONS (sizeof scenario_options / sizeof scenario_options[0])
+
+/* Ids in getopt's table: where an option came from. */
+enum {
+    ID_HELP = 1000,
+    ID_SCENARIO_FILE,
+    ID_COMMAND_BASE = 2000,   /* + index into cmd->options */
+    ID_SCENARIO_BASE = 10000, /* + index into scenario_options */
+};
+
+/* The program's one global: which signal asked us to stop. */
+static volatile sig_atomic_t caught_signal;
+
+/* The first signal asks the run to stop and finish its outputs; a second
+ * one (the user insists, or the program is stuck) ends the program at once
+ * the default way, leaving at most temporary files behind. Only
+ * async-signal-safe calls here. */
+static void on_signal(int sig)
+{
+    if (caught_signal == 0) {
+        caught_signal = sig;
+        return;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+int cli_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+int cli_signal_caught(void) { return caught_signal; }
+
+int cli_signal_exit_status(int sig)
+{
+    return sig == SIGTERM ? EXIT_STATUS_SIGTERM : sig == SIGINT ? EXIT_STATUS_SIGINT : 128 + sig;
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("csmacd: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("csmacd: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void print_option(FILE *f, const char *name, const char *arg_name, const char *help)
+{
+    char left[64];
+    snprintf(left, sizeof left, "--%s%s%s", name, arg_name ? " " : "", arg_name ? arg_name : "");
+    fprintf(f, "  %-28s %s\n", left, help);
+}
+
+/* Whether the command has an option of this name (it shadows a key). */
+static bool command_has(const cli_command *cmd, const char *name)
+{
+    for (size_t i = 0; i < cmd->n_options; i++)
+        if (strcmp(cmd->options[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+void cli_print_scenario_options(FILE *f)
+{
+    print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
+    for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
+        print_option(f, scenario_options[i].name, scenario_options[i].arg_name,
+                     scenario_options[i].help);
+}
+
+void cli_print_help(FILE *f, const cli_command *cmd)
+{
+    fprintf(f, "usage: csmacd %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);
+    fprintf(f, "\nOptions:\n");
+    for (size_t i = 0; i < cmd->n_options; i++)
+        if (cmd->options[i].help != NULL)
+            print_option(f, cmd->options[i].name,
+                         cmd->options[i].arg == CLI_ARG_REQUIRED ? cmd->options[i].arg_name : NULL,
+                         cmd->options[i].help);
+    print_option(f, "help", NULL, "show this help (also -h)");
+    if (cmd->scenario_options) {
+        fprintf(f, "\nScenario options (each also a key of a --scenario file):\n");
+        print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
+        for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
+            if (!command_has(cmd, scenario_options[i].name))
+                print_option(f, scenario_options[i].name, scenario_options[i].arg_name,
+                             scenario_options[i].help);
+        fprintf(f, "\nBackoff policies (--policy):\n");
+        for (size_t i = 0; i < backoff_policy_count(); i++)
+            fprintf(f, "  %-28s %s\n", backoff_policy_name_at(i), backoff_policy_summary_at(i));
+        fprintf(f, "\nTIME: a number and a unit (h, min, s, ms, us, ns, ps); a bare number "
+                   "is seconds.\n"
+                   "A scenario file is applied first, then the options; in each, phy is "
+                   "applied\nfirst because it resets every PHY field to the profile.\n");
+    }
+}
+
+/* A scenario option as written on the command line. */
+typedef struct pending {
+    const char *key, *value;
+} pending;
+
+/* The name of the option in argv element `text` ("--stat=4" -> "stat"),
+ * at most cap - 1 characters. */
+static void option_text(const char *text, char *out, size_t cap)
+{
+    size_t len = strcspn(text, "=");
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(out, text, len);
+    out[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] >= 0x7f)
+            out[i] = '?';
+}
+
+cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc, char *err,
+                     size_t errlen)
+{
+    size_t n_opts = cmd->n_options + (cmd->scenario_options ? N_SCENARIO_OPTIONS + 1 : 0) + 2;
+    struct option *opts = calloc(n_opts, sizeof *opts);
+    pending *pend = calloc((size_t)argc + 1, sizeof *pend);
+    size_t n_pend = 0, k = 0;
+    const char *file = NULL;
+    bool explicit_load = false, explicit_batch = false, explicit_onoff = false;
+    bool explicit_replay = false;
+    cli_status status = CLI_ERROR;
+    if (opts == NULL || pend == NULL) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < cmd->n_options; i++)
+        opts[k++] = (struct option){cmd->options[i].name,
+                                    cmd->options[i].arg == CLI_ARG_REQUIRED ? required_argument
+                                                                           : no_argument,
+                                    NULL, ID_COMMAND_BASE + (int)i};
+    if (cmd->scenario_options) {
+        opts[k++] = (struct option){"scenario", required_argument, NULL, ID_SCENARIO_FILE};
+        for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
+            if (!command_has(cmd, scenario_options[i].name))
+                opts[k++] = (struct option){scenario_options[i].name, required_argument, NULL,
+                                            ID_SCENARIO_BASE + (int)i};
+    }
+    opts[k++] = (struct option){"help", no_argument, NULL, ID_HELP};
+    opts[k] = (struct option){NULL, 0, NULL, 0};
+
+    optind = 0; /* GNU getopt: start afresh */
+    opterr = 0; /* our own messages */
+    for (;;) {
+        int at = optind == 0 ? 1 : optind;
+        const char *cur = at < argc ? argv[at] : "";
+        int longindex = -1;
+        /* '+': stop at the first non-option; ':': report a missing value. */
+        int c = getopt_long(argc, argv, "+:h", opts, &longindex);
+        if (c == -1)
+            break;
+        char name[64];
+        option_text(cur, name, sizeof name);
+        if (c == '?' || c == ':') {
+            const struct option *o = NULL;
+            for (size_t i = 0; opts[i].name != NULL; i++)
+                if (strncmp(cur, "--", 2) == 0 && strcmp(opts[i].name, name + 2) == 0)
+                    o = &opts[i];
+            if (c == ':')
+                snprintf(err, errlen, "%s: needs a value", name);
+            else if (o != NULL && o->has_arg == no_argument && strchr(cur, '=') != NULL)
+                snprintf(err, errlen, "%s: takes no value", name);
+            else if (strncmp(cur, "--", 2) != 0 && optopt != 0)
+                snprintf(err, errlen, "-%c: unknown option (csmacd %s --help lists them)",
+                         (optopt >= 0x20 && optopt < 0x7f) ? optopt : '?', cmd->name);
+            else
+                snprintf(err, errlen, "%s: unknown option (csmacd %s --help lists them)", name,
+                         cmd->name);
+            goto done;
+        }
+        /* getopt_long accepts unambiguous abbreviations; we do not. */
+        if (c != 'h' && (longindex < 0 || strncmp(cur, "--", 2) != 0 ||
+                         strcmp(name + 2, opts[longindex].name) != 0)) {
+            snprintf(err, errlen, "%s: unknown option (csmacd %s --help lists them)", name,
+                     cmd->name);
+            goto done;
+        }
+        if (c == 'h' || c == ID_HELP) {
+            cli_print_help(stdout, cmd);
+            status = CLI_HELP;
+            goto done;
+        }
+        if (c == ID_SCENARIO_FILE) {
+            if (file != NULL) {
+                snprintf(err, errlen, "--scenario: given twice (one scenario file per run)");
+                goto done;
+            }
+            file = optarg;
+        } else if (c >= ID_SCENARIO_BASE) {
+            const char *key = scenario_options[c - ID_SCENARIO_BASE].name;
+            pend[n_pend++] = (pending){key, optarg};
+            explicit_load |= strcmp(key, "load") == 0;
+            explicit_batch |= strcmp(key, "batch") == 0;
+            explicit_onoff |= strcmp(key, "on-off") == 0;
+            explicit_replay |= strncmp(key, "pcap-", 5) == 0;
+        } else if (c >= ID_COMMAND_BASE) {
+            const cli_option *o = &cmd->options[c - ID_COMMAND_BASE];
+            char reason[512];
+            if (cmd->on_option(cmd->ctx, o->id, o->arg == CLI_ARG_REQUIRED ? optarg : NULL,
+                               reason, sizeof reason) != 0) {
+                snprintf(err, errlen, "--%s: %s", o->name, reason);
+                goto done;
+            }
+        }
+    }
+    if (optind < argc) {
+        char word[64];
+        option_text(argv[optind], word, sizeof word);
+        snprintf(err, errlen, "'%s': unexpected argument (options start with --)", word);
+        goto done;
+    }
+
+    /* The layers: file, then command line; phy first within each. */
+    if (cmd->scenario_file != NULL)
+        *cmd->scenario_file = file;
+    if (file != NULL && scenario_load_file(sc, file, err, errlen) != 0)
+        goto done;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n_pend; i++) {
+            bool is_phy = strcmp(pend[i].key, "phy") == 0;
+            if (is_phy != (pass == 0))
+                continue;
+            if (scenario_set(sc, pend[i].key, pend[i].value, err, errlen) != 0)
+                goto done;
+        }
+
+    traffic_kind t = sc->traffic.kind;
+    if (explicit_load && t != TRAFFIC_POISSON && t != TRAFFIC_ONOFF) {
+        snprintf(err, errlen, "--load: conflicts with %s traffic, which has no offered load "
+                              "(use --traffic poisson or onoff)",
+                 t == TRAFFIC_SATURATED ? "saturated" : t == TRAFFIC_BATCH ? "batch" : "replayed");
+        goto done;
+    }
+    if (explicit_batch && t != TRAFFIC_BATCH) {
+        snprintf(err, errlen, "--batch: conflicts with the traffic kind (only --traffic batch "
+                              "has batches)");
+        goto done;
+    }
+    if (explicit_onoff && t != TRAFFIC_ONOFF) {
+        snprintf(err, errlen, "--on-off: conflicts with the traffic kind (only --traffic onoff "
+                              "has on and off periods)");
+        goto done;
+    }
+    if (explicit_replay && t != TRAFFIC_PCAP) {
+        snprintf(err, errlen, "--pcap-time-scale, --pcap-max-stations: conflict with the traffic "
+                              "kind (only --traffic pcap:FILE replays a capture)");
+        goto done;
+    }
+    status = CLI_OK;
+done:
+    free(opts);
+    free(pend);
+    return status;
+}
+
+int cli_finish(scenario *sc, char *err, size_t errlen)
+{
+    char warn[2048];
+    if (scenario_finish(sc, err, errlen, warn, sizeof warn) != 0)
+        return -1;
+    for (char *line = warn, *next; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        cli_warn("%s", line);
+    }
+    return 0;
+}

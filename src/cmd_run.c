@@ -1,0 +1,335 @@
+/* cmd_run.c - `csmacd run`: one scenario, its measures on standard output
+ * (DESIGN.md §3).
+ *
+ * Order of work, so that the exit statuses mean what they say:
+ *   1. options and scenario (cli_parse, cli_finish) and the engine
+ *      (engine_create: policy, capture replay): any problem is a usage or
+ *      input error, exit 2, and no file has been touched yet;
+ *   2. the output files are created (as temporaries, outfile.h): a path
+ *      that cannot be written is a runtime error, exit 1, naming it;
+ *   3. the run, in slices of RUN_SLICE_EVENTS events; between slices the
+ *      signal flag is checked (SIGINT, SIGTERM) and a failed output stops
+ *      the run early;
+ *   4. every output is written whole and renamed into place, also after a
+ *      signal: then the measures cover the run so far, standard error says
+ *      where it stopped, and the exit status is 130 or 143.
+ * File outputs are trace sinks with open / sink / close / discard; a new
+ * one (the pcap trace) is an option row, an open block and an entry in
+ * `sinks`.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "engine.h"
+#include "eventlog.h"
+#include "exit_status.h"
+#include "outfile.h"
+#include "output.h"
+#include "parse.h"
+#include "pcap_sink.h"
+#include "replay.h"
+
+/* Events per slice: a few milliseconds of work even in a crowded
+ * collision (where events are dearest), so a signal is answered at once
+ * and the flag costs nothing. */
+#define RUN_SLICE_EVENTS 20000
+
+enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
+       OPT_PCAP_LINKTYPE };
+
+static const cli_option run_options[] = {
+    {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
+    {"stations-csv", CLI_ARG_REQUIRED, "FILE", "write per-station counters to FILE (CSV)",
+     OPT_STATIONS_CSV},
+    {"events", CLI_ARG_REQUIRED, "FILE", "write one CSV line per MAC event to FILE", OPT_EVENTS},
+    {"pcap", CLI_ARG_REQUIRED, "FILE",
+     "write what the probe saw to FILE (pcap, ns stamps; see captures/README.md)", OPT_PCAP},
+    {"pcap-collisions", CLI_ARG_REQUIRED, "yes|no",
+     "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
+    {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
+     "ethernet, or netanalyzer to flag fragments in each record (ethernet)", OPT_PCAP_LINKTYPE},
+};
+
+typedef struct run_opts {
+    output_format format;
+    const char *stations_csv;
+    const char *events;
+    const char *pcap;
+    bool pcap_collisions;
+    bool pcap_collisions_set;
+    pcap_sink_linktype pcap_linktype;
+    bool pcap_linktype_set;
+} run_opts;
+
+static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
+{
+    run_opts *o = ctx;
+    switch (id) {
+    case OPT_FORMAT:
+        if (output_format_parse(value, &o->format) != 0) {
+            char q[64];
+            snprintf(err, errlen, "unknown format '%s' (text, json, csv)",
+                     parse_echo(value, q, sizeof q));
+            return -1;
+        }
+        return 0;
+    case OPT_PCAP_COLLISIONS:
+        o->pcap_collisions_set = true;
+        return parse_bool(value, &o->pcap_collisions, err, errlen);
+    case OPT_PCAP_LINKTYPE:
+        o->pcap_linktype_set = true;
+        if (strcmp(value, "ethernet") == 0) {
+            o->pcap_linktype = PCAP_SINK_ETHERNET;
+        } else if (strcmp(value, "netanalyzer") == 0) {
+            o->pcap_linktype = PCAP_SINK_NETANALYZER;
+        } else {
+            char q[64];
+            snprintf(err, errlen, "unknown link type '%s' (ethernet, netanalyzer)",
+                     parse_echo(value, q, sizeof q));
+            return -1;
+        }
+        return 0;
+    case OPT_PCAP:
+    case OPT_STATIONS_CSV:
+    case OPT_EVENTS:
+        if (value[0] == '\0') {
+            snprintf(err, errlen, "needs a file name");
+            return -1;
+        }
+        if (id == OPT_PCAP)
+            o->pcap = value;
+        else if (id == OPT_EVENTS)
+            o->events = value;
+        else
+            o->stations_csv = value;
+        return 0;
+    default:
+        snprintf(err, errlen, "unhandled option");
+        return -1;
+    }
+}
+
+/* A file written by a trace sink during the run. */
+typedef struct file_sink {
+    void *obj;
+    int (*close)(void *obj, char *err, size_t errlen);
+    void (*discard)(void *obj);
+} file_sink;
+
+static int eventlog_close_fn(void *obj, char *err, size_t errlen)
+{
+    return eventlog_close(obj, err, errlen);
+}
+
+static void eventlog_discard_fn(void *obj) { eventlog_discard(obj); }
+
+static int pcap_close_fn(void *obj, char *err, size_t errlen)
+{
+    return pcap_sink_close(obj, err, errlen);
+}
+
+static void pcap_discard_fn(void *obj) { pcap_sink_discard(obj); }
+
+/* Frames of a replayed capture that will not be offered are said once,
+ * with why: "lan.pcap: 3 of 120 frames not replayed (3 over 1518 bytes)". */
+static void warn_replay(const engine *e)
+{
+    const struct replay *rp = engine_replay(e);
+    if (rp == NULL || replay_rejected(rp) == 0)
+        return;
+    replay_stats st;
+    replay_get_stats(rp, &st);
+    char why[256];
+    int n = 0;
+    why[0] = '\0';
+    const struct { uint64_t count; const char *what; } parts[] = {
+        {st.oversize, "over the maximum frame size"},
+        {st.runt, "shorter than an Ethernet header"},
+        {st.errored, "flagged in error"},
+        {st.over_cap, "from sources beyond --pcap-max-stations"},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i].count != 0 && n >= 0 && (size_t)n < sizeof why)
+            n += snprintf(why + n, sizeof why - (size_t)n, "%s%llu %s", n ? ", " : "",
+                          (unsigned long long)parts[i].count, parts[i].what);
+    cli_warn("%s: %llu of %llu frames not replayed (%s)", engine_scenario(e)->pcap_path,
+             (unsigned long long)replay_rejected(rp), (unsigned long long)st.frames_read, why);
+}
+
+static double wall_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int cmd_run_main(int argc, char **argv)
+{
+    run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true};
+    const char *scenario_file = NULL;
+    const cli_command cmd = {
+        .name = "run",
+        .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
+                    "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
+                    "[--pcap-linktype ethernet|netanalyzer]",
+        .summary = "Runs one scenario and prints its measures: throughput, offered load, "
+                   "collisions,\ndelay, fairness and capture, and per-station counters "
+                   "with their IEEE 802.3\nClause 30 names.",
+        .options = run_options,
+        .n_options = sizeof run_options / sizeof run_options[0],
+        .scenario_options = true,
+        .on_option = on_option,
+        .ctx = &opts,
+        .scenario_file = &scenario_file,
+    };
+    char err[1024];
+    scenario sc;
+    scenario_defaults(&sc);
+
+    /* 1. Input: exit 2, nothing written. */
+    cli_status st = cli_parse(&cmd, argc, argv, &sc, err, sizeof err);
+    if (st != CLI_OK) {
+        scenario_free(&sc);
+        if (st == CLI_HELP)
+            return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+        cli_error("%s", err);
+        return EXIT_STATUS_USAGE;
+    }
+    if (opts.events && opts.stations_csv && outfile_same(opts.events, opts.stations_csv)) {
+        cli_error("--events, --stations-csv: conflicting options: both write %s", opts.events);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    const char *others[2] = {opts.events, opts.stations_csv};
+    static const char *const other_names[2] = {"--events", "--stations-csv"};
+    for (int i = 0; i < 2; i++)
+        if (opts.pcap && others[i] && outfile_same(opts.pcap, others[i])) {
+            cli_error("%s, --pcap: conflicting options: both write %s", other_names[i],
+                      opts.pcap);
+            scenario_free(&sc);
+            return EXIT_STATUS_USAGE;
+        }
+    /* An output must not replace one of the run's inputs. */
+    const char *outputs[3] = {opts.events, opts.stations_csv, opts.pcap};
+    static const char *const output_names[3] = {"--events", "--stations-csv", "--pcap"};
+    const char *inputs[2] = {scenario_file, sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL};
+    static const char *const input_names[2] = {"the scenario file", "the replayed capture"};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++)
+            if (outputs[i] && inputs[j] && outfile_same(outputs[i], inputs[j])) {
+                cli_error("%s: conflicting options: %s would overwrite %s", outputs[i],
+                          output_names[i], input_names[j]);
+                scenario_free(&sc);
+                return EXIT_STATUS_USAGE;
+            }
+    if ((opts.pcap_collisions_set || opts.pcap_linktype_set) && opts.pcap == NULL) {
+        cli_error("%s: needs --pcap FILE",
+                  opts.pcap_collisions_set ? "--pcap-collisions" : "--pcap-linktype");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    if (cli_finish(&sc, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    engine *e = NULL;
+    if (engine_create(&sc, &e, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    warn_replay(e);
+
+    /* 2. Output files: exit 1 naming the path. */
+    file_sink sinks[4];
+    size_t n_sinks = 0;
+    outfile stations = {0};
+    int status = EXIT_STATUS_OK;
+    eventlog *log = NULL;
+    if (opts.events != NULL) {
+        if (eventlog_open(opts.events, &log, err, sizeof err) != 0)
+            goto open_failed;
+        sinks[n_sinks++] = (file_sink){log, eventlog_close_fn, eventlog_discard_fn};
+        if (engine_add_sink(e, eventlog_sink(log)) != 0) {
+            snprintf(err, sizeof err, "%s: cannot attach the event log", opts.events);
+            goto open_failed;
+        }
+    }
+    pcap_sink *pcap = NULL;
+    if (opts.pcap != NULL) {
+        pcap_sink_options po = {.collisions = opts.pcap_collisions};
+        if (pcap_sink_open_linktype(opts.pcap, &engine_scenario(e)->phy, &po, opts.pcap_linktype,
+                                    &pcap, err, sizeof err) != 0)
+            goto open_failed;
+        sinks[n_sinks++] = (file_sink){pcap, pcap_close_fn, pcap_discard_fn};
+        if (engine_add_sink(e, pcap_sink_trace(pcap)) != 0) {
+            snprintf(err, sizeof err, "%s: cannot attach the pcap trace", opts.pcap);
+            goto open_failed;
+        }
+    }
+    if (opts.stations_csv != NULL && outfile_open(&stations, opts.stations_csv, err, sizeof err) != 0)
+        goto open_failed;
+    if (cli_signals_install() != 0) {
+        snprintf(err, sizeof err, "signal handlers: %s", strerror(errno));
+        goto open_failed;
+    }
+
+    /* 3. The run. */
+    double t0 = wall_now_s();
+    while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
+           (pcap == NULL || pcap_sink_error(pcap) == 0) &&
+           engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING)
+        ;
+    double wall_s = wall_now_s() - t0;
+    int sig = cli_signal_caught();
+
+    /* 4. Outputs, whole, also after a signal. */
+    results r;
+    engine_results(e, &r);
+    output_run run = {.sc = engine_scenario(e), .r = &r, .wall_s = wall_s,
+                      .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
+                      .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
+    errno = 0;
+    if (output_write(stdout, opts.format, &run) != 0 || fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("standard output: %s", strerror(errno ? errno : EIO));
+        status = EXIT_STATUS_RUNTIME;
+    }
+    if (stations.f != NULL) {
+        errno = 0;
+        if (output_write_stations_csv(stations.f, &r) != 0) {
+            cli_error("%s: %s", stations.path, strerror(errno ? errno : EIO));
+            outfile_discard(&stations);
+            status = EXIT_STATUS_RUNTIME;
+        } else if (outfile_commit(&stations, err, sizeof err) != 0) {
+            cli_error("%s", err);
+            status = EXIT_STATUS_RUNTIME;
+        }
+    }
+    for (size_t i = 0; i < n_sinks; i++)
+        if (sinks[i].close(sinks[i].obj, err, sizeof err) != 0) {
+            cli_error("%s", err);
+            status = EXIT_STATUS_RUNTIME;
+        }
+    engine_destroy(e);
+    scenario_free(&sc);
+    if (sig != 0) {
+        cli_error("interrupted at %.6f s of simulated time", r.sim_time_s);
+        if (status == EXIT_STATUS_OK)
+            status = cli_signal_exit_status(sig);
+    }
+    return status;
+
+open_failed:
+    cli_error("%s", err);
+    for (size_t i = 0; i < n_sinks; i++)
+        sinks[i].discard(sinks[i].obj);
+    outfile_discard(&stations);
+    engine_destroy(e);
+    scenario_free(&sc);
+    return EXIT_STATUS_RUNTIME;
+}

@@ -1,0 +1,44 @@
+/* eventlog.h - a trace sink that writes one CSV line per MAC event.
+ *
+ * The file (run --events FILE) opens with the header
+ *   time_ps,station,event,attempt,backoff_slots,frame_id,bytes
+ * then one line per trace event in the engine's order: the simulated time
+ * in picoseconds, the station numbered from 1, the event's name
+ * (trace_kind_name: arrival, drop, tx_start, collision, jam, tx_end,
+ * backoff, tx_ok, abort, deliver), the attempt (1-based), the slots of a
+ * backoff draw (0 for other events), the frame id and the frame's size in
+ * bytes (destination address through FCS). Lines are whole: an interrupted
+ * run still leaves a valid CSV, written through outfile.h (temporary file,
+ * renamed into place by eventlog_close).
+ *
+ * Output is a pure function of the events, so a scenario and a seed give a
+ * byte-identical log. The first write error is kept (sticky) and reported
+ * by eventlog_close as "path: reason"; later events are dropped.
+ */
+#ifndef CSMACD_EVENTLOG_H
+#define CSMACD_EVENTLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+typedef struct eventlog eventlog;
+
+/* Creates the (temporary) file and writes the header. Returns 0, or -1
+ * with "path: reason". */
+int eventlog_open(const char *path, eventlog **out, char *err, size_t errlen);
+/* The sink to hand to engine_add_sink; valid until close or discard. */
+trace_sink eventlog_sink(eventlog *l);
+/* The first write error's errno, 0 while all is well (the program stops
+ * a run early rather than simulate into a file it cannot write). */
+int eventlog_error(const eventlog *l);
+/* Event lines written so far (the header not counted). */
+uint64_t eventlog_lines(const eventlog *l);
+/* Flushes, checks, renames into place and frees. Returns 0, or -1 with
+ * "path: reason" (the first error: a write, the flush, the rename). */
+int eventlog_close(eventlog *l, char *err, size_t errlen);
+/* Frees and removes the temporary file (after another failure). */
+void eventlog_discard(eventlog *l);
+
+#endif

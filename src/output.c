@@ -1,0 +1,434 @@
+/* output.c - text, JSON (jansson) and CSV renderings of a run (output.h).
+ *
+ * Reals are printed with 12 significant digits in JSON and CSV alike
+ * ("%.12g" and JSON_REAL_PRECISION(12)): enough for every measure, short
+ * enough to read, and deterministic for identical doubles. NaN and
+ * infinities (jansson refuses them) become null / empty.
+ */
+#include "output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define REAL_DIGITS 12
+
+int output_format_parse(const char *name, output_format *out)
+{
+    static const struct { const char *name; output_format fmt; } formats[] = {
+        {"text", OUTPUT_TEXT}, {"json", OUTPUT_JSON}, {"csv", OUTPUT_CSV}};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (strcmp(name, formats[i].name) == 0) {
+            *out = formats[i].fmt;
+            return 0;
+        }
+    return -1;
+}
+
+static output_value u(uint64_t v) { return (output_value){.kind = OUTPUT_UINT, .u = v}; }
+static output_value d(double v)
+{
+    if (!isfinite(v))
+        return (output_value){.kind = OUTPUT_NULL};
+    return (output_value){.kind = OUTPUT_REAL, .d = v};
+}
+
+#define GET(field, make)                                                                   \
+    static output_value get_##field(const output_run *run) { return make(run->r->field); }
+GET(throughput, d)
+GET(throughput_ci95, d)
+GET(throughput_mbps, d)
+GET(offered_load, d)
+GET(frames_ok, u)
+GET(frames_offered, u)
+GET(frames_aborted, u)
+GET(frames_dropped, u)
+GET(frames_queued, u)
+GET(frames_delivered, u)
+GET(frames_corrupted, u)
+GET(attempts, u)
+GET(collisions, u)
+GET(collisions_seen, u)
+GET(late_collisions, u)
+GET(collisions_per_frame, d)
+GET(mean_delay_us, d)
+GET(p50_delay_us, d)
+GET(p99_delay_us, d)
+GET(max_delay_us, d)
+GET(jain_fairness, d)
+GET(capture_mean_run, d)
+GET(capture_max_run, u)
+GET(sim_time_s, d)
+GET(measured_s, d)
+GET(events, u)
+GET(n_stations, u)
+#undef GET
+
+/* Batch runs only, once every offered frame is done; else null. */
+static output_value get_completion_s(const output_run *run)
+{
+    return run->r->completion_s >= 0 ? d(run->r->completion_s)
+                                     : (output_value){.kind = OUTPUT_NULL};
+}
+
+static output_value get_wall_s(const output_run *run) { return d(run->wall_s); }
+
+/* Replayed traffic only: capture frames that were not offered. */
+static output_value get_replay_rejected(const output_run *run)
+{
+    return run->replay ? u(run->replay_rejected) : (output_value){.kind = OUTPUT_NULL};
+}
+
+static const output_measure measures[] = {
+    {"throughput", "", get_throughput},
+    {"throughput_ci95", "", get_throughput_ci95},
+    {"throughput_mbps", "Mb/s", get_throughput_mbps},
+    {"offered_load", "", get_offered_load},
+    {"frames_ok", "frames", get_frames_ok},
+    {"frames_offered", "frames", get_frames_offered},
+    {"frames_aborted", "frames", get_frames_aborted},
+    {"frames_dropped", "frames", get_frames_dropped},
+    {"frames_queued", "frames", get_frames_queued},
+    {"frames_delivered", "frames", get_frames_delivered},
+    {"frames_corrupted", "frames", get_frames_corrupted},
+    {"attempts", "", get_attempts},
+    {"collisions", "", get_collisions},
+    {"collisions_seen", "", get_collisions_seen},
+    {"late_collisions", "", get_late_collisions},
+    {"collisions_per_frame", "", get_collisions_per_frame},
+    {"completion_s", "s", get_completion_s},
+    {"mean_delay_us", "us", get_mean_delay_us},
+    {"p50_delay_us", "us", get_p50_delay_us},
+    {"p99_delay_us", "us", get_p99_delay_us},
+    {"max_delay_us", "us", get_max_delay_us},
+    {"jain_fairness", "", get_jain_fairness},
+    {"capture_mean_run", "frames", get_capture_mean_run},
+    {"capture_max_run", "frames", get_capture_max_run},
+    {"sim_time_s", "s", get_sim_time_s},
+    {"measured_s", "s", get_measured_s},
+    {"events", "", get_events},
+    {"n_stations", "", get_n_stations},
+    {"replay_rejected", "frames", get_replay_rejected},
+    {"wall_s", "s", get_wall_s},
+};
+
+size_t output_measure_count(void) { return sizeof measures / sizeof measures[0]; }
+
+const output_measure *output_measure_at(size_t i)
+{
+    return i < output_measure_count() ? &measures[i] : NULL;
+}
+
+/* ---- per-station counters ---- */
+
+typedef struct station_field {
+    const char *name;
+    output_value (*get)(const station_result *s);
+} station_field;
+
+#define SGET(fn, expr)                                                                      \
+    static output_value sget_##fn(const station_result *s) { return expr; }
+SGET(ok, u(s->c.frames_transmitted_ok))
+SGET(single, u(s->c.single_collision_frames))
+SGET(multiple, u(s->c.multiple_collision_frames))
+SGET(octets, u(s->c.octets_transmitted_ok))
+SGET(deferred, u(s->c.frames_with_deferred_xmissions))
+SGET(late, u(s->c.late_collisions))
+SGET(xs, u(s->c.frames_aborted_xs_colls))
+SGET(late_discarded, u(s->c.frames_late_discarded))
+SGET(offered, u(s->c.frames_offered))
+SGET(dropped, u(s->c.frames_dropped))
+SGET(collisions, u(s->c.collisions))
+SGET(attempts, u(s->c.attempts))
+SGET(rx_ok, u(s->c.frames_received_ok))
+SGET(rx_bad, u(s->c.frames_received_bad))
+SGET(bits, u(s->bits_delivered))
+SGET(share, d(s->share))
+SGET(queue, u(s->queue_len))
+#undef SGET
+
+static const station_field station_fields[] = {
+    {"aFramesTransmittedOK", sget_ok},
+    {"aSingleCollisionFrames", sget_single},
+    {"aMultipleCollisionFrames", sget_multiple},
+    {"aOctetsTransmittedOK", sget_octets},
+    {"aFramesWithDeferredXmissions", sget_deferred},
+    {"aLateCollisions", sget_late},
+    {"aFramesAbortedDueToXSColls", sget_xs},
+    {"frames_late_discarded", sget_late_discarded},
+    {"frames_offered", sget_offered},
+    {"frames_dropped", sget_dropped},
+    {"collisions", sget_collisions},
+    {"attempts", sget_attempts},
+    {"frames_received_ok", sget_rx_ok},
+    {"frames_received_bad", sget_rx_bad},
+    {"bits_delivered", sget_bits},
+    {"share", sget_share},
+    {"queue_len", sget_queue},
+};
+
+#define N_STATION_FIELDS (sizeof station_fields / sizeof station_fields[0])
+
+/* ---- CSV ---- */
+
+static int csv_value(FILE *f, output_value v)
+{
+    switch (v.kind) {
+    case OUTPUT_UINT:
+        return fprintf(f, "%" PRIu64, v.u) < 0 ? -1 : 0;
+    case OUTPUT_REAL:
+        return fprintf(f, "%.*g", REAL_DIGITS, v.d) < 0 ? -1 : 0;
+    case OUTPUT_NULL:
+    default:
+        return 0;
+    }
+}
+
+static int write_csv(FILE *f, const output_run *run)
+{
+    for (size_t i = 0; i < output_measure_count(); i++)
+        if (fprintf(f, "%s%s", i ? "," : "", measures[i].name) < 0)
+            return -1;
+    if (fputs(",interrupted\n", f) == EOF)
+        return -1;
+    for (size_t i = 0; i < output_measure_count(); i++)
+        if ((i && fputc(',', f) == EOF) || csv_value(f, measures[i].get(run)) != 0)
+            return -1;
+    return fprintf(f, ",%d\n", run->interrupted ? 1 : 0) < 0 ? -1 : 0;
+}
+
+int output_write_stations_csv(FILE *f, const results *r)
+{
+    if (fputs("station", f) == EOF)
+        return -1;
+    for (size_t i = 0; i < N_STATION_FIELDS; i++)
+        if (fprintf(f, ",%s", station_fields[i].name) < 0)
+            return -1;
+    if (fputc('\n', f) == EOF)
+        return -1;
+    for (uint32_t s = 0; s < r->n_stations; s++) {
+        if (fprintf(f, "%" PRIu32, s + 1) < 0)
+            return -1;
+        for (size_t i = 0; i < N_STATION_FIELDS; i++)
+            if (fputc(',', f) == EOF || csv_value(f, station_fields[i].get(&r->stations[s])) != 0)
+                return -1;
+        if (fputc('\n', f) == EOF)
+            return -1;
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- JSON ---- */
+
+static json_t *json_value(output_value v)
+{
+    switch (v.kind) {
+    case OUTPUT_UINT:
+        return v.u <= (uint64_t)INT64_MAX ? json_integer((json_int_t)v.u) : json_real((double)v.u);
+    case OUTPUT_REAL:
+        return json_real(v.d);
+    case OUTPUT_NULL:
+    default:
+        return json_null();
+    }
+}
+
+/* Adds key: value, stealing the reference; returns -1 on any failure. */
+static int put(json_t *obj, const char *key, json_t *v)
+{
+    return v == NULL || json_object_set_new(obj, key, v) != 0 ? -1 : 0;
+}
+
+static const char *traffic_name(const scenario *sc)
+{
+    switch (sc->traffic.kind) {
+    case TRAFFIC_SATURATED: return "saturated";
+    case TRAFFIC_POISSON: return "poisson";
+    case TRAFFIC_ONOFF: return "onoff";
+    case TRAFFIC_BATCH: return "batch";
+    case TRAFFIC_PCAP: return "pcap";
+    }
+    return "?";
+}
+
+/* The frame-size key's value, as a user would write it. */
+static void frame_size_text(const frame_size_spec *s, char *buf, size_t len)
+{
+    if (s->kind == FRAME_SIZE_FIXED) {
+        snprintf(buf, len, "%u", s->min_bytes);
+    } else if (s->kind == FRAME_SIZE_RANGE) {
+        snprintf(buf, len, "%u-%u", s->min_bytes, s->max_bytes);
+    } else {
+        size_t used = 0;
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < s->n_mix && used < len; i++) {
+            int n = snprintf(buf + used, len - used, "%s%u:%u", i ? "," : "", s->mix_bytes[i],
+                             s->mix_weight[i]);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+    }
+}
+
+static void dest_text(const traffic_config *t, char *buf, size_t len)
+{
+    if (t->dest == DEST_SERVER)
+        snprintf(buf, len, "server:%u", t->server + 1);
+    else
+        snprintf(buf, len, "%s", t->dest == DEST_BROADCAST ? "broadcast" : "random");
+}
+
+static json_t *json_scenario(const scenario *sc)
+{
+    char size[256], dest[32];
+    frame_size_text(&sc->traffic.size, size, sizeof size);
+    dest_text(&sc->traffic, dest, sizeof dest);
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    int rc = 0;
+    rc |= put(o, "phy", json_string(sc->phy.name));
+    rc |= put(o, "stations", json_integer(sc->n_stations));
+    rc |= put(o, "topology", json_string(sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star"));
+    rc |= put(o, "length_m", json_real(sc->phy.length_m));
+    rc |= put(o, "rate_bps", json_integer((json_int_t)sc->phy.rate_bps));
+    rc |= put(o, "traffic", json_string(traffic_name(sc)));
+    rc |= put(o, "load", json_real(sc->traffic.load));
+    rc |= put(o, "frame_size", json_string(size));
+    rc |= put(o, "dest", json_string(dest));
+    rc |= put(o, "policy", json_string(sc->policy));
+    rc |= put(o, "duration_s", json_real(sim_time_to_s(sc->duration)));
+    rc |= put(o, "warmup_s", json_real(sim_time_to_s(sc->warmup)));
+    /* A JSON integer is signed 64-bit here: larger seeds go as text. */
+    char seed[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, sc->seed);
+    rc |= put(o, "seed", sc->seed <= (uint64_t)INT64_MAX ? json_integer((json_int_t)sc->seed)
+                                                         : json_string(seed));
+    if (rc != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int write_json(FILE *f, const output_run *run)
+{
+    json_t *root = json_object();
+    json_t *stations = json_array();
+    int rc = root == NULL || stations == NULL ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < output_measure_count(); i++)
+        rc = put(root, measures[i].name, json_value(measures[i].get(run)));
+    if (rc == 0)
+        rc = put(root, "interrupted", json_boolean(run->interrupted));
+    if (rc == 0)
+        rc = put(root, "scenario", json_scenario(run->sc));
+    for (uint32_t s = 0; rc == 0 && s < run->r->n_stations; s++) {
+        json_t *st = json_object();
+        rc = st == NULL ? -1 : put(st, "station", json_integer(s + 1));
+        for (size_t i = 0; rc == 0 && i < N_STATION_FIELDS; i++)
+            rc = put(st, station_fields[i].name,
+                     json_value(station_fields[i].get(&run->r->stations[s])));
+        if (rc == 0 && json_array_append_new(stations, st) != 0)
+            rc = -1;
+        else if (rc != 0)
+            json_decref(st);
+    }
+    if (rc == 0) {
+        rc = json_object_set_new(root, "stations", stations);
+        stations = NULL;
+    }
+    if (rc == 0) {
+        errno = 0;
+        rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(REAL_DIGITS));
+        if (rc == 0 && fputc('\n', f) == EOF)
+            rc = -1;
+        if (rc != 0 && errno == 0)
+            errno = EIO;
+    } else {
+        errno = ENOMEM;
+    }
+    json_decref(stations);
+    json_decref(root);
+    return rc == 0 ? 0 : -1;
+}
+
+/* ---- text ---- */
+
+static int write_text(FILE *f, const output_run *run)
+{
+    const scenario *sc = run->sc;
+    const results *r = run->r;
+    char size[256], dest[32], dur[32], warm[32];
+    frame_size_text(&sc->traffic.size, size, sizeof size);
+    dest_text(&sc->traffic, dest, sizeof dest);
+    parse_format_time(sc->duration, dur, sizeof dur);
+    parse_format_time(sc->warmup, warm, sizeof warm);
+    int n = 0;
+#define LINE(label, ...)                                                                     \
+    do {                                                                                     \
+        if (n >= 0)                                                                          \
+            n = fprintf(f, "  %-18s", label);                                                \
+        if (n >= 0)                                                                          \
+            n = fprintf(f, __VA_ARGS__);                                                     \
+        if (n >= 0)                                                                          \
+            n = fputc('\n', f) == EOF ? -1 : 0;                                              \
+    } while (0)
+    char where[64];
+    snprintf(where, sizeof where, sc->phy.topology == TOPOLOGY_BUS ? "bus %g m" : "star, drops of %g m",
+             sc->phy.length_m);
+    char what[SCENARIO_PATH_MAX + 300];
+    if (sc->traffic.kind == TRAFFIC_PCAP)
+        snprintf(what, sizeof what, "traffic replayed from %s", sc->pcap_path);
+    else
+        snprintf(what, sizeof what, "%s traffic, %s-byte frames to %s", traffic_name(sc), size,
+                 dest);
+    n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
+                sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,
+                sc->policy, sc->seed);
+    if (run->interrupted)
+        LINE("status", "interrupted: measures cover the run so far");
+    LINE("simulated time", "%.6f s of %s (warm-up %s), %" PRIu64 " events, %.3f s wall",
+         r->sim_time_s, dur, warm, r->events, run->wall_s);
+    LINE("throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput, r->throughput_ci95,
+         r->throughput_mbps);
+    LINE("offered load", "%.4f", r->offered_load);
+    LINE("frames", "%" PRIu64 " offered, %" PRIu64 " sent OK, %" PRIu64 " aborted, %" PRIu64
+                   " dropped, %" PRIu64 " queued",
+         r->frames_offered, r->frames_ok, r->frames_aborted, r->frames_dropped, r->frames_queued);
+    LINE("received", "%" PRIu64 " whole, %" PRIu64 " corrupted at the receiver",
+         r->frames_delivered, r->frames_corrupted);
+    LINE("attempts", "%" PRIu64, r->attempts);
+    LINE("collisions", "%" PRIu64 " on the medium, %.3f per frame sent, %" PRIu64 " late",
+         r->collisions, r->collisions_per_frame, r->late_collisions);
+    LINE("delay", "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us", r->mean_delay_us,
+         r->p50_delay_us, r->p99_delay_us, r->max_delay_us);
+    LINE("fairness (Jain)", "%.4f", r->jain_fairness);
+    LINE("capture", "mean run %.2f frames, longest %" PRIu64, r->capture_mean_run,
+         r->capture_max_run);
+    if (sc->traffic.kind == TRAFFIC_BATCH) {
+        if (r->completion_s >= 0)
+            LINE("completion", "%.6f s (every frame done)", r->completion_s);
+        else
+            LINE("completion", "not every frame is done yet");
+    }
+#undef LINE
+    return n < 0 ? -1 : 0;
+}
+
+int output_write(FILE *f, output_format fmt, const output_run *run)
+{
+    switch (fmt) {
+    case OUTPUT_JSON:
+        return write_json(f, run);
+    case OUTPUT_CSV:
+        return write_csv(f, run);
+    case OUTPUT_TEXT:
+    default:
+        return write_text(f, run);
+    }
+}

@@ -1,0 +1,71 @@
+/* output.h - the measures of a run as text, JSON or CSV (run --format), and
+ * the per-station CSV (run --stations-csv).
+ *
+ * The scalar measures are one const table (output_measure_at): JSON fields
+ * and CSV columns come from it in the same order, so they cannot disagree,
+ * and other commands (sweep) can list the same measures. The names are
+ * DESIGN.md §3's: throughput, throughput_ci95, throughput_mbps,
+ * offered_load, frames_ok, frames_offered, frames_aborted, frames_dropped,
+ * attempts, collisions, late_collisions, completion_s, mean_delay_us,
+ * p99_delay_us, jain_fairness, capture_mean_run, capture_max_run,
+ * sim_time_s, events, wall_s, and a few more (see output.c). A measure that
+ * does not apply (completion_s unless every frame of a batch run is done,
+ * replay_rejected unless a capture is replayed) is JSON null and an empty
+ * CSV field.
+ *
+ * JSON (jansson): one object, fields in table order, reals with 12
+ * significant digits (JSON_REAL_PRECISION), then "interrupted" and
+ * "stations": an array of objects keyed by the Clause 30 names
+ * (aFramesTransmittedOK, ...) and the extras, stations numbered from 1.
+ * Everything except wall_s is a pure function of the scenario and seed.
+ *
+ * Writers return 0, or -1 with errno set (the caller names the file).
+ */
+#ifndef CSMACD_OUTPUT_H
+#define CSMACD_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results.h"
+#include "scenario.h"
+
+typedef enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_CSV } output_format;
+
+/* "text", "json", "csv". Returns 0, or -1 for another name. */
+int output_format_parse(const char *name, output_format *out);
+
+/* What a run produced, with what only the program knows. */
+typedef struct output_run {
+    const scenario *sc; /* as the engine ran it (a replay sets the stations) */
+    const results *r;
+    double wall_s;     /* wall-clock seconds the run took */
+    bool interrupted;  /* stopped early by a signal */
+    bool replay;       /* traffic replayed from a capture */
+    uint64_t replay_rejected; /* its frames read but not replayed */
+} output_run;
+
+/* One measure's value: an integer, a real, or nothing (not applicable). */
+typedef struct output_value {
+    enum { OUTPUT_NULL, OUTPUT_UINT, OUTPUT_REAL } kind;
+    uint64_t u;
+    double d;
+} output_value;
+
+typedef struct output_measure {
+    const char *name;  /* JSON field and CSV column */
+    const char *unit;  /* for people: "", "s", "us", "Mb/s" */
+    output_value (*get)(const output_run *run);
+} output_measure;
+
+size_t output_measure_count(void);
+const output_measure *output_measure_at(size_t i);
+
+/* The summary on f in the given format. */
+int output_write(FILE *f, output_format fmt, const output_run *run);
+
+/* Header and one row per station (numbered from 1). */
+int output_write_stations_csv(FILE *f, const results *r);
+
+#endif

@@ -1,0 +1,930 @@
+/* scenario.c - defaults, keys, scenario files and cross-checks (scenario.h).
+ *
+ * Every key is one row of a const table: its name and a setter that
+ * validates the text (parse.h) before it touches the scenario, so a failed
+ * scenario_set leaves the scenario as it was. Checks that involve several
+ * keys (warm-up against duration, positions against stations, frame sizes
+ * against the PHY) wait for scenario_finish, so keys may come in any order.
+ *
+ * One exception to "any order": `phy` replaces every PHY field with the
+ * named profile, overrides included (topology, length, rate, ...). So that
+ * "phy = 10base2" and "length = 300" mean the same in either order,
+ * scenario_load_file applies the file's `phy` before its other keys, and the
+ * program does the same with the command line (file first, then options).
+ *
+ * Scenario files are read with libinih: "key = value" lines, comments
+ * starting with ';' or '#' at the start of a line (and " ;" inline), an
+ * optional [scenario] section. Our own line reader feeds inih so that a
+ * line too long for inih's buffer (which it would silently split in two)
+ * and an indented continuation line (which inih would hand over as a second
+ * value) are refused with their line numbers instead.
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "backoff.h"
+#include "parse.h"
+
+/* A value shown in a message (parse_echo): Q(v) in a printf argument list. */
+#define Q(v) parse_echo((v), (char[64]){0}, 64)
+
+/* Longest duration or warm-up: 2400 h (100 days), far from INT64_MAX
+ * picoseconds (2562 h) so the engine may add delays without overflow. */
+#define SCENARIO_MAX_TIME_PS ((sim_time)2400 * 3600 * SIM_PS_PER_S)
+#define SCENARIO_MAX_METRES 1e7
+#define SCENARIO_MAX_QUEUE 1000000u
+#define SCENARIO_MAX_BATCH 10000000u
+
+void scenario_defaults(scenario *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->phy = *phy_profile_find("10base5");
+    sc->n_stations = 8;
+    sc->positions_m = NULL;
+    sc->n_positions = 0;
+    sc->probe_m = 0.0;
+    sc->pcap_time_scale = 1.0;
+    sc->pcap_max_stations = 0;
+    sc->traffic.kind = TRAFFIC_SATURATED;
+    sc->traffic.load = 0.5;
+    sc->traffic.size.kind = FRAME_SIZE_FIXED;
+    sc->traffic.size.min_bytes = 512;
+    sc->traffic.size.max_bytes = 512;
+    sc->traffic.dest = DEST_RANDOM;
+    sc->traffic.server = 0;
+    sc->traffic.batch_frames = 1;
+    sc->traffic.on_mean_s = 0.01;
+    sc->traffic.off_mean_s = 0.09;
+    snprintf(sc->policy, sizeof sc->policy, "beb");
+    sc->queue_capacity = 64;
+    sc->duration = SIM_PS_PER_S;
+    sc->warmup = 0;
+    sc->seed = 1;
+    sc->batches = 20;
+}
+
+void scenario_free(scenario *sc)
+{
+    free(sc->positions_m);
+    sc->positions_m = NULL;
+    sc->n_positions = 0;
+}
+
+int scenario_copy(scenario *dst, const scenario *src)
+{
+    double *pos = NULL;
+    if (src->positions_m != NULL && src->n_positions > 0) {
+        pos = malloc(sizeof *pos * src->n_positions);
+        if (pos == NULL)
+            return -1;
+        memcpy(pos, src->positions_m, sizeof *pos * src->n_positions);
+    }
+    *dst = *src;
+    dst->positions_m = pos;
+    return 0;
+}
+
+/* ---- setters: each validates first, then writes ---- */
+
+typedef int (*key_setter)(scenario *sc, const char *key, const char *v, char *err,
+                          size_t errlen);
+
+/* Writes "key: " then the parser's reason. */
+static int key_fail(const char *key, const char *reason, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s", key, reason);
+    return -1;
+}
+
+/* Runs a parser that writes its reason to `rs`; on failure returns
+ * "key: reason". The call names the buffer: CHECK(parse_u32(v, ..., RS)). */
+#define RS rs_, sizeof rs_
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        char rs_[400];                                                                 \
+        if ((call) != 0)                                                               \
+            return key_fail(key, rs_, err, errlen);                                    \
+    } while (0)
+
+static int set_phy(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    const phy_params *p = phy_profile_find(v);
+    if (p == NULL) {
+        int n = snprintf(err, errlen, "%s: unknown profile '%s' (", key, Q(v));
+        for (size_t i = 0; i < phy_profile_count() && n > 0 && (size_t)n < errlen; i++)
+            n += snprintf(err + n, errlen - (size_t)n, "%s%s", i ? ", " : "",
+                          phy_profile_at(i)->name);
+        if (n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n, ")");
+        return -1;
+    }
+    sc->phy = *p;
+    return 0;
+}
+
+static int set_stations(scenario *sc, const char *key, const char *v, char *err,
+                        size_t errlen)
+{
+    uint32_t n = 0;
+    CHECK(parse_u32(v, 1, SCENARIO_MAX_STATIONS, &n, RS));
+    sc->n_stations = n;
+    return 0;
+}
+
+static int set_topology(scenario *sc, const char *key, const char *v, char *err,
+                        size_t errlen)
+{
+    if (strcmp(v, "bus") == 0)
+        sc->phy.topology = TOPOLOGY_BUS;
+    else if (strcmp(v, "star") == 0)
+        sc->phy.topology = TOPOLOGY_STAR;
+    else {
+        snprintf(err, errlen, "%s: unknown topology '%s' (bus, star)", key, Q(v));
+        return -1;
+    }
+    return 0;
+}
+
+static int set_length(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    double m = 0;
+    CHECK(parse_metres(v, SCENARIO_MAX_METRES, &m, RS));
+    sc->phy.length_m = m;
+    return 0;
+}
+
+/* positions: one METRES per station. The count is checked against
+ * `stations` in scenario_finish, since either may be set first. */
+static int set_positions(scenario *sc, const char *key, const char *v, char *err,
+                         size_t errlen)
+{
+    char **words = NULL;
+    size_t n = 0;
+    if (strstr(v, "..") != NULL) {
+        snprintf(err, errlen, "%s: ranges are not allowed; give one position per station", key);
+        return -1;
+    }
+    CHECK(parse_list_words(v, &words, &n, RS));
+    if (n > SCENARIO_MAX_STATIONS) {
+        parse_list_free_words(words, n);
+        snprintf(err, errlen, "%s: more than %u positions", key, SCENARIO_MAX_STATIONS);
+        return -1;
+    }
+    double *pos = malloc(sizeof *pos * n);
+    if (pos == NULL) {
+        parse_list_free_words(words, n);
+        snprintf(err, errlen, "%s: out of memory", key);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char reason[400];
+        if (parse_metres(words[i], SCENARIO_MAX_METRES, &pos[i], reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "%s: position %zu: %s", key, i + 1, reason);
+            free(pos);
+            parse_list_free_words(words, n);
+            return -1;
+        }
+    }
+    parse_list_free_words(words, n);
+    free(sc->positions_m);
+    sc->positions_m = pos;
+    sc->n_positions = (uint32_t)n;
+    return 0;
+}
+
+/* pcap-time-scale: a factor on the capture's relative times (0.5 replays
+ * twice as fast). */
+static int set_pcap_time_scale(scenario *sc, const char *key, const char *v, char *err,
+                               size_t errlen)
+{
+    double x = 0;
+    CHECK(parse_double(v, 0.0, 1e6, &x, RS));
+    if (x <= 0.0) {
+        snprintf(err, errlen, "%s: %s is not above 0", key, Q(v));
+        return -1;
+    }
+    sc->pcap_time_scale = x;
+    return 0;
+}
+
+static int set_pcap_max_stations(scenario *sc, const char *key, const char *v, char *err,
+                                 size_t errlen)
+{
+    CHECK(parse_u32(v, 0, SCENARIO_MAX_STATIONS, &sc->pcap_max_stations, RS));
+    return 0;
+}
+
+static int set_probe(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    double m = 0;
+    CHECK(parse_metres(v, SCENARIO_MAX_METRES, &m, RS));
+    sc->probe_m = m;
+    return 0;
+}
+
+static int set_traffic(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    static const struct { const char *name; traffic_kind kind; } kinds[] = {
+        {"saturated", TRAFFIC_SATURATED}, {"poisson", TRAFFIC_POISSON},
+        {"onoff", TRAFFIC_ONOFF},         {"batch", TRAFFIC_BATCH},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(v, kinds[i].name) == 0) {
+            sc->traffic.kind = kinds[i].kind;
+            sc->pcap_path[0] = '\0';
+            return 0;
+        }
+    if (strncmp(v, "pcap:", 5) == 0) {
+        const char *path = v + 5;
+        if (path[0] == '\0') {
+            snprintf(err, errlen, "%s: pcap: needs a file name (pcap:FILE)", key);
+            return -1;
+        }
+        if (strlen(path) >= sizeof sc->pcap_path) {
+            snprintf(err, errlen, "%s: the capture's file name is too long", key);
+            return -1;
+        }
+        sc->traffic.kind = TRAFFIC_PCAP;
+        snprintf(sc->pcap_path, sizeof sc->pcap_path, "%s", path);
+        return 0;
+    }
+    snprintf(err, errlen, "%s: unknown kind '%s' (saturated, poisson, onoff, batch, pcap:FILE)",
+             key, Q(v));
+    return -1;
+}
+
+static int set_load(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    double g = 0;
+    CHECK(parse_double(v, 0.0, 1000.0, &g, RS));
+    sc->traffic.load = g;
+    return 0;
+}
+
+/* frame-size: N | MIN-MAX | S:W,S:W,... (at most FRAME_SIZE_MIX_MAX; a
+ * size without ":W" weighs 1). */
+static int set_frame_size(scenario *sc, const char *key, const char *v, char *err,
+                          size_t errlen)
+{
+    frame_size_spec s;
+    memset(&s, 0, sizeof s);
+    if (strchr(v, ':') != NULL || strchr(v, ',') != NULL) {
+        const char *p = v;
+        s.kind = FRAME_SIZE_MIX;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            char item[64];
+            if (s.n_mix == FRAME_SIZE_MIX_MAX) {
+                snprintf(err, errlen, "%s: a mix has at most %d sizes", key, FRAME_SIZE_MIX_MAX);
+                return -1;
+            }
+            if (len == 0 || len >= sizeof item) {
+                snprintf(err, errlen, "%s: '%s' is not SIZE:WEIGHT,SIZE:WEIGHT,...", key, Q(v));
+                return -1;
+            }
+            memcpy(item, p, len);
+            item[len] = '\0';
+            char *colon = strchr(item, ':');
+            const char *weight_txt = "1";
+            if (colon != NULL) {
+                *colon = '\0';
+                weight_txt = colon + 1;
+            }
+            CHECK(parse_u32(item, 18, 65535, &s.mix_bytes[s.n_mix], RS));
+            CHECK(parse_u32(weight_txt, 1, 1000000, &s.mix_weight[s.n_mix], RS));
+            s.n_mix++;
+            if (comma == NULL)
+                break;
+            p = comma + 1;
+        }
+        s.min_bytes = s.max_bytes = s.mix_bytes[0];
+        for (uint32_t i = 0; i < s.n_mix; i++) {
+            if (s.mix_bytes[i] < s.min_bytes)
+                s.min_bytes = s.mix_bytes[i];
+            if (s.mix_bytes[i] > s.max_bytes)
+                s.max_bytes = s.mix_bytes[i];
+        }
+    } else if (v[0] != '-' && strchr(v, '-') != NULL) {
+        const char *dash = strchr(v, '-');
+        char lo[64];
+        size_t len = (size_t)(dash - v);
+        if (len >= sizeof lo) {
+            snprintf(err, errlen, "%s: '%s' is not MIN-MAX", key, Q(v));
+            return -1;
+        }
+        memcpy(lo, v, len);
+        lo[len] = '\0';
+        s.kind = FRAME_SIZE_RANGE;
+        CHECK(parse_u32(lo, 18, 65535, &s.min_bytes, RS));
+        CHECK(parse_u32(dash + 1, 18, 65535, &s.max_bytes, RS));
+        if (s.min_bytes > s.max_bytes) {
+            snprintf(err, errlen, "%s: the range %u-%u is empty", key, s.min_bytes, s.max_bytes);
+            return -1;
+        }
+        if (s.min_bytes == s.max_bytes)
+            s.kind = FRAME_SIZE_FIXED;
+    } else {
+        s.kind = FRAME_SIZE_FIXED;
+        CHECK(parse_u32(v, 18, 65535, &s.min_bytes, RS));
+        s.max_bytes = s.min_bytes;
+    }
+    sc->traffic.size = s;
+    return 0;
+}
+
+static int set_dest(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    if (strcmp(v, "random") == 0) {
+        sc->traffic.dest = DEST_RANDOM;
+    } else if (strcmp(v, "broadcast") == 0) {
+        sc->traffic.dest = DEST_BROADCAST;
+    } else if (strcmp(v, "server") == 0) {
+        sc->traffic.dest = DEST_SERVER;
+        sc->traffic.server = 0;
+    } else if (strncmp(v, "server:", 7) == 0) {
+        uint32_t k = 0;
+        CHECK(parse_u32(v + 7, 1, SCENARIO_MAX_STATIONS, &k, RS));
+        sc->traffic.dest = DEST_SERVER;
+        sc->traffic.server = k - 1; /* users number stations from 1 */
+    } else {
+        snprintf(err, errlen, "%s: unknown destination '%s' (random, server[:K], broadcast)",
+                 key, Q(v));
+        return -1;
+    }
+    return 0;
+}
+
+static int set_batch(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    uint32_t k = 0;
+    CHECK(parse_u32(v, 1, SCENARIO_MAX_BATCH, &k, RS));
+    sc->traffic.batch_frames = k;
+    return 0;
+}
+
+/* on-off: ON/OFF, two TIMEs, the mean on and off periods. */
+static int set_on_off(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    const char *slash = strchr(v, '/');
+    char on_txt[64];
+    sim_time on_ps = 0, off_ps = 0;
+    if (slash == NULL || (size_t)(slash - v) >= sizeof on_txt) {
+        snprintf(err, errlen, "%s: '%s' is not ON/OFF (e.g. 10ms/90ms)", key, Q(v));
+        return -1;
+    }
+    memcpy(on_txt, v, (size_t)(slash - v));
+    on_txt[slash - v] = '\0';
+    CHECK(parse_time_ps(on_txt, &on_ps, RS));
+    CHECK(parse_time_ps(slash + 1, &off_ps, RS));
+    if (on_ps == 0 || off_ps == 0 || on_ps > SCENARIO_MAX_TIME_PS ||
+        off_ps > SCENARIO_MAX_TIME_PS) {
+        snprintf(err, errlen, "%s: both periods must be above 0 and at most 2400h", key);
+        return -1;
+    }
+    sc->traffic.on_mean_s = sim_time_to_s(on_ps);
+    sc->traffic.off_mean_s = sim_time_to_s(off_ps);
+    return 0;
+}
+
+static int set_queue(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    CHECK(parse_u32(v, 1, SCENARIO_MAX_QUEUE, &sc->queue_capacity, RS));
+    return 0;
+}
+
+static int set_time(const char *key, const char *v, sim_time min_ps, sim_time *out,
+                    char *err, size_t errlen)
+{
+    sim_time t = 0;
+    CHECK(parse_time_ps(v, &t, RS));
+    if (t < min_ps || t > SCENARIO_MAX_TIME_PS) {
+        snprintf(err, errlen, "%s: %s is out of range (%s to 2400h)", key, Q(v),
+                 min_ps > 0 ? "above 0" : "0");
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+static int set_duration(scenario *sc, const char *key, const char *v, char *err,
+                        size_t errlen)
+{
+    return set_time(key, v, 1, &sc->duration, err, errlen);
+}
+
+static int set_warmup(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    return set_time(key, v, 0, &sc->warmup, err, errlen);
+}
+
+static int set_seed(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    CHECK(parse_u64(v, 0, UINT64_MAX, &sc->seed, RS));
+    return 0;
+}
+
+static int set_policy(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    size_t len = strlen(v);
+    if (len == 0 || len >= sizeof sc->policy) {
+        snprintf(err, errlen, "%s: the spec must have 1 to %zu characters", key,
+                 sizeof sc->policy - 1);
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c <= 0x20 || c >= 0x7f) {
+            snprintf(err, errlen, "%s: the spec may not contain blanks or control characters",
+                     key);
+            return -1;
+        }
+    }
+    memcpy(sc->policy, v, len + 1);
+    return 0;
+}
+
+static int set_batches(scenario *sc, const char *key, const char *v, char *err,
+                       size_t errlen)
+{
+    CHECK(parse_u32(v, 1, 1000, &sc->batches, RS));
+    return 0;
+}
+
+static int set_rate(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    CHECK(parse_rate_bps(v, 1000, 1000000000000ULL, &sc->phy.rate_bps, RS));
+    return 0;
+}
+
+/* PHY integer fields: one row each with its range (phy_validate checks the
+ * same ranges again, and the relations between fields, in scenario_finish). */
+typedef struct phy_u32_key {
+    const char *name;
+    size_t offset;
+    uint32_t min, max;
+} phy_u32_key;
+
+static const phy_u32_key phy_u32_keys[] = {
+    {"slot-bits", offsetof(phy_params, slot_bits), 8, 1u << 20},
+    {"ifg-bits", offsetof(phy_params, ifg_bits), 0, 1u << 20},
+    {"ifg-part1-bits", offsetof(phy_params, ifg_part1_bits), 0, 1u << 20},
+    {"jam-bits", offsetof(phy_params, jam_bits), 1, 1u << 16},
+    {"preamble-bits", offsetof(phy_params, preamble_bits), 0, 1u << 16},
+    {"min-frame", offsetof(phy_params, min_frame_bytes), 18, 65535},
+    {"max-frame", offsetof(phy_params, max_frame_bytes), 18, 65535},
+    {"attempt-limit", offsetof(phy_params, attempt_limit), 1, 1000},
+    {"backoff-limit", offsetof(phy_params, backoff_limit), 0, 62},
+    {"burst-limit", offsetof(phy_params, burst_limit_bits), 0, UINT32_MAX},
+    {"hub-delay-bits", offsetof(phy_params, hub_delay_bits), 0, 1u << 20},
+};
+
+static int set_phy_u32(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof phy_u32_keys / sizeof phy_u32_keys[0]; i++) {
+        const phy_u32_key *k = &phy_u32_keys[i];
+        if (strcmp(k->name, key) == 0) {
+            uint32_t x = 0;
+            CHECK(parse_u32(v, k->min, k->max, &x, RS));
+            memcpy((char *)&sc->phy + k->offset, &x, sizeof x);
+            return 0;
+        }
+    }
+    snprintf(err, errlen, "%s: unknown key", key);
+    return -1;
+}
+
+typedef struct phy_bool_key {
+    const char *name;
+    size_t offset;
+} phy_bool_key;
+
+static const phy_bool_key phy_bool_keys[] = {
+    {"two-part-deferral", offsetof(phy_params, two_part_deferral)},
+    {"extension", offsetof(phy_params, extension)},
+    {"bursting", offsetof(phy_params, bursting)},
+    {"retry-late", offsetof(phy_params, retry_late)},
+};
+
+static int set_phy_bool(scenario *sc, const char *key, const char *v, char *err,
+                        size_t errlen)
+{
+    for (size_t i = 0; i < sizeof phy_bool_keys / sizeof phy_bool_keys[0]; i++) {
+        if (strcmp(phy_bool_keys[i].name, key) == 0) {
+            bool b = false;
+            CHECK(parse_bool(v, &b, RS));
+            memcpy((char *)&sc->phy + phy_bool_keys[i].offset, &b, sizeof b);
+            return 0;
+        }
+    }
+    snprintf(err, errlen, "%s: unknown key", key);
+    return -1;
+}
+
+static int set_velocity(scenario *sc, const char *key, const char *v, char *err,
+                        size_t errlen)
+{
+    double c = 0;
+    CHECK(parse_double(v, 0.0, 1.0, &c, RS));
+    if (c <= 0.0) {
+        snprintf(err, errlen, "%s: %s is not a fraction of the speed of light in (0, 1]",
+                 key, Q(v));
+        return -1;
+    }
+    sc->phy.velocity_c = c;
+    return 0;
+}
+
+typedef struct scenario_key {
+    const char *name;
+    key_setter set;
+} scenario_key;
+
+static const scenario_key keys[] = {
+    {"phy", set_phy},
+    {"stations", set_stations},
+    {"topology", set_topology},
+    {"length", set_length},
+    {"positions", set_positions},
+    {"probe", set_probe},
+    {"traffic", set_traffic},
+    {"pcap-time-scale", set_pcap_time_scale},
+    {"pcap-max-stations", set_pcap_max_stations},
+    {"load", set_load},
+    {"frame-size", set_frame_size},
+    {"dest", set_dest},
+    {"batch", set_batch},
+    {"on-off", set_on_off},
+    {"queue", set_queue},
+    {"duration", set_duration},
+    {"warmup", set_warmup},
+    {"seed", set_seed},
+    {"policy", set_policy},
+    {"batches", set_batches},
+    {"rate", set_rate},
+    {"slot-bits", set_phy_u32},
+    {"ifg-bits", set_phy_u32},
+    {"ifg-part1-bits", set_phy_u32},
+    {"jam-bits", set_phy_u32},
+    {"preamble-bits", set_phy_u32},
+    {"min-frame", set_phy_u32},
+    {"max-frame", set_phy_u32},
+    {"attempt-limit", set_phy_u32},
+    {"backoff-limit", set_phy_u32},
+    {"two-part-deferral", set_phy_bool},
+    {"extension", set_phy_bool},
+    {"bursting", set_phy_bool},
+    {"burst-limit", set_phy_u32},
+    {"retry-late", set_phy_bool},
+    {"velocity", set_velocity},
+    {"hub-delay-bits", set_phy_u32},
+};
+
+static const scenario_key *key_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen)
+{
+    const scenario_key *k = key_find(key);
+    if (k == NULL) {
+        snprintf(err, errlen, "%s: unknown key", Q(key));
+        return -1;
+    }
+    if (value == NULL || value[0] == '\0') {
+        snprintf(err, errlen, "%s: needs a value", key);
+        return -1;
+    }
+    return k->set(sc, key, value, err, errlen);
+}
+
+/* ---- scenario files ---- */
+
+typedef struct file_entry {
+    char *key, *value;
+    int line;
+} file_entry;
+
+typedef struct file_reader {
+    FILE *f;
+    const char *path;
+    char *dir;          /* the file's directory, for relative pcap: paths */
+    int line;           /* lines read so far */
+    bool indented;      /* the line just read starts with a blank */
+    int err_line;       /* first problem found (0: none) */
+    char err[512];
+    file_entry *entries;
+    size_t n, cap;
+} file_reader;
+
+/* Keeps the first problem: "path:line: msg". */
+static void reader_fail(file_reader *r, int line, const char *msg)
+{
+    if (r->err_line != 0)
+        return;
+    r->err_line = line;
+    snprintf(r->err, sizeof r->err, "%.300s:%d: %s", r->path, line, msg);
+}
+
+/* An fgets for inih that counts lines and refuses what inih would misread. */
+static char *reader_gets(char *str, int num, void *stream)
+{
+    file_reader *r = stream;
+    if (r->err_line != 0)
+        return NULL;
+    int c = 0, len = 0;
+    while (len < num - 1 && (c = getc(r->f)) != EOF) {
+        if (c == '\0') {
+            reader_fail(r, r->line + 1, "the file contains a NUL byte");
+            return NULL;
+        }
+        str[len++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (len == 0)
+        return NULL;
+    str[len] = '\0';
+    r->line++;
+    if (str[len - 1] != '\n' && c != EOF) {
+        int next = getc(r->f);
+        if (next != EOF) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "the line is longer than %d characters", num - 3);
+            reader_fail(r, r->line, msg);
+            return NULL;
+        }
+    }
+    r->indented = str[0] == ' ' || str[0] == '\t';
+    return str;
+}
+
+static int reader_handler(void *user, const char *section, const char *name,
+                          const char *value)
+{
+    file_reader *r = user;
+    if (r->err_line != 0)
+        return 0;
+    if (section[0] != '\0' && strcmp(section, "scenario") != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "unknown section [%s] (keys need no section)", Q(section));
+        reader_fail(r, r->line, msg);
+        return 0;
+    }
+    if (r->indented) {
+        reader_fail(r, r->line, "indented line: a value must be on one line with its key");
+        return 0;
+    }
+    if (key_find(name) == NULL) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "unknown key '%s'", Q(name));
+        reader_fail(r, r->line, msg);
+        return 0;
+    }
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        file_entry *e = realloc(r->entries, cap * sizeof *e);
+        if (e == NULL) {
+            reader_fail(r, r->line, "out of memory");
+            return 0;
+        }
+        r->entries = e;
+        r->cap = cap;
+    }
+    file_entry *e = &r->entries[r->n];
+    e->key = strdup(name);
+    /* A relative capture path is read relative to the scenario file. */
+    if (strcmp(name, "traffic") == 0 && strncmp(value, "pcap:", 5) == 0 && value[5] != '/' &&
+        value[5] != '\0' && r->dir != NULL) {
+        size_t len = strlen(r->dir) + strlen(value) + 2;
+        e->value = malloc(len);
+        if (e->value != NULL)
+            snprintf(e->value, len, "pcap:%s/%s", r->dir, value + 5);
+    } else {
+        e->value = strdup(value);
+    }
+    e->line = r->line;
+    if (e->key == NULL || e->value == NULL) {
+        free(e->key);
+        free(e->value);
+        reader_fail(r, r->line, "out of memory");
+        return 0;
+    }
+    r->n++;
+    return 1;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        return NULL;
+    size_t len = slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(len + 1);
+    if (d != NULL) {
+        memcpy(d, path, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen)
+{
+    file_reader r;
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    r.f = fopen(path, "r");
+    if (r.f == NULL) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    /* fopen succeeds on a directory; reading it would look like an empty
+     * file. Pipes (--scenario <(...)) and devices are read as they come. */
+    struct stat st;
+    if (fstat(fileno(r.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory", path);
+        fclose(r.f);
+        return -1;
+    }
+    r.dir = dir_of(path);
+    int rc = ini_parse_stream(reader_gets, &r, reader_handler, &r);
+    int read_errno = ferror(r.f) ? errno : 0;
+    fclose(r.f);
+    int status = -1;
+    if (read_errno != 0)
+        snprintf(err, errlen, "%s: %s", path, strerror(read_errno));
+    else if (r.err_line != 0)
+        snprintf(err, errlen, "%s", r.err);
+    else if (rc > 0)
+        snprintf(err, errlen, "%s:%d: not a 'key = value' line", path, rc);
+    else if (rc < 0)
+        snprintf(err, errlen, "%s: cannot be read (out of memory)", path);
+    else
+        status = 0;
+    if (status == 0) {
+        /* phy first: it resets every PHY field (see the file comment). */
+        for (int pass = 0; pass < 2 && status == 0; pass++)
+            for (size_t i = 0; i < r.n; i++) {
+                bool is_phy = strcmp(r.entries[i].key, "phy") == 0;
+                if (is_phy != (pass == 0))
+                    continue;
+                char reason[512];
+                if (scenario_set(sc, r.entries[i].key, r.entries[i].value, reason,
+                                 sizeof reason) != 0) {
+                    snprintf(err, errlen, "%s:%d: %s", path, r.entries[i].line, reason);
+                    status = -1;
+                    break;
+                }
+            }
+    }
+    for (size_t i = 0; i < r.n; i++) {
+        free(r.entries[i].key);
+        free(r.entries[i].value);
+    }
+    free(r.entries);
+    free(r.dir);
+    return status;
+}
+
+/* ---- cross-checks ---- */
+
+static void warn_add(char *warn, size_t warnlen, const char *text)
+{
+    size_t used = strlen(warn);
+    if (used + 1 >= warnlen)
+        return;
+    snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
+}
+
+int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    char buf[512], t1[32], t2[32];
+    if (warnlen > 0)
+        warn[0] = '\0';
+
+    if (sc->n_stations < 1 || sc->n_stations > SCENARIO_MAX_STATIONS) {
+        snprintf(err, errlen, "stations: %u is out of range (1 to %u)", sc->n_stations,
+                 SCENARIO_MAX_STATIONS);
+        return -1;
+    }
+    if (phy_validate(&sc->phy, err, errlen) != 0)
+        return -1;
+    if (sc->duration <= 0 || sc->duration > SCENARIO_MAX_TIME_PS) {
+        snprintf(err, errlen, "duration: out of range (above 0 to 2400h)");
+        return -1;
+    }
+    if (sc->warmup < 0 || sc->warmup >= sc->duration) {
+        parse_format_time(sc->warmup, t1, sizeof t1);
+        parse_format_time(sc->duration, t2, sizeof t2);
+        snprintf(err, errlen, "warmup: %s is not shorter than the duration (%s)", t1, t2);
+        return -1;
+    }
+
+    /* Placement. Bus positions lie on the cable [0, length]; star
+     * positions are drop-cable lengths. */
+    double longest_m = sc->phy.length_m;
+    /* A replayed capture brings its own station count (one per source
+     * address), known only when the engine reads it: the engine checks
+     * positions against it. */
+    if (sc->positions_m != NULL && sc->traffic.kind != TRAFFIC_PCAP) {
+        size_t n_pos = sc->n_positions;
+        if (n_pos != sc->n_stations) {
+            snprintf(err, errlen, "positions: %zu position%s given for %u station%s", n_pos,
+                     n_pos == 1 ? "" : "s", sc->n_stations, sc->n_stations == 1 ? "" : "s");
+            return -1;
+        }
+    }
+    if (sc->positions_m != NULL) {
+        for (size_t i = 0; i < sc->n_positions; i++) {
+            double x = sc->positions_m[i];
+            if (sc->phy.topology == TOPOLOGY_BUS && x > sc->phy.length_m) {
+                snprintf(err, errlen,
+                         "positions: station %zu at %g m is beyond the end of the %g m cable "
+                         "(set length)",
+                         i + 1, x, sc->phy.length_m);
+                return -1;
+            }
+            if (sc->phy.topology == TOPOLOGY_STAR && x > longest_m)
+                longest_m = x;
+        }
+    }
+    if (sc->phy.topology == TOPOLOGY_BUS && sc->probe_m > sc->phy.length_m) {
+        snprintf(err, errlen, "probe: %g m is beyond the end of the %g m cable", sc->probe_m,
+                 sc->phy.length_m);
+        return -1;
+    }
+    if (sc->phy.topology == TOPOLOGY_STAR && sc->probe_m != 0.0)
+        warn_add(warn, warnlen, "probe: ignored on a star (the probe sits at the hub)");
+    if (longest_m > sc->phy.max_length_m) {
+        snprintf(buf, sizeof buf,
+                 "length: %g m is longer than %s allows (%g m%s); collisions may be detected "
+                 "late or not at all",
+                 longest_m, sc->phy.name, sc->phy.max_length_m,
+                 sc->phy.topology == TOPOLOGY_STAR ? " per drop cable" : "");
+        warn_add(warn, warnlen, buf);
+    }
+
+    /* Traffic. */
+    const traffic_config *t = &sc->traffic;
+    if ((t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) && !(t->load > 0.0)) {
+        snprintf(err, errlen, "load: %s traffic needs a load above 0",
+                 t->kind == TRAFFIC_POISSON ? "poisson" : "onoff");
+        return -1;
+    }
+    if (t->kind == TRAFFIC_PCAP && sc->pcap_path[0] == '\0') {
+        snprintf(err, errlen, "traffic: pcap: needs a file name (pcap:FILE)");
+        return -1;
+    }
+    if (t->dest == DEST_SERVER && t->server >= sc->n_stations && t->kind != TRAFFIC_PCAP) {
+        snprintf(err, errlen, "dest: server %u does not exist (stations are 1 to %u)",
+                 t->server + 1, sc->n_stations);
+        return -1;
+    }
+    /* A lone station has no other station to send to: frames addressed
+     * "to a random other station" go to the station itself, whatever the
+     * traffic, and are judged where they were sent. So one saturated
+     * station measures the channel's efficiency, 12144 / (12144 + 64 + 96)
+     * with 1518-byte frames, and a sweep over N may start at 1. */
+    uint32_t max_bytes = t->size.kind == FRAME_SIZE_MIX ? 0 : t->size.max_bytes;
+    uint32_t min_bytes = t->size.kind == FRAME_SIZE_MIX ? UINT32_MAX : t->size.min_bytes;
+    for (uint32_t i = 0; t->size.kind == FRAME_SIZE_MIX && i < t->size.n_mix; i++) {
+        if (t->size.mix_bytes[i] > max_bytes)
+            max_bytes = t->size.mix_bytes[i];
+        if (t->size.mix_bytes[i] < min_bytes)
+            min_bytes = t->size.mix_bytes[i];
+    }
+    if (max_bytes > sc->phy.max_frame_bytes) {
+        snprintf(err, errlen, "frame-size: %u bytes is above max-frame (%u bytes)", max_bytes,
+                 sc->phy.max_frame_bytes);
+        return -1;
+    }
+    if (min_bytes < 18) {
+        snprintf(err, errlen, "frame-size: %u bytes is below 18 (addresses, type and FCS)",
+                 min_bytes);
+        return -1;
+    }
+
+    /* The policy, reported now rather than when the engine starts. */
+    backoff_env env = {
+        .slot_ps = (sim_time)sc->phy.slot_bits * phy_bit_ps(&sc->phy),
+        .attempt_limit = sc->phy.attempt_limit,
+        .backoff_limit = sc->phy.backoff_limit,
+        .n_stations = sc->n_stations,
+    };
+    backoff_policy *p = NULL;
+    if (backoff_policy_create(sc->policy, &env, &p, err, errlen) != 0)
+        return -1;
+    backoff_policy_destroy(p);
+    return 0;
+}

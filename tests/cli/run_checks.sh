@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# run_checks.sh - CLI tests of good runs of `csmacd run` and their outputs.
+#
+# Pins: --format json has every field of DESIGN.md §3 (and stations with
+# the Clause 30 names), with counts that add up; --format csv is a header
+# and one row with the same columns; --stations-csv has a header and one
+# row per station; --events has its header and well-formed lines for every
+# kind of event a contended run produces; the text summary carries units;
+# a scenario file gives the same run as the same options on the command
+# line, and may be a pipe; batch runs report their completion time; a lone
+# station's frames count as delivered; determinism (same seed:
+# byte-identical JSON without wall_s, event log and station CSV; another
+# seed differs); SIGINT and SIGTERM in the middle of a long run leave
+# complete, valid outputs and exit 130 / 143 with the simulated time
+# reached; standard output on a full disk exits 1; help and version.
+# It does not check the model's numbers beyond sanity bounds (the unit and
+# validation tests do).
+#
+# Usage: run_checks.sh CSMACD
+set -euo pipefail
+
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+data=$(cd "$(dirname "$0")/data" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+pass=0
+fail=0
+check() { # NAME COMMAND...: runs a check in a subshell with errexit, counts it
+    local name=$1 rc=0
+    shift
+    # Not inside `if`: there bash would switch errexit off for the check.
+    set +e
+    (set -e; "$@") >"$work/check.log" 2>&1
+    rc=$?
+    set -e
+    if ((rc == 0)); then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name"
+        sed 's/^/     /' "$work/check.log" | head -20
+    fi
+}
+
+# --- one contended run with every output
+run_all() {
+    "$bin" run --stations 6 --duration 200ms --seed 7 --format json \
+        --events ev.csv --stations-csv st.csv >run.json 2>run.err
+    [[ ! -s run.err ]]
+}
+check run_with_all_outputs run_all
+
+json_fields() {
+    python3 - run.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+need = ["throughput", "throughput_ci95", "throughput_mbps", "offered_load", "frames_ok",
+        "frames_offered", "frames_aborted", "frames_dropped", "attempts", "collisions",
+        "late_collisions", "completion_s", "mean_delay_us", "p99_delay_us", "jain_fairness",
+        "capture_mean_run", "capture_max_run", "sim_time_s", "events", "wall_s", "stations"]
+missing = [k for k in need if k not in d]
+assert not missing, f"missing fields: {missing}"
+assert d["interrupted"] is False
+assert d["sim_time_s"] == 0.2, d["sim_time_s"]
+assert 0 < d["throughput"] < 1, d["throughput"]
+assert d["completion_s"] is None  # saturated traffic
+st = d["stations"]
+assert isinstance(st, list) and len(st) == 6, len(st)
+clause30 = ["aFramesTransmittedOK", "aSingleCollisionFrames", "aMultipleCollisionFrames",
+            "aOctetsTransmittedOK", "aFramesWithDeferredXmissions", "aLateCollisions",
+            "aFramesAbortedDueToXSColls"]
+for i, s in enumerate(st):
+    assert s["station"] == i + 1
+    for k in clause30 + ["frames_offered", "frames_dropped", "collisions"]:
+        assert isinstance(s[k], int) and s[k] >= 0, (k, s.get(k))
+assert sum(s["aFramesTransmittedOK"] for s in st) == d["frames_ok"]
+assert d["frames_offered"] == (d["frames_ok"] + d["frames_aborted"] + d["frames_dropped"]
+                               + d["frames_queued"]), "offered = ok + aborted + dropped + queued"
+assert d["collisions"] > 0, "six saturated stations collide"
+assert d["scenario"]["seed"] == 7 and d["scenario"]["stations"] == 6
+EOF
+}
+check json_has_every_field json_fields
+
+stations_csv() {
+    local header
+    header=$(head -1 st.csv)
+    [[ $header == station,aFramesTransmittedOK,aSingleCollisionFrames,aMultipleCollisionFrames,aOctetsTransmittedOK,aFramesWithDeferredXmissions,aLateCollisions,aFramesAbortedDueToXSColls,* ]]
+    [[ $(wc -l <st.csv) == 7 ]] # header + 6 stations
+    python3 - st.csv run.json <<'EOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+assert [int(r["station"]) for r in rows] == list(range(1, 7))
+for r, s in zip(rows, d["stations"]):
+    assert int(r["aFramesTransmittedOK"]) == s["aFramesTransmittedOK"]
+    assert int(r["aOctetsTransmittedOK"]) == s["aOctetsTransmittedOK"]
+EOF
+}
+check stations_csv_rows stations_csv
+
+events_csv() {
+    [[ $(head -1 ev.csv) == time_ps,station,event,attempt,backoff_slots,frame_id,bytes ]]
+    [[ $(wc -l <ev.csv) -gt 100 ]]
+    # Every line has 7 fields, integers except the event name; stations
+    # 1..6; times never decrease.
+    awk -F, 'NR > 1 {
+        if (NF != 7) { print "line " NR ": " NF " fields"; bad = 1 }
+        if ($2 < 1 || $2 > 6) { print "line " NR ": station " $2; bad = 1 }
+        if ($1 + 0 < last) { print "line " NR ": time goes back"; bad = 1 }
+        last = $1 + 0; kinds[$3] = 1
+    } END {
+        split("arrival tx_start collision jam tx_end backoff tx_ok deliver", want, " ")
+        for (i in want) if (!(want[i] in kinds)) { print "no " want[i] " event"; bad = 1 }
+        exit bad
+    }' ev.csv
+    # Backoff lines carry the slots drawn, which are below 2^attempt.
+    awk -F, '$3 == "backoff" && $5 >= 2 ^ ($4 > 10 ? 10 : $4) { print; bad = 1 } END { exit bad }' ev.csv
+}
+check events_csv_lines events_csv
+
+csv_format() {
+    "$bin" run --stations 3 --duration 50ms --format csv >run.csv
+    [[ $(wc -l <run.csv) == 2 ]]
+    python3 - run.csv <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) == 2 and len(rows[0]) == len(rows[1]), rows
+h = dict(zip(rows[0], rows[1]))
+for k in ["throughput", "frames_ok", "collisions", "wall_s", "sim_time_s", "completion_s"]:
+    assert k in h, k
+assert h["completion_s"] == "" and float(h["sim_time_s"]) == 0.05 and h["interrupted"] == "0"
+EOF
+}
+check csv_header_and_row csv_format
+
+text_format() {
+    "$bin" run --stations 3 --duration 50ms >run.txt
+    grep -q '^csmacd run: 10base5, 3 stations, bus 500 m' run.txt
+    grep -Eq '^  throughput +0\.[0-9]{4} \+/- 0\.[0-9]{4} \(95%\), [0-9.]+ Mb/s$' run.txt
+    grep -Eq '^  delay +mean [0-9.]+ us, p50 [0-9.]+ us, p99 [0-9.]+ us, max [0-9.]+ us$' run.txt
+    grep -Eq '^  simulated time +0\.050000 s of 50ms' run.txt
+}
+check text_summary_with_units text_format
+
+batch_completion() {
+    "$bin" run --stations 4 --traffic batch --batch 2 --duration 1s --format json >b.json
+    python3 -c '
+import json, sys
+d = json.load(open("b.json"))
+assert d["frames_offered"] == 8 and d["frames_ok"] + d["frames_aborted"] == 8, d
+assert d["completion_s"] is not None and 0 < d["completion_s"] < 1, d["completion_s"]'
+}
+check batch_completion_time batch_completion
+
+# One station, default "random" destination: its frames are judged where
+# they were sent, so they count as delivered (scenario.c documents this).
+lone_station() {
+    "$bin" run --stations 1 --frame-size 1518 --duration 100ms --format json >one.json
+    python3 -c '
+import json
+d = json.load(open("one.json"))
+assert d["frames_ok"] > 0 and d["frames_delivered"] == d["frames_ok"], d
+assert d["collisions"] == 0 and 0.98 < d["throughput"] < 0.99, d["throughput"]'
+}
+check lone_station_delivers lone_station
+
+file_equals_options() {
+    "$bin" run --scenario "$data/lab.ini" --format json | grep -v '"wall_s"' >file.json
+    "$bin" run --phy 10base5 --stations 8 --length 500 --traffic poisson --load 0.6 \
+        --frame-size 64-1518 --duration 500ms --warmup 50ms --seed 42 --format json |
+        grep -v '"wall_s"' >opts.json
+    cmp file.json opts.json
+}
+check scenario_file_equals_options file_equals_options
+
+# A scenario may come through a pipe (process substitution).
+piped_scenario() {
+    "$bin" run --scenario <(printf '# piped\nstations = 3\nduration = 10ms\n') --format json >p.json
+    python3 -c '
+import json
+d = json.load(open("p.json"))
+assert d["n_stations"] == 3 and d["sim_time_s"] == 0.01, d'
+}
+check piped_scenario_file piped_scenario
+
+# --- determinism
+determinism() {
+    local args=(run --stations 5 --duration 100ms --traffic poisson --load 0.9 --format json)
+    "$bin" "${args[@]}" --seed 11 --events e1.csv --stations-csv s1.csv | grep -v '"wall_s"' >j1
+    "$bin" "${args[@]}" --seed 11 --events e2.csv --stations-csv s2.csv | grep -v '"wall_s"' >j2
+    "$bin" "${args[@]}" --seed 12 --events e3.csv --stations-csv s3.csv | grep -v '"wall_s"' >j3
+    cmp j1 j2
+    cmp e1.csv e2.csv
+    cmp s1.csv s2.csv
+    if cmp -s j1 j3; then echo "seeds 11 and 12 give the same JSON"; return 1; fi
+    if cmp -s e1.csv e3.csv; then echo "seeds 11 and 12 give the same events"; return 1; fi
+}
+check same_seed_same_bytes determinism
+
+# --- signals: a long run stopped in the middle
+interrupted() { # SIGNAL STATUS FORMAT
+    local sig=$1 want=$2 fmt=$3 got=0
+    rm -f out.* ev.csv st.csv
+    timeout --preserve-status -s "$sig" 2 "$bin" run --stations 50 --duration 1h --format "$fmt" \
+        --events ev.csv --stations-csv st.csv >"out.$fmt" 2>sig.err || got=$?
+    [[ $got == "$want" ]] || { echo "exit status $got, expected $want"; return 1; }
+    grep -Eq '^csmacd: interrupted at [0-9]+\.[0-9]{6} s of simulated time$' sig.err
+    [[ $(wc -l <sig.err) == 1 ]]
+    ls -A | grep -q '\.tmp$' && { echo "temporary files left"; return 1; }
+    # Whole lines only: every file ends with a newline, every row is full.
+    for f in ev.csv st.csv "out.$fmt"; do
+        [[ -s $f && $(tail -c 1 "$f" | od -An -c | tr -d ' ') == '\n' ]] || {
+            echo "$f does not end with a newline"
+            return 1
+        }
+    done
+    awk -F, 'NR == 1 { n = NF } NF != n { print FILENAME ":" FNR; bad = 1 } END { exit bad }' ev.csv
+    awk -F, 'NR == 1 { n = NF } NF != n { print FILENAME ":" FNR; bad = 1 } END { exit bad }' st.csv
+    [[ $(wc -l <st.csv) == 51 ]]
+    if [[ $fmt == json ]]; then
+        python3 -c '
+import json, sys
+d = json.load(open("out.json"))
+assert d["interrupted"] is True and 0 < d["sim_time_s"] < 3600, d["sim_time_s"]
+assert len(d["stations"]) == 50'
+    else
+        [[ $(wc -l <"out.$fmt") == 2 ]]
+        tail -1 "out.$fmt" | grep -q ',1$'
+    fi
+}
+check sigint_json interrupted INT 130 json
+check sigterm_csv interrupted TERM 143 csv
+
+stdout_full() {
+    local got=0
+    "$bin" run --duration 10ms --format json >/dev/full 2>full.err || got=$?
+    [[ $got == 1 ]] && grep -q '^csmacd: standard output: No space left on device$' full.err
+}
+check stdout_on_full_disk stdout_full
+
+help_texts() {
+    "$bin" >usage.txt
+    grep -q '^usage: csmacd COMMAND' usage.txt
+    "$bin" --help | grep -Eq '^  run +run one scenario'
+    "$bin" run --help >run-help.txt
+    grep -q '^usage: csmacd run ' run-help.txt
+    for opt in format stations-csv events scenario phy stations topology length positions probe \
+        traffic load frame-size dest batch on-off queue duration warmup seed policy batches rate \
+        slot-bits two-part-deferral velocity hub-delay-bits; do
+        grep -q -- "--$opt " run-help.txt || { echo "--$opt is not in run --help"; return 1; }
+    done
+    "$bin" --version | grep -Eq '^csmacd [0-9]+\.[0-9]+\.[0-9]+$'
+}
+check help_and_version help_texts
+
+echo "cli runs: $pass passed, $fail failed"
+((fail == 0))
