@@ -59,7 +59,6 @@ GET(mean_delay_us, d)
 GET(p50_delay_us, d)
 GET(p99_delay_us, d)
 GET(max_delay_us, d)
-GET(jain_fairness, d)
 GET(capture_mean_run, d)
 GET(capture_max_run, u)
 GET(sim_time_s, d)
@@ -67,6 +66,13 @@ GET(measured_s, d)
 GET(events, u)
 GET(n_stations, u)
 #undef GET
+
+/* Undefined (null) when nothing was delivered in the window. */
+static output_value get_jain_fairness(const output_run *run)
+{
+    return isnan(run->r->jain_fairness) ? (output_value){.kind = OUTPUT_NULL}
+                                         : d(run->r->jain_fairness);
+}
 
 /* Batch runs only, once every offered frame is done; else null. */
 static output_value get_completion_s(const output_run *run)
@@ -407,7 +413,10 @@ static int write_text(FILE *f, const output_run *run)
          r->collisions, r->collisions_per_frame, r->late_collisions);
     LINE("delay", "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us", r->mean_delay_us,
          r->p50_delay_us, r->p99_delay_us, r->max_delay_us);
-    LINE("fairness (Jain)", "%.4f", r->jain_fairness);
+    if (isnan(r->jain_fairness))
+        LINE("fairness (Jain)", "%s", "undefined (nothing delivered)");
+    else
+        LINE("fairness (Jain)", "%.4f", r->jain_fairness);
     LINE("capture", "mean run %.2f frames, longest %" PRIu64, r->capture_mean_run,
          r->capture_max_run);
     if (sc->traffic.kind == TRAFFIC_BATCH) {

@@ -40,7 +40,7 @@ typedef struct results {
     double collisions_per_frame; /* collisions / frames_ok (window-free) */
     double completion_s;      /* batch: when the last offered frame was done; -1 otherwise or if not all done */
     double mean_delay_us, p50_delay_us, p99_delay_us, max_delay_us;
-    double jain_fairness;     /* over per-station delivered bits */
+    double jain_fairness;     /* over per-station delivered bits; NAN if none */
     double capture_mean_run;  /* consecutive successes by one station */
     uint64_t capture_max_run;
     uint64_t events;          /* events processed */

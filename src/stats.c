@@ -208,7 +208,8 @@ void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
         per[i].bits_delivered = s->station_bits[i];
         per[i].share = s->delivered_bits ? x / (double)s->delivered_bits : 0;
     }
-    r->jain_fairness = sum2 > 0 ? sum * sum / ((double)s->cfg.n_stations * sum2) : 0;
+    /* Undefined when nothing was delivered: NAN, printed as null. */
+    r->jain_fairness = sum2 > 0 ? sum * sum / ((double)s->cfg.n_stations * sum2) : NAN;
 
     uint64_t runs = s->runs + (s->run_len ? 1 : 0);
     uint64_t max = s->run_len > s->run_max ? s->run_len : s->run_max;

@@ -1071,18 +1071,23 @@ static void draw_stations(ctx *c, int x, int y, int w, int h)
             text(c, x + 4, yy, 11, st, state_attr(r->state));
         }
     }
-    char foot[160];
+    char foot[160], jain[16];
+    /* Undefined (NAN) until something has been delivered. */
+    if (isnan(s->jain))
+        snprintf(jain, sizeof jain, "-");
+    else
+        snprintf(jain, sizeof jain, "%.3f", s->jain);
     if (wide) {
         snprintf(foot, sizeof foot,
-                 "Jain fairness %.3f (1 = equal shares)  capture: run %.1f mean, %llu max",
-                 s->jain, s->capture_mean_run, (unsigned long long)s->capture_max_run);
+                 "Jain fairness %s (1 = equal shares)  capture: run %.1f mean, %llu max",
+                 jain, s->capture_mean_run, (unsigned long long)s->capture_max_run);
         text(c, x, y + h - 1, w, foot, TUI_A_PLAIN);
     } else {
         char slot[32];
         fmt_dur(c, s->slot_s, slot, sizeof slot);
         snprintf(foot, sizeof foot, "backoff: slots left, 1 slot = %s", slot);
         text(c, x, y + h - 3, w, foot, TUI_A_DIM);
-        snprintf(foot, sizeof foot, "Jain fairness %.3f (1 = fair)", s->jain);
+        snprintf(foot, sizeof foot, "Jain fairness %s (1 = fair)", jain);
         text(c, x, y + h - 2, w, foot, TUI_A_PLAIN);
         snprintf(foot, sizeof foot, "capture run %.1f mean, %llu max", s->capture_mean_run,
                  (unsigned long long)s->capture_max_run);

@@ -147,7 +147,7 @@ typedef struct tui_snapshot {
     double throughput, throughput_ci95; /* so far in this run; CI < 0: not measured */
     double offered_load;
     double coll_per_frame;
-    double jain;               /* Jain's fairness index, 0..1 */
+    double jain;               /* Jain's fairness index, 0..1; NAN: nothing delivered yet */
     double capture_mean_run;   /* consecutive successes by one station */
     uint64_t capture_max_run;
     uint64_t frames_dropped;   /* aborted + lost to full queues, all stations */
