@@ -1,0 +1,1439 @@
+/* cmd_sweep.c - `csmacd sweep`: one experiment over a grid of scenarios,
+ * with replications, confidence intervals, a tidy CSV and a figure
+ * (DESIGN.md §3, issue 5; the grid, seeds and statistics are sweep.h's).
+ *
+ * Building the points. For each value P of the phy axis (or once, when it
+ * is not swept) the base scenario is: the defaults, then `phy = P`, then
+ * the preset's [scenario] keys, then the --scenario file and the scenario
+ * options of the command line (cli_parse, exactly as `run` applies them).
+ * Each point then applies its other axis values in the grid order
+ * (policy, frame-size, length, load, stations) with scenario_set. Every
+ * point is finished and its engine built once before any file is
+ * created, so a bad value anywhere is a usage error (exit 2) and nothing
+ * has been written.
+ *
+ * Order of work otherwise as in `run`: outputs are temporaries renamed
+ * into place (outfile.h); SIGINT/SIGTERM stop the runs in flight and the
+ * CSV gets every point completed so far (rows stay in point order), exit
+ * 130/143. The CSV is a pure function of the command line: rows in point
+ * order, reals printed "%.12g", no wall-clock figures, so it is
+ * byte-identical whatever --jobs is and however many MPI ranks share it.
+ *
+ * MPI (built as csmacd-mpi when CMake finds MPI): every rank parses the
+ * same command line and builds the same points; point p belongs to rank
+ * p mod K; each rank runs its points on its own threads and sends their
+ * replications to rank 0, which writes the CSV and the figure. Only rank
+ * 0 prints.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef CSMACD_MPI
+#include <mpi.h>
+#endif
+
+#include "analytic.h"
+#include "cli.h"
+#include "commands.h"
+#include "engine.h"
+#include "exit_status.h"
+#include "outfile.h"
+#include "parse.h"
+#include "plot.h"
+#include "presets.h"
+#include "sweep.h"
+
+#define SWEEP_MAX_REPS_DEFAULT 100u
+#define SWEEP_MAX_POINTS 100000u
+
+enum {
+    OPT_AXIS = 1, /* + sweep_axis */
+    OPT_REPS = 100,
+    OPT_PRECISION,
+    OPT_MAX_REPS,
+    OPT_JOBS,
+    OPT_PRESET,
+    OPT_QUIET,
+    OPT_CSV,
+    OPT_REPS_CSV,
+    OPT_PLOT,
+    OPT_PLOT_Y,
+    OPT_TITLE,
+    OPT_PLOT_X,
+};
+
+static const cli_option sweep_options_table[] = {
+    {"stations", CLI_ARG_REQUIRED, "LIST", "numbers of stations: 1,2,4 or 1..1024:log",
+     OPT_AXIS + SWEEP_AXIS_STATIONS},
+    {"load", CLI_ARG_REQUIRED, "LIST", "offered loads G (poisson, onoff): 0.1..1:0.1",
+     OPT_AXIS + SWEEP_AXIS_LOAD},
+    {"frame-size", CLI_ARG_REQUIRED, "LIST", "frame sizes in bytes: 64,512,1518 (or one N-M)",
+     OPT_AXIS + SWEEP_AXIS_FRAME_SIZE},
+    {"phy", CLI_ARG_REQUIRED, "LIST", "PHY profiles: 10base5,100basetx",
+     OPT_AXIS + SWEEP_AXIS_PHY},
+    {"length", CLI_ARG_REQUIRED, "LIST", "cable lengths in metres: 0,500,2500",
+     OPT_AXIS + SWEEP_AXIS_LENGTH},
+    {"policy", CLI_ARG_REQUIRED, "LIST", "backoff policies: beb,fixed:slots=4",
+     OPT_AXIS + SWEEP_AXIS_POLICY},
+    {"reps", CLI_ARG_REQUIRED, "R", "independent replications per point (1)", OPT_REPS},
+    {"precision", CLI_ARG_REQUIRED, "REL",
+     "add replications until the throughput CI half-width <= REL x mean", OPT_PRECISION},
+    {"max-reps", CLI_ARG_REQUIRED, "M", "cap on replications per point with --precision (100)",
+     OPT_MAX_REPS},
+    {"jobs", CLI_ARG_REQUIRED, "J", "worker threads (the number of cores)", OPT_JOBS},
+    {"preset", CLI_ARG_REQUIRED, "NAME", "start from a built-in experiment (csmacd presets)",
+     OPT_PRESET},
+    {"quiet", CLI_ARG_NONE, NULL, "no progress bar", OPT_QUIET},
+    {"csv", CLI_ARG_REQUIRED, "FILE", "write one row per point to FILE (required)", OPT_CSV},
+    {"reps-csv", CLI_ARG_REQUIRED, "FILE", "also write one row per replication to FILE",
+     OPT_REPS_CSV},
+    {"plot", CLI_ARG_REQUIRED, "FILE", "draw the figure with gnuplot: FILE.svg, .png or .pdf",
+     OPT_PLOT},
+    {"plot-y", CLI_ARG_REQUIRED, "LIST", "measures to plot, one panel each (throughput)",
+     OPT_PLOT_Y},
+    {"plot-x", CLI_ARG_REQUIRED, "AXIS",
+     "the figure's x axis: stations, load, length or frame-size (the first swept)", OPT_PLOT_X},
+    {"title", CLI_ARG_REQUIRED, "TEXT", "the figure's title", OPT_TITLE},
+};
+
+typedef struct sweep_cli {
+    bool ignore;           /* later passes of cli_parse: options already read */
+    sweep_grid grid;       /* axes from the command line */
+    bool given[SWEEP_N_AXES];
+    uint32_t reps;
+    bool reps_given;
+    double precision;
+    bool precision_given;
+    uint32_t max_reps;
+    bool max_reps_given;
+    unsigned jobs;
+    const char *preset;
+    bool quiet;
+    const char *csv, *reps_csv, *plot, *plot_y, *title;
+    int plot_x;            /* an axis, or -1: the first of x_axes swept */
+} sweep_cli;
+
+/* The axes that can be the x axis, in order of preference. */
+static const sweep_axis x_axes[] = {SWEEP_AXIS_STATIONS, SWEEP_AXIS_LOAD, SWEEP_AXIS_LENGTH,
+                                    SWEEP_AXIS_FRAME_SIZE};
+
+static int plot_x_parse(const char *value, int *out, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof x_axes / sizeof x_axes[0]; i++)
+        if (strcmp(value, sweep_axis_key(x_axes[i])) == 0) {
+            *out = (int)x_axes[i];
+            return 0;
+        }
+    snprintf(err, errlen, "'%.64s' cannot be the x axis (stations, load, length, frame-size)",
+             value);
+    return -1;
+}
+
+static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
+{
+    sweep_cli *o = ctx;
+    if (o->ignore)
+        return 0;
+    if (id >= OPT_AXIS && id < OPT_AXIS + SWEEP_N_AXES) {
+        o->given[id - OPT_AXIS] = true;
+        return sweep_grid_set(&o->grid, (sweep_axis)(id - OPT_AXIS), value, err, errlen);
+    }
+    uint32_t u = 0;
+    switch (id) {
+    case OPT_REPS:
+        if (parse_u32(value, 1, 1000000, &o->reps, err, errlen) != 0)
+            return -1;
+        o->reps_given = true;
+        return 0;
+    case OPT_PRECISION:
+        if (parse_double(value, 1e-6, 0.999, &o->precision, err, errlen) != 0)
+            return -1;
+        o->precision_given = true;
+        return 0;
+    case OPT_MAX_REPS:
+        if (parse_u32(value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps, err, errlen) != 0)
+            return -1;
+        o->max_reps_given = true;
+        return 0;
+    case OPT_JOBS:
+        if (parse_u32(value, 1, 1024, &u, err, errlen) != 0)
+            return -1;
+        o->jobs = u;
+        return 0;
+    case OPT_PRESET:
+        o->preset = value;
+        return 0;
+    case OPT_QUIET:
+        o->quiet = true;
+        return 0;
+    case OPT_CSV:
+    case OPT_REPS_CSV:
+    case OPT_PLOT:
+        if (value[0] == '\0') {
+            snprintf(err, errlen, "needs a file name");
+            return -1;
+        }
+        if (id == OPT_PLOT) {
+            plot_format fmt;
+            if (plot_format_of(value, &fmt) != 0) {
+                snprintf(err, errlen, "'%.128s': the figure's name must end in .svg, .png or .pdf",
+                         value);
+                return -1;
+            }
+            o->plot = value;
+        } else if (id == OPT_CSV) {
+            o->csv = value;
+        } else {
+            o->reps_csv = value;
+        }
+        return 0;
+    case OPT_PLOT_Y:
+        o->plot_y = value;
+        return 0;
+    case OPT_TITLE:
+        o->title = value;
+        return 0;
+    case OPT_PLOT_X:
+        return plot_x_parse(value, &o->plot_x, err, errlen);
+    default:
+        snprintf(err, errlen, "unhandled option");
+        return -1;
+    }
+}
+
+/* ---- messages: only rank 0 talks ---- */
+
+static void say_error(bool talk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say_error(bool talk, const char *fmt, ...)
+{
+    if (!talk)
+        return;
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    cli_error("%s", buf);
+}
+
+/* Warnings of scenario_finish, each distinct line once for the sweep. */
+typedef struct warned {
+    bool talk;
+    char **lines;
+    size_t n;
+} warned;
+
+static void warn_once(warned *w, const char *text)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *line = buf, *next; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        bool seen = false;
+        for (size_t i = 0; i < w->n && !seen; i++)
+            seen = strcmp(w->lines[i], line) == 0;
+        if (seen)
+            continue;
+        char **l = realloc(w->lines, sizeof *l * (w->n + 1));
+        if (l == NULL)
+            return;
+        w->lines = l;
+        if ((l[w->n] = strdup(line)) == NULL)
+            return;
+        w->n++;
+        if (w->talk)
+            cli_warn("%s", line);
+    }
+}
+
+static void warned_free(warned *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->lines[i]);
+    free(w->lines);
+}
+
+/* ---- CSV ---- */
+
+static void fmt_double(double v, char *buf, size_t len)
+{
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* Exact seconds from picoseconds: "0.2", "1e-06" would lose nothing but
+ * a decimal string is what TIME reads back exactly. */
+static void fmt_seconds(sim_time ps, char *buf, size_t len)
+{
+    long long s = (long long)(ps / SIM_PS_PER_S), frac = (long long)(ps % SIM_PS_PER_S);
+    if (frac == 0) {
+        snprintf(buf, len, "%lld", s);
+        return;
+    }
+    char digits[16];
+    snprintf(digits, sizeof digits, "%012lld", frac);
+    for (int i = 11; i > 0 && digits[i] == '0'; i--)
+        digits[i] = '\0';
+    snprintf(buf, len, "%lld.%s", s, digits);
+}
+
+static void frame_size_text(const frame_size_spec *s, char *buf, size_t len)
+{
+    if (s->kind == FRAME_SIZE_FIXED) {
+        snprintf(buf, len, "%u", s->min_bytes);
+    } else if (s->kind == FRAME_SIZE_RANGE) {
+        snprintf(buf, len, "%u-%u", s->min_bytes, s->max_bytes);
+    } else {
+        size_t used = 0;
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < s->n_mix && used < len; i++) {
+            int n = snprintf(buf + used, len - used, "%s%u:%u", i ? "," : "", s->mix_bytes[i],
+                             s->mix_weight[i]);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+    }
+}
+
+static const char *traffic_word(traffic_kind k)
+{
+    switch (k) {
+    case TRAFFIC_SATURATED: return "saturated";
+    case TRAFFIC_POISSON: return "poisson";
+    case TRAFFIC_ONOFF: return "onoff";
+    case TRAFFIC_BATCH: return "batch";
+    case TRAFFIC_PCAP: return "pcap";
+    }
+    return "?";
+}
+
+/* The scenario columns: the name (with its unit) and the value as text
+ * that the matching option of `csmacd run` reads back exactly. */
+typedef void (*column_fn)(const scenario *sc, char *buf, size_t len);
+
+#define COL_U(fn, expr)                                                                       \
+    static void fn(const scenario *sc, char *buf, size_t len)                                \
+    {                                                                                         \
+        snprintf(buf, len, "%" PRIu64, (uint64_t)(expr));                                     \
+    }
+#define COL_B(fn, expr)                                                                       \
+    static void fn(const scenario *sc, char *buf, size_t len)                                \
+    {                                                                                         \
+        snprintf(buf, len, "%s", (expr) ? "yes" : "no");                                      \
+    }
+#define COL_D(fn, expr)                                                                       \
+    static void fn(const scenario *sc, char *buf, size_t len) { fmt_double((expr), buf, len); }
+COL_U(col_stations, sc->n_stations)
+COL_D(col_length, sc->phy.length_m)
+COL_D(col_probe, sc->probe_m)
+COL_D(col_load, sc->traffic.load)
+COL_U(col_batch, sc->traffic.batch_frames)
+COL_U(col_queue, sc->queue_capacity)
+COL_U(col_batches, sc->batches)
+COL_U(col_rate, sc->phy.rate_bps)
+COL_U(col_slot, sc->phy.slot_bits)
+COL_U(col_ifg, sc->phy.ifg_bits)
+COL_U(col_ifg1, sc->phy.ifg_part1_bits)
+COL_U(col_jam, sc->phy.jam_bits)
+COL_U(col_preamble, sc->phy.preamble_bits)
+COL_U(col_min_frame, sc->phy.min_frame_bytes)
+COL_U(col_max_frame, sc->phy.max_frame_bytes)
+COL_U(col_attempt_limit, sc->phy.attempt_limit)
+COL_U(col_backoff_limit, sc->phy.backoff_limit)
+COL_B(col_two_part, sc->phy.two_part_deferral)
+COL_B(col_extension, sc->phy.extension)
+COL_B(col_bursting, sc->phy.bursting)
+COL_U(col_burst_limit, sc->phy.burst_limit_bits)
+COL_B(col_retry_late, sc->phy.retry_late)
+COL_D(col_velocity, sc->phy.velocity_c)
+COL_U(col_hub_delay, sc->phy.hub_delay_bits)
+#undef COL_U
+#undef COL_B
+#undef COL_D
+
+static void col_phy(const scenario *sc, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", sc->phy.name);
+}
+static void col_topology(const scenario *sc, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star");
+}
+static void col_traffic(const scenario *sc, char *buf, size_t len)
+{
+    if (sc->traffic.kind == TRAFFIC_PCAP)
+        snprintf(buf, len, "pcap:%s", sc->pcap_path);
+    else
+        snprintf(buf, len, "%s", traffic_word(sc->traffic.kind));
+}
+static void col_frame_size(const scenario *sc, char *buf, size_t len)
+{
+    frame_size_text(&sc->traffic.size, buf, len);
+}
+static void col_dest(const scenario *sc, char *buf, size_t len)
+{
+    if (sc->traffic.dest == DEST_SERVER)
+        snprintf(buf, len, "server:%u", sc->traffic.server + 1);
+    else
+        snprintf(buf, len, "%s", sc->traffic.dest == DEST_BROADCAST ? "broadcast" : "random");
+}
+static void col_on(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds((sim_time)llround(sc->traffic.on_mean_s * 1e12), buf, len);
+}
+static void col_off(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds((sim_time)llround(sc->traffic.off_mean_s * 1e12), buf, len);
+}
+static void col_policy(const scenario *sc, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", sc->policy);
+}
+static void col_duration(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds(sc->duration, buf, len);
+}
+static void col_warmup(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds(sc->warmup, buf, len);
+}
+
+typedef struct column {
+    const char *name;
+    column_fn fn;
+} column;
+
+/* The order of the scenario columns (README "Sweeps and experiments"
+ * gives the matching `run` options). */
+static const column scenario_columns[] = {
+    {"phy", col_phy},
+    {"stations", col_stations},
+    {"topology", col_topology},
+    {"length_m", col_length},
+    {"probe_m", col_probe},
+    {"traffic", col_traffic},
+    {"load", col_load},
+    {"frame_size_bytes", col_frame_size},
+    {"dest", col_dest},
+    {"batch_frames", col_batch},
+    {"on_mean_s", col_on},
+    {"off_mean_s", col_off},
+    {"queue_frames", col_queue},
+    {"policy", col_policy},
+    {"duration_s", col_duration},
+    {"warmup_s", col_warmup},
+    {"batches", col_batches},
+    {"rate_bps", col_rate},
+    {"slot_bits", col_slot},
+    {"ifg_bits", col_ifg},
+    {"ifg_part1_bits", col_ifg1},
+    {"jam_bits", col_jam},
+    {"preamble_bits", col_preamble},
+    {"min_frame_bytes", col_min_frame},
+    {"max_frame_bytes", col_max_frame},
+    {"attempt_limit", col_attempt_limit},
+    {"backoff_limit", col_backoff_limit},
+    {"two_part_deferral", col_two_part},
+    {"extension", col_extension},
+    {"bursting", col_bursting},
+    {"burst_limit_bits", col_burst_limit},
+    {"retry_late", col_retry_late},
+    {"velocity_c", col_velocity},
+    {"hub_delay_bits", col_hub_delay},
+};
+
+#define N_SCENARIO_COLUMNS (sizeof scenario_columns / sizeof scenario_columns[0])
+
+/* One CSV field, quoted when it holds a comma, a quote or a line break. */
+static void csv_field(FILE *f, const char *s, bool first)
+{
+    if (!first)
+        fputc(',', f);
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_real(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.12g", v);
+    else
+        fputc(',', f);
+}
+
+static void write_scenario_fields(FILE *f, const scenario *sc)
+{
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++) {
+        char buf[SCENARIO_PATH_MAX + 16];
+        scenario_columns[i].fn(sc, buf, sizeof buf);
+        csv_field(f, buf, i == 0);
+    }
+}
+
+static void write_header(FILE *f)
+{
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
+        csv_field(f, scenario_columns[i].name, i == 0);
+    fputs(",point,reps,seed,master_seed,precision_met", f);
+    for (size_t k = 0; k < sweep_measure_count(); k++) {
+        const char *name = sweep_measure_at(k)->name;
+        if (strcmp(name, "throughput_ci95") == 0)
+            continue;
+        fprintf(f, ",%s,%s_ci95", name, name);
+    }
+    fputs(",throughput_rel_ci95\n", f);
+}
+
+/* Mean and half-width of measure k for a point: sweep_summarise, except
+ * that throughput's interval with one replication is the run's own batch
+ * means interval. */
+static void point_value(const sweep_result *r, size_t k, double *mean, double *ci)
+{
+    sweep_summarise(r, k, mean, ci);
+    if ((int)k == sweep_measure_find("throughput") && r->n_reps == 1)
+        *ci = r->values[sweep_measure_find("throughput_ci95")];
+}
+
+static void write_row(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
+                      const sweep_options *so)
+{
+    write_scenario_fields(f, sc);
+    fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s", p, r->n_reps,
+            sweep_seed(so->seed, p, 0), so->seed,
+            so->precision > 0 ? (r->precision_met ? "1" : "0") : "");
+    double thr = NAN, thr_ci = NAN;
+    int k_throughput = sweep_measure_find("throughput");
+    int k_throughput_ci = sweep_measure_find("throughput_ci95");
+    for (size_t k = 0; k < sweep_measure_count(); k++) {
+        if ((int)k == k_throughput_ci)
+            continue;
+        double mean, ci;
+        point_value(r, k, &mean, &ci);
+        if ((int)k == k_throughput) {
+            thr = mean;
+            thr_ci = ci;
+        }
+        csv_real(f, mean);
+        csv_real(f, ci);
+    }
+    csv_real(f, thr != 0 ? thr_ci / thr : NAN);
+    fputc('\n', f);
+}
+
+static void write_reps_header(FILE *f)
+{
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
+        csv_field(f, scenario_columns[i].name, i == 0);
+    fputs(",point,rep,seed", f);
+    for (size_t k = 0; k < sweep_measure_count(); k++)
+        fprintf(f, ",%s", sweep_measure_at(k)->name);
+    fputc('\n', f);
+}
+
+static void write_reps_rows(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
+                            uint64_t master)
+{
+    size_t m = sweep_measure_count();
+    for (uint32_t rep = 0; rep < r->n_reps; rep++) {
+        write_scenario_fields(f, sc);
+        fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64, p, rep, sweep_seed(master, p, rep));
+        for (size_t k = 0; k < m; k++)
+            csv_real(f, r->values[(size_t)rep * m + k]);
+        fputc('\n', f);
+    }
+}
+
+/* ---- progress ---- */
+
+typedef struct progress {
+    bool on;
+    struct timespec t0;
+    size_t last_len;
+} progress;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void fmt_clock(double s, char *buf, size_t len)
+{
+    long t = s > 0 && s < 1e7 ? lround(s) : 0;
+    if (t >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void on_progress(void *ctx, size_t done, size_t total, double work)
+{
+    progress *pg = ctx;
+    if (!pg->on)
+        return;
+    double el = since(&pg->t0);
+    char bar[31], elapsed[32], eta[32];
+    int fill = (int)(work * 30 + 0.5);
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    fmt_clock(el, elapsed, sizeof elapsed);
+    if (work > 0.005 && done < total)
+        fmt_clock(el * (1 - work) / work, eta, sizeof eta);
+    else
+        snprintf(eta, sizeof eta, done == total ? "0:00" : "--:--");
+    fprintf(stderr, "\rsweep [%s] %3.0f%%  %zu/%zu points  %s elapsed  ETA %s ", bar,
+            work * 100, done, total, elapsed, eta);
+    fflush(stderr);
+}
+
+/* ---- the figure ---- */
+
+static const char *x_label(sweep_axis a)
+{
+    switch (a) {
+    case SWEEP_AXIS_STATIONS: return "stations N";
+    case SWEEP_AXIS_LOAD: return "offered load G (all stations, Poisson)";
+    case SWEEP_AXIS_LENGTH: return "cable length (m)";
+    case SWEEP_AXIS_FRAME_SIZE: return "frame size (bytes, DA through FCS)";
+    default: return sweep_axis_key(a);
+    }
+}
+
+static const char *y_label(const char *measure, char *buf, size_t len)
+{
+    static const struct { const char *name, *label; } labels[] = {
+        {"throughput", "throughput S (delivered frame bits / bit rate)"},
+        {"throughput_mbps", "throughput (Mb/s)"},
+        {"offered_load", "offered load G"},
+        {"mean_delay_us", "mean delay, arrival to end of transmission (us)"},
+        {"p99_delay_us", "99th percentile delay (us)"},
+        {"completion_s", "time until the last frame is through (s)"},
+        {"attempts", "transmission attempts (all stations)"},
+        {"frames_corrupted", "frames corrupted at the receiver"},
+        {"collisions_per_frame", "collisions per frame sent"},
+        {"jain_fairness", "Jain's fairness index"},
+    };
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (strcmp(labels[i].name, measure) == 0)
+            return labels[i].label;
+    int k = sweep_measure_find(measure);
+    const char *unit = k >= 0 ? sweep_measure_at((size_t)k)->unit : "";
+    snprintf(buf, len, unit[0] ? "%s (%s)" : "%s", measure, unit);
+    return buf;
+}
+
+/* The value of axis a at one point, as a number for the x axis. */
+static double axis_number(const sweep_grid *g, sweep_axis a, size_t i)
+{
+    return g->n[a] > 0 ? strtod(g->values[a][i], NULL) : NAN;
+}
+
+static void value_label(sweep_axis a, const char *v, char *buf, size_t len)
+{
+    switch (a) {
+    case SWEEP_AXIS_STATIONS: snprintf(buf, len, "N = %s", v); break;
+    case SWEEP_AXIS_LOAD: snprintf(buf, len, "G = %s", v); break;
+    case SWEEP_AXIS_LENGTH: snprintf(buf, len, "%s m", v); break;
+    case SWEEP_AXIS_FRAME_SIZE: snprintf(buf, len, "%s B", v); break;
+    default: snprintf(buf, len, "%s", v); break;
+    }
+}
+
+/* One-way propagation between the two farthest stations, in bit times. */
+static double end_to_end_bits(const scenario *sc)
+{
+    double metres = sc->phy.length_m * (sc->phy.topology == TOPOLOGY_STAR ? 2 : 1);
+    double s = metres / (sc->phy.velocity_c * PHY_SPEED_OF_LIGHT_M_S);
+    double bits = s * (double)sc->phy.rate_bps;
+    if (sc->phy.topology == TOPOLOGY_STAR)
+        bits += sc->phy.hub_delay_bits;
+    return bits;
+}
+
+static analytic_mb_costs mb_costs(const scenario *sc, double frame_bytes)
+{
+    analytic_mb_costs c;
+    c.frame_bits = frame_bytes * 8;
+    c.wire_bits = sc->phy.extension && c.frame_bits < sc->phy.slot_bits ? sc->phy.slot_bits
+                                                                         : c.frame_bits;
+    c.overhead_bits = sc->phy.preamble_bits + sc->phy.ifg_bits;
+    c.slot_bits = sc->phy.slot_bits;
+    return c;
+}
+
+#define REF_SAMPLES 120
+
+typedef struct figure {
+    plot_curve *curves;
+    size_t n_curves;
+    plot_ref *refs;
+    size_t n_refs, cap_refs;
+} figure;
+
+static plot_ref *add_ref(figure *fg, const char *label, int color, double x0, double x1,
+                         bool logx)
+{
+    if (fg->n_refs == fg->cap_refs) {
+        size_t cap = fg->cap_refs ? 2 * fg->cap_refs : 8;
+        plot_ref *r = realloc(fg->refs, sizeof *r * cap);
+        if (r == NULL)
+            return NULL;
+        fg->refs = r;
+        fg->cap_refs = cap;
+    }
+    plot_ref *r = &fg->refs[fg->n_refs];
+    memset(r, 0, sizeof *r);
+    r->x = malloc(sizeof(double) * REF_SAMPLES);
+    r->y = malloc(sizeof(double) * REF_SAMPLES);
+    if (r->x == NULL || r->y == NULL) {
+        free(r->x);
+        free(r->y);
+        return NULL;
+    }
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->color = color;
+    r->n = REF_SAMPLES;
+    for (size_t i = 0; i < REF_SAMPLES; i++) {
+        double t = (double)i / (REF_SAMPLES - 1);
+        r->x[i] = logx && x0 > 0 ? x0 * pow(x1 / x0, t) : x0 + (x1 - x0) * t;
+    }
+    fg->n_refs++;
+    return r;
+}
+
+static void figure_free(figure *fg)
+{
+    for (size_t c = 0; c < fg->n_curves; c++) {
+        free(fg->curves[c].x);
+        for (size_t p = 0; p < PLOT_MAX_PANELS; p++) {
+            free(fg->curves[c].y[p]);
+            free(fg->curves[c].err[p]);
+        }
+    }
+    free(fg->curves);
+    for (size_t r = 0; r < fg->n_refs; r++) {
+        free(fg->refs[r].x);
+        free(fg->refs[r].y);
+    }
+    free(fg->refs);
+}
+
+/* The analytic references of one series whose first point is `sc`, for
+ * the x axis xa over [x0, x1]. */
+static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0, double x1,
+                        bool logx, int color, const char *series, size_t n_series)
+{
+    char label[160];
+    const char *sep = n_series > 1 ? ", " : "";
+    const char *name = n_series > 1 ? series : "";
+    double frame_bytes = frame_size_mean(&sc->traffic.size);
+    double frame_bits = frame_bytes * 8;
+    plot_ref *r;
+    if (sc->traffic.kind == TRAFFIC_SATURATED &&
+        (xa == SWEEP_AXIS_STATIONS || xa == SWEEP_AXIS_FRAME_SIZE)) {
+        snprintf(label, sizeof label, "Metcalfe-Boggs%s%.100s", sep, name);
+        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++) {
+            double q = xa == SWEEP_AXIS_STATIONS ? r->x[i] : sc->n_stations;
+            double fb = xa == SWEEP_AXIS_FRAME_SIZE ? r->x[i] : frame_bytes;
+            analytic_mb_costs c = mb_costs(sc, fb);
+            r->y[i] = analytic_mb_throughput(q, &c);
+        }
+    } else if (sc->traffic.kind == TRAFFIC_SATURATED && xa == SWEEP_AXIS_LENGTH) {
+        snprintf(label, sizeof label, "1/(1+5a)%s%.100s", sep, name);
+        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++) {
+            scenario s = *sc;
+            s.phy.length_m = r->x[i];
+            r->y[i] = analytic_efficiency_ka(end_to_end_bits(&s) / frame_bits, 5.0);
+        }
+    } else if ((sc->traffic.kind == TRAFFIC_POISSON || sc->traffic.kind == TRAFFIC_ONOFF) &&
+               xa == SWEEP_AXIS_LOAD) {
+        double a = end_to_end_bits(sc) / frame_bits;
+        snprintf(label, sizeof label, "1-persistent CSMA a=%.3g%s%.100s", a, sep, name);
+        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++)
+            r->y[i] = analytic_csma_1persistent(r->x[i], a);
+        snprintf(label, sizeof label, "non-persistent CSMA a=%.3g%s%.100s", a, sep, name);
+        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+            return;
+        r->dash = 4;
+        for (size_t i = 0; i < r->n; i++)
+            r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
+    }
+}
+
+/* Builds and draws the figure from the completed points. Returns 0,
+ * PLOT_NO_GNUPLOT, or -1 with the reason. */
+static int draw_figure(const sweep_cli *o, const preset *pr, const sweep_grid *g,
+                       const scenario *points, const sweep_result *res, char *err, size_t errlen)
+{
+    /* The panels. */
+    const char *ylist = o->plot_y ? o->plot_y : (pr && pr->y[0] ? pr->y : "throughput");
+    char **ys = NULL;
+    size_t n_y = 0;
+    if (parse_list_words(ylist, &ys, &n_y, err, errlen) != 0)
+        return -1;
+    if (n_y > PLOT_MAX_PANELS)
+        n_y = PLOT_MAX_PANELS;
+    int yk[PLOT_MAX_PANELS];
+    for (size_t i = 0; i < n_y; i++)
+        yk[i] = sweep_measure_find(ys[i]);
+
+    /* The x axis: the first of stations, load, length, frame-size with
+     * several values; else stations (one point per series). */
+    sweep_axis xa = SWEEP_AXIS_STATIONS;
+    for (size_t i = 0; i < sizeof x_axes / sizeof x_axes[0]; i++)
+        if (g->n[x_axes[i]] > 1) {
+            xa = x_axes[i];
+            break;
+        }
+    if (o->plot_x >= 0 && g->n[o->plot_x] > 1)
+        xa = (sweep_axis)o->plot_x;
+    size_t nx = g->n[xa] > 0 ? g->n[xa] : 1;
+    size_t n_points = sweep_grid_points(g);
+    size_t n_series = n_points / nx;
+
+    figure fg = {0};
+    fg.curves = calloc(n_series, sizeof *fg.curves);
+    int rc = fg.curves == NULL ? -1 : 0;
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (size_t p = 0; rc == 0 && p < n_points; p++) {
+        size_t idx[SWEEP_N_AXES];
+        sweep_grid_index(g, p, idx);
+        /* The series: p with the x digit taken out. */
+        size_t s = 0;
+        for (int a = 0; a < SWEEP_N_AXES; a++)
+            if ((sweep_axis)a != xa && g->n[a] > 0)
+                s = s * g->n[a] + idx[a];
+        plot_curve *cv = &fg.curves[s];
+        if (cv->x == NULL) {
+            fg.n_curves = s + 1 > fg.n_curves ? s + 1 : fg.n_curves;
+            cv->x = calloc(nx, sizeof(double));
+            for (size_t i = 0; i < n_y; i++) {
+                cv->y[i] = calloc(nx, sizeof(double));
+                cv->err[i] = calloc(nx, sizeof(double));
+                if (cv->y[i] == NULL || cv->err[i] == NULL)
+                    rc = -1;
+            }
+            if (cv->x == NULL)
+                rc = -1;
+            cv->n = nx;
+            size_t used = 0;
+            cv->label[0] = '\0';
+            for (int a = 0; a < SWEEP_N_AXES && rc == 0; a++)
+                if ((sweep_axis)a != xa && g->n[a] > 1) {
+                    char v[128];
+                    value_label((sweep_axis)a, g->values[a][idx[a]], v, sizeof v);
+                    int k = snprintf(cv->label + used, sizeof cv->label - used, "%s%s",
+                                     used ? ", " : "", v);
+                    if (k > 0 && used + (size_t)k < sizeof cv->label)
+                        used += (size_t)k;
+                }
+            if (used == 0)
+                snprintf(cv->label, sizeof cv->label, "csmacd: %.100s", points[p].policy);
+        }
+        if (rc != 0)
+            break;
+        size_t xi = g->n[xa] > 0 ? idx[xa] : 0;
+        double x = g->n[xa] > 0 ? axis_number(g, xa, xi) : points[p].n_stations;
+        cv->x[xi] = x;
+        if (isfinite(x)) {
+            xmin = x < xmin ? x : xmin;
+            xmax = x > xmax ? x : xmax;
+        }
+        for (size_t i = 0; i < n_y; i++) {
+            double mean = NAN, ci = NAN;
+            if (res[p].done && yk[i] >= 0)
+                point_value(&res[p], (size_t)yk[i], &mean, &ci);
+            cv->y[i][xi] = mean;
+            cv->err[i][xi] = ci;
+        }
+    }
+
+    int xlog = 0;
+    if (rc == 0 && xmin > 0 && isfinite(xmax)) {
+        if (xa == SWEEP_AXIS_STATIONS && xmax / xmin >= 16)
+            xlog = 2;
+        else if (xa != SWEEP_AXIS_STATIONS && xmax / xmin >= 50)
+            xlog = 10;
+    }
+    /* References on the throughput panel, one set per series. */
+    size_t ref_panel = 0;
+    bool want_refs = false;
+    for (size_t i = 0; i < n_y; i++)
+        if (strcmp(ys[i], "throughput") == 0) {
+            ref_panel = i;
+            want_refs = true;
+            break;
+        }
+    if (rc == 0 && want_refs && isfinite(xmin) && xmax > xmin) {
+        for (size_t s = 0; s < fg.n_curves; s++) {
+            /* The series' first point. */
+            size_t p = 0;
+            for (; p < n_points; p++) {
+                size_t idx[SWEEP_N_AXES], k = 0;
+                sweep_grid_index(g, p, idx);
+                for (int a = 0; a < SWEEP_N_AXES; a++)
+                    if ((sweep_axis)a != xa && g->n[a] > 0)
+                        k = k * g->n[a] + idx[a];
+                if (k == s)
+                    break;
+            }
+            if (p < n_points)
+                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, (int)s + 1,
+                            fg.curves[s].label, fg.n_curves);
+        }
+        const scenario *sc0 = &points[0];
+        if ((sc0->traffic.kind == TRAFFIC_POISSON || sc0->traffic.kind == TRAFFIC_ONOFF) &&
+            xa == SWEEP_AXIS_LOAD) {
+            plot_ref *r = add_ref(&fg, "pure ALOHA", 0, xmin, xmax, xlog != 0);
+            if (r != NULL)
+                r->dash = 3;
+            for (size_t i = 0; r != NULL && i < r->n; i++)
+                r->y[i] = analytic_aloha_pure(r->x[i]);
+            r = add_ref(&fg, "slotted ALOHA", 0, xmin, xmax, xlog != 0);
+            if (r != NULL)
+                r->dash = 5;
+            for (size_t i = 0; r != NULL && i < r->n; i++)
+                r->y[i] = analytic_aloha_slotted(r->x[i]);
+        }
+    }
+
+    if (rc == 0) {
+        char title[PRESET_TEXT_MAX];
+        if (o->title)
+            snprintf(title, sizeof title, "%s", o->title);
+        else if (pr && pr->title[0])
+            snprintf(title, sizeof title, "%s", pr->title);
+        else
+            snprintf(title, sizeof title, "csmacd sweep: %.200s vs %s", ylist, sweep_axis_key(xa));
+        char ybuf[PLOT_MAX_PANELS][128];
+        plot_spec spec = {
+            .title = title,
+            .xlabel = x_label(xa),
+            .xlog_base = xlog,
+            .n_panels = n_y,
+            .curves = fg.curves,
+            .n_curves = fg.n_curves,
+            .refs = fg.refs,
+            .n_refs = fg.n_refs,
+            .ref_panel = ref_panel,
+        };
+        for (size_t i = 0; i < n_y; i++) {
+            spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
+            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
+        }
+        rc = plot_render(&spec, o->plot, err, errlen);
+    } else {
+        snprintf(err, errlen, "%s: out of memory", o->plot);
+    }
+    figure_free(&fg);
+    parse_list_free_words(ys, n_y);
+    return rc;
+}
+
+/* ---- building the points ---- */
+
+/* Applies the preset's [sweep] keys that the command line did not give. */
+static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < pr->n_sweep; i++) {
+        const preset_kv *kv = &pr->sweep[i];
+        char reason[512];
+        int a = sweep_axis_find(kv->key);
+        int rc = 0;
+        if (a >= 0) {
+            if (!o->given[a])
+                rc = sweep_grid_set(g, (sweep_axis)a, kv->value, reason, sizeof reason);
+        } else if (strcmp(kv->key, "reps") == 0) {
+            if (!o->reps_given)
+                rc = parse_u32(kv->value, 1, 1000000, &o->reps, reason, sizeof reason);
+        } else if (strcmp(kv->key, "precision") == 0) {
+            if (!o->precision_given)
+                rc = parse_double(kv->value, 1e-6, 0.999, &o->precision, reason, sizeof reason);
+        } else if (strcmp(kv->key, "max-reps") == 0) {
+            if (!o->max_reps_given)
+                rc = parse_u32(kv->value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps,
+                               reason, sizeof reason);
+        } else {
+            snprintf(reason, sizeof reason, "unknown key");
+            rc = -1;
+        }
+        if (rc != 0) {
+            snprintf(err, errlen, "preset %s:%d: %s: %s", pr->name, kv->line, kv->key, reason);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The base scenario for one phy value (NULL: not swept). */
+static int base_scenario(const cli_command *cmd, int argc, char **argv, const preset *pr,
+                         const char *phy, scenario *sc, char *err, size_t errlen)
+{
+    scenario_defaults(sc);
+    if (phy != NULL && scenario_set(sc, "phy", phy, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; pr != NULL && i < pr->n_scenario; i++) {
+        const preset_kv *kv = &pr->scenario[i];
+        if (phy != NULL && strcmp(kv->key, "phy") == 0)
+            continue;
+        char reason[512];
+        if (scenario_set(sc, kv->key, kv->value, reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "preset %s:%d: %s", pr->name, kv->line, reason);
+            return -1;
+        }
+    }
+    if (cli_parse(cmd, argc, argv, sc, err, errlen) != CLI_OK)
+        return -1;
+    if (phy != NULL && strcmp(sc->phy.name, phy) != 0) {
+        snprintf(err, errlen, "--phy: the scenario file sets phy = %s, which conflicts with the "
+                              "swept list",
+                 sc->phy.name);
+        return -1;
+    }
+    return 0;
+}
+
+static unsigned default_jobs(int local_ranks)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    n /= local_ranks > 0 ? local_ranks : 1;
+    return n < 1 ? 1 : (unsigned)n;
+}
+
+#ifdef CSMACD_MPI
+enum { MPI_TAG_POINT = 17 };
+
+/* Sends this rank's points to rank 0 (rank != 0) or receives everyone
+ * else's (rank 0). A message is [point, done, n_reps, precision_met,
+ * values...] as doubles (exact for these integers). */
+static int mpi_gather(sweep_result *res, size_t n_points, int rank, int size, char *err,
+                      size_t errlen)
+{
+    size_t m = sweep_measure_count();
+    if (rank != 0) {
+        for (size_t p = 0; p < n_points; p++) {
+            if ((int)(p % (size_t)size) != rank)
+                continue;
+            size_t n = 4 + (size_t)res[p].n_reps * m;
+            double *buf = malloc(sizeof *buf * n);
+            if (buf == NULL)
+                MPI_Abort(MPI_COMM_WORLD, EXIT_STATUS_RUNTIME);
+            buf[0] = (double)p;
+            buf[1] = res[p].done;
+            buf[2] = res[p].n_reps;
+            buf[3] = res[p].precision_met;
+            if (res[p].n_reps > 0)
+                memcpy(buf + 4, res[p].values, sizeof *buf * res[p].n_reps * m);
+            MPI_Send(buf, (int)n, MPI_DOUBLE, 0, MPI_TAG_POINT, MPI_COMM_WORLD);
+            free(buf);
+        }
+        return 0;
+    }
+    size_t expect = 0;
+    for (size_t p = 0; p < n_points; p++)
+        expect += (p % (size_t)size) != 0;
+    for (size_t i = 0; i < expect; i++) {
+        MPI_Status st;
+        int count = 0;
+        MPI_Probe(MPI_ANY_SOURCE, MPI_TAG_POINT, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_DOUBLE, &count);
+        double *buf = malloc(sizeof *buf * (size_t)(count > 0 ? count : 1));
+        if (buf == NULL) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        MPI_Recv(buf, count, MPI_DOUBLE, st.MPI_SOURCE, MPI_TAG_POINT, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        size_t p = (size_t)buf[0];
+        if (count < 4 || p >= n_points) {
+            free(buf);
+            snprintf(err, errlen, "MPI: malformed result from rank %d", st.MPI_SOURCE);
+            return -1;
+        }
+        sweep_result *r = &res[p];
+        free(r->values);
+        memset(r, 0, sizeof *r);
+        r->done = buf[1] != 0;
+        r->n_reps = (uint32_t)buf[2];
+        r->precision_met = buf[3] != 0;
+        r->values = malloc(sizeof(double) * (r->n_reps ? r->n_reps : 1) * m);
+        if (r->values == NULL || (size_t)count != 4 + (size_t)r->n_reps * m) {
+            free(buf);
+            snprintf(err, errlen, "MPI: malformed result from rank %d", st.MPI_SOURCE);
+            return -1;
+        }
+        memcpy(r->values, buf + 4, sizeof(double) * r->n_reps * m);
+        free(buf);
+    }
+    return 0;
+}
+#endif
+
+static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks)
+{
+    sweep_cli o = {.reps = 1, .max_reps = SWEEP_MAX_REPS_DEFAULT, .plot_x = -1};
+    const cli_command cmd = {
+        .name = "sweep",
+        .synopsis = "[scenario options] --stations LIST [--load LIST] [--frame-size LIST]\n"
+                    "       [--phy LIST] [--length LIST] [--policy LIST] [--reps R]\n"
+                    "       [--precision REL] [--jobs J] [--preset NAME] [--quiet]\n"
+                    "       --csv FILE [--reps-csv FILE] [--plot FILE] [--plot-y LIST]\n"
+                    "       [--plot-x AXIS] [--title TEXT]",
+        .summary = "Runs a scenario over a grid (the cartesian product of the LISTs, policy\n"
+                   "outermost, then phy, frame-size, length, load, stations innermost), each\n"
+                   "point R times with independent seeds, and writes one CSV row per point\n"
+                   "with the mean and 95 % confidence half-width (_ci95) of every measure.\n"
+                   "Replication r of point p uses seed mix(mix(mix(S) ^ p) ^ r) of the master\n"
+                   "seed S (README); the row's seed column re-runs replication 0 with `run`.",
+        .options = sweep_options_table,
+        .n_options = sizeof sweep_options_table / sizeof sweep_options_table[0],
+        .scenario_options = true,
+        .on_option = on_option,
+        .ctx = &o,
+    };
+    char err[2048];
+    int status = EXIT_STATUS_USAGE;
+    scenario probe, *bases = NULL, *points = NULL;
+    size_t n_bases = 0, n_points = 0;
+    sweep_grid grid = {0};
+    sweep_result *res = NULL;
+    bool *owned = NULL;
+    preset pr;
+    bool have_preset = false;
+    const bool talk = rank == 0;
+    warned warns = {.talk = talk};
+    outfile csv = {0}, reps_csv = {0};
+
+    /* 1. The options (a first pass to learn --preset and the axes). The
+     * scenario of this pass only serves cli_parse's cross-checks (--batch
+     * needs batch traffic, ...), so it starts from the preset's keys, found
+     * by a look at argv ahead of the parse. */
+    scenario_defaults(&probe);
+    const char *ahead = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--preset") == 0 && i + 1 < argc)
+            ahead = argv[++i];
+        else if (strncmp(argv[i], "--preset=", 9) == 0)
+            ahead = argv[i] + 9;
+    }
+    if (ahead != NULL && preset_load(ahead, &pr, err, sizeof err) == 0)
+        for (size_t i = 0; i < pr.n_scenario; i++) /* a bad key is reported in step 2 */
+            (void)scenario_set(&probe, pr.scenario[i].key, pr.scenario[i].value, err,
+                               sizeof err);
+    cli_status st = cli_parse(&cmd, argc, argv, &probe, err, sizeof err);
+    scenario_free(&probe);
+    if (st == CLI_HELP) {
+        status = fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+        goto done;
+    }
+    if (st != CLI_OK)
+        goto usage;
+    if (o.csv == NULL) {
+        snprintf(err, sizeof err, "--csv: required (the file for the sweep's rows)");
+        goto usage;
+    }
+    if ((o.reps_csv && outfile_same(o.csv, o.reps_csv)) || (o.plot && outfile_same(o.csv, o.plot)) ||
+        (o.plot && o.reps_csv && outfile_same(o.plot, o.reps_csv))) {
+        snprintf(err, sizeof err, "--csv, --reps-csv, --plot: conflicting options: two outputs "
+                                  "name the same file");
+        goto usage;
+    }
+    if (o.max_reps_given && !o.precision_given) {
+        snprintf(err, sizeof err, "--max-reps: only applies with --precision");
+        goto usage;
+    }
+    if (o.preset != NULL) {
+        if (preset_load(o.preset, &pr, err, sizeof err) != 0) {
+            char reason[sizeof err];
+            snprintf(reason, sizeof reason, "--preset: %.1900s", err);
+            snprintf(err, sizeof err, "%s", reason);
+            goto usage;
+        }
+        have_preset = true;
+    }
+    grid = o.grid;
+    memset(&o.grid, 0, sizeof o.grid);
+    if (have_preset && preset_sweep(&pr, &o, &grid, err, sizeof err) != 0)
+        goto usage;
+    if (have_preset && pr.x[0] && o.plot_x < 0) {
+        char reason[512];
+        if (plot_x_parse(pr.x, &o.plot_x, reason, sizeof reason) != 0) {
+            snprintf(err, sizeof err, "preset %s: x: %s", pr.name, reason);
+            goto usage;
+        }
+    }
+    if (o.precision_given && o.max_reps < SWEEP_PRECISION_MIN_REPS)
+        o.max_reps = SWEEP_PRECISION_MIN_REPS;
+    if (o.plot_y != NULL || (have_preset && pr.y[0])) {
+        char **ys = NULL;
+        size_t n_y = 0;
+        const char *list = o.plot_y ? o.plot_y : pr.y;
+        char reason[512];
+        if (parse_list_words(list, &ys, &n_y, reason, sizeof reason) != 0) {
+            snprintf(err, sizeof err, "--plot-y: %s", reason);
+            goto usage;
+        }
+        for (size_t i = 0; i < n_y; i++)
+            if (sweep_measure_find(ys[i]) < 0) {
+                snprintf(err, sizeof err, "--plot-y: unknown measure '%.64s' (e.g. throughput, "
+                                          "mean_delay_us, attempts, completion_s)",
+                         ys[i]);
+                parse_list_free_words(ys, n_y);
+                goto usage;
+            }
+        if (n_y > PLOT_MAX_PANELS) {
+            snprintf(err, sizeof err, "--plot-y: at most %d panels", PLOT_MAX_PANELS);
+            parse_list_free_words(ys, n_y);
+            goto usage;
+        }
+        parse_list_free_words(ys, n_y);
+    }
+
+    /* 2. The base scenarios, one per phy value. */
+    o.ignore = true;
+    n_bases = grid.n[SWEEP_AXIS_PHY] > 0 ? grid.n[SWEEP_AXIS_PHY] : 1;
+    bases = calloc(n_bases, sizeof *bases);
+    if (bases == NULL)
+        goto nomem;
+    for (size_t i = 0; i < n_bases; i++) {
+        const char *phy = grid.n[SWEEP_AXIS_PHY] > 0 ? grid.values[SWEEP_AXIS_PHY][i] : NULL;
+        if (base_scenario(&cmd, argc, argv, have_preset ? &pr : NULL, phy, &bases[i], err,
+                          sizeof err) != 0)
+            goto usage;
+        if (bases[i].positions_m != NULL) {
+            snprintf(err, sizeof err, "--positions: not supported by sweep (each row must re-run "
+                                      "from its columns; sweep --length instead)");
+            goto usage;
+        }
+        traffic_kind t = bases[i].traffic.kind;
+        if (grid.n[SWEEP_AXIS_LOAD] > 0 && t != TRAFFIC_POISSON && t != TRAFFIC_ONOFF) {
+            snprintf(err, sizeof err, "--load: conflicts with %s traffic, which has no offered "
+                                      "load (use --traffic poisson or onoff)",
+                     traffic_word(t));
+            goto usage;
+        }
+    }
+
+    /* From here on a signal ends the sweep with a valid CSV of what is
+     * complete (possibly only the header). */
+    if (cli_signals_install() != 0) {
+        say_error(talk, "signal handlers: %s", strerror(errno));
+        status = EXIT_STATUS_RUNTIME;
+        goto done;
+    }
+
+    /* 3. The points, each finished and its engine built once (a signal
+     * here stops the building: no point runs). */
+    n_points = sweep_grid_points(&grid);
+    if (n_points > SWEEP_MAX_POINTS) {
+        snprintf(err, sizeof err, "the grid has %zu points; at most %u", n_points,
+                 SWEEP_MAX_POINTS);
+        goto usage;
+    }
+    points = calloc(n_points, sizeof *points);
+    res = calloc(n_points, sizeof *res);
+    owned = calloc(n_points, sizeof *owned);
+    if (points == NULL || res == NULL || owned == NULL)
+        goto nomem;
+    sweep_options so = {
+        .reps = o.reps,
+        .precision = o.precision_given ? o.precision : 0,
+        .max_reps = o.max_reps,
+        .seed = bases[0].seed,
+        .jobs = o.jobs ? o.jobs : default_jobs(local_ranks),
+    };
+    static const sweep_axis apply_order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
+                                             SWEEP_AXIS_LENGTH, SWEEP_AXIS_LOAD,
+                                             SWEEP_AXIS_STATIONS};
+    for (size_t p = 0; p < n_points && cli_signal_caught() == 0; p++) {
+        size_t idx[SWEEP_N_AXES];
+        sweep_grid_index(&grid, p, idx);
+        scenario *sc = &points[p];
+        if (scenario_copy(sc, &bases[grid.n[SWEEP_AXIS_PHY] > 0 ? idx[SWEEP_AXIS_PHY] : 0]) != 0)
+            goto nomem;
+        for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
+            sweep_axis a = apply_order[i];
+            if (grid.n[a] == 0)
+                continue;
+            char reason[1024];
+            if (scenario_set(sc, sweep_axis_key(a), grid.values[a][idx[a]], reason,
+                             sizeof reason) != 0) {
+                snprintf(err, sizeof err, "--%s: %s", sweep_axis_key(a),
+                         strchr(reason, ':') ? strchr(reason, ':') + 2 : reason);
+                goto usage;
+            }
+        }
+        sc->seed = sweep_seed(so.seed, p, 0);
+        char warn[2048];
+        if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
+            goto usage;
+        warn_once(&warns, warn);
+        engine *e = NULL;
+        if (engine_create(sc, &e, err, sizeof err) != 0)
+            goto usage;
+        engine_destroy(e);
+        owned[p] = (int)(p % (size_t)size) == rank;
+    }
+
+    /* 4. The outputs (rank 0), then everyone runs. */
+    int go = 1;
+    if (rank == 0) {
+        if (outfile_open(&csv, o.csv, err, sizeof err) != 0 ||
+            (o.reps_csv && outfile_open(&reps_csv, o.reps_csv, err, sizeof err) != 0)) {
+            say_error(talk, "%s", err);
+            go = 0;
+        }
+    }
+#ifdef CSMACD_MPI
+    MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#endif
+    if (!go) {
+        status = EXIT_STATUS_RUNTIME;
+        goto done;
+    }
+    progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
+    clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+    if (cli_signal_caught() == 0 &&
+        sweep_execute(points, n_points, owned, &so, res, on_progress, &pg, cli_signal_caught,
+                      err, sizeof err) != 0) {
+        if (pg.on)
+            fputc('\n', stderr);
+        say_error(talk, "%s", err);
+        status = EXIT_STATUS_RUNTIME;
+        goto done;
+    }
+    if (pg.on)
+        fputc('\n', stderr);
+    int sig = cli_signal_caught();
+#ifdef CSMACD_MPI
+    if (size > 1 && mpi_gather(res, n_points, rank, size, err, sizeof err) != 0) {
+        say_error(talk, "%s", err);
+        status = EXIT_STATUS_RUNTIME;
+        goto done;
+    }
+#endif
+    if (rank != 0) {
+        status = sig ? cli_signal_exit_status(sig) : EXIT_STATUS_OK;
+        goto done;
+    }
+
+    /* 5. The rows, in point order, and the figure. */
+    size_t n_done = 0;
+    write_header(csv.f);
+    if (reps_csv.f)
+        write_reps_header(reps_csv.f);
+    for (size_t p = 0; p < n_points; p++) {
+        if (!res[p].done)
+            continue;
+        n_done++;
+        write_row(csv.f, &points[p], p, &res[p], &so);
+        if (reps_csv.f)
+            write_reps_rows(reps_csv.f, &points[p], p, &res[p], so.seed);
+    }
+    status = EXIT_STATUS_OK;
+    if (outfile_commit(&csv, err, sizeof err) != 0) {
+        say_error(talk, "%s", err);
+        status = EXIT_STATUS_RUNTIME;
+    }
+    if (reps_csv.f && outfile_commit(&reps_csv, err, sizeof err) != 0) {
+        say_error(talk, "%s", err);
+        status = EXIT_STATUS_RUNTIME;
+    }
+    if (o.plot && n_done > 0 && status == EXIT_STATUS_OK) {
+        int rc = draw_figure(&o, have_preset ? &pr : NULL, &grid, points, res, err, sizeof err);
+        if (rc == PLOT_NO_GNUPLOT) {
+            say_error(talk, "%s: not drawn: gnuplot is not installed (apt-get install gnuplot-nox); "
+                      "the rows are in %s",
+                      o.plot, o.csv);
+            status = EXIT_STATUS_RUNTIME;
+        } else if (rc != 0) {
+            say_error(talk, "%s", err);
+            status = EXIT_STATUS_RUNTIME;
+        }
+    }
+    if (sig != 0) {
+        say_error(talk, "interrupted: %zu of %zu points complete in %s", n_done, n_points, o.csv);
+        if (status == EXIT_STATUS_OK)
+            status = cli_signal_exit_status(sig);
+    }
+    goto done;
+
+nomem:
+    snprintf(err, sizeof err, "out of memory");
+    say_error(talk, "%s", err);
+    status = EXIT_STATUS_RUNTIME;
+    goto done;
+usage:
+    say_error(talk, "%s", err);
+    status = EXIT_STATUS_USAGE;
+done:
+    outfile_discard(&csv);
+    outfile_discard(&reps_csv);
+    for (size_t i = 0; i < n_bases && bases; i++)
+        scenario_free(&bases[i]);
+    for (size_t p = 0; p < n_points && points; p++) {
+        scenario_free(&points[p]);
+        if (res)
+            sweep_result_free(&res[p]);
+    }
+    free(bases);
+    free(points);
+    free(res);
+    free(owned);
+    sweep_grid_free(&grid);
+    sweep_grid_free(&o.grid);
+    warned_free(&warns);
+    return status;
+}
+
+int cmd_sweep_main(int argc, char **argv)
+{
+#ifdef CSMACD_MPI
+    int rank = 0, size = 1, local = 1;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    int status = sweep_main(argc, argv, rank, size, local);
+    MPI_Finalize();
+    return status;
+#else
+    return sweep_main(argc, argv, 0, 1, 1);
+#endif
+}

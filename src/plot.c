@@ -1,0 +1,241 @@
+/* plot.c - gnuplot scripts and the gnuplot child process (plot.h).
+ *
+ * Text in the script is single-quoted (gnuplot takes '' for a quote inside)
+ * and drawn `noenhanced`, so labels such as "mean_delay_us" appear as
+ * written instead of as subscripts. Missing values are written "?" and
+ * declared with `set datafile missing`, which breaks the line there.
+ */
+#include "plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int plot_format_of(const char *path, plot_format *out)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot == NULL || strchr(dot, '/') != NULL)
+        return -1;
+    if (strcmp(dot, ".svg") == 0)
+        *out = PLOT_SVG;
+    else if (strcmp(dot, ".png") == 0)
+        *out = PLOT_PNG;
+    else if (strcmp(dot, ".pdf") == 0)
+        *out = PLOT_PDF;
+    else
+        return -1;
+    return 0;
+}
+
+static void quoted(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        if (*s != '\n')
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+static void number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, " %.10g", v);
+    else
+        fputs(" ?", f);
+}
+
+int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path)
+{
+    int height = 360 * (int)(s->n_panels ? s->n_panels : 1) + 60;
+    switch (fmt) {
+    case PLOT_SVG:
+        fprintf(f, "set terminal svg size 960,%d dynamic noenhanced font 'Sans,12' "
+                   "background rgb 'white'\n", height);
+        break;
+    case PLOT_PNG:
+        fprintf(f, "set terminal pngcairo size 960,%d noenhanced font 'Sans,10' "
+                   "background rgb 'white'\n", height);
+        break;
+    case PLOT_PDF:
+        fprintf(f, "set terminal pdfcairo size 7in,%.2fin noenhanced font 'Sans,9'\n",
+                2.6 * (double)(s->n_panels ? s->n_panels : 1) + 0.4);
+        break;
+    }
+    fputs("set output ", f);
+    quoted(f, output_path);
+    fputs("\nset datafile missing '?'\nset encoding utf8\n", f);
+    /* The data, inline: one block per curve (x, then y and error per panel)
+     * and per reference curve. */
+    for (size_t c = 0; c < s->n_curves; c++) {
+        const plot_curve *cv = &s->curves[c];
+        fprintf(f, "$curve%zu << EOD\n", c);
+        for (size_t i = 0; i < cv->n; i++) {
+            number(f, cv->x[i]);
+            for (size_t p = 0; p < s->n_panels; p++) {
+                number(f, cv->y[p][i]);
+                number(f, isfinite(cv->err[p][i]) ? cv->err[p][i] : 0.0);
+            }
+            fputc('\n', f);
+        }
+        fputs("EOD\n", f);
+    }
+    for (size_t r = 0; r < s->n_refs; r++) {
+        fprintf(f, "$ref%zu << EOD\n", r);
+        for (size_t i = 0; i < s->refs[r].n; i++) {
+            number(f, s->refs[r].x[i]);
+            number(f, s->refs[r].y[i]);
+            fputc('\n', f);
+        }
+        fputs("EOD\n", f);
+    }
+    /* Fixed margins so that the panels' plot areas line up whatever the
+     * width of their keys; the keys go in the right margin. */
+    fputs("set grid\nset key outside right top box opaque\nset bars small\n"
+          "set autoscale xfix\nset lmargin at screen 0.09\nset rmargin at screen 0.68\n", f);
+    if (s->xlog_base > 0)
+        fprintf(f, "set logscale x %d\n", s->xlog_base);
+    fprintf(f, "set multiplot layout %zu,1 title ", s->n_panels ? s->n_panels : 1);
+    quoted(f, s->title ? s->title : "");
+    fputc('\n', f);
+    for (size_t p = 0; p < s->n_panels; p++) {
+        fputs("set xlabel ", f);
+        quoted(f, s->xlabel);
+        fputs("\nset ylabel ", f);
+        quoted(f, s->ylabel[p]);
+        fputs(s->ylog[p] ? "\nset logscale y\n" : "\nunset logscale y\n", f);
+        fputs("plot ", f);
+        bool first = true;
+        for (size_t c = 0; c < s->n_curves; c++) {
+            fprintf(f, "%s$curve%zu using 1:%zu:%zu with yerrorlines lc %zu lw 1.5 pt 7 ps 0.6 "
+                       "title ",
+                    first ? "" : ", \\\n     ", c, 2 + 2 * p, 3 + 2 * p, c + 1);
+            quoted(f, s->curves[c].label);
+            first = false;
+        }
+        if (p == s->ref_panel)
+            for (size_t r = 0; r < s->n_refs; r++) {
+                fprintf(f, "%s$ref%zu using 1:2 with lines dt %d lw 1.2 ",
+                        first ? "" : ", \\\n     ", r, s->refs[r].dash > 0 ? s->refs[r].dash : 2);
+                if (s->refs[r].color > 0)
+                    fprintf(f, "lc %d ", s->refs[r].color);
+                else
+                    fputs("lc rgb 'grey40' ", f);
+                fputs("title ", f);
+                quoted(f, s->refs[r].label);
+                first = false;
+            }
+        if (first)
+            fputs("NaN notitle", f);
+        fputc('\n', f);
+    }
+    fputs("unset multiplot\nset output\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Whether an executable `name` is on PATH. */
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (path == NULL || *path == '\0')
+        return false;
+    size_t nlen = strlen(name);
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        char buf[4096];
+        if (len + nlen + 2 <= sizeof buf) {
+            if (len == 0)
+                snprintf(buf, sizeof buf, "./%s", name);
+            else
+                snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, name);
+            struct stat st;
+            if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+                return true;
+        }
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return false;
+}
+
+int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen)
+{
+    plot_format fmt;
+    if (plot_format_of(path, &fmt) != 0) {
+        snprintf(err, errlen, "%s: unknown figure format (.svg, .png or .pdf)", path);
+        return -1;
+    }
+    if (!on_path("gnuplot"))
+        return PLOT_NO_GNUPLOT;
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len), *script = malloc(len);
+    if (tmp == NULL || script == NULL) {
+        free(tmp);
+        free(script);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(tmp, len, "%s.%ld.tmp", path, (long)getpid());
+    snprintf(script, len, "%s.%ld.gp", path, (long)getpid());
+    int rc = -1;
+    FILE *f = fopen(script, "w");
+    if (f == NULL) {
+        snprintf(err, errlen, "%s: %s", script, strerror(errno));
+        goto out;
+    }
+    int wr = plot_write_script(f, s, fmt, tmp);
+    if (fclose(f) != 0 || wr != 0) {
+        snprintf(err, errlen, "%s: write error", script);
+        goto out;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "gnuplot: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        /* The child: gnuplot reads the script; its output goes nowhere. */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(err, errlen, "gnuplot: %s", strerror(errno));
+            goto out;
+        }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (WIFEXITED(status))
+            snprintf(err, errlen, "%s: gnuplot failed (exit status %d)", path,
+                     WEXITSTATUS(status));
+        else
+            snprintf(err, errlen, "%s: gnuplot failed (signal %d)", path, WTERMSIG(status));
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    unlink(tmp);
+    unlink(script);
+    free(tmp);
+    free(script);
+    return rc;
+}

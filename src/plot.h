@@ -1,0 +1,69 @@
+/* plot.h - figures through gnuplot (`csmacd sweep --plot FILE`).
+ *
+ * A figure is one or more stacked panels sharing an x axis; each curve has
+ * a y value and a 95 % half-width per panel (drawn as error bars), and
+ * reference curves (analytic models) are dashed lines on one panel. The
+ * format follows the file's extension: .svg (gnuplot's svg terminal),
+ * .png and .pdf (the cairo terminals, which Debian's gnuplot-nox has).
+ *
+ * plot_write_script is a pure function of the spec (the script carries the
+ * data inline), so the figure's content can be tested without gnuplot.
+ * plot_render runs gnuplot as a child process on a temporary script and
+ * writes the figure as PATH.PID.tmp, renamed over PATH only when gnuplot
+ * succeeded (outfile.h's rule). Program code: runs a program; prints
+ * nothing itself (gnuplot's own warnings reach standard error).
+ */
+#ifndef CSMACD_PLOT_H
+#define CSMACD_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define PLOT_MAX_PANELS 4
+
+typedef enum plot_format { PLOT_SVG, PLOT_PNG, PLOT_PDF } plot_format;
+
+/* The format of a path by its extension. Returns 0, or -1. */
+int plot_format_of(const char *path, plot_format *out);
+
+typedef struct plot_curve {
+    char label[160];
+    size_t n;
+    double *x;
+    double *y[PLOT_MAX_PANELS];   /* NaN: no value at that x */
+    double *err[PLOT_MAX_PANELS]; /* 95 % half-widths; NaN: none (drawn as 0) */
+} plot_curve;
+
+typedef struct plot_ref {
+    char label[160];
+    int color;   /* the colour of curve color - 1, or 0 for grey */
+    int dash;    /* gnuplot dash type; 0 means 2 (dashed) */
+    size_t n;
+    double *x, *y;
+} plot_ref;
+
+typedef struct plot_spec {
+    const char *title;
+    const char *xlabel;
+    int xlog_base;                       /* 0: linear x axis */
+    size_t n_panels;
+    const char *ylabel[PLOT_MAX_PANELS];
+    int ylog[PLOT_MAX_PANELS];           /* non-zero: logarithmic y */
+    const plot_curve *curves;
+    size_t n_curves;
+    const plot_ref *refs;
+    size_t n_refs;
+    size_t ref_panel;                    /* the panel the references go on */
+} plot_spec;
+
+/* The gnuplot script drawing spec into output_path. Returns 0, or -1 on a
+ * write error. */
+int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path);
+
+#define PLOT_NO_GNUPLOT (-2)
+
+/* Draws spec into path with gnuplot. Returns 0; PLOT_NO_GNUPLOT when no
+ * gnuplot is on PATH; or -1 with "path: reason". */
+int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen);
+
+#endif

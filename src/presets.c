@@ -1,0 +1,117 @@
+/* presets.c - reading the embedded preset files (presets.h).
+ *
+ * A small reader of its own rather than libinih: the text is in memory,
+ * the sections are three, and each key keeps its line number for the
+ * messages of the command that applies it.
+ */
+#include "presets.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t preset_count(void)
+{
+    const preset_source *s;
+    return presets_embedded(&s);
+}
+
+const char *preset_name_at(size_t i)
+{
+    const preset_source *s;
+    size_t n = presets_embedded(&s);
+    return i < n ? s[i].name : NULL;
+}
+
+/* Copies [b, e) without surrounding blanks into out (at most cap - 1). */
+static void trimmed(const char *b, const char *e, char *out, size_t cap)
+{
+    while (b < e && (*b == ' ' || *b == '\t'))
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        e--;
+    size_t n = (size_t)(e - b);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, b, n);
+    out[n] = '\0';
+}
+
+static int parse(preset *p, char *err, size_t errlen)
+{
+    enum { NONE, PRESET, SWEEP, SCENARIO } section = NONE;
+    int line = 0;
+    for (const char *s = p->text; *s != '\0';) {
+        const char *eol = strchr(s, '\n');
+        if (eol == NULL)
+            eol = s + strlen(s);
+        line++;
+        char text[PRESET_TEXT_MAX + 80];
+        trimmed(s, eol, text, sizeof text);
+        s = *eol ? eol + 1 : eol;
+        if (text[0] == '\0' || text[0] == '#' || text[0] == ';')
+            continue;
+        if (text[0] == '[') {
+            if (strcmp(text, "[preset]") == 0)
+                section = PRESET;
+            else if (strcmp(text, "[sweep]") == 0)
+                section = SWEEP;
+            else if (strcmp(text, "[scenario]") == 0)
+                section = SCENARIO;
+            else {
+                snprintf(err, errlen, "preset %s:%d: unknown section %.64s", p->name, line, text);
+                return -1;
+            }
+            continue;
+        }
+        char *eq = strchr(text, '=');
+        if (eq == NULL || section == NONE) {
+            snprintf(err, errlen, "preset %s:%d: not a 'key = value' line in a section", p->name,
+                     line);
+            return -1;
+        }
+        preset_kv kv = {.line = line};
+        trimmed(text, eq, kv.key, sizeof kv.key);
+        trimmed(eq + 1, eq + strlen(eq), kv.value, sizeof kv.value);
+        if (section == PRESET) {
+            char *dst = strcmp(kv.key, "summary") == 0 ? p->summary
+                        : strcmp(kv.key, "title") == 0 ? p->title
+                        : strcmp(kv.key, "y") == 0     ? p->y
+                        : strcmp(kv.key, "x") == 0     ? p->x
+                                                       : NULL;
+            if (dst == NULL) {
+                snprintf(err, errlen, "preset %s:%d: unknown key '%.64s' in [preset]", p->name,
+                         line, kv.key);
+                return -1;
+            }
+            snprintf(dst, PRESET_TEXT_MAX, "%s", kv.value);
+        } else {
+            preset_kv *arr = section == SWEEP ? p->sweep : p->scenario;
+            size_t *n = section == SWEEP ? &p->n_sweep : &p->n_scenario;
+            if (*n == PRESET_MAX_KEYS) {
+                snprintf(err, errlen, "preset %s:%d: too many keys", p->name, line);
+                return -1;
+            }
+            arr[(*n)++] = kv;
+        }
+    }
+    return 0;
+}
+
+int preset_load(const char *name, preset *out, char *err, size_t errlen)
+{
+    const preset_source *src;
+    size_t n = presets_embedded(&src);
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(src[i].name, name) == 0) {
+            out->name = src[i].name;
+            out->text = src[i].text;
+            return parse(out, err, errlen);
+        }
+    int k = snprintf(err, errlen, "unknown preset '%.64s' (", name);
+    for (size_t i = 0; i < n && k > 0 && (size_t)k < errlen; i++)
+        k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : "", src[i].name);
+    if (k > 0 && (size_t)k < errlen)
+        snprintf(err + k, errlen - (size_t)k, "; csmacd presets lists them)");
+    return -1;
+}

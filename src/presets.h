@@ -1,0 +1,61 @@
+/* presets.h - the built-in experiments of `csmacd presets` and
+ * `csmacd sweep --preset NAME` (issue 5).
+ *
+ * Each preset is a plain INI file under src/presets/, embedded into the
+ * program at build time (src/presets/embed.cmake writes presets_data.c;
+ * the file name is the preset's name). Three sections:
+ *   [preset]   summary = one line for `csmacd presets`
+ *              title   = the figure's title
+ *              y       = the measures to plot, one panel each (throughput)
+ *              x       = the figure's x axis when several are swept
+ *   [sweep]    the axes as LISTs (stations, load, frame-size, length, phy,
+ *              policy) and reps, precision, max-reps
+ *   [scenario] scenario keys, exactly as in a --scenario file
+ * A preset sets defaults: the command line overrides each of them (an
+ * axis given on the command line replaces the preset's list).
+ * Lines are "key = value"; '#' or ';' starts a comment line. Errors are
+ * "preset NAME:LINE: reason". Nothing is printed here.
+ */
+#ifndef CSMACD_PRESETS_H
+#define CSMACD_PRESETS_H
+
+#include <stddef.h>
+
+typedef struct preset_source {
+    const char *name;
+    const char *text; /* the INI file, NUL-terminated */
+} preset_source;
+
+/* The embedded files (generated presets_data.c). */
+size_t presets_embedded(const preset_source **out);
+
+#define PRESET_MAX_KEYS 32
+#define PRESET_TEXT_MAX 512
+
+typedef struct preset_kv {
+    char key[64];
+    char value[PRESET_TEXT_MAX];
+    int line;
+} preset_kv;
+
+typedef struct preset {
+    const char *name;
+    const char *text;
+    char summary[PRESET_TEXT_MAX];
+    char title[PRESET_TEXT_MAX];
+    char y[PRESET_TEXT_MAX];     /* "" = throughput */
+    char x[PRESET_TEXT_MAX];     /* "" = the first swept of stations, load, length, frame-size */
+    preset_kv sweep[PRESET_MAX_KEYS];
+    size_t n_sweep;
+    preset_kv scenario[PRESET_MAX_KEYS];
+    size_t n_scenario;
+} preset;
+
+size_t preset_count(void);
+const char *preset_name_at(size_t i);
+
+/* Finds and parses a preset. Returns 0, or -1 with a reason (an unknown
+ * name lists the known ones). */
+int preset_load(const char *name, preset *out, char *err, size_t errlen);
+
+#endif

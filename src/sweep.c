@@ -1,0 +1,518 @@
+/* sweep.c - grid, seeds, statistics and worker threads of a sweep
+ * (sweep.h).
+ *
+ * Threading: one mutex guards the results and the hand-out of work; a
+ * worker takes the lowest point that still wants a replication, runs it
+ * unlocked into its own buffer, and copies the values in under the lock.
+ * Whoever finishes a point's last outstanding replication decides, from
+ * replications 0 .. n-1 only, whether the point is done or wants more, so
+ * the outcome never depends on which thread ran what.
+ */
+#include "sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "parse.h"
+#include "stats.h"
+
+/* Events per engine slice between looks at the stop flag: a few ms. */
+#define SWEEP_SLICE_EVENTS 200000
+
+static const char *const axis_keys[SWEEP_N_AXES] = {
+    "policy", "phy", "frame-size", "length", "load", "stations",
+};
+
+const char *sweep_axis_key(sweep_axis a)
+{
+    return a < SWEEP_N_AXES ? axis_keys[a] : "?";
+}
+
+int sweep_axis_find(const char *key)
+{
+    for (int a = 0; a < SWEEP_N_AXES; a++)
+        if (strcmp(key, axis_keys[a]) == 0)
+            return a;
+    return -1;
+}
+
+static char **words_from_u64(const uint64_t *v, size_t n)
+{
+    char **w = calloc(n, sizeof *w);
+    for (size_t i = 0; w != NULL && i < n; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%" PRIu64, v[i]);
+        if ((w[i] = strdup(buf)) == NULL) {
+            parse_list_free_words(w, i);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+/* 15 significant digits: a range's accumulated rounding ("0.1..1:0.1"
+ * computes 0.30000000000000004) is dropped, so the point is the 0.3 the
+ * user meant, applied from the text "0.3". */
+static char **words_from_double(const double *v, size_t n)
+{
+    char **w = calloc(n, sizeof *w);
+    for (size_t i = 0; w != NULL && i < n; i++) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.15g", v[i]);
+        if ((w[i] = strdup(buf)) == NULL) {
+            parse_list_free_words(w, i);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+/* A value that is one item of its key's own syntax rather than a list
+ * ("2km", "64-1518", "64:3,1518:1"): kept whole, checked by scenario_set. */
+static char **single_word(const char *text)
+{
+    char **w = calloc(1, sizeof *w);
+    if (w != NULL && (w[0] = strdup(text)) == NULL) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int sweep_grid_set(sweep_grid *g, sweep_axis a, const char *list, char *err, size_t errlen)
+{
+    char **words = NULL;
+    size_t n = 0;
+    uint64_t *u = NULL;
+    double *d = NULL;
+    switch (a) {
+    case SWEEP_AXIS_STATIONS:
+        if (parse_list_u64(list, 1, SCENARIO_MAX_STATIONS, &u, &n, err, errlen) != 0)
+            return -1;
+        words = words_from_u64(u, n);
+        break;
+    case SWEEP_AXIS_FRAME_SIZE:
+        if (strpbrk(list, ":") != NULL || (strchr(list, '-') != NULL && !strstr(list, ".."))) {
+            words = single_word(list);
+            n = 1;
+            break;
+        }
+        if (parse_list_u64(list, 1, 65535, &u, &n, err, errlen) != 0)
+            return -1;
+        words = words_from_u64(u, n);
+        break;
+    case SWEEP_AXIS_LOAD:
+    case SWEEP_AXIS_LENGTH:
+        if (a == SWEEP_AXIS_LENGTH && list[0] != '\0' && list[strlen(list) - 1] == 'm' &&
+            strchr(list, ',') == NULL && strstr(list, "..") == NULL) {
+            words = single_word(list); /* "2km", "500m" */
+            n = 1;
+            break;
+        }
+        if (parse_list_double(list, 0, 1e12, &d, &n, err, errlen) != 0)
+            return -1;
+        words = words_from_double(d, n);
+        break;
+    case SWEEP_AXIS_PHY:
+    case SWEEP_AXIS_POLICY:
+        if (parse_list_words(list, &words, &n, err, errlen) != 0)
+            return -1;
+        break;
+    default:
+        snprintf(err, errlen, "not a sweep axis");
+        return -1;
+    }
+    free(u);
+    free(d);
+    if (words == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    parse_list_free_words(g->values[a], g->n[a]);
+    g->values[a] = words;
+    g->n[a] = n;
+    return 0;
+}
+
+void sweep_grid_free(sweep_grid *g)
+{
+    for (int a = 0; a < SWEEP_N_AXES; a++) {
+        parse_list_free_words(g->values[a], g->n[a]);
+        g->values[a] = NULL;
+        g->n[a] = 0;
+    }
+}
+
+size_t sweep_grid_points(const sweep_grid *g)
+{
+    size_t n = 1;
+    for (int a = 0; a < SWEEP_N_AXES; a++)
+        if (g->n[a] > 0)
+            n *= g->n[a];
+    return n;
+}
+
+void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_N_AXES])
+{
+    for (int a = SWEEP_N_AXES - 1; a >= 0; a--) {
+        size_t n = g->n[a] > 0 ? g->n[a] : 1;
+        idx[a] = p % n;
+        p /= n;
+    }
+}
+
+/* splitmix64's output function (Steele, Lea and Flood 2014). */
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+uint64_t sweep_seed(uint64_t master, uint64_t point, uint64_t rep)
+{
+    return mix64(mix64(mix64(master) ^ point) ^ rep);
+}
+
+/* ---- measures ---- */
+
+static bool recorded(const output_measure *m) { return strcmp(m->name, "wall_s") != 0; }
+
+size_t sweep_measure_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < output_measure_count(); i++)
+        n += recorded(output_measure_at(i));
+    return n;
+}
+
+const output_measure *sweep_measure_at(size_t k)
+{
+    for (size_t i = 0; i < output_measure_count(); i++) {
+        const output_measure *m = output_measure_at(i);
+        if (recorded(m) && k-- == 0)
+            return m;
+    }
+    return NULL;
+}
+
+int sweep_measure_find(const char *name)
+{
+    for (size_t k = 0; k < sweep_measure_count(); k++)
+        if (strcmp(sweep_measure_at(k)->name, name) == 0)
+            return (int)k;
+    return -1;
+}
+
+void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95)
+{
+    size_t m = sweep_measure_count();
+    uint32_t n = r->n_reps;
+    *mean = NAN;
+    *ci95 = NAN;
+    if (n == 0)
+        return;
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double v = r->values[(size_t)i * m + k];
+        if (isnan(v))
+            return;
+        sum += v;
+    }
+    *mean = sum / n;
+    if (n < 2)
+        return;
+    /* Two passes: the variance of nearly equal values stays accurate. */
+    double ss = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double dv = r->values[(size_t)i * m + k] - *mean;
+        ss += dv * dv;
+    }
+    *ci95 = stats_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt((double)n);
+}
+
+int sweep_run_one(const scenario *sc, uint64_t seed, double *values, const atomic_int *stop,
+                  char *err, size_t errlen)
+{
+    scenario s;
+    if (scenario_copy(&s, sc) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s.seed = seed;
+    engine *e = NULL;
+    int rc = engine_create(&s, &e, err, errlen);
+    if (rc != 0) {
+        scenario_free(&s);
+        return -1;
+    }
+    while (engine_run(e, SIM_TIME_NEVER, SWEEP_SLICE_EVENTS) == ENGINE_RUNNING)
+        if (stop != NULL && atomic_load(stop)) {
+            engine_destroy(e);
+            scenario_free(&s);
+            return 1;
+        }
+    results r;
+    engine_results(e, &r);
+    output_run run = {.sc = &s, .r = &r, .wall_s = 0, .interrupted = false};
+    for (size_t k = 0; k < sweep_measure_count(); k++) {
+        output_value v = sweep_measure_at(k)->get(&run);
+        values[k] = v.kind == OUTPUT_UINT ? (double)v.u : v.kind == OUTPUT_REAL ? v.d : NAN;
+    }
+    engine_destroy(e);
+    scenario_free(&s);
+    return 0;
+}
+
+void sweep_result_free(sweep_result *r)
+{
+    free(r->values);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the workers ---- */
+
+typedef struct exec {
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv; /* new work, or time to stop */
+    pthread_cond_t main_cv; /* a point finished, or a failure */
+    const scenario *points;
+    size_t n_points;
+    const bool *owned;
+    const sweep_options *o;
+    sweep_result *res;
+    double *weight;  /* estimated cost of one replication of each point */
+    size_t hint;     /* no point below this wants work */
+    size_t n_owned, n_done;
+    double work_done;
+    atomic_int stopping;
+    bool failed;
+    char err[512];
+} exec;
+
+static bool owns(const exec *x, size_t p) { return x->owned == NULL || x->owned[p]; }
+
+/* Decides, from a point's finished replications, whether it is done.
+ * Called with the lock held when finished == wanted. Returns -1 if more
+ * replications cannot be stored. */
+static int decide(exec *x, size_t p)
+{
+    sweep_result *r = &x->res[p];
+    const sweep_options *o = x->o;
+    r->n_reps = r->finished;
+    if (o->precision <= 0) {
+        r->done = true;
+        r->precision_met = true;
+        return 0;
+    }
+    double mean, ci;
+    sweep_summarise(r, (size_t)sweep_measure_find("throughput"), &mean, &ci);
+    uint32_t n = r->n_reps;
+    double target = o->precision * fabs(mean);
+    if (n >= 2 && (ci <= target || ci == 0)) {
+        r->done = true;
+        r->precision_met = true;
+        return 0;
+    }
+    if (n >= o->max_reps) {
+        r->done = true;
+        r->precision_met = false;
+        return 0;
+    }
+    double need = target > 0 && n >= 2 ? ceil(n * (ci / target) * (ci / target)) : 2.0 * n;
+    uint32_t want = need > o->max_reps ? o->max_reps : (uint32_t)need;
+    if (want < n + 1)
+        want = n + 1;
+    size_t m = sweep_measure_count();
+    double *v = realloc(r->values, sizeof *v * m * want);
+    if (v == NULL)
+        return -1;
+    r->values = v;
+    r->wanted = want;
+    return 0;
+}
+
+static void *worker(void *arg)
+{
+    exec *x = arg;
+    size_t m = sweep_measure_count();
+    double *buf = malloc(sizeof *buf * m);
+    char err[512];
+    pthread_mutex_lock(&x->mu);
+    if (buf == NULL) {
+        x->failed = true;
+        snprintf(x->err, sizeof x->err, "out of memory");
+        pthread_cond_broadcast(&x->main_cv);
+    }
+    while (buf != NULL && !x->failed && !atomic_load(&x->stopping)) {
+        while (x->hint < x->n_points && (!owns(x, x->hint) || x->res[x->hint].done))
+            x->hint++;
+        size_t p = x->hint;
+        while (p < x->n_points && (!owns(x, p) || x->res[p].done ||
+                                   x->res[p].issued >= x->res[p].wanted))
+            p++;
+        if (p == x->n_points) {
+            if (x->n_done == x->n_owned)
+                break;
+            pthread_cond_wait(&x->work_cv, &x->mu);
+            continue;
+        }
+        uint32_t rep = x->res[p].issued++;
+        uint64_t seed = sweep_seed(x->o->seed, p, rep);
+        pthread_mutex_unlock(&x->mu);
+        int rc = sweep_run_one(&x->points[p], seed, buf, &x->stopping, err, sizeof err);
+        pthread_mutex_lock(&x->mu);
+        if (rc == 1)
+            break;
+        if (rc < 0) {
+            if (!x->failed)
+                snprintf(x->err, sizeof x->err, "%s", err);
+            x->failed = true;
+            pthread_cond_broadcast(&x->work_cv);
+            pthread_cond_broadcast(&x->main_cv);
+            break;
+        }
+        sweep_result *r = &x->res[p];
+        memcpy(r->values + (size_t)rep * m, buf, sizeof *buf * m);
+        r->finished++;
+        x->work_done += x->weight[p];
+        if (r->finished == r->wanted) {
+            if (decide(x, p) != 0) {
+                x->failed = true;
+                snprintf(x->err, sizeof x->err, "out of memory");
+            } else if (r->done) {
+                x->n_done++;
+            }
+            pthread_cond_broadcast(&x->work_cv);
+            pthread_cond_broadcast(&x->main_cv);
+        }
+    }
+    pthread_cond_broadcast(&x->main_cv);
+    pthread_mutex_unlock(&x->mu);
+    free(buf);
+    return NULL;
+}
+
+/* The cost of one replication, for the progress estimate: simulated time
+ * times a slowly growing function of N (the engine's cost per event grows
+ * with log N, its events per second of simulated time only a little). */
+static double weight_of(const scenario *sc)
+{
+    return sim_time_to_s(sc->duration) * (1.0 + log2((double)sc->n_stations));
+}
+
+int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
+                  const sweep_options *o, sweep_result *res, sweep_progress_fn progress,
+                  void *ctx, int (*stop)(void), char *err, size_t errlen)
+{
+    exec x;
+    memset(&x, 0, sizeof x);
+    x.points = points;
+    x.n_points = n_points;
+    x.owned = owned;
+    x.o = o;
+    x.res = res;
+    atomic_init(&x.stopping, 0);
+    size_t m = sweep_measure_count();
+    uint32_t first = o->reps < 1 ? 1 : o->reps;
+    if (o->precision > 0 && first < SWEEP_PRECISION_MIN_REPS)
+        first = SWEEP_PRECISION_MIN_REPS;
+    if (o->precision > 0 && first > o->max_reps)
+        first = o->max_reps;
+    x.weight = calloc(n_points ? n_points : 1, sizeof *x.weight);
+    if (x.weight == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    double work_total = 0;
+    for (size_t p = 0; p < n_points; p++) {
+        if (!owns(&x, p))
+            continue;
+        x.n_owned++;
+        x.weight[p] = weight_of(&points[p]);
+        res[p].wanted = first;
+        res[p].values = malloc(sizeof(double) * m * first);
+        if (res[p].values == NULL) {
+            free(x.weight);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    pthread_mutex_init(&x.mu, NULL);
+    pthread_cond_init(&x.work_cv, NULL);
+    pthread_cond_init(&x.main_cv, NULL);
+
+    unsigned jobs = o->jobs < 1 ? 1 : o->jobs;
+    pthread_t *th = calloc(jobs, sizeof *th);
+    unsigned started = 0;
+    int rc = 0;
+    if (th == NULL) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (; rc == 0 && started < jobs; started++) {
+        int e = pthread_create(&th[started], NULL, worker, &x);
+        if (e != 0) {
+            snprintf(err, errlen, "worker threads: %s", strerror(e));
+            rc = -1;
+            pthread_mutex_lock(&x.mu);
+            x.failed = true;
+            pthread_cond_broadcast(&x.work_cv);
+            pthread_mutex_unlock(&x.mu);
+            break;
+        }
+    }
+
+    pthread_mutex_lock(&x.mu);
+    while (rc == 0 && x.n_done < x.n_owned && !x.failed && !atomic_load(&x.stopping)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&x.main_cv, &x.mu, &ts);
+        size_t done = x.n_done;
+        work_total = 0;
+        for (size_t p = 0; p < n_points; p++)
+            if (owns(&x, p))
+                work_total += x.weight[p] * res[p].wanted;
+        double frac = work_total > 0 ? x.work_done / work_total : 1.0;
+        pthread_mutex_unlock(&x.mu);
+        if (stop != NULL && stop() != 0) {
+            pthread_mutex_lock(&x.mu);
+            atomic_store(&x.stopping, 1);
+            pthread_cond_broadcast(&x.work_cv);
+            break;
+        }
+        if (progress != NULL)
+            progress(ctx, done, x.n_owned, frac);
+        pthread_mutex_lock(&x.mu);
+    }
+    pthread_cond_broadcast(&x.work_cv);
+    pthread_mutex_unlock(&x.mu);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    if (rc == 0 && x.failed) {
+        snprintf(err, errlen, "%s", x.err);
+        rc = -1;
+    }
+    if (rc == 0 && progress != NULL)
+        progress(ctx, x.n_done, x.n_owned,
+                 x.n_done == x.n_owned ? 1.0 : x.work_done / (work_total > 0 ? work_total : 1));
+    free(th);
+    free(x.weight);
+    pthread_cond_destroy(&x.work_cv);
+    pthread_cond_destroy(&x.main_cv);
+    pthread_mutex_destroy(&x.mu);
+    return rc;
+}

@@ -1,0 +1,149 @@
+/* sweep.h - many runs of one experiment: a grid of points, replications,
+ * confidence intervals, and the worker threads that run them (`csmacd
+ * sweep`, DESIGN.md §3, issue 5).
+ *
+ * The grid. Six scenario keys can take a LIST: policy, phy, frame-size,
+ * length, load and stations. The points are their cartesian product in
+ * that order, the first slowest and the last fastest: point p has the
+ * mixed-radix digits (policy, phy, frame-size, length, load, stations) of
+ * p, so a sweep over --stations 1,2,4 --frame-size 64,1518 runs
+ * (64,1), (64,2), (64,4), (1518,1), ... An axis not given is not swept
+ * (the scenario's own value). Values are kept as text and applied with
+ * scenario_set, so an axis accepts exactly what the key accepts.
+ *
+ * Seeds. Replication r of point p runs with the seed
+ *     sweep_seed(S, p, r) = mix(mix(mix(S) ^ p) ^ r)
+ * where S is the master seed (--seed) and mix is splitmix64's finaliser:
+ * a pure function, so `csmacd run --seed sweep_seed(S, p, r) ...` re-runs
+ * any replication alone and gives the same numbers, and the streams of
+ * different points and replications are unrelated.
+ *
+ * Statistics. Every measure of output.h except wall_s is recorded for each
+ * replication; a point reports their mean and the 95 % half-width
+ * t(0.975, n-1) s / sqrt(n) over its n replications (Student's t;
+ * replications are independent and identically distributed, so the
+ * interval is exact for normal data and close for means of long runs).
+ * With one replication there is no between-run interval: the throughput
+ * interval is then the run's own batch-means interval (stats.h) and the
+ * others are empty. A measure that does not apply in some replication
+ * (completion_s of a batch run that did not finish) is empty for the point.
+ *
+ * Precision. With a target REL > 0 a point starts with max(reps, 3)
+ * replications and, while the throughput half-width exceeds REL times the
+ * mean, asks for more: as many as the current variance says are needed
+ * (n (h / (REL mean))^2, at least one more), never beyond max_reps (then
+ * `precision_met` is false). The decision reads only replications
+ * 0 .. n-1 of that point, so the number of replications, and every number
+ * of the row, is the same whatever the number of threads or MPI ranks.
+ * (Sequential stopping makes the interval slightly optimistic at the
+ * stopping time; with the minimum of 3 replications the effect is small.)
+ *
+ * Threads. sweep_execute runs replications on `jobs` threads; each thread
+ * creates and destroys its own engines (the engine has no global state).
+ * Lower points are served first, so rows complete roughly in order. A stop
+ * request (a signal) ends the runs in flight without results: a point is
+ * either complete or not reported.
+ *
+ * Program code: reads the wall clock (progress), never prints.
+ */
+#ifndef CSMACD_SWEEP_H
+#define CSMACD_SWEEP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output.h"
+#include "scenario.h"
+
+typedef enum sweep_axis {
+    SWEEP_AXIS_POLICY,
+    SWEEP_AXIS_PHY,
+    SWEEP_AXIS_FRAME_SIZE,
+    SWEEP_AXIS_LENGTH,
+    SWEEP_AXIS_LOAD,
+    SWEEP_AXIS_STATIONS,
+    SWEEP_N_AXES,
+} sweep_axis;
+
+/* The scenario key of an axis: "policy", "phy", "frame-size", ... */
+const char *sweep_axis_key(sweep_axis a);
+/* The axis of a key, or -1. */
+int sweep_axis_find(const char *key);
+
+/* The values of each axis, as text; n[a] == 0: not swept. */
+typedef struct sweep_grid {
+    char **values[SWEEP_N_AXES];
+    size_t n[SWEEP_N_AXES];
+} sweep_grid;
+
+/* Sets axis a from a LIST (parse.h): stations takes integers and ranges,
+ * load and length numbers and ranges, frame-size integers and ranges or a
+ * single size spec ("64-1518"), phy and policy words. Replaces what the
+ * axis had. Returns 0, or -1 with the reason (no key in front). */
+int sweep_grid_set(sweep_grid *g, sweep_axis a, const char *list, char *err, size_t errlen);
+void sweep_grid_free(sweep_grid *g);
+/* The number of points (the product of the axis sizes, 1 when none). */
+size_t sweep_grid_points(const sweep_grid *g);
+/* The value index of each axis at point p (0 for axes not swept). */
+void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_N_AXES]);
+
+uint64_t sweep_seed(uint64_t master, uint64_t point, uint64_t rep);
+
+/* The recorded measures: output.h's table without wall_s. */
+size_t sweep_measure_count(void);
+const output_measure *sweep_measure_at(size_t k);
+/* The index of a measure by name, or -1. */
+int sweep_measure_find(const char *name);
+
+typedef struct sweep_options {
+    uint32_t reps;      /* replications per point (>= 1) */
+    double precision;   /* 0: off; else the target relative half-width */
+    uint32_t max_reps;  /* the cap with a precision target */
+    uint64_t seed;      /* master seed */
+    unsigned jobs;      /* worker threads (>= 1) */
+} sweep_options;
+
+/* The minimum replications per point with a precision target. */
+#define SWEEP_PRECISION_MIN_REPS 3u
+
+/* What one point produced. values[r * sweep_measure_count() + k] is
+ * measure k of replication r (NaN: not applicable). */
+typedef struct sweep_result {
+    bool done;           /* every replication asked for has run */
+    bool precision_met;  /* the target was reached (true without a target) */
+    uint32_t n_reps;     /* replications with values */
+    double *values;      /* owned */
+    /* bookkeeping of sweep_execute */
+    uint32_t wanted, issued, finished;
+} sweep_result;
+
+/* Mean and 95 % half-width of measure k over a point's replications;
+ * NaN when not applicable (see the header comment). */
+void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95);
+
+/* Progress, called on the calling thread about ten times a second and once
+ * at the end: points complete, points in total, and the fraction of the
+ * estimated work done (0 to 1). */
+typedef void (*sweep_progress_fn)(void *ctx, size_t done, size_t total, double work_done);
+
+/* Runs every point p with owned == NULL or owned[p] (points must have
+ * passed scenario_finish; their seeds are replaced). res has n_points
+ * zeroed entries; free each with sweep_result_free. stop() is polled (may
+ * be NULL); when it returns non-zero the runs in flight are abandoned.
+ * Returns 0, or -1 with a reason (out of memory, an engine that cannot be
+ * built, threads that cannot start). */
+int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
+                  const sweep_options *o, sweep_result *res, sweep_progress_fn progress,
+                  void *ctx, int (*stop)(void), char *err, size_t errlen);
+void sweep_result_free(sweep_result *r);
+
+/* One replication, alone (what each worker does): the measures of
+ * scenario sc with the given seed into values[sweep_measure_count()].
+ * stop may be NULL; the run is abandoned when *stop becomes non-zero.
+ * Returns 0, 1 if stopped, -1 with a reason. */
+int sweep_run_one(const scenario *sc, uint64_t seed, double *values, const atomic_int *stop,
+                  char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# test_sweep_cli.sh - `csmacd sweep` and `csmacd presets` end to end
+# (issue 5). One case per CTest test:
+#   jobs     the CSV is byte-identical for --jobs 1 and --jobs 2, with
+#            fixed replications and with --precision (whose number of
+#            replications is decided while running);
+#   rerun    every row re-run alone with `csmacd run` (the seed and the
+#            scenario columns) prints the same measures (check_rows.py),
+#            for saturated, poisson, onoff and batch traffic and a phy list;
+#   plot     --plot draws valid SVG, PNG and PDF files with the series,
+#            axis labels and analytic references asked for; without
+#            gnuplot the CSV is still written and the message says how to
+#            install it (exit 1);
+#   usage    bad inputs exit 2 with one line on standard error and no file;
+#   signal   SIGINT during a sweep leaves a valid CSV of the completed
+#            points (exit 130);
+#   presets  `csmacd presets` lists every preset, one line each, and each
+#            one runs (shrunk by command-line overrides) and draws.
+# Durations are tiny: the suite runs under ASan/UBSan in CI. Numbers are
+# not judged here (tests/unit/test_sweep.c does the statistics).
+#
+# usage: test_sweep_cli.sh CSMACD TESTS_SWEEP_DIR WORK_DIR CASE
+set -u
+EXE=$1
+HERE=$2
+WORK=$3
+CASE=$4
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+sweep() { "$EXE" sweep --quiet "$@"; }
+
+case "$CASE" in
+jobs)
+    for j in 1 2; do
+        sweep --stations 1,3,8 --frame-size 64,1518 --duration 10ms --reps 2 --seed 7 \
+            --jobs $j --csv fixed-$j.csv || fail "sweep --jobs $j"
+        sweep --stations 2,16 --frame-size 64 --duration 5ms --precision 0.02 --max-reps 12 \
+            --jobs $j --csv prec-$j.csv || fail "sweep --precision --jobs $j"
+    done
+    cmp fixed-1.csv fixed-2.csv || fail "--reps 2: --jobs 1 and --jobs 2 differ"
+    cmp prec-1.csv prec-2.csv || fail "--precision: --jobs 1 and --jobs 2 differ"
+    [ "$(wc -l < fixed-1.csv)" -eq 7 ] || fail "expected a header and 6 rows"
+    echo "jobs: byte-identical CSVs"
+    ;;
+rerun)
+    sweep --phy 10base5,100basetx --stations 1,3 --frame-size 64,1518 --duration 4ms \
+        --warmup 1ms --csv sat.csv || fail "saturated sweep"
+    sweep --traffic poisson --stations 5 --load 0.2,1.5 --length 0,2500 --frame-size 64-1518 \
+        --duration 5ms --csv poisson.csv || fail "poisson sweep"
+    sweep --traffic onoff --on-off 1ms/3ms --stations 4 --load 0.4 --dest server:2 \
+        --duration 5ms --reps 3 --csv onoff.csv --reps-csv onoff-reps.csv || fail "onoff sweep"
+    sweep --traffic batch --batch 2 --stations 2,9 --duration 1s --csv batch.csv \
+        || fail "batch sweep"
+    for f in sat.csv poisson.csv batch.csv; do
+        python3 "$HERE/check_rows.py" "$EXE" $f || fail "$f: rows do not re-run"
+    done
+    python3 "$HERE/check_rows.py" "$EXE" onoff-reps.csv --reps || fail "replication rows"
+    ;;
+plot)
+    sweep --stations 1,2,4,8,16 --frame-size 64,1518 --duration 3ms --csv n.csv \
+        --plot n.svg --plot-y throughput,mean_delay_us || fail "svg sweep"
+    python3 "$HERE/check_plot.py" n.svg "stations N" "throughput S" "mean delay, arrival to end" \
+        "64 B" "1518 B" "Metcalfe-Boggs, 64 B" || fail "n.svg"
+    sweep --traffic poisson --stations 8 --load 0.2,0.8,2 --duration 3ms --csv g.csv \
+        --plot g.svg || fail "load sweep"
+    python3 "$HERE/check_plot.py" g.svg "offered load G" "pure ALOHA" "slotted ALOHA" \
+        "1-persistent CSMA" "non-persistent CSMA" || fail "g.svg"
+    sweep --stations 1,2 --duration 2ms --csv p.csv --plot p.png || fail "png sweep"
+    python3 "$HERE/check_plot.py" p.png || fail "p.png"
+    sweep --stations 1,2 --duration 2ms --csv d.csv --plot d.pdf || fail "pdf sweep"
+    python3 "$HERE/check_plot.py" d.pdf || fail "d.pdf"
+    ls ./*.tmp ./*.gp >/dev/null 2>&1 && fail "temporary files left behind"
+    # No gnuplot on PATH: the CSV is written, the message says what to install.
+    PATH=/nonexistent "$EXE" sweep --quiet --stations 1,2 --duration 2ms --csv nognu.csv \
+        --plot nognu.svg 2> nognu.err
+    rc=$?
+    [ $rc -eq 1 ] || fail "without gnuplot: exit $rc, expected 1"
+    [ -s nognu.csv ] || fail "without gnuplot: no CSV"
+    [ ! -e nognu.svg ] || fail "without gnuplot: a figure appeared"
+    grep -q "apt-get install gnuplot-nox" nognu.err || fail "message: $(cat nognu.err)"
+    echo "plot: svg, png and pdf valid; missing gnuplot reported"
+    ;;
+usage)
+    n=0
+    while IFS='|' read -r args want; do
+        [ -z "$args" ] && continue
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        "$EXE" sweep --quiet $args > out.txt 2> err.txt
+        rc=$?
+        [ $rc -eq 2 ] || fail "sweep $args: exit $rc, expected 2"
+        [ "$(wc -l < err.txt)" -eq 1 ] || fail "sweep $args: not one line: $(cat err.txt)"
+        grep -q -- "$want" err.txt || fail "sweep $args: '$(cat err.txt)' lacks '$want'"
+        [ ! -e u.csv ] || fail "sweep $args: wrote u.csv"
+    done <<'CASES'
+--stations 1,2|--csv: required
+--stations 0 --csv u.csv|--stations:
+--stations abc --csv u.csv|--stations:
+--stations 1..8:log --frame-size 10 --csv u.csv|--frame-size:
+--stations 2 --load 0.5 --csv u.csv|--load: conflicts with saturated
+--stations 2 --traffic poisson --load -1 --csv u.csv|--load:
+--stations 2 --phy 10base5,nosuch --csv u.csv|unknown profile 'nosuch'
+--stations 2 --policy nosuch --csv u.csv|nosuch
+--stations 2 --plot u.jpg --csv u.csv|--plot:
+--stations 2 --plot-y nosuch --csv u.csv|--plot-y: unknown measure
+--stations 2 --precision 2 --csv u.csv|--precision:
+--stations 2 --reps 0 --csv u.csv|--reps:
+--stations 2 --max-reps 9 --csv u.csv|--max-reps: only applies with --precision
+--stations 2 --jobs 0 --csv u.csv|--jobs:
+--preset nosuch --csv u.csv|--preset: unknown preset 'nosuch'
+--stations 2 --warmup 2s --csv u.csv|warmup:
+--stations 2 --csv u.csv --reps-csv u.csv|conflicting options
+--stations 2 --positions 0,1 --csv u.csv|--positions: not supported
+--stations 2 --csv u.csv extra|unexpected argument
+CASES
+    echo "usage: $n bad command lines refused with exit 2 and one line"
+    ;;
+signal)
+    # Far more work than a second (400 points of 2 s simulated, up to 400
+    # stations), the first points cheap: some are complete at the signal.
+    "$EXE" sweep --quiet --stations 1..400 --duration 2s --jobs 2 --csv s.csv 2> s.err &
+    pid=$!
+    sleep 1.5
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    [ $rc -eq 130 ] || fail "after SIGINT: exit $rc, expected 130 ($(cat s.err))"
+    python3 - s.csv <<'PY' || fail "the CSV after SIGINT is not valid"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0][0] == "phy", rows[0][:3]
+assert all(len(r) == len(rows[0]) for r in rows), "ragged"
+assert 0 < len(rows) - 1 < 400, "%d rows: expected some points, not all" % (len(rows) - 1)
+points = [int(r[rows[0].index("point")]) for r in rows[1:]]
+assert points == sorted(points), "rows out of order"
+print("signal: %d of 400 points in the CSV" % (len(rows) - 1))
+PY
+    grep -q "interrupted" s.err || fail "no message: $(cat s.err)"
+    ls ./*.tmp >/dev/null 2>&1 && fail "temporary file left behind"
+    ;;
+presets)
+    "$EXE" presets > list.txt || fail "csmacd presets"
+    [ -s list.txt ] || fail "no presets"
+    while read -r name summary; do
+        [ -n "$summary" ] || fail "preset $name has no summary"
+        "$EXE" presets --show "$name" | grep -q '^\[sweep\]' || fail "presets --show $name"
+        # Shrunk: short runs, few replications, the preset's grid.
+        sweep --preset "$name" --duration 2ms --warmup 0 --reps 2 --stations 2,5 \
+            --csv "$name.csv" --plot "$name.svg" || fail "sweep --preset $name"
+        python3 "$HERE/check_plot.py" "$name.svg" || fail "$name.svg"
+        [ "$(head -1 "$name.csv" | cut -d, -f1)" = phy ] || fail "$name.csv"
+    done < list.txt
+    # A preset's scenario keys count for the cross-checks of the options:
+    # --batch is accepted because the preset's traffic is batch.
+    sweep --preset batch-contention --batch 2 --stations 2,3 --reps 2 --csv b2.csv \
+        || fail "--preset batch-contention --batch 2"
+    echo "presets: $(wc -l < list.txt) listed, each runs and draws"
+    ;;
+*)
+    fail "unknown case $CASE"
+    ;;
+esac
+exit 0

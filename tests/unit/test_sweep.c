@@ -1,0 +1,329 @@
+/* test_sweep.c - the sweep's grid, seeds, statistics, threads, presets and
+ * figure script (src/sweep.h, src/presets.h, src/plot.h; issue 5).
+ *
+ * Pins:
+ *   - the grid order (policy, phy, frame-size, length, load, stations; the
+ *     last fastest) and the expansion of axis LISTs, with single values of
+ *     a key's own syntax ("64-1518", "2km") kept whole;
+ *   - the seed rule sweep_seed(S, p, r): a pure function, different for
+ *     every (p, r) tried and for another master seed;
+ *   - the mean and Student-t half-width of sweep_summarise, and that a
+ *     measure missing in one replication is missing for the point;
+ *   - honest intervals: 200 points of one Poisson scenario, 5 independent
+ *     replications each; the grand mean of all 1000 runs stands in for
+ *     the true mean. If the intervals are 95 % intervals the number X of
+ *     the 200 that cover it is Binomial(200, 0.95) (mean 190, sd 3.08);
+ *     we accept 180 <= X <= 198. A true 95 % procedure fails this with
+ *     probability P(X <= 179) + P(X >= 199) = 0.0012 + 0.0004 (the grand
+ *     mean's own error, 1/sqrt(1000) of one run's spread, moves X by much
+ *     less than its sd); intervals of 90 % or of 99 % would fail it
+ *     almost always. The seeds are fixed, so the outcome is reproducible;
+ *   - --precision: the number of replications and every value are the
+ *     same with 1 and 3 threads, and a point marked as meeting the target
+ *     does meet it;
+ *   - every built-in preset parses, its [scenario] keys are scenario keys
+ *     and its [sweep] keys axes or sweep options, its plotted measures
+ *     exist;
+ *   - the gnuplot script carries the labels, the log x axis, the data
+ *     inline with '?' for a missing value, and quotes text safely.
+ * Not pinned here: the CSV text and gnuplot itself (tests/sweep/).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "parse.h"
+#include "plot.h"
+#include "presets.h"
+#include "scenario.h"
+#include "stats.h"
+#include "sweep.h"
+
+static void test_grid_order(void **state)
+{
+    (void)state;
+    char err[256];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_points(&g), 1);
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_STATIONS, "1,2,4", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_FRAME_SIZE, "64,1518", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_POLICY, "beb", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_points(&g), 6);
+    size_t idx[SWEEP_N_AXES];
+    sweep_grid_index(&g, 4, idx);
+    assert_int_equal(idx[SWEEP_AXIS_FRAME_SIZE], 1);
+    assert_int_equal(idx[SWEEP_AXIS_STATIONS], 1);
+    assert_int_equal(idx[SWEEP_AXIS_POLICY], 0);
+    assert_int_equal(idx[SWEEP_AXIS_LOAD], 0);
+    sweep_grid_index(&g, 2, idx);
+    assert_int_equal(idx[SWEEP_AXIS_FRAME_SIZE], 0);
+    assert_int_equal(idx[SWEEP_AXIS_STATIONS], 2);
+    assert_string_equal(sweep_axis_key(SWEEP_AXIS_FRAME_SIZE), "frame-size");
+    assert_int_equal(sweep_axis_find("load"), SWEEP_AXIS_LOAD);
+    assert_int_equal(sweep_axis_find("duration"), -1);
+    sweep_grid_free(&g);
+}
+
+static void test_grid_values(void **state)
+{
+    (void)state;
+    char err[256];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_STATIONS, "1..8:log", err, sizeof err), 0);
+    assert_int_equal(g.n[SWEEP_AXIS_STATIONS], 4);
+    assert_string_equal(g.values[SWEEP_AXIS_STATIONS][3], "8");
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_FRAME_SIZE, "64-1518", err, sizeof err), 0);
+    assert_int_equal(g.n[SWEEP_AXIS_FRAME_SIZE], 1);
+    assert_string_equal(g.values[SWEEP_AXIS_FRAME_SIZE][0], "64-1518");
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_LENGTH, "2km", err, sizeof err), 0);
+    assert_string_equal(g.values[SWEEP_AXIS_LENGTH][0], "2km");
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_LOAD, "0.1,0.5,2", err, sizeof err), 0);
+    assert_string_equal(g.values[SWEEP_AXIS_LOAD][0], "0.1");
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_POLICY, "beb,fixed:slots=4,limit=9", err,
+                                    sizeof err), 0);
+    assert_int_equal(g.n[SWEEP_AXIS_POLICY], 2);
+    assert_string_equal(g.values[SWEEP_AXIS_POLICY][1], "fixed:slots=4,limit=9");
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_STATIONS, "0,2", err, sizeof err), -1);
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_STATIONS, "x", err, sizeof err), -1);
+    assert_int_equal(g.n[SWEEP_AXIS_STATIONS], 4); /* a failed set keeps the old list */
+    sweep_grid_free(&g);
+}
+
+static void test_seed(void **state)
+{
+    (void)state;
+    assert_true(sweep_seed(1, 2, 3) == sweep_seed(1, 2, 3));
+    assert_true(sweep_seed(1, 2, 3) != sweep_seed(2, 2, 3));
+    enum { P = 40, R = 40 };
+    static uint64_t seen[P * R];
+    size_t n = 0;
+    for (uint64_t p = 0; p < P; p++)
+        for (uint64_t r = 0; r < R; r++) {
+            uint64_t s = sweep_seed(42, p, r);
+            for (size_t i = 0; i < n; i++)
+                assert_true(seen[i] != s);
+            seen[n++] = s;
+        }
+}
+
+static void test_summarise(void **state)
+{
+    (void)state;
+    size_t m = sweep_measure_count();
+    int k = sweep_measure_find("throughput");
+    assert_true(k >= 0);
+    assert_int_equal(sweep_measure_find("wall_s"), -1);
+    double *v = calloc(3 * m, sizeof *v);
+    assert_non_null(v);
+    v[0 * m + (size_t)k] = 1;
+    v[1 * m + (size_t)k] = 2;
+    v[2 * m + (size_t)k] = 3;
+    sweep_result r = {.done = true, .n_reps = 3, .values = v};
+    double mean, ci;
+    sweep_summarise(&r, (size_t)k, &mean, &ci);
+    assert_float_equal(mean, 2.0, 1e-12);
+    assert_float_equal(ci, stats_t975(2) * 1.0 / sqrt(3.0), 1e-12);
+    r.n_reps = 1;
+    sweep_summarise(&r, (size_t)k, &mean, &ci);
+    assert_float_equal(mean, 1.0, 1e-12);
+    assert_true(isnan(ci));
+    r.n_reps = 3;
+    v[1 * m + (size_t)k] = NAN;
+    sweep_summarise(&r, (size_t)k, &mean, &ci);
+    assert_true(isnan(mean));
+    free(v);
+}
+
+/* A small scenario: 4 stations with Poisson arrivals (no capture effect,
+ * throughput nearly normal across runs). */
+static void poisson_scenario(scenario *sc)
+{
+    char err[256], warn[256];
+    scenario_defaults(sc);
+    assert_int_equal(scenario_set(sc, "stations", "4", err, sizeof err), 0);
+    assert_int_equal(scenario_set(sc, "traffic", "poisson", err, sizeof err), 0);
+    assert_int_equal(scenario_set(sc, "load", "0.6", err, sizeof err), 0);
+    assert_int_equal(scenario_set(sc, "frame-size", "128", err, sizeof err), 0);
+    assert_int_equal(scenario_set(sc, "duration", "40ms", err, sizeof err), 0);
+    assert_int_equal(scenario_finish(sc, err, sizeof err, warn, sizeof warn), 0);
+}
+
+static void test_ci_coverage(void **state)
+{
+    (void)state;
+    enum { K = 200, R = 5 };
+    scenario *pts = calloc(K, sizeof *pts);
+    sweep_result *res = calloc(K, sizeof *res);
+    assert_non_null(pts);
+    assert_non_null(res);
+    for (size_t p = 0; p < K; p++)
+        poisson_scenario(&pts[p]);
+    sweep_options o = {.reps = R, .seed = 2026, .jobs = 2};
+    char err[256];
+    assert_int_equal(sweep_execute(pts, K, NULL, &o, res, NULL, NULL, NULL, err, sizeof err), 0);
+    size_t k = (size_t)sweep_measure_find("throughput"), m = sweep_measure_count();
+    double grand = 0;
+    for (size_t p = 0; p < K; p++) {
+        assert_true(res[p].done);
+        assert_int_equal(res[p].n_reps, R);
+        for (size_t r = 0; r < R; r++)
+            grand += res[p].values[r * m + k];
+    }
+    grand /= K * R;
+    int covered = 0;
+    for (size_t p = 0; p < K; p++) {
+        double mean, ci;
+        sweep_summarise(&res[p], k, &mean, &ci);
+        covered += fabs(mean - grand) <= ci;
+    }
+    print_message("coverage: %d of %d intervals hold the grand mean %.5f\n", covered, K, grand);
+    assert_true(covered >= 180);
+    assert_true(covered <= 198);
+    for (size_t p = 0; p < K; p++) {
+        sweep_result_free(&res[p]);
+        scenario_free(&pts[p]);
+    }
+    free(pts);
+    free(res);
+}
+
+static void test_precision_deterministic(void **state)
+{
+    (void)state;
+    enum { K = 6 };
+    scenario pts[K];
+    sweep_result a[K], b[K];
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    char err[256], warn[256];
+    for (size_t p = 0; p < K; p++) {
+        poisson_scenario(&pts[p]);
+        pts[p].n_stations = (uint32_t)(2 + 3 * p);
+        pts[p].duration = 3 * SIM_PS_PER_MS;
+        assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
+    }
+    sweep_options o = {.reps = 1, .precision = 0.03, .max_reps = 25, .seed = 5, .jobs = 1};
+    assert_int_equal(sweep_execute(pts, K, NULL, &o, a, NULL, NULL, NULL, err, sizeof err), 0);
+    o.jobs = 3;
+    assert_int_equal(sweep_execute(pts, K, NULL, &o, b, NULL, NULL, NULL, err, sizeof err), 0);
+    size_t m = sweep_measure_count(), k = (size_t)sweep_measure_find("throughput");
+    for (size_t p = 0; p < K; p++) {
+        assert_int_equal(a[p].n_reps, b[p].n_reps);
+        assert_true(a[p].n_reps >= SWEEP_PRECISION_MIN_REPS);
+        assert_int_equal(a[p].precision_met, b[p].precision_met);
+        assert_memory_equal(a[p].values, b[p].values, sizeof(double) * m * a[p].n_reps);
+        double mean, ci;
+        sweep_summarise(&a[p], k, &mean, &ci);
+        if (a[p].precision_met)
+            assert_true(ci <= 0.03 * mean);
+        else
+            assert_int_equal(a[p].n_reps, 25);
+        sweep_result_free(&a[p]);
+        sweep_result_free(&b[p]);
+        scenario_free(&pts[p]);
+    }
+}
+
+static void test_presets(void **state)
+{
+    (void)state;
+    assert_true(preset_count() >= 5);
+    for (size_t i = 0; i < preset_count(); i++) {
+        preset p;
+        char err[1024];
+        const char *name = preset_name_at(i);
+        if (preset_load(name, &p, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_true(strlen(p.summary) > 10);
+        assert_true(strlen(p.title) > 10);
+        scenario sc;
+        scenario_defaults(&sc);
+        for (size_t j = 0; j < p.n_scenario; j++)
+            if (scenario_set(&sc, p.scenario[j].key, p.scenario[j].value, err, sizeof err) != 0)
+                fail_msg("preset %s: %s", name, err);
+        scenario_free(&sc);
+        sweep_grid g = {0};
+        for (size_t j = 0; j < p.n_sweep; j++) {
+            const preset_kv *kv = &p.sweep[j];
+            int a = sweep_axis_find(kv->key);
+            if (a >= 0) {
+                if (sweep_grid_set(&g, (sweep_axis)a, kv->value, err, sizeof err) != 0)
+                    fail_msg("preset %s: %s: %s", name, kv->key, err);
+            } else if (strcmp(kv->key, "reps") != 0 && strcmp(kv->key, "precision") != 0 &&
+                       strcmp(kv->key, "max-reps") != 0) {
+                fail_msg("preset %s: unknown sweep key %s", name, kv->key);
+            }
+        }
+        assert_true(sweep_grid_points(&g) > 1);
+        sweep_grid_free(&g);
+        if (p.y[0]) {
+            char **ys;
+            size_t n;
+            assert_int_equal(parse_list_words(p.y, &ys, &n, err, sizeof err), 0);
+            for (size_t j = 0; j < n; j++)
+                if (sweep_measure_find(ys[j]) < 0)
+                    fail_msg("preset %s: y: no measure %s", name, ys[j]);
+            parse_list_free_words(ys, n);
+        }
+    }
+    preset p;
+    char err[1024];
+    assert_int_equal(preset_load("no-such", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "throughput-vs-n"));
+}
+
+static void test_plot_script(void **state)
+{
+    (void)state;
+    double x[3] = {1, 2, 4}, y[3] = {0.9, NAN, 0.7}, e[3] = {0.01, NAN, 0.02};
+    double rx[2] = {1, 4}, ry[2] = {1.0, 0.8};
+    plot_curve c = {.label = "64 B", .n = 3, .x = x, .y = {y}, .err = {e}};
+    plot_ref r = {.label = "Metcalfe-Boggs", .color = 1, .n = 2, .x = rx, .y = ry};
+    plot_spec s = {.title = "Bob's figure", .xlabel = "stations N", .xlog_base = 2,
+                   .n_panels = 1, .ylabel = {"throughput S"}, .curves = &c, .n_curves = 1,
+                   .refs = &r, .n_refs = 1};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(plot_write_script(f, &s, PLOT_SVG, "out.svg.tmp"), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "set terminal svg"));
+    assert_non_null(strstr(buf, "set output 'out.svg.tmp'"));
+    assert_non_null(strstr(buf, "'Bob''s figure'"));
+    assert_non_null(strstr(buf, "set logscale x 2"));
+    assert_non_null(strstr(buf, "set xlabel 'stations N'"));
+    assert_non_null(strstr(buf, "set ylabel 'throughput S'"));
+    assert_non_null(strstr(buf, " 2 ? 0\n"));
+    assert_non_null(strstr(buf, "title '64 B'"));
+    assert_non_null(strstr(buf, "title 'Metcalfe-Boggs'"));
+    assert_non_null(strstr(buf, "with yerrorlines"));
+    free(buf);
+    plot_format fmt;
+    assert_int_equal(plot_format_of("a/b.png", &fmt), 0);
+    assert_int_equal(fmt, PLOT_PNG);
+    assert_int_equal(plot_format_of("a.jpg", &fmt), -1);
+    assert_int_equal(plot_format_of("dir.svg/x", &fmt), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grid_order),
+        cmocka_unit_test(test_grid_values),
+        cmocka_unit_test(test_seed),
+        cmocka_unit_test(test_summarise),
+        cmocka_unit_test(test_ci_coverage),
+        cmocka_unit_test(test_precision_deterministic),
+        cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_plot_script),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
