@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backoff.h"
 #include "exit_status.h"
@@ -75,19 +76,33 @@ enum {
     ID_SCENARIO_BASE = 10000, /* + index into scenario_options */
 };
 
-/* The program's one global: which signal asked us to stop. */
+/* The program's globals: which signal asked us to stop, and when (seconds
+ * of the monotonic clock), both written only by the handler. */
 static volatile sig_atomic_t caught_signal;
+static volatile sig_atomic_t caught_at_s;
 
-/* The first signal asks the run to stop and finish its outputs; a second
- * one (the user insists, or the program is stuck) ends the program at once
- * the default way, leaving at most temporary files behind. Only
- * async-signal-safe calls here. */
+static sig_atomic_t monotonic_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe (POSIX) */
+    return (sig_atomic_t)ts.tv_sec;
+}
+
+/* The first signal asks the run to stop and finish its outputs; a repeat
+ * at least a second later (the user insists, or the program is stuck) ends
+ * the program at once the default way, leaving at most temporary files
+ * behind. A repeat within the second is the same request delivered twice:
+ * `timeout` and `kill -- -PGID` send the signal to the process and to its
+ * group. Only async-signal-safe calls here. */
 static void on_signal(int sig)
 {
     if (caught_signal == 0) {
+        caught_at_s = monotonic_s();
         caught_signal = sig;
         return;
     }
+    if (monotonic_s() - caught_at_s < 1)
+        return;
     signal(sig, SIG_DFL);
     raise(sig);
 }
