@@ -288,37 +288,6 @@ static void fmt_seconds(sim_time ps, char *buf, size_t len)
     snprintf(buf, len, "%lld.%s", s, digits);
 }
 
-static void frame_size_text(const frame_size_spec *s, char *buf, size_t len)
-{
-    if (s->kind == FRAME_SIZE_FIXED) {
-        snprintf(buf, len, "%u", s->min_bytes);
-    } else if (s->kind == FRAME_SIZE_RANGE) {
-        snprintf(buf, len, "%u-%u", s->min_bytes, s->max_bytes);
-    } else {
-        size_t used = 0;
-        buf[0] = '\0';
-        for (uint32_t i = 0; i < s->n_mix && used < len; i++) {
-            int n = snprintf(buf + used, len - used, "%s%u:%u", i ? "," : "", s->mix_bytes[i],
-                             s->mix_weight[i]);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-        }
-    }
-}
-
-static const char *traffic_word(traffic_kind k)
-{
-    switch (k) {
-    case TRAFFIC_SATURATED: return "saturated";
-    case TRAFFIC_POISSON: return "poisson";
-    case TRAFFIC_ONOFF: return "onoff";
-    case TRAFFIC_BATCH: return "batch";
-    case TRAFFIC_PCAP: return "pcap";
-    }
-    return "?";
-}
-
 /* The scenario columns: the name (with its unit) and the value as text
  * that the matching option of `csmacd run` reads back exactly. */
 typedef void (*column_fn)(const scenario *sc, char *buf, size_t len);
@@ -376,11 +345,11 @@ static void col_traffic(const scenario *sc, char *buf, size_t len)
     if (sc->traffic.kind == TRAFFIC_PCAP)
         snprintf(buf, len, "pcap:%s", sc->pcap_path);
     else
-        snprintf(buf, len, "%s", traffic_word(sc->traffic.kind));
+        snprintf(buf, len, "%s", scenario_traffic_name(sc->traffic.kind));
 }
 static void col_frame_size(const scenario *sc, char *buf, size_t len)
 {
-    frame_size_text(&sc->traffic.size, buf, len);
+    scenario_frame_size_text(&sc->traffic.size, buf, len);
 }
 static void col_dest(const scenario *sc, char *buf, size_t len)
 {
@@ -1240,7 +1209,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (grid.n[SWEEP_AXIS_LOAD] > 0 && t != TRAFFIC_POISSON && t != TRAFFIC_ONOFF) {
             snprintf(err, sizeof err, "--load: conflicts with %s traffic, which has no offered "
                                       "load (use --traffic poisson or onoff)",
-                     traffic_word(t));
+                     scenario_traffic_name(t));
             goto usage;
         }
     }

@@ -249,51 +249,11 @@ static int put(json_t *obj, const char *key, json_t *v)
     return v == NULL || json_object_set_new(obj, key, v) != 0 ? -1 : 0;
 }
 
-static const char *traffic_name(const scenario *sc)
-{
-    switch (sc->traffic.kind) {
-    case TRAFFIC_SATURATED: return "saturated";
-    case TRAFFIC_POISSON: return "poisson";
-    case TRAFFIC_ONOFF: return "onoff";
-    case TRAFFIC_BATCH: return "batch";
-    case TRAFFIC_PCAP: return "pcap";
-    }
-    return "?";
-}
-
-/* The frame-size key's value, as a user would write it. */
-static void frame_size_text(const frame_size_spec *s, char *buf, size_t len)
-{
-    if (s->kind == FRAME_SIZE_FIXED) {
-        snprintf(buf, len, "%u", s->min_bytes);
-    } else if (s->kind == FRAME_SIZE_RANGE) {
-        snprintf(buf, len, "%u-%u", s->min_bytes, s->max_bytes);
-    } else {
-        size_t used = 0;
-        buf[0] = '\0';
-        for (uint32_t i = 0; i < s->n_mix && used < len; i++) {
-            int n = snprintf(buf + used, len - used, "%s%u:%u", i ? "," : "", s->mix_bytes[i],
-                             s->mix_weight[i]);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-        }
-    }
-}
-
-static void dest_text(const traffic_config *t, char *buf, size_t len)
-{
-    if (t->dest == DEST_SERVER)
-        snprintf(buf, len, "server:%u", t->server + 1);
-    else
-        snprintf(buf, len, "%s", t->dest == DEST_BROADCAST ? "broadcast" : "random");
-}
-
 static json_t *json_scenario(const scenario *sc)
 {
     char size[256], dest[32];
-    frame_size_text(&sc->traffic.size, size, sizeof size);
-    dest_text(&sc->traffic, dest, sizeof dest);
+    scenario_frame_size_text(&sc->traffic.size, size, sizeof size);
+    scenario_dest_text(&sc->traffic, dest, sizeof dest);
     json_t *o = json_object();
     if (o == NULL)
         return NULL;
@@ -303,7 +263,7 @@ static json_t *json_scenario(const scenario *sc)
     rc |= put(o, "topology", json_string(sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star"));
     rc |= put(o, "length_m", json_real(sc->phy.length_m));
     rc |= put(o, "rate_bps", json_integer((json_int_t)sc->phy.rate_bps));
-    rc |= put(o, "traffic", json_string(traffic_name(sc)));
+    rc |= put(o, "traffic", json_string(scenario_traffic_name(sc->traffic.kind)));
     rc |= put(o, "load", json_real(sc->traffic.load));
     rc |= put(o, "frame_size", json_string(size));
     rc |= put(o, "dest", json_string(dest));
@@ -370,8 +330,8 @@ static int write_text(FILE *f, const output_run *run)
     const scenario *sc = run->sc;
     const results *r = run->r;
     char size[256], dest[32], dur[32], warm[32];
-    frame_size_text(&sc->traffic.size, size, sizeof size);
-    dest_text(&sc->traffic, dest, sizeof dest);
+    scenario_frame_size_text(&sc->traffic.size, size, sizeof size);
+    scenario_dest_text(&sc->traffic, dest, sizeof dest);
     parse_format_time(sc->duration, dur, sizeof dur);
     parse_format_time(sc->warmup, warm, sizeof warm);
     int n = 0;
@@ -391,7 +351,8 @@ static int write_text(FILE *f, const output_run *run)
     if (sc->traffic.kind == TRAFFIC_PCAP)
         snprintf(what, sizeof what, "traffic replayed from %s", sc->pcap_path);
     else
-        snprintf(what, sizeof what, "%s traffic, %s-byte frames to %s", traffic_name(sc), size,
+        snprintf(what, sizeof what, "%s traffic, %s-byte frames to %s",
+                 scenario_traffic_name(sc->traffic.kind), size,
                  dest);
     n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
                 sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,

@@ -229,15 +229,52 @@ static int set_probe(scenario *sc, const char *key, const char *v, char *err, si
     return 0;
 }
 
+const char *scenario_traffic_name(traffic_kind kind)
+{
+    switch (kind) {
+    case TRAFFIC_SATURATED: return "saturated";
+    case TRAFFIC_POISSON: return "poisson";
+    case TRAFFIC_ONOFF: return "onoff";
+    case TRAFFIC_BATCH: return "batch";
+    case TRAFFIC_PCAP: return "pcap";
+    }
+    return "?";
+}
+
+void scenario_frame_size_text(const frame_size_spec *s, char *buf, size_t len)
+{
+    if (s->kind == FRAME_SIZE_FIXED) {
+        snprintf(buf, len, "%u", s->min_bytes);
+    } else if (s->kind == FRAME_SIZE_RANGE) {
+        snprintf(buf, len, "%u-%u", s->min_bytes, s->max_bytes);
+    } else {
+        size_t used = 0;
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < s->n_mix && used < len; i++) {
+            int n = snprintf(buf + used, len - used, "%s%u:%u", i ? "," : "", s->mix_bytes[i],
+                             s->mix_weight[i]);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+    }
+}
+
+void scenario_dest_text(const traffic_config *t, char *buf, size_t len)
+{
+    if (t->dest == DEST_SERVER)
+        snprintf(buf, len, "server:%u", t->server + 1);
+    else
+        snprintf(buf, len, "%s", t->dest == DEST_BROADCAST ? "broadcast" : "random");
+}
+
 static int set_traffic(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
 {
-    static const struct { const char *name; traffic_kind kind; } kinds[] = {
-        {"saturated", TRAFFIC_SATURATED}, {"poisson", TRAFFIC_POISSON},
-        {"onoff", TRAFFIC_ONOFF},         {"batch", TRAFFIC_BATCH},
-    };
+    static const traffic_kind kinds[] = {TRAFFIC_SATURATED, TRAFFIC_POISSON, TRAFFIC_ONOFF,
+                                         TRAFFIC_BATCH};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(v, kinds[i].name) == 0) {
-            sc->traffic.kind = kinds[i].kind;
+        if (strcmp(v, scenario_traffic_name(kinds[i])) == 0) {
+            sc->traffic.kind = kinds[i];
             sc->pcap_path[0] = '\0';
             return 0;
         }

@@ -65,6 +65,11 @@ int scenario_set(scenario *sc, const char *key, const char *value, char *err, si
 /* Reads a scenario file. Returns 0, or -1 with "path:line: reason". */
 int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen);
 
+/* Values written back as a user would type them (outputs, sweep rows). */
+const char *scenario_traffic_name(traffic_kind kind); /* "saturated", ... "pcap" */
+void scenario_frame_size_text(const frame_size_spec *s, char *buf, size_t len);
+void scenario_dest_text(const traffic_config *t, char *buf, size_t len);
+
 /* Cross-checks the whole scenario. Returns 0, or -1 with a reason. Non-fatal
  * remarks (a cable longer than the PHY allows) are written to `warn` (empty
  * string when none). */
