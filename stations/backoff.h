@@ -2,13 +2,25 @@
  *
  * A policy decides how long a station waits after its n-th collision of a
  * frame before it tries again, and when it gives the frame up. It is a pure
- * function of its parameters, its per-frame state and the station's random
- * stream: the MAC (mac.c) never looks inside. Truncated binary exponential
- * backoff (802.3 4.2.3.2.5) is the default and the reference.
+ * function of its parameters, its per-frame state (backoff_state) and the
+ * station's random stream: the MAC (mac.c) never looks inside. Truncated
+ * binary exponential backoff (802.3 4.2.3.2.5) is the default and the
+ * reference.
  *
  * A policy is created from a spec "name" or "name:key=value,key=value".
- * Each policy states its unit (slots, or time in slots of the PHY) and its
- * attempt limit (0 means none).
+ * Each policy states its unit (slots of the PHY's slotTime, or frame times
+ * for the ALOHA family), its parameters and its attempt limit (the common
+ * parameter attempts=N|none; default the PHY's attemptLimit, 16; 0 means
+ * none). The table of policies, with units and defaults, is in backoff.c
+ * and in README.md "Backoff policies".
+ *
+ * Most policies only choose waits. A few change how the MAC sends, and say
+ * so through backoff_caps, which the MAC reads without knowing the policy:
+ * ALOHA sends without carrier sense or collision detection, slotted ALOHA
+ * starts only on slot boundaries, p-persistent CSMA transmits at the end of
+ * deference with probability p, and the capture-avoiding BEB yields one
+ * slot after each of its own successes. The default caps (CSMA/CD, 1-
+ * persistent, unslotted, no yield) leave the 802.3 MAC exactly as it is.
  */
 #ifndef CSMACD_BACKOFF_H
 #define CSMACD_BACKOFF_H
@@ -30,15 +42,41 @@ typedef struct backoff_env {
     uint32_t n_stations;
 } backoff_env;
 
-/* Per-frame state a policy may keep (reset when a new frame starts). */
+/* Per-frame state a policy may keep or read. The MAC zeroes it when a new
+ * frame starts and then fills the fields marked "MAC"; only the policy
+ * writes the others. */
 typedef struct backoff_state {
-    sim_time prev_wait_ps; /* the previous wait drawn for this frame (0: none) */
+    sim_time prev_wait_ps;  /* the previous wait drawn for this frame (0: none) */
+    sim_time frame_ps;      /* MAC: the frame's time on the wire (preamble,
+                               SFD, padded frame): the ALOHA unit */
+    sim_time attempt_ps;    /* MAC: the collided attempt, first bit to the end
+                               of the jam (or of the frame without CD) */
+    bool follows_success;   /* MAC: the frame was sent right after one of the
+                               station's own successes (capture avoidance) */
 } backoff_state;
 
 typedef struct backoff_draw {
-    uint64_t slots;  /* slots drawn, for slot-based policies (else 0) */
-    sim_time wait_ps;/* the wait, counted from the end of the jam */
+    uint64_t slots;  /* whole units drawn, for slotted waits (else 0) */
+    sim_time wait_ps;/* the wait, counted from the end of the jam (from the
+                        receiver's verdict without collision detection) */
 } backoff_draw;
+
+/* How the policy changes the MAC. */
+typedef struct backoff_caps {
+    bool carrier_sense;    /* false: transmit when ready, no deference (ALOHA) */
+    bool collision_detect; /* false: send the frame whole; the outcome is the
+                              receiver's verdict (MAC_EV_DELIVER) */
+    double persist_p;      /* probability of transmitting at the end of
+                              deference; 1 = 1-persistent (802.3). Below 1 the
+                              station otherwise waits one slotTime and senses
+                              again (p-persistent CSMA) */
+    bool slotted;          /* start only on slot boundaries (slotted ALOHA) */
+    sim_time slot_ps;      /* slotted: the slot, or 0 for the frame's own
+                              wire time (backoff_state.frame_ps) */
+    sim_time yield_ps;     /* extra idle time added to the gap before a frame
+                              that follows one of the station's own successes
+                              (capture avoidance); 0 = none */
+} backoff_caps;
 
 /* Creates a policy from a spec. Returns 0, or -1 with "policy: reason" in
  * err (unknown name, bad parameter). */
@@ -47,9 +85,22 @@ int backoff_policy_create(const char *spec, const backoff_env *env,
 void backoff_policy_destroy(backoff_policy *p);
 
 /* The wait before the next attempt after the frame's `collisions`-th
- * collision (collisions >= 1). */
+ * collision (collisions >= 1; without collision detection a failed
+ * delivery counts as a collision). */
 backoff_draw backoff_policy_draw(const backoff_policy *p, backoff_state *st,
                                  uint32_t collisions, rng *r);
+
+/* The bounds the policy declares for that draw, given the same state:
+ * every wait it draws lies in [*lo_ps, *hi_ps]. */
+void backoff_policy_bounds(const backoff_policy *p, const backoff_state *st,
+                           uint32_t collisions, sim_time *lo_ps, sim_time *hi_ps);
+
+/* How the policy changes the MAC (see backoff_caps). */
+backoff_caps backoff_policy_caps(const backoff_policy *p);
+
+/* p-persistence: whether to transmit now, at the end of deference. Draws
+ * from r only when persist_p < 1 (so 1-persistent policies draw nothing). */
+bool backoff_policy_persist(const backoff_policy *p, rng *r);
 
 /* Attempts allowed per frame; 0 = no limit. */
 uint32_t backoff_policy_attempt_limit(const backoff_policy *p);

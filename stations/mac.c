@@ -62,6 +62,7 @@ typedef struct station {
     bool jam_in_gap;     /* the jam cut a burst's extension, not a frame */
     bool in_burst;       /* cur is a second or later frame of a 1 Gb/s burst */
     uint32_t collisions; /* of the current frame */
+    bool awaiting;       /* no CD (ALOHA): sent whole, waiting for the verdict */
     uint32_t timed;      /* index in mac.timed, or NONE */
     uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
     uint32_t bl_prev, bl_next; /* in the blocker's list of waiting stations */
@@ -75,7 +76,7 @@ typedef struct station {
     sim_time cd_pending; /* earliest collision event scheduled */
     uint64_t tx_id;      /* medium record of the transmission under way */
     sim_time tx_start, tx_end, jam_start;
-    sim_time burst_origin; /* end of the burst's first frame */
+    sim_time burst_origin; /* start of the burst's first frame */
     sim_time backoff_until;
     uint64_t backoff_slots;
     backoff_state bstate;
@@ -104,6 +105,7 @@ struct mac {
     medium *med;
     evq *q;
     const backoff_policy *policy;
+    backoff_caps caps; /* how the policy changes sending (backoff.h) */
     uint32_t attempt_limit;
     uint32_t queue_capacity;
     mac_refill_fn refill;
@@ -274,10 +276,48 @@ static void note_open(const mac *m, blocker_pick *p, const medium_signal *x, sim
     }
 }
 
-static int signal_cmp(const void *a, const void *b)
+/* Sorts signals by arrival: insertion sort for short runs (the usual case:
+ * a handful of live signals, nearly in order), quicksort with a
+ * median-of-three pivot above that (a crowded collision). The comparison
+ * is inlined, which is what makes it cheaper than qsort here. */
+static void sort_signals(medium_signal *a, size_t n)
 {
-    const medium_signal *x = a, *y = b;
-    return (x->from > y->from) - (x->from < y->from);
+    while (n > 24) {
+        size_t mid = n / 2;
+        sim_time x = a[0].from, y = a[mid].from, z = a[n - 1].from;
+        sim_time pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (a[i].from < pivot)
+                i++;
+            while (a[j].from > pivot)
+                j--;
+            if (i >= j)
+                break;
+            medium_signal t = a[i];
+            a[i++] = a[j];
+            a[j--] = t;
+        }
+        /* recurse into the smaller part, loop on the larger */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_signals(a, left);
+            a += left;
+            n -= left;
+        } else {
+            sort_signals(a + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        medium_signal x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1].from > x.from) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
 }
 
 static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
@@ -295,19 +335,7 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
     }
     medium_signal *sig = m->sig;
     size_t n = medium_signals_at(m->med, s, sig, m->sig_cap);
-    /* Arrival order differs from start order only by propagation: sort the
-     * entries, usually few, by insertion. */
-    if (n > 64)
-        qsort(sig, n, sizeof *sig, signal_cmp);
-    for (size_t i = 1; i < n && n <= 64; i++) {
-        medium_signal x = sig[i];
-        size_t j = i;
-        while (j > 0 && sig[j - 1].from > x.from) {
-            sig[j] = sig[j - 1];
-            j--;
-        }
-        sig[j] = x;
-    }
+    sort_signals(sig, n);
     sim_time prev_gap_end = SIM_TIME_NEVER; /* none yet */
     size_t i = 0;
     while (i < n) {
@@ -357,12 +385,10 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
     return r;
 }
 
-/* Plans (again) the start of contender s and files it as timed or waiting. */
-static void replan(mac *m, uint32_t s, sim_time now)
+/* Files contender s as timed (start at t) or waiting (for `blocker`). */
+static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
 {
     station *x = &m->st[s];
-    uint32_t blocker = NONE;
-    sim_time t = defer_plan(m, s, now, &blocker, &x->horizon);
     contender_remove(m, s);
     if (t == SIM_TIME_NEVER) {
         assert(blocker != NONE);
@@ -370,6 +396,15 @@ static void replan(mac *m, uint32_t s, sim_time now)
     } else {
         list_add(m->timed, &m->n_timed, &x->timed, s);
     }
+}
+
+/* Plans (again) the start of contender s. */
+static void replan(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    uint32_t blocker = NONE;
+    sim_time t = defer_plan(m, s, now, &blocker, &x->horizon);
+    file_contender(m, s, t, blocker);
     if (t == x->planned)
         return;
     x->planned = t;
@@ -404,14 +439,45 @@ static void replan_blocked(mac *m, uint32_t list, sim_time now)
     }
 }
 
-/* A frame is ready at t (new, or after a backoff): defer, then transmit. */
+static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind kind);
+static void transmit_or_persist(mac *m, uint32_t s, sim_time now);
+
+/* A frame is ready at t (new, or after a backoff): defer, then transmit.
+ * When deference lets it go at once it starts here rather than through a
+ * START event at the same instant: by the half-open rule nothing else at
+ * this instant could have seen it earlier, so the outcome is the same. */
 static void become_ready(mac *m, uint32_t s, sim_time t)
 {
     station *x = &m->st[s];
+    uint32_t blocker = NONE;
     x->state = MAC_DEFER;
     x->ready_at = t;
-    x->planned = SIM_TIME_NEVER - 1; /* differs from any plan: forces a push */
-    replan(m, s, t);
+    if (!m->caps.carrier_sense) {
+        /* ALOHA (Abramson 1970): no carrier sense, hence no deference: send
+         * at once; slotted ALOHA (Roberts 1975): at the next slot boundary,
+         * slots counted from t = 0. Such a station is never a contender, so
+         * nothing re-plans it. */
+        sim_time slot = m->caps.slot_ps > 0 ? m->caps.slot_ps : x->bstate.frame_ps;
+        sim_time start = m->caps.slotted ? (t + slot - 1) / slot * slot : t;
+        x->planned = start;
+        x->gen++;
+        if (start == t)
+            begin_transmission(m, s, t, TRACE_TX_FRAME);
+        else
+            push(m, start, MAC_EV_START, MAC_PHASE_START, s, x->gen);
+        return;
+    }
+    sim_time plan = defer_plan(m, s, t, &blocker, &x->horizon);
+    x->gen++;
+    if (plan == t) {
+        x->planned = t;
+        transmit_or_persist(m, s, t);
+        return;
+    }
+    file_contender(m, s, plan, blocker);
+    x->planned = plan;
+    if (plan != SIM_TIME_NEVER)
+        push(m, plan, MAC_EV_START, MAC_PHASE_START, s, x->gen);
 }
 
 /* ---- frames and queues -------------------------------------------------- */
@@ -447,6 +513,7 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
     x->deferred_first = false;
     x->backoff_slots = 0;
     x->bstate = (backoff_state){0};
+    x->bstate.frame_ps = frame_wire_ps(m, x->cur.bytes, false); /* the ALOHA unit */
     return true;
 }
 
@@ -516,6 +583,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
                                           : m->ifg_ps;
     if (m->n_transmitters == 0)
         m->busy_collided = false; /* a new busy period of the medium */
+    else if (!m->caps.collision_detect)
+        m->busy_collided = true; /* no CD (ALOHA): transmissions overlap */
     x->tx_id = medium_tx_begin(m->med, s, now, kind);
     if (x->tx_id == UINT64_MAX)
         abort();
@@ -544,13 +613,17 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     ev.probe_start = now + medium_probe_delay(m->med, s);
     emit(m, &ev);
 
-    /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
-    schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
-    /* ...and this signal on its way to every other transmitter. */
-    for (uint32_t i = 0; i < m->n_transmitters; i++) {
-        uint32_t k = m->transmitters[i];
-        if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
-            schedule_collision(m, k, now + medium_delay(m->med, s, k));
+    /* Without collision detection (ALOHA) the frame is sent whole and no
+     * one is told of an overlap: its fate is the receiver's verdict. */
+    if (m->caps.collision_detect) {
+        /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
+        schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
+        /* ...and this signal on its way to every other transmitter. */
+        for (uint32_t i = 0; i < m->n_transmitters; i++) {
+            uint32_t k = m->transmitters[i];
+            if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+                schedule_collision(m, k, now + medium_delay(m->med, s, k));
+        }
     }
     replan_after_start(m, s, now);
 }
@@ -562,6 +635,25 @@ static void on_start(mac *m, uint32_t s, sim_time now, uint32_t gen)
         return;
     assert(now == x->planned);
     contender_remove(m, s);
+    transmit_or_persist(m, s, now);
+}
+
+/* Deference is over at `now`. 1-persistent (802.3, and every policy whose
+ * persist_p is 1): transmit. p-persistent CSMA (Kleinrock and Tobagi 1975;
+ * p = 1/N is Metcalfe and Boggs' 1976 model): transmit with probability
+ * p, else wait one slotTime, then defer and decide again; the wait is not
+ * an attempt and draws nothing from the policy's backoff. */
+static void transmit_or_persist(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    if (m->caps.persist_p < 1.0 && !backoff_policy_persist(m->policy, &x->r)) {
+        x->state = MAC_BACKOFF;
+        x->backoff_slots = 1;
+        x->backoff_until = now + m->slot_ps;
+        x->gen++;
+        push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
+        return;
+    }
     begin_transmission(m, s, now, TRACE_TX_FRAME);
 }
 
@@ -655,20 +747,109 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
 }
 
 /* Frame bursting (4.2.3.4): after a successful frame at 1 Gb/s, another
- * queued frame may follow after a gap filled with extension, as long as
- * the burst counter (bits since the end of the burst's first frame) is
- * below burstLimit when that frame would start. */
+ * queued frame may follow after a gap filled with extension while the
+ * burst timer runs. As in the Pascal model (TransmitLinkMgmt sets
+ * `bursting` just before the burst's first frame starts; the BurstTimer
+ * process clears it burstLimit bit times later), the timer starts with the
+ * first frame and is read when the previous frame ends. */
 static bool burst_continues(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
     if (!m->phy.bursting)
         return false;
     if (!x->in_burst)
-        x->burst_origin = now;
-    sim_time next_start = now + m->ifg_ps;
-    if ((next_start - x->burst_origin) / m->bit_ps >= (sim_time)m->phy.burst_limit_bits)
+        x->burst_origin = x->tx_start;
+    if (now - x->burst_origin >= (sim_time)m->phy.burst_limit_bits * m->bit_ps)
         return false;
     return x->q_len > 0 || m->refill;
+}
+
+/* After a collision (or, without CD, a failed delivery): the policy draws
+ * the wait, counted from now (802.3 4.2.3.2.5: from the end of the jam). */
+static void start_backoff(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    backoff_draw d = backoff_policy_draw(m->policy, &x->bstate, x->collisions, &x->r);
+    x->backoff_slots = d.slots;
+    x->backoff_until = now + d.wait_ps;
+    x->state = MAC_BACKOFF;
+    x->gen++;
+    trace_event b = frame_event(m, TRACE_BACKOFF, now, s);
+    b.attempt = x->collisions;
+    b.backoff_ps = d.wait_ps;
+    emit(m, &b);
+    push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
+}
+
+/* Capture avoidance after US patent 5,854,900 (policy ca-beb): a station
+ * that has just sent a frame and has another adds yield_ps (a slot) to the
+ * gap before it, so a station whose backoff has ended gets the medium
+ * first; the frame is marked so that the policy can apply the patent's
+ * zero delay after its first collision. The station waits as in a
+ * backoff, then defers as usual. */
+static void next_frame_after_yield(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    x->in_burst = false;
+    if (!take_next_frame(m, s, now)) {
+        x->state = MAC_IDLE;
+        return;
+    }
+    x->bstate.follows_success = true;
+    x->state = MAC_BACKOFF;
+    x->backoff_until = now + m->ifg_ps + m->caps.yield_ps;
+    x->gen++;
+    push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
+}
+
+/* No collision detection (ALOHA): the frame was sent whole and its sender
+ * cannot tell whether it got through. It keeps the frame and waits for the
+ * receiver's verdict (on_deliver), the acknowledgement of Abramson's
+ * ALOHA reduced to its outcome; it does nothing meanwhile. */
+static void await_verdict(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    uint32_t i = rx_alloc(m);
+    m->rx[i].tx_id = x->tx_id;
+    m->rx[i].f = x->cur;
+    m->rx[i].station = s;
+    m->rx[i].attempt = x->collisions + 1;
+    sim_time tail = x->cur.dest == FRAME_BROADCAST || x->cur.dest >= m->n
+                        ? medium_max_delay(m->med)
+                        : medium_delay(m->med, s, x->cur.dest);
+    x->awaiting = true;
+    x->state = MAC_BACKOFF; /* idle until the verdict; no READY is pending */
+    x->backoff_slots = 0;
+    x->backoff_until = now + tail;
+    x->gen++;
+    push(m, now + tail, MAC_EV_DELIVER, MAC_PHASE_DELIVER, s, i);
+}
+
+/* The verdict on a frame sent without collision detection: a success is
+ * counted as 802.3 counts one (at the verdict); a failure counts as a
+ * collision of the frame, and the policy's backoff or attempt limit
+ * applies as after a detected collision. */
+static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
+{
+    station *x = &m->st[s];
+    x->awaiting = false;
+    if (ok) {
+        count_success(m, s);
+        trace_event ev = frame_event(m, TRACE_TX_OK, now, s);
+        ev.tx_id = x->tx_id;
+        emit(m, &ev);
+        x->has_frame = false;
+        next_frame_or_idle(m, s, now);
+        return;
+    }
+    x->collisions++;
+    x->c.collisions++;
+    if (m->attempt_limit && x->collisions >= m->attempt_limit) {
+        give_up(m, s, now, TRACE_ABORT_EXCESSIVE_COLLISIONS);
+    } else {
+        x->bstate.attempt_ps = x->bstate.frame_ps;
+        start_backoff(m, s, now);
+    }
 }
 
 static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
@@ -717,17 +898,12 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         } else if (m->attempt_limit && x->collisions >= m->attempt_limit) {
             give_up(m, s, now, TRACE_ABORT_EXCESSIVE_COLLISIONS);
         } else {
-            backoff_draw d = backoff_policy_draw(m->policy, &x->bstate, x->collisions, &x->r);
-            x->backoff_slots = d.slots;
-            x->backoff_until = now + d.wait_ps;
-            x->state = MAC_BACKOFF;
-            x->gen++;
-            trace_event b = frame_event(m, TRACE_BACKOFF, now, s);
-            b.attempt = x->collisions;
-            b.backoff_ps = d.wait_ps;
-            emit(m, &b);
-            push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
+            x->bstate.attempt_ps = now - x->tx_start; /* read by ppersistent */
+            start_backoff(m, s, now);
         }
+    } else if (!m->caps.collision_detect) {
+        assert(was == MAC_TX);
+        await_verdict(m, s, now);
     } else {
         assert(was == MAC_TX);
         count_success(m, s);
@@ -748,6 +924,8 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         if (burst_continues(m, s, now)) {
             x->in_burst = true;
             begin_transmission(m, s, now, TRACE_TX_EXTENSION);
+        } else if (m->caps.yield_ps > 0) {
+            next_frame_after_yield(m, s, now);
         } else {
             next_frame_or_idle(m, s, now);
         }
@@ -781,8 +959,11 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
                       .payload = p->f.payload, .payload_len = p->f.payload_len};
     emit(m, &ev);
     medium_release(m->med, p->tx_id);
+    uint32_t s = p->station;
     p->next_free = m->rx_free;
     m->rx_free = i;
+    if (x->awaiting && x->tx_id == p->tx_id)
+        on_verdict(m, s, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
 
 static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)
@@ -835,6 +1016,7 @@ int mac_create(const mac_config *cfg, mac **out)
     m->q = cfg->queue;
     m->policy = cfg->policy;
     m->attempt_limit = backoff_policy_attempt_limit(cfg->policy);
+    m->caps = backoff_policy_caps(cfg->policy);
     m->queue_capacity = cfg->queue_capacity ? cfg->queue_capacity : 1;
     m->refill = cfg->refill;
     m->refill_ctx = cfg->refill_ctx;
