@@ -1,0 +1,230 @@
+/* csmacd_bench - the speed benchmark of issue 2 (not a CTest test).
+ *
+ * Runs, each in its own child process pinned to one CPU (so peak memory is
+ * that run's and the runs do not share a core):
+ *   (a) 10base5, 64 saturated stations, 64-byte frames, 60 s simulated;
+ *   (b) 10base5, 1024 saturated stations, 1518-byte frames, 60 s;
+ *   (c) 100basetx, 256 stations, Poisson G = 0.8, 512-byte frames, 10 s;
+ * then (b)'s shape at N = 64, 256, 1024 for 10 s each, to show how the cost
+ * per event grows with N. For each run it prints events, wall seconds,
+ * events per second, simulated seconds per wall second and memory per
+ * station (engine_bytes() / N, and the child's peak RSS / N, raw and net
+ * of the RSS of an empty engine), and the issue's targets next to them.
+ *
+ * Usage: csmacd_bench [--quick]   (--quick: a tenth of the simulated time)
+ * Build it in Release (see README.md here); the build type is printed.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "phy.h"
+#include "scenario.h"
+
+#ifndef CSMACD_BENCH_BUILD_TYPE
+#define CSMACD_BENCH_BUILD_TYPE "unknown"
+#endif
+
+typedef struct bench_case {
+    const char *name;
+    const char *phy;
+    uint32_t n;
+    traffic_kind kind;
+    double load;
+    uint32_t frame_bytes;
+    double sim_s;
+    double target_x; /* simulated s per wall s; 0 = none */
+} bench_case;
+
+typedef struct bench_out {
+    int ok;
+    char err[256];
+    uint64_t events;
+    double wall_s, sim_s;
+    size_t engine_bytes;
+    double throughput;
+    uint64_t frames_ok, attempts;
+} bench_out;
+
+static void fill(scenario *sc, const bench_case *c, double *pos)
+{
+    memset(sc, 0, sizeof *sc);
+    const phy_params *p = phy_profile_find(c->phy);
+    sc->phy = *p;
+    sc->n_stations = c->n;
+    for (uint32_t i = 0; i < c->n; i++)
+        pos[i] = p->topology == TOPOLOGY_BUS
+                     ? (c->n > 1 ? p->length_m * i / (c->n - 1) : 0.0)
+                     : p->length_m;
+    pos[c->n] = NAN; /* scenario_copy counts positions up to a NaN */
+    sc->positions_m = pos;
+    sc->n_positions = c->n;
+    sc->pcap_time_scale = 1.0;
+    sc->probe_m = 0;
+    sc->traffic.kind = c->kind;
+    sc->traffic.load = c->load;
+    sc->traffic.size.kind = FRAME_SIZE_FIXED;
+    sc->traffic.size.min_bytes = c->frame_bytes;
+    sc->traffic.size.max_bytes = c->frame_bytes;
+    sc->traffic.dest = DEST_RANDOM;
+    sc->traffic.batch_frames = 1;
+    sc->traffic.on_mean_s = 1e-3;
+    sc->traffic.off_mean_s = 1e-3;
+    snprintf(sc->policy, sizeof sc->policy, "beb");
+    sc->queue_capacity = 64;
+    sc->duration = (sim_time)(c->sim_s * 1e12);
+    sc->warmup = 0;
+    sc->seed = 1;
+    sc->batches = 10;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Runs one case in a child pinned to CPU `cpu`; returns its figures and
+ * peak RSS in KiB. */
+static int run_child(const bench_case *c, int cpu, bench_out *out, long *maxrss_kib)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        close(fd[0]);
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        sched_setaffinity(0, sizeof set, &set);
+        bench_out o = {0};
+        double *pos = calloc((size_t)c->n + 1, sizeof *pos);
+        scenario sc;
+        fill(&sc, c, pos);
+        engine *e = NULL;
+        if (pos && engine_create(&sc, &e, o.err, sizeof o.err) == 0) {
+            double t0 = now_s();
+            engine_run_all(e);
+            o.wall_s = now_s() - t0;
+            results r;
+            engine_results(e, &r);
+            o.events = engine_events(e);
+            o.sim_s = sim_time_to_s(engine_now(e));
+            o.engine_bytes = engine_bytes(e);
+            o.throughput = r.throughput;
+            o.frames_ok = r.frames_ok;
+            o.attempts = r.attempts;
+            o.ok = 1;
+            engine_destroy(e);
+        }
+        free(pos);
+        ssize_t w = write(fd[1], &o, sizeof o);
+        _exit(w == (ssize_t)sizeof o ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], out, sizeof *out);
+    close(fd[0]);
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0 || got != (ssize_t)sizeof *out)
+        return -1;
+    *maxrss_kib = ru.ru_maxrss;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    double scale = (argc > 1 && strcmp(argv[1], "--quick") == 0) ? 0.1 : 1.0;
+    int cpu = sched_getcpu();
+    if (cpu < 0)
+        cpu = 0;
+    printf("csmacd_bench: build type %s, one child per run pinned to CPU %d%s\n",
+           CSMACD_BENCH_BUILD_TYPE, cpu, scale < 1 ? ", --quick (1/10 of the time)" : "");
+
+    /* Baseline: the RSS of a child running an empty one-station engine. */
+    bench_case base = {"baseline", "10base5", 1, TRAFFIC_BATCH, 0, 64, 1e-3, 0};
+    bench_out bo;
+    long base_rss = 0;
+    if (run_child(&base, cpu, &bo, &base_rss) != 0 || !bo.ok) {
+        fprintf(stderr, "csmacd_bench: baseline run failed: %s\n", bo.err);
+        return 1;
+    }
+    printf("baseline peak RSS of a one-station engine: %ld KiB\n\n", base_rss);
+
+    const bench_case cases[] = {
+        {"(a) 10base5 N=64 saturated 64 B", "10base5", 64, TRAFFIC_SATURATED, 0, 64, 60, 200},
+        {"(b) 10base5 N=1024 saturated 1518 B", "10base5", 1024, TRAFFIC_SATURATED, 0, 1518, 60,
+         1000},
+        {"(c) 100basetx N=256 poisson G=0.8 512 B", "100basetx", 256, TRAFFIC_POISSON, 0.8, 512,
+         10, 50},
+    };
+    printf("%-40s %12s %8s %10s %10s %9s %9s %9s %s\n", "scenario", "events", "wall s",
+           "Mevents/s", "sim x", "eng B/st", "RSS KiB/st", "net B/st", "targets");
+    int all_ok = 1;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bench_case c = cases[i];
+        c.sim_s *= scale;
+        bench_out o;
+        long rss = 0;
+        if (run_child(&c, cpu, &o, &rss) != 0 || !o.ok) {
+            fprintf(stderr, "csmacd_bench: %s failed: %s\n", c.name, o.err);
+            return 1;
+        }
+        double evps = o.events / o.wall_s, x = o.sim_s / o.wall_s;
+        double eng_per = (double)o.engine_bytes / c.n;
+        double rss_per = (double)rss / c.n;
+        /* Peak RSS above an empty engine's, per station (0 when the run's
+         * peak is within the noise of the baseline's). */
+        double net_per = rss > base_rss ? (double)(rss - base_rss) * 1024.0 / c.n : 0.0;
+        int ok_x = x >= c.target_x, ok_ev = evps >= 1e7;
+        int ok_mem = eng_per <= 2048 && net_per <= 2048;
+        all_ok &= ok_x && ok_ev && ok_mem;
+        printf("%-40s %12llu %8.3f %10.2f %10.1f %9.0f %9.2f %9.0f %s %s %s\n", c.name,
+               (unsigned long long)o.events, o.wall_s, evps / 1e6, x, eng_per, rss_per, net_per,
+               ok_x ? "speed ok" : "SPEED LOW", ok_ev ? "ev/s ok" : "EV/S LOW",
+               ok_mem ? "mem ok" : "MEM HIGH");
+        printf("%-40s throughput %.4f, %.1f events per frame sent (%.1f per attempt); targets: "
+               ">= %.0fx real time, >= 10 M events/s, <= 2 KiB per station\n", "", o.throughput,
+               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0,
+               o.attempts ? (double)o.events / (double)o.attempts : 0.0, c.target_x);
+    }
+
+    printf("\ncost per event against N ((b)'s shape, %.0f s simulated each):\n", 10 * scale);
+    const uint32_t ns[] = {64, 256, 1024};
+    double ns_per_event[3];
+    for (size_t i = 0; i < 3; i++) {
+        bench_case c = {"scale", "10base5", ns[i], TRAFFIC_SATURATED, 0, 1518, 10 * scale, 0};
+        bench_out o;
+        long rss = 0;
+        if (run_child(&c, cpu, &o, &rss) != 0 || !o.ok) {
+            fprintf(stderr, "csmacd_bench: N = %u failed: %s\n", ns[i], o.err);
+            return 1;
+        }
+        ns_per_event[i] = o.wall_s * 1e9 / o.events;
+        printf("  N = %4u: %10llu events, %7.1f ns/event, %7.1f events per frame sent, %8.0f "
+               "engine bytes/station\n", ns[i], (unsigned long long)o.events, ns_per_event[i],
+               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0,
+               (double)o.engine_bytes / ns[i]);
+    }
+    /* log2 N goes 6 -> 8 -> 10: logarithmic growth allows at most
+     * 10/6 = 1.67x from N = 64 to 1024; linear growth would be 16x. */
+    double growth = ns_per_event[2] / ns_per_event[0];
+    printf("  ns/event N=1024 / N=64 = %.2f (logarithmic bound log2(1024)/log2(64) = 1.67, "
+           "linear 16): %s\n", growth, growth <= 10.0 / 6.0 ? "ok" : "GROWS FASTER THAN log N");
+    all_ok &= growth <= 10.0 / 6.0;
+    printf("\n%s\n", all_ok ? "all targets met" : "some targets missed (see above)");
+    return 0;
+}

@@ -1,0 +1,468 @@
+/* test_counters.c - counters that add up, on random scenarios.
+ *
+ * Pins, on 40 scenarios drawn from a fixed seed (PHY, N, traffic kind,
+ * frame sizes, destinations, queue capacity, load, bursting at 1 Gb/s):
+ *  - per station and in total: offered = OK + aborted (excessive collisions
+ *    and 1 Gb/s late-collision give-ups) + dropped + still queued;
+ *  - the Clause 30 counters against the trace, with their 5.2.4.2
+ *    definitions: aFramesTransmittedOK = TX_OK events;
+ *    aSingleCollisionFrames = TX_OK with attempts = 2,
+ *    aMultipleCollisionFrames = TX_OK with attempts > 2;
+ *    aOctetsTransmittedOK = data and pad octets of those frames
+ *    (frame bytes - 18: DA, SA, length/type and FCS are not counted);
+ *    aLateCollisions = late COLLISION events; aFramesAbortedDueToXSColls =
+ *    ABORT events for excessive collisions; aFramesWithDeferredXmissions
+ *    = frames sent whole at their first attempt that had to wait for
+ *    deference (exactly, by the reference of model_util.c);
+ *  - collisions seen = COLLISION events; attempts = frame TX_START events;
+ *    offered = ARRIVAL + DROP events; dropped = DROP events;
+ *    received ok / bad = DELIVER events by sender;
+ *  - the totals in results are the sums over stations, throughput equals
+ *    the delivered frame bits over the window, collisions per frame and
+ *    the batch completion time follow from the trace;
+ *  - the measures of the window [warm-up, end) recomputed from the trace
+ *    (DESIGN.md "Measures"): offered load (bits of frames generated, queued
+ *    or dropped), mean and maximum delay (arrival to the end of the
+ *    successful transmission), delivered bits and share per station,
+ *    Jain's index over them, capture runs (consecutive successes by one
+ *    station), and the median and 99th percentile of delay to within the
+ *    histogram's stated 1/32;
+ *  - collision events on the medium = busy periods (transmissions
+ *    overlapping in time) in which a collision was detected;
+ *  - every attempt, transmission and delivery also passes the timing
+ *    reference of model_util.c (bursts included).
+ *  - the sources offer the load asked for: Poisson G = 0.5 and on/off with
+ *    the same long-run G, measured over a long run, within a tolerance
+ *    justified below.
+ * Does not pin: the confidence interval (batch means), broadcast delivery
+ * counts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_util.h"
+
+/* The scenario generator's own stream: splitmix64, fixed seed. */
+static uint64_t gen_state = 0x5eed2026u;
+static uint64_t gen_next(void)
+{
+    uint64_t z = (gen_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint32_t gen_below(uint32_t n) { return (uint32_t)(gen_next() % n); }
+
+typedef struct sums {
+    uint64_t ok, single, multiple, octets, late, coll, attempts, xs, late_disc, drops,
+        arrivals, rx_ok, rx_bad, first_attempt_ok;
+} sums;
+
+static int cmp_time(const void *a, const void *b)
+{
+    sim_time x = *(const sim_time *)a, y = *(const sim_time *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Collision events on the medium (results.h, mac.h): busy periods, from the
+ * first transmitter starting until the last one stops, in which a collision
+ * was detected; counted when the period ends. Recomputed from the trace:
+ * transmissions merged while they overlap in time (one that starts exactly
+ * when the last one stops begins a new period). */
+static uint64_t collision_periods(const mu_trace *t)
+{
+    size_t ntx = 0;
+    for (size_t i = 0; i < t->n; i++)
+        ntx += t->ev[i].kind == TRACE_TX_END;
+    uint64_t periods = 0;
+    bool open = false, collided = false;
+    sim_time cur_end = 0;
+    /* TX_END events carry the whole record; sort them by start. */
+    const trace_event **e = malloc((ntx + 1) * sizeof *e);
+    assert_non_null(e);
+    size_t k = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->ev[i].kind == TRACE_TX_END)
+            e[k++] = &t->ev[i];
+    for (size_t a = 1; a < k; a++) /* insertion sort: nearly sorted already */
+        for (size_t b = a; b > 0 && e[b - 1]->tx_start > e[b]->tx_start; b--) {
+            const trace_event *x = e[b];
+            e[b] = e[b - 1];
+            e[b - 1] = x;
+        }
+    /* A transmission still under way at the end has no TX_END: the period
+     * holding it has not ended, so nothing from its start on is counted. */
+    uint64_t *ids = malloc((k + 1) * sizeof *ids);
+    assert_non_null(ids);
+    for (size_t a = 0; a < k; a++)
+        ids[a] = e[a]->tx_id;
+    qsort(ids, k, sizeof *ids, cmp_u64);
+    sim_time unfinished = SIM_TIME_NEVER;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->ev[i].kind == TRACE_TX_START &&
+            !bsearch(&t->ev[i].tx_id, ids, k, sizeof *ids, cmp_u64) &&
+            t->ev[i].tx_start < unfinished)
+            unfinished = t->ev[i].tx_start;
+    free(ids);
+    for (size_t a = 0; a < k; a++) {
+        const trace_event *x = e[a];
+        if (x->tx_start >= unfinished)
+            break;
+        if (open && x->tx_start < cur_end) {
+            if (x->tx_end > cur_end)
+                cur_end = x->tx_end;
+        } else {
+            if (open && collided)
+                periods++;
+            open = true;
+            collided = false;
+            cur_end = x->tx_end;
+        }
+        collided |= x->jam_start != SIM_TIME_NEVER;
+    }
+    if (open && collided && cur_end <= unfinished)
+        periods++;
+    free(e);
+    return periods;
+}
+
+/* The window's measures, recomputed from the trace. */
+static void check_measures(const scenario *sc, const mu_run *run)
+{
+    const mu_trace *t = &run->tr;
+    const uint32_t n = sc->n_stations;
+    const sim_time w0 = sc->warmup;
+    const double window_s = sim_time_to_s(run->end - w0);
+    const double cap = (double)sc->phy.rate_bps * window_s;
+    uint64_t offered = 0, successes = 0, runs = 0, run_len = 0, run_max = 0;
+    uint32_t run_st = UINT32_MAX;
+    double dsum = 0;
+    sim_time dmax = 0;
+    size_t nd = 0;
+    sim_time *delays = malloc((t->n + 1) * sizeof *delays);
+    uint64_t *bits = calloc(n, sizeof *bits);
+    assert_true(delays && bits);
+    for (size_t i = 0; i < t->n; i++) {
+        const trace_event *ev = &t->ev[i];
+        if (ev->time < w0)
+            continue;
+        if (ev->kind == TRACE_ARRIVAL || ev->kind == TRACE_DROP)
+            offered += 8u * ev->frame_bytes;
+        if (ev->kind == TRACE_TX_OK) {
+            sim_time d = ev->time - ev->queued_at;
+            assert_true(d > 0);
+            dsum += (double)d;
+            if (d > dmax)
+                dmax = d;
+            delays[nd++] = d;
+            successes++;
+            if (ev->station == run_st) {
+                run_len++;
+            } else {
+                if (run_len)
+                    runs++;
+                run_st = ev->station;
+                run_len = 1;
+            }
+            if (run_len > run_max)
+                run_max = run_len;
+        }
+        if (ev->kind == TRACE_DELIVER && ev->ok)
+            bits[ev->station] += 8u * ev->frame_bytes;
+    }
+    runs += run_len > 0;
+    const results *r = &run->r;
+    assert_true(fabs(r->measured_s - window_s) < 1e-12);
+    assert_true(fabs(r->offered_load - offered / cap) <= 1e-12 + 1e-9 * (offered / cap));
+    double sum = 0, sum2 = 0, total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += (double)bits[i];
+    for (uint32_t i = 0; i < n; i++) {
+        double x = (double)bits[i];
+        assert_int_equal(run->st[i].bits_delivered, bits[i]);
+        assert_true(fabs(run->st[i].share - (total > 0 ? x / total : 0)) < 1e-12);
+        sum += x;
+        sum2 += x * x;
+    }
+    if (sum2 > 0) {
+        double jain = sum * sum / (n * sum2);
+        assert_true(fabs(r->jain_fairness - jain) < 1e-12);
+        assert_true(r->jain_fairness <= 1.0 + 1e-12);
+    } else {
+        assert_true(isnan(r->jain_fairness)); /* 0/0: undefined (src/stats.c) */
+    }
+    if (successes > 0) {
+        assert_true(fabs(r->mean_delay_us - dsum / (double)successes / 1e6) <
+                    1e-9 * (1 + r->mean_delay_us));
+        assert_true(fabs(r->max_delay_us - sim_time_to_us(dmax)) < 1e-9);
+        assert_int_equal(r->capture_max_run, run_max);
+        assert_true(fabs(r->capture_mean_run - (double)successes / (double)runs) < 1e-12);
+        /* Percentiles: nearest rank, within the histogram's 1/32. */
+        qsort(delays, nd, sizeof *delays, cmp_time);
+        double p50 = sim_time_to_us(delays[(nd + 1) / 2 - 1]);
+        double p99 = sim_time_to_us(delays[(nd * 99 + 99) / 100 - 1]);
+        assert_true(fabs(r->p50_delay_us - p50) <= p50 / 32 + 1e-6);
+        assert_true(fabs(r->p99_delay_us - p99) <= p99 / 32 + 1e-6);
+        assert_true(r->p50_delay_us <= r->p99_delay_us + 1e-9);
+        assert_true(r->p99_delay_us <= r->max_delay_us + 1e-9);
+    }
+    free(delays);
+    free(bits);
+}
+
+static size_t burst_frames; /* frames sent inside 1 Gb/s bursts, all runs */
+
+static void check_one(int idx)
+{
+    static const char *const phys[] = {"10base5", "10base2", "10baset", "100basetx", "1000baset"};
+    const char *phy = phys[gen_below(5)];
+    const phy_params *pp = phy_profile_find(phy);
+    assert_non_null(pp);
+    uint32_t n = 2 + gen_below(19);
+    traffic_kind kind = (traffic_kind)gen_below(4); /* saturated, poisson, onoff, batch */
+    double *pos = calloc(n, sizeof *pos);
+    assert_non_null(pos);
+    for (uint32_t i = 0; i < n; i++)
+        pos[i] = pp->topology == TOPOLOGY_BUS
+                     ? pp->length_m * i / (n - 1)
+                     : pp->length_m * (0.2 + 0.8 * gen_below(1000) / 1000.0);
+    /* About 3 million bit times: long enough for queues to fill and
+     * frames to collide many times, short enough for ASan. */
+    sim_time dur = (sim_time)(3e6 / (double)pp->rate_bps * 1e12);
+    scenario sc;
+    mu_scenario(&sc, phy, n, pos, kind, 64 + gen_below(1455), dur, 1000 + (uint64_t)idx);
+    switch (gen_below(3)) {
+    case 0:
+        break; /* fixed */
+    case 1:
+        sc.traffic.size.kind = FRAME_SIZE_RANGE;
+        sc.traffic.size.min_bytes = 64;
+        sc.traffic.size.max_bytes = 64 + gen_below(1455);
+        break;
+    default:
+        sc.traffic.size.kind = FRAME_SIZE_MIX;
+        sc.traffic.size.n_mix = 3;
+        sc.traffic.size.mix_bytes[0] = 64;
+        sc.traffic.size.mix_bytes[1] = 576;
+        sc.traffic.size.mix_bytes[2] = 1518;
+        sc.traffic.size.mix_weight[0] = 7;
+        sc.traffic.size.mix_weight[1] = 4;
+        sc.traffic.size.mix_weight[2] = 1;
+        sc.traffic.size.min_bytes = 64;
+        sc.traffic.size.max_bytes = 1518;
+        break;
+    }
+    sc.traffic.dest = gen_below(2) ? DEST_RANDOM : DEST_SERVER;
+    sc.traffic.server = gen_below(n);
+    sc.traffic.load = 0.2 + 0.1 * gen_below(30);
+    sc.traffic.batch_frames = 1 + gen_below(5);
+    sc.traffic.on_mean_s = 0.2 * sim_time_to_s(dur);
+    sc.traffic.off_mean_s = 0.3 * sim_time_to_s(dur);
+    sc.queue_capacity = 1 + gen_below(16);
+    sc.warmup = gen_below(2) ? dur / (2 + gen_below(4)) : 0;
+    if (pp->topology == TOPOLOGY_BUS)
+        sc.probe_m = pp->length_m * gen_below(101) / 100.0;
+    if (pp->bursting)
+        sc.phy.bursting = gen_below(2);
+    print_message("scenario %d: %s N=%u kind=%d size=%d dest=%d G=%.1f q=%u burst=%d\n", idx,
+                  phy, n, (int)kind, (int)sc.traffic.size.kind, (int)sc.traffic.dest,
+                  sc.traffic.load, sc.queue_capacity, (int)sc.phy.bursting);
+
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const mu_trace *t = &run.tr;
+    sums *s = calloc(n, sizeof *s);
+    assert_non_null(s);
+    sim_time last_done = -1;
+    uint64_t good_bits = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const trace_event *ev = &t->ev[i];
+        assert_true(ev->station < n);
+        sums *x = &s[ev->station];
+        switch (ev->kind) {
+        case TRACE_TX_OK:
+            x->ok++;
+            x->single += ev->attempt == 2;
+            x->multiple += ev->attempt > 2;
+            x->first_attempt_ok += ev->attempt == 1;
+            assert_true(ev->frame_bytes >= 64 && ev->frame_bytes <= 1518);
+            x->octets += ev->frame_bytes - 18u;
+            last_done = ev->time;
+            break;
+        case TRACE_COLLISION:
+            x->coll++;
+            x->late += ev->late;
+            break;
+        case TRACE_TX_START:
+            x->attempts += ev->tx_kind == TRACE_TX_FRAME;
+            break;
+        case TRACE_ABORT:
+            if (ev->abort_reason == TRACE_ABORT_EXCESSIVE_COLLISIONS) {
+                x->xs++;
+                assert_int_equal(ev->attempt, sc.phy.attempt_limit);
+            } else {
+                x->late_disc++;
+            }
+            last_done = ev->time;
+            break;
+        case TRACE_DROP:
+            x->drops++;
+            break;
+        case TRACE_ARRIVAL:
+            x->arrivals++;
+            break;
+        case TRACE_DELIVER:
+            if (ev->dest != TRACE_NO_DEST) {
+                if (ev->ok) {
+                    x->rx_ok++;
+                    if (ev->time >= sc.warmup)
+                        good_bits += 8u * ev->frame_bytes;
+                } else {
+                    x->rx_bad++;
+                }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    results tot = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        const mac_counters *c = &run.st[i].c;
+        const sums *x = &s[i];
+        assert_int_equal(c->frames_offered, c->frames_transmitted_ok + c->frames_aborted_xs_colls +
+                                                c->frames_late_discarded + c->frames_dropped +
+                                                run.st[i].queue_len);
+        assert_int_equal(c->frames_transmitted_ok, x->ok);
+        assert_int_equal(c->single_collision_frames, x->single);
+        assert_int_equal(c->multiple_collision_frames, x->multiple);
+        assert_int_equal(c->octets_transmitted_ok, x->octets);
+        assert_int_equal(c->late_collisions, x->late);
+        assert_int_equal(c->collisions, x->coll);
+        assert_int_equal(c->attempts, x->attempts);
+        assert_int_equal(c->frames_aborted_xs_colls, x->xs);
+        assert_int_equal(c->frames_late_discarded, x->late_disc);
+        assert_int_equal(c->frames_dropped, x->drops);
+        assert_int_equal(c->frames_offered, x->arrivals + x->drops);
+        assert_true(c->frames_with_deferred_xmissions <= x->first_attempt_ok + x->late_disc);
+        if (sc.traffic.dest != DEST_BROADCAST) {
+            assert_int_equal(c->frames_received_ok, x->rx_ok);
+            assert_int_equal(c->frames_received_bad, x->rx_bad);
+        }
+        if (sc.phy.retry_late)
+            assert_int_equal(c->frames_late_discarded, 0);
+        tot.frames_offered += c->frames_offered;
+        tot.frames_ok += c->frames_transmitted_ok;
+        tot.frames_aborted += c->frames_aborted_xs_colls + c->frames_late_discarded;
+        tot.frames_dropped += c->frames_dropped;
+        tot.frames_queued += run.st[i].queue_len;
+        tot.attempts += c->attempts;
+        tot.collisions_seen += c->collisions;
+        tot.late_collisions += c->late_collisions;
+        tot.frames_delivered += c->frames_received_ok;
+        tot.frames_corrupted += c->frames_received_bad;
+    }
+    const results *r = &run.r;
+    assert_int_equal(r->frames_offered, tot.frames_offered);
+    assert_int_equal(r->frames_ok, tot.frames_ok);
+    assert_int_equal(r->frames_aborted, tot.frames_aborted);
+    assert_int_equal(r->frames_dropped, tot.frames_dropped);
+    assert_int_equal(r->frames_queued, tot.frames_queued);
+    assert_int_equal(r->frames_offered,
+                     r->frames_ok + r->frames_aborted + r->frames_dropped + r->frames_queued);
+    assert_int_equal(r->attempts, tot.attempts);
+    assert_int_equal(r->collisions_seen, tot.collisions_seen);
+    assert_int_equal(r->late_collisions, tot.late_collisions);
+    assert_true(r->collisions <= r->collisions_seen);
+    assert_int_equal(r->collisions, collision_periods(t));
+    assert_true((r->collisions == 0) == (r->collisions_seen == 0));
+    if (r->frames_ok > 0)
+        assert_true(fabs(r->collisions_per_frame - (double)r->collisions / (double)r->frames_ok) <
+                    1e-12);
+    if (sc.traffic.dest != DEST_BROADCAST) {
+        assert_int_equal(r->frames_delivered, tot.frames_delivered);
+        assert_int_equal(r->frames_corrupted, tot.frames_corrupted);
+        double want = (double)good_bits /
+                      ((double)sc.phy.rate_bps * sim_time_to_s(run.end - sc.warmup));
+        assert_true(fabs(r->throughput - want) <= 1e-12 + 1e-9 * want);
+    }
+    if (kind == TRAFFIC_BATCH) {
+        if (r->frames_queued == 0 && last_done >= 0)
+            assert_true(fabs(r->completion_s - sim_time_to_s(last_done)) < 1e-12);
+        else
+            assert_true(r->completion_s < 0);
+    }
+    check_measures(&sc, &run);
+    mu_coverage cov;
+    mu_check_model(&sc, &run, &cov);
+    burst_frames += cov.burst_frames;
+    free(s);
+    mu_run_free(&run);
+    mu_scenario_free(&sc);
+    free(pos);
+}
+
+static void test_counters_random(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 40; i++)
+        check_one(i);
+    assert_true(burst_frames > 0); /* the bursting runs did burst */
+}
+
+/* Offered load G = bits generated / (rate x time). Poisson, 10 stations,
+ * G = 0.5, 512-byte frames (4096 bits), 5 s at 10 Mb/s: the number of
+ * frames is Poisson with mean 0.5 x 1e7 x 5 / 4096 = 6103.5, sd 78.1 (1.28 %
+ * of the mean); 5 sd = 6.4 %. On/off (exponential on and off periods of
+ * 1 ms each, Poisson while on, same long-run G): about 2500 on/off cycles;
+ * the fraction of time on has a relative sd near sqrt(2/2500) = 2.8 %, so
+ * the tolerance is 12 % (4 sd). Queues of 100 000 frames: nothing dropped
+ * (offered counts drops anyway). */
+static void test_offered_load(void **state)
+{
+    (void)state;
+    const traffic_kind kinds[2] = {TRAFFIC_POISSON, TRAFFIC_ONOFF};
+    const double tol[2] = {0.064, 0.12};
+    for (int k = 0; k < 2; k++) {
+        scenario sc;
+        mu_scenario(&sc, "10base5", 10, NULL, kinds[k], 512, 5 * SIM_PS_PER_S, 31);
+        for (uint32_t i = 0; i < 10; i++)
+            sc.positions_m[i] = 500.0 * i / 9;
+        sc.phy.length_m = 500;
+        sc.traffic.load = 0.5;
+        sc.traffic.on_mean_s = 1e-3;
+        sc.traffic.off_mean_s = 1e-3;
+        sc.queue_capacity = 100000;
+        mu_run run;
+        mu_run_scenario(&sc, &run);
+        print_message("%s: offered load %.4f (asked 0.5), throughput %.4f\n",
+                      k ? "onoff" : "poisson", run.r.offered_load, run.r.throughput);
+        assert_true(fabs(run.r.offered_load - 0.5) < 0.5 * tol[k]);
+        assert_int_equal(run.r.frames_dropped, 0);
+        mu_run_free(&run);
+        mu_scenario_free(&sc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counters_random),
+        cmocka_unit_test(test_offered_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
