@@ -34,6 +34,7 @@ struct engine {
     replay *replay;          /* TRAFFIC_PCAP: the capture's per-station frames */
     size_t *replay_next;     /* per station: the next replayed frame */
     trace_sink sinks[ENGINE_MAX_SINKS];
+    uint32_t sink_kinds[ENGINE_MAX_SINKS]; /* what each sink reads */
     size_t n_sinks;
     sim_time now;
     uint64_t events;
@@ -151,6 +152,7 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
         goto fail;
     for (uint32_t i = 0; i < n; i++)
         arrival_init(&e->arrivals[i], &e->sc.traffic, e->sc.seed, i, n, phy->rate_bps);
+    e->sink_kinds[e->n_sinks] = stats_sink_kinds();
     e->sinks[e->n_sinks++] = stats_sink(e->stats);
     *out = e;
     return 0;
@@ -182,6 +184,7 @@ int engine_add_sink(engine *e, trace_sink sink)
 {
     if (e->started || e->n_sinks == ENGINE_MAX_SINKS)
         return -1;
+    e->sink_kinds[e->n_sinks] = TRACE_ALL;
     e->sinks[e->n_sinks++] = sink;
     return 0;
 }
@@ -216,6 +219,7 @@ static void start(engine *e)
         .refill = t->kind == TRAFFIC_SATURATED ? refill_saturated : NULL,
         .refill_ctx = e,
         .sinks = e->sinks,
+        .sink_kinds = e->sink_kinds,
         .n_sinks = e->n_sinks,
     };
     if (mac_create(&mc, &e->mac) != 0)

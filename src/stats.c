@@ -131,6 +131,12 @@ void stats_destroy(stats *s)
 
 trace_sink stats_sink(stats *s) { return (trace_sink){.on_event = on_event, .ctx = s}; }
 
+uint32_t stats_sink_kinds(void)
+{
+    return TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
+           TRACE_BIT(TRACE_ABORT) | TRACE_BIT(TRACE_DELIVER);
+}
+
 double stats_t975(unsigned df)
 {
     static const double t[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,

@@ -29,6 +29,8 @@ typedef struct stats_config {
 int stats_create(const stats_config *cfg, stats **out);
 void stats_destroy(stats *s);
 trace_sink stats_sink(stats *s);
+/* The kinds of events the statistics read (TRACE_BIT set). */
+uint32_t stats_sink_kinds(void);
 
 /* Fills the window-based measures of r at `now` (counts from the MAC are
  * the engine's to fill) and the per-station bits and shares. */

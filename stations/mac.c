@@ -111,7 +111,9 @@ struct mac {
     mac_refill_fn refill;
     void *refill_ctx;
     trace_sink *sinks;
+    uint32_t *sink_kinds;
     size_t n_sinks;
+    uint32_t wanted; /* union of the sinks' kinds */
 
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
     uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
@@ -135,10 +137,18 @@ const char *mac_state_name(mac_state s)
 
 /* ---- plumbing ----------------------------------------------------------- */
 
+/* Whether any sink wants events of this kind: the MAC builds an event
+ * record (about 170 bytes) only then. */
+static inline bool wants(const mac *m, trace_kind k)
+{
+    return (m->wanted & TRACE_BIT(k)) != 0;
+}
+
 static void emit(mac *m, const trace_event *ev)
 {
     for (size_t i = 0; i < m->n_sinks; i++)
-        m->sinks[i].on_event(m->sinks[i].ctx, ev);
+        if (m->sink_kinds[i] & TRACE_BIT(ev->kind))
+            m->sinks[i].on_event(m->sinks[i].ctx, ev);
 }
 
 static trace_event frame_event(const mac *m, trace_kind kind, sim_time t, uint32_t s)
@@ -605,13 +615,15 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->end_gen++;
     push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
-    trace_event ev = frame_event(m, TRACE_TX_START, now, s);
-    ev.tx_id = x->tx_id;
-    ev.tx_kind = kind;
-    ev.tx_start = now;
-    ev.tx_end = SIM_TIME_NEVER;
-    ev.probe_start = now + medium_probe_delay(m->med, s);
-    emit(m, &ev);
+    if (wants(m, TRACE_TX_START)) {
+        trace_event ev = frame_event(m, TRACE_TX_START, now, s);
+        ev.tx_id = x->tx_id;
+        ev.tx_kind = kind;
+        ev.tx_start = now;
+        ev.tx_end = SIM_TIME_NEVER;
+        ev.probe_start = now + medium_probe_delay(m->med, s);
+        emit(m, &ev);
+    }
 
     /* Without collision detection (ALOHA) the frame is sent whole and no
      * one is told of an overlap: its fate is the receiver's verdict. */
@@ -685,17 +697,19 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     x->end_gen++;
     push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
-    trace_event ev = frame_event(m, TRACE_COLLISION, now, s);
-    ev.tx_id = x->tx_id;
-    ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
-    ev.tx_start = x->tx_start;
-    ev.late = x->late;
-    ev.attempt = x->collisions;
-    emit(m, &ev);
-    ev.kind = TRACE_JAM; /* reported now; the jam itself starts at jam_start */
-    ev.jam_start = x->jam_start;
-    ev.tx_end = x->tx_end;
-    emit(m, &ev);
+    if (wants(m, TRACE_COLLISION) || wants(m, TRACE_JAM)) {
+        trace_event ev = frame_event(m, TRACE_COLLISION, now, s);
+        ev.tx_id = x->tx_id;
+        ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
+        ev.tx_start = x->tx_start;
+        ev.late = x->late;
+        ev.attempt = x->collisions;
+        emit(m, &ev);
+        ev.kind = TRACE_JAM; /* reported now; the jam itself starts at jam_start */
+        ev.jam_start = x->jam_start;
+        ev.tx_end = x->tx_end;
+        emit(m, &ev);
+    }
 }
 
 static uint32_t rx_alloc(mac *m)
@@ -774,10 +788,12 @@ static void start_backoff(mac *m, uint32_t s, sim_time now)
     x->backoff_until = now + d.wait_ps;
     x->state = MAC_BACKOFF;
     x->gen++;
-    trace_event b = frame_event(m, TRACE_BACKOFF, now, s);
-    b.attempt = x->collisions;
-    b.backoff_ps = d.wait_ps;
-    emit(m, &b);
+    if (wants(m, TRACE_BACKOFF)) {
+        trace_event b = frame_event(m, TRACE_BACKOFF, now, s);
+        b.attempt = x->collisions;
+        b.backoff_ps = d.wait_ps;
+        emit(m, &b);
+    }
     push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
 }
 
@@ -866,18 +882,20 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     if (m->n_transmitters == 0 && m->busy_collided)
         m->collision_events++;
 
-    trace_event ev = frame_event(m, TRACE_TX_END, now, s);
-    ev.tx_id = x->tx_id;
-    bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
-    ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
-    ev.tx_start = x->tx_start;
-    ev.tx_end = now;
-    ev.jam_start = x->jam_start;
-    ev.probe_start = x->tx_start + medium_probe_delay(m->med, s);
-    ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
-    if (was == MAC_JAM)
-        ev.attempt = x->collisions;
-    emit(m, &ev);
+    if (wants(m, TRACE_TX_END)) {
+        trace_event ev = frame_event(m, TRACE_TX_END, now, s);
+        ev.tx_id = x->tx_id;
+        bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
+        ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
+        ev.tx_start = x->tx_start;
+        ev.tx_end = now;
+        ev.jam_start = x->jam_start;
+        ev.probe_start = x->tx_start + medium_probe_delay(m->med, s);
+        ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
+        if (was == MAC_JAM)
+            ev.attempt = x->collisions;
+        emit(m, &ev);
+    }
 
     if (was == MAC_BURST_GAP) {
         if (take_next_frame(m, s, now)) {
@@ -1026,15 +1044,20 @@ int mac_create(const mac_config *cfg, mac **out)
     m->blocked_head = malloc(m->n * sizeof *m->blocked_head);
     m->transmitters = malloc(m->n * sizeof *m->transmitters);
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
+    m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
-    if (!m->st || !m->timed || !m->blocked_head || !m->transmitters || !m->sinks || !m->sig) {
+    if (!m->st || !m->timed || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
         mac_destroy(m);
         return -1;
     }
     if (cfg->n_sinks)
         memcpy(m->sinks, cfg->sinks, cfg->n_sinks * sizeof *m->sinks);
     m->n_sinks = cfg->n_sinks;
+    for (size_t i = 0; i < m->n_sinks; i++) {
+        m->sink_kinds[i] = cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
+        m->wanted |= m->sink_kinds[i];
+    }
     for (uint32_t s = 0; s < m->n; s++) {
         station *x = &m->st[s];
         x->state = MAC_IDLE;
@@ -1061,6 +1084,7 @@ void mac_destroy(mac *m)
     free(m->blocked_head);
     free(m->transmitters);
     free(m->sinks);
+    free(m->sink_kinds);
     free(m->sig);
     free(m->rx);
     free(m);

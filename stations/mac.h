@@ -112,6 +112,8 @@ typedef struct mac_config {
     mac_refill_fn refill;      /* may be NULL */
     void *refill_ctx;
     const trace_sink *sinks;   /* copied */
+    const uint32_t *sink_kinds;/* per sink, the kinds it wants (TRACE_BIT);
+                                  NULL: every sink wants every kind */
     size_t n_sinks;
 } mac_config;
 

@@ -80,6 +80,11 @@ typedef struct trace_event {
     uint32_t payload_len;
 } trace_event;
 
+#define TRACE_BIT(kind) (1u << (kind))
+#define TRACE_ALL ((1u << TRACE_KIND_COUNT) - 1)
+
+/* A set of kinds, as TRACE_BIT(kind) | ... (producers may skip building
+ * events that no sink wants). */
 typedef struct trace_sink {
     void (*on_event)(void *ctx, const trace_event *ev);
     void *ctx;
