@@ -1,4 +1,4 @@
-/* evq.c - binary min-heap keyed by (time, phase, sequence); see evq.h. */
+/* evq.c - a 4-ary min-heap keyed by (time, phase, sequence); see evq.h. */
 #include "evq.h"
 
 #include <assert.h>
@@ -33,10 +33,16 @@ void evq_destroy(evq *q)
     }
 }
 
-static inline int before(const sim_event *a, const sim_event *b)
+/* The order of evq.h as one unsigned 128-bit key: time (never negative in
+ * a run) above, phase and sequence below. */
+static inline unsigned __int128 key(const sim_event *e)
 {
-    return a->time < b->time || (a->time == b->time && a->order < b->order);
+    return ((unsigned __int128)(uint64_t)e->time << 64) | e->order;
 }
+
+/* A 4-ary heap: half the depth of a binary one, and the four children of
+ * a node share a cache line or two, which makes both sifts cheaper. */
+#define ARITY 4
 
 int evq_push(evq *q, sim_event ev)
 {
@@ -48,12 +54,13 @@ int evq_push(evq *q, sim_event ev)
         q->heap = h;
         q->cap = ncap;
     }
-    assert(ev.phase < 256);
+    assert(ev.phase < 256 && ev.time >= 0);
     ev.order = ((uint64_t)ev.phase << 56) | (q->seq++ & ((1ULL << 56) - 1));
+    unsigned __int128 k = key(&ev);
     size_t i = q->size++;
     while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!before(&ev, &q->heap[parent]))
+        size_t parent = (i - 1) / ARITY;
+        if (key(&q->heap[parent]) <= k)
             break;
         q->heap[i] = q->heap[parent];
         i = parent;
@@ -68,17 +75,25 @@ int evq_pop(evq *q, sim_event *out)
         return -1;
     *out = q->heap[0];
     sim_event last = q->heap[--q->size];
+    unsigned __int128 k = key(&last);
     size_t n = q->size, i = 0;
     for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
+        size_t first = ARITY * i + 1;
+        if (first >= n)
             break;
-        if (c + 1 < n && before(&q->heap[c + 1], &q->heap[c]))
-            c++;
-        if (!before(&q->heap[c], &last))
+        size_t end = first + ARITY < n ? first + ARITY : n, best = first;
+        unsigned __int128 bk = key(&q->heap[first]);
+        for (size_t c = first + 1; c < end; c++) {
+            unsigned __int128 ck = key(&q->heap[c]);
+            if (ck < bk) {
+                bk = ck;
+                best = c;
+            }
+        }
+        if (k <= bk)
             break;
-        q->heap[i] = q->heap[c];
-        i = c;
+        q->heap[i] = q->heap[best];
+        i = best;
     }
     if (n > 0)
         q->heap[i] = last;

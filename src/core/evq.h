@@ -1,4 +1,4 @@
-/* evq.h - the event queue: a binary min-heap of events.
+/* evq.h - the event queue: a 4-ary min-heap of events.
  *
  * The order of events is a contract, pinned by tests/unit/test_evq.c:
  *   1. earlier time first;
@@ -8,6 +8,7 @@
  * So a run is a pure function of its inputs. Events are stored by value;
  * push and pop cost O(log n). There is no cancellation: owners stamp events
  * with a generation number and ignore stale ones when they pop.
+ * Times must not be negative.
  */
 #ifndef CSMACD_EVQ_H
 #define CSMACD_EVQ_H
