@@ -24,6 +24,8 @@ struct medium {
     sim_time probe_pos_ps;
     sim_time max_delay;
     sim_time retain_ps, chain_ps, chain_cap_ps;
+    bool fault;                   /* fault_start < fault_end */
+    sim_time fault_start, fault_end;
 
     medium_tx *ring;
     size_t cap, head, count; /* cap is a power of two */
@@ -43,6 +45,9 @@ int medium_create(const medium_config *cfg, medium **out)
     m->retain_ps = cfg->retain_ps;
     m->chain_ps = cfg->chain_ps;
     m->chain_cap_ps = cfg->chain_cap_ps;
+    m->fault = cfg->fault_end_ps > cfg->fault_start_ps;
+    m->fault_start = cfg->fault_start_ps;
+    m->fault_end = cfg->fault_end_ps;
     m->pos_ps = malloc((cfg->n_stations ? cfg->n_stations : 1) * sizeof *m->pos_ps);
     m->cap = 16;
     m->ring = malloc(m->cap * sizeof *m->ring);
@@ -231,6 +236,8 @@ void medium_retire(medium *m, sim_time now)
 size_t medium_live_count(const medium *m) { return m->count; }
 const medium_tx *medium_live_at(const medium *m, size_t i) { return slot(m, i); }
 
+size_t medium_signal_count(const medium *m) { return m->count + (m->fault ? 1 : 0); }
+
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap)
 {
     size_t k = 0;
@@ -243,6 +250,8 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
         out[k].own = t->station == j;
         k++;
     }
+    if (m->fault && k < cap) /* present everywhere at once: no delay */
+        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
     return k;
 }
 
@@ -261,6 +270,11 @@ sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t)
         if (at < best)
             best = at;
     }
+    if (m->fault && m->fault_end > t) {
+        sim_time at = m->fault_start > t ? m->fault_start : t;
+        if (at < best)
+            best = at;
+    }
     return best;
 }
 
@@ -270,6 +284,8 @@ bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j)
     assert(r && r->end != SIM_TIME_NEVER);
     sim_time dr = medium_delay(m, r->station, j);
     sim_time a = r->start + dr, b = r->end + dr;
+    if (m->fault && m->fault_start < b && a < m->fault_end)
+        return true;
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *x = slot(m, i);
         if (x->id == rx)

@@ -13,6 +13,15 @@
  * see medium_hold). Live transmissions are ordered by start time; their
  * number is small (a handful on a busy segment), so queries scan them.
  *
+ * A fault (an outage of the whole medium, medium_config.fault_*) is a
+ * jamming signal present at every station during [fault_start, fault_end),
+ * with no propagation delay: the signal queries below include it as a
+ * foreign signal of no station (MEDIUM_FAULT_STATION), so stations defer
+ * to it, a transmitter under way when it begins sees a collision, and a
+ * reception it overlaps is corrupted. It is part of the configuration,
+ * known from the start like every scheduled event; with no fault the
+ * queries are exactly those of the live transmissions.
+ *
  * The medium knows nothing of stations beyond their positions: it does not
  * know who is deferring, backing off or transmitting.
  * Delays are integers in picoseconds: on a bus a station's position is
@@ -31,6 +40,9 @@
 
 typedef struct medium medium;
 
+/* The transmitter named by the fault's signal (medium_signal.station). */
+#define MEDIUM_FAULT_STATION UINT32_MAX
+
 typedef struct medium_config {
     uint32_t n_stations;
     topology_kind topology;
@@ -44,6 +56,8 @@ typedef struct medium_config {
     sim_time chain_ps;     /* carrier back within this (part 1 of the gap)
                               continues a carrier period */
     sim_time chain_cap_ps; /* keep a chained period's records at most this long */
+    sim_time fault_start_ps, fault_end_ps; /* the medium is jammed in [start, end);
+                                              no fault unless end > start */
 } medium_config;
 
 typedef struct medium_tx {
@@ -101,18 +115,22 @@ void medium_retire(medium *m, sim_time now);
 size_t medium_live_count(const medium *m);
 const medium_tx *medium_live_at(const medium *m, size_t i);
 
+/* How many signals medium_signals_at reports: the live transmissions and
+ * the fault, if there is one. */
+size_t medium_signal_count(const medium *m);
+
 /* Signal intervals of every live transmission as seen at station j,
- * in the order of the live list. Writes at most `cap` entries; returns the
- * number written. */
+ * in the order of the live list, then the fault's, if any. Writes at most
+ * `cap` entries; returns the number written. */
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap);
 
 /* The earliest instant >= t at which the signal of a live transmission
- * other than `except` (another station's) is present at station j, or
+ * of another station, or the fault, is present at station j, or
  * SIM_TIME_NEVER. Transmissions that have not begun yet are not known. */
 sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t);
 
 /* Whether a reception of transmission `rx` at station j overlaps any other
- * signal there. Both rx and every transmission that could overlap it must
+ * signal there, the fault included. Both rx and every transmission that could overlap it must
  * have ended (the caller judges after the last bit has passed j). */
 bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
 

@@ -45,6 +45,7 @@ static const scenario_option scenario_options[] = {
     {"duration", "TIME", "simulated time to run: 2s, 500ms, 10us, 1.5min (1s)"},
     {"warmup", "TIME", "initial time left out of the measures (0)"},
     {"seed", "S", "master random seed, 0 to 2^64-1 (1)"},
+    {"outage", "START+DUR", "the whole medium jammed from START for DUR, e.g. 100ms+50ms (none)"},
     {"policy", "SPEC", "backoff policy, NAME or NAME:key=value,... (beb)"},
     {"batches", "B", "batch means for the throughput confidence interval (20)"},
     {"rate", "BPS", "PHY override: bit rate, e.g. 10M, 1G"},
@@ -125,13 +126,72 @@ int cli_signal_exit_status(int sig)
     return sig == SIGTERM ? EXIT_STATUS_SIGTERM : sig == SIGINT ? EXIT_STATUS_SIGINT : 128 + sig;
 }
 
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when it is not
+ * one. C1 controls (U+0080..U+009F) count as invalid: some terminals obey
+ * them like escape sequences. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        if (c == 0xC2)
+            lo = 0xA0;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0; /* overlong */
+        else if (c == 0xED)
+            hi = 0x9F; /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+void cli_clean_message(char *msg)
+{
+    unsigned char *s = (unsigned char *)msg;
+    while (*s != '\0') {
+        size_t n = utf8_sequence(s);
+        if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7F))) {
+            *s++ = '?';
+            continue;
+        }
+        s += n;
+    }
+}
+
+/* Messages name files and values that came from outside; a name with a
+ * line break or an escape sequence must not forge lines on the user's
+ * terminal, so the whole line is cleaned (cli_clean_message). */
+static void print_message(const char *prefix, const char *fmt, va_list ap)
+{
+    char buf[8192];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    cli_clean_message(buf);
+    fprintf(stderr, "%s%s\n", prefix, buf);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("csmacd: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    print_message("csmacd: ", fmt, ap);
     va_end(ap);
 }
 
@@ -139,9 +199,7 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("csmacd: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    print_message("csmacd: warning: ", fmt, ap);
     va_end(ap);
 }
 

@@ -98,9 +98,15 @@ void cli_print_help(FILE *f, const cli_command *cmd);
 /* The scenario options, for commands that list them differently. */
 void cli_print_scenario_options(FILE *f);
 
-/* "csmacd: <message>" and "csmacd: warning: <message>" on standard error. */
+/* "csmacd: <message>" and "csmacd: warning: <message>" on standard error,
+ * one line each: the message is cleaned by cli_clean_message first (at
+ * most 8191 bytes are kept). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Replaces, in place, every byte that could forge output on a terminal
+ * with '?': control characters (line breaks, escapes, DEL), bytes that are
+ * not valid UTF-8, and the C1 controls. Valid UTF-8 text is kept. */
+void cli_clean_message(char *msg);
 
 /* SIGINT and SIGTERM set a flag instead of killing the program; long
  * loops poll cli_signal_caught() between slices of work and finish their

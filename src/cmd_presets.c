@@ -2,6 +2,7 @@
  * each (name and purpose); `--show NAME` prints one preset's INI file, the
  * starting point of a scenario of one's own (presets.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,7 +69,10 @@ int cmd_presets_main(int argc, char **argv)
             printf("%-20s %s\n", p.name, p.summary);
         }
     }
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno == EPIPE)
+            return EXIT_STATUS_SIGPIPE; /* the reader left (`| head`): silent */
         cli_error("standard output: write error");
         return EXIT_STATUS_RUNTIME;
     }

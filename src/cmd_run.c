@@ -32,6 +32,7 @@
 #include "parse.h"
 #include "pcap_sink.h"
 #include "replay.h"
+#include "series.h"
 
 /* Events per slice: a few milliseconds of work even in a crowded
  * collision (where events are dearest), so a signal is answered at once
@@ -39,7 +40,7 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_LINKTYPE };
+       OPT_PCAP_LINKTYPE, OPT_SERIES, OPT_SERIES_INTERVAL };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -52,6 +53,11 @@ static const cli_option run_options[] = {
      "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
     {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
      "ethernet, or netanalyzer to flag fragments in each record (ethernet)", OPT_PCAP_LINKTYPE},
+    {"series", CLI_ARG_REQUIRED, "FILE",
+     "write a time series to FILE (CSV): throughput, attempts, backlog... per interval",
+     OPT_SERIES},
+    {"series-interval", CLI_ARG_REQUIRED, "TIME", "the series' interval (1ms)",
+     OPT_SERIES_INTERVAL},
 };
 
 typedef struct run_opts {
@@ -63,6 +69,8 @@ typedef struct run_opts {
     bool pcap_collisions_set;
     pcap_sink_linktype pcap_linktype;
     bool pcap_linktype_set;
+    const char *series;
+    sim_time series_interval; /* 0: not given */
 } run_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -93,14 +101,25 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
             return -1;
         }
         return 0;
+    case OPT_SERIES_INTERVAL:
+        if (parse_time_ps(value, &o->series_interval, err, errlen) != 0)
+            return -1;
+        if (o->series_interval <= 0) {
+            snprintf(err, errlen, "the interval must be above 0");
+            return -1;
+        }
+        return 0;
     case OPT_PCAP:
     case OPT_STATIONS_CSV:
     case OPT_EVENTS:
+    case OPT_SERIES:
         if (value[0] == '\0') {
             snprintf(err, errlen, "needs a file name");
             return -1;
         }
-        if (id == OPT_PCAP)
+        if (id == OPT_SERIES)
+            o->series = value;
+        else if (id == OPT_PCAP)
             o->pcap = value;
         else if (id == OPT_EVENTS)
             o->events = value;
@@ -133,6 +152,33 @@ static int pcap_close_fn(void *obj, char *err, size_t errlen)
 }
 
 static void pcap_discard_fn(void *obj) { pcap_sink_discard(obj); }
+
+/* The time series: a series sink writing into an outfile; the rows up to
+ * the end of the run are written when the run is over (series_finish). */
+typedef struct series_file {
+    outfile out;
+    series *s;
+} series_file;
+
+static int series_close_fn(void *obj, char *err, size_t errlen)
+{
+    series_file *sf = obj;
+    int rc = series_error(sf->s);
+    series_destroy(sf->s);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: %s", sf->out.path, strerror(rc));
+        outfile_discard(&sf->out);
+        return -1;
+    }
+    return outfile_commit(&sf->out, err, errlen);
+}
+
+static void series_discard_fn(void *obj)
+{
+    series_file *sf = obj;
+    series_destroy(sf->s);
+    outfile_discard(&sf->out);
+}
 
 /* Frames of a replayed capture that will not be offered are said once,
  * with why: "lan.pcap: 3 of 120 frames not replayed (3 over 1518 bytes)". */
@@ -175,7 +221,8 @@ int cmd_run_main(int argc, char **argv)
         .name = "run",
         .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
                     "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
-                    "[--pcap-linktype ethernet|netanalyzer]",
+                    "[--pcap-linktype ethernet|netanalyzer] [--series FILE] "
+                    "[--series-interval TIME]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
                    "with their IEEE 802.3\nClause 30 names.",
@@ -226,6 +273,21 @@ int cmd_run_main(int argc, char **argv)
                 scenario_free(&sc);
                 return EXIT_STATUS_USAGE;
             }
+    /* The series file against every other file of the run. */
+    const char *files[5] = {opts.events, opts.stations_csv, opts.pcap, scenario_file,
+                            sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL};
+    for (int i = 0; opts.series && i < 5; i++)
+        if (files[i] && outfile_same(opts.series, files[i])) {
+            cli_error("--series: conflicting options: %s is also %s", opts.series,
+                      i < 3 ? "another output" : "an input");
+            scenario_free(&sc);
+            return EXIT_STATUS_USAGE;
+        }
+    if (opts.series_interval > 0 && opts.series == NULL) {
+        cli_error("--series-interval: needs --series FILE");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
     if ((opts.pcap_collisions_set || opts.pcap_linktype_set) && opts.pcap == NULL) {
         cli_error("%s: needs --pcap FILE",
                   opts.pcap_collisions_set ? "--pcap-collisions" : "--pcap-linktype");
@@ -245,12 +307,19 @@ int cmd_run_main(int argc, char **argv)
     }
     warn_replay(e);
 
-    /* 2. Output files: exit 1 naming the path. */
+    /* 2. Output files: exit 1 naming the path. The signal handlers come
+     * first: a signal while the temporaries are being created must not
+     * kill the program and leave them behind. */
     file_sink sinks[4];
     size_t n_sinks = 0;
+    series_file series_out = {0};
     outfile stations = {0};
     int status = EXIT_STATUS_OK;
     eventlog *log = NULL;
+    if (cli_signals_install() != 0) {
+        snprintf(err, sizeof err, "signal handlers: %s", strerror(errno));
+        goto open_failed;
+    }
     if (opts.events != NULL) {
         if (eventlog_open(opts.events, &log, err, sizeof err) != 0)
             goto open_failed;
@@ -274,15 +343,28 @@ int cmd_run_main(int argc, char **argv)
     }
     if (opts.stations_csv != NULL && outfile_open(&stations, opts.stations_csv, err, sizeof err) != 0)
         goto open_failed;
-    if (cli_signals_install() != 0) {
-        snprintf(err, sizeof err, "signal handlers: %s", strerror(errno));
-        goto open_failed;
+    if (opts.series != NULL) {
+        if (outfile_open(&series_out.out, opts.series, err, sizeof err) != 0)
+            goto open_failed;
+        sim_time iv = opts.series_interval > 0 ? opts.series_interval : SIM_PS_PER_S / 1000;
+        if (series_create(series_out.out.f, iv, engine_scenario(e)->phy.rate_bps,
+                          &series_out.s) != 0) {
+            outfile_discard(&series_out.out);
+            snprintf(err, sizeof err, "%s: %s", opts.series, strerror(ENOMEM));
+            goto open_failed;
+        }
+        sinks[n_sinks++] = (file_sink){&series_out, series_close_fn, series_discard_fn};
+        if (engine_add_sink(e, series_sink(series_out.s)) != 0) {
+            snprintf(err, sizeof err, "%s: cannot attach the series", opts.series);
+            goto open_failed;
+        }
     }
 
     /* 3. The run. */
     double t0 = wall_now_s();
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
+           (series_out.s == NULL || series_error(series_out.s) == 0) &&
            engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING)
         ;
     double wall_s = wall_now_s() - t0;
@@ -291,13 +373,21 @@ int cmd_run_main(int argc, char **argv)
     /* 4. Outputs, whole, also after a signal. */
     results r;
     engine_results(e, &r);
+    if (series_out.s != NULL)
+        series_finish(series_out.s, engine_now(e)); /* a failure is reported at close */
     output_run run = {.sc = engine_scenario(e), .r = &r, .wall_s = wall_s,
                       .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
                       .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
     errno = 0;
     if (output_write(stdout, opts.format, &run) != 0 || fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error("standard output: %s", strerror(errno ? errno : EIO));
-        status = EXIT_STATUS_RUNTIME;
+        /* A reader that left (`| head`) is the conventional silent 141;
+         * the files below are still completed. */
+        if (errno == EPIPE) {
+            status = EXIT_STATUS_SIGPIPE;
+        } else {
+            cli_error("standard output: %s", strerror(errno ? errno : EIO));
+            status = EXIT_STATUS_RUNTIME;
+        }
     }
     if (stations.f != NULL) {
         errno = 0;

@@ -134,6 +134,8 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
         .retain_ps = (sim_time)phy->ifg_bits * bit_ps,
         .chain_ps = (sim_time)phy->ifg_part1_bits * bit_ps,
         .chain_cap_ps = 8 * (sim_time)phy->slot_bits * bit_ps,
+        .fault_start_ps = e->sc.outage_start,
+        .fault_end_ps = e->sc.outage_start + e->sc.outage_duration,
     };
     int rc = medium_create(&mc, &e->med);
     free(pos);

@@ -8,6 +8,8 @@
  * Commands are rows of a const table: a new command adds its entry
  * function to commands.h and one row here.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,12 +46,16 @@ static void print_usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nExample: csmacd run --stations 16 --duration 2s --format json\n"
                "Exit status: 0 success, 1 runtime failure (e.g. a write error), 2 usage or\n"
-               "input error, 130/143 interrupted by SIGINT/SIGTERM (outputs still complete).\n");
+               "input error, 130/143 interrupted by SIGINT/SIGTERM (outputs still complete),\n"
+               "141 standard output closed by its reader (output files still complete).\n");
 }
 
 static int finish_stdout(void)
 {
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno == EPIPE)
+            return EXIT_STATUS_SIGPIPE; /* the reader left: silent, exit_status.h */
         cli_error("standard output: write error");
         return EXIT_STATUS_RUNTIME;
     }
@@ -58,6 +64,14 @@ static int finish_stdout(void)
 
 int main(int argc, char **argv)
 {
+    /* Write errors are reported, not fatal signals: a closed standard
+     * output (SIGPIPE) and a file-size limit (SIGXFSZ, `ulimit -f`) would
+     * otherwise kill the program with its outputs half written under
+     * temporary names. Ignored, the write fails with EPIPE or EFBIG and
+     * the command finishes or discards its files (exit_status.h).
+     * Children (gnuplot) get the default dispositions back (plot.c). */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         /* On a terminal, csmacd alone is the TUI demo (DESIGN.md section 3). */
         if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {

@@ -270,6 +270,11 @@ static json_t *json_scenario(const scenario *sc)
     rc |= put(o, "policy", json_string(sc->policy));
     rc |= put(o, "duration_s", json_real(sim_time_to_s(sc->duration)));
     rc |= put(o, "warmup_s", json_real(sim_time_to_s(sc->warmup)));
+    if (sc->outage_duration > 0) { /* only when given: default outputs stay as they were */
+        char outage[80];
+        scenario_outage_text(sc, outage, sizeof outage);
+        rc |= put(o, "outage", json_string(outage));
+    }
     /* A JSON integer is signed 64-bit here: larger seeds go as text. */
     char seed[32];
     snprintf(seed, sizeof seed, "%" PRIu64, sc->seed);
@@ -282,6 +287,33 @@ static json_t *json_scenario(const scenario *sc)
     return o;
 }
 
+/* The run-length histogram: one object per bucket [from, to] frames, up
+ * to the last non-empty one (an empty array when nothing was sent). */
+static json_t *json_capture_runs(const results *r)
+{
+    json_t *a = json_array();
+    size_t last = 0;
+    for (size_t i = 0; i < RESULTS_RUN_BUCKETS; i++)
+        if (r->capture_runs[i])
+            last = i + 1;
+    for (size_t i = 0; a != NULL && i < last; i++) {
+        json_t *b = json_object();
+        json_int_t from = (json_int_t)1 << i; /* i <= 62: 2^(i+1) - 1 fits */
+        if (b == NULL || put(b, "from", json_integer(from)) != 0 ||
+            put(b, "to", json_integer(from + (from - 1))) != 0 ||
+            put(b, "runs", json_integer((json_int_t)r->capture_runs[i])) != 0) {
+            json_decref(b);
+            json_decref(a);
+            return NULL;
+        }
+        if (json_array_append_new(a, b) != 0) { /* b is released either way */
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 static int write_json(FILE *f, const output_run *run)
 {
     json_t *root = json_object();
@@ -289,6 +321,8 @@ static int write_json(FILE *f, const output_run *run)
     int rc = root == NULL || stations == NULL ? -1 : 0;
     for (size_t i = 0; rc == 0 && i < output_measure_count(); i++)
         rc = put(root, measures[i].name, json_value(measures[i].get(run)));
+    if (rc == 0)
+        rc = put(root, "capture_runs", json_capture_runs(run->r));
     if (rc == 0)
         rc = put(root, "interrupted", json_boolean(run->interrupted));
     if (rc == 0)
@@ -361,6 +395,12 @@ static int write_text(FILE *f, const output_run *run)
         LINE("status", "interrupted: measures cover the run so far");
     LINE("simulated time", "%.6f s of %s (warm-up %s), %" PRIu64 " events, %.3f s wall",
          r->sim_time_s, dur, warm, r->events, run->wall_s);
+    if (sc->outage_duration > 0) {
+        char from[32], len[32];
+        parse_format_time(sc->outage_start, from, sizeof from);
+        parse_format_time(sc->outage_duration, len, sizeof len);
+        LINE("outage", "the medium jammed from %s for %s", from, len);
+    }
     LINE("throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput, r->throughput_ci95,
          r->throughput_mbps);
     LINE("offered load", "%.4f", r->offered_load);

@@ -207,6 +207,8 @@ int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen)
         /* The child: gnuplot reads the script; its output goes nowhere. */
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL); /* ignored by csmacd (main.c) */
+        signal(SIGXFSZ, SIG_DFL);
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0)
             dup2(null, STDOUT_FILENO);

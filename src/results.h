@@ -12,6 +12,10 @@
 
 #include "mac.h"
 
+/* Buckets of the capture run-length histogram: [2^i, 2^(i+1)) frames
+ * (the last one, [2^62, 2^63), also holds anything longer). */
+#define RESULTS_RUN_BUCKETS 63
+
 typedef struct station_result {
     mac_counters c;           /* Clause 30 counters and extras */
     uint64_t bits_delivered;  /* in the window: frames received whole */
@@ -43,6 +47,10 @@ typedef struct results {
     double jain_fairness;     /* over per-station delivered bits; NAN if none */
     double capture_mean_run;  /* consecutive successes by one station */
     uint64_t capture_max_run;
+    /* The distribution of those runs: capture_runs[i] counts the runs of
+     * length in [2^i, 2^(i+1)) frames, over the window (the run under way
+     * at the end included, as in the mean). */
+    uint64_t capture_runs[RESULTS_RUN_BUCKETS];
     uint64_t events;          /* events processed */
     uint32_t n_stations;
     const station_result *stations; /* n_stations entries, owned by the engine */

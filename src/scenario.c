@@ -41,6 +41,14 @@
 #define SCENARIO_MAX_METRES 1e7
 #define SCENARIO_MAX_QUEUE 1000000u
 #define SCENARIO_MAX_BATCH 10000000u
+/* Largest scenario file: real ones are a few hundred bytes. The cap keeps
+ * a wrong path (a log, a device, an endless pipe) from being read, and
+ * its keys kept, without end. */
+#define SCENARIO_FILE_MAX_BYTES (1024 * 1024)
+/* Most frames all queues together may hold (stations x queue): queues
+ * grow on demand up to their capacity (stations/mac.c), so this bounds
+ * their memory at about 400 MB (40-byte frames) whatever the load. */
+#define SCENARIO_MAX_QUEUED_FRAMES 10000000ull
 
 void scenario_defaults(scenario *sc)
 {
@@ -462,6 +470,48 @@ static int set_warmup(scenario *sc, const char *key, const char *v, char *err, s
     return set_time(key, v, 0, &sc->warmup, err, errlen);
 }
 
+/* START+DURATION, two TIMEs: the medium is down during [START, START +
+ * DURATION). That the outage lies inside the run is checked by
+ * scenario_finish, when the duration is known. */
+static int set_outage(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    const char *plus = strchr(v, '+');
+    char start[64];
+    size_t len = plus ? (size_t)(plus - v) : 0;
+    if (!plus || len == 0 || len >= sizeof start || plus[1] == '\0') {
+        snprintf(err, errlen, "%s: %s is not START+DURATION (e.g. 100ms+50ms)", key, Q(v));
+        return -1;
+    }
+    memcpy(start, v, len);
+    start[len] = '\0';
+    sim_time a = 0, d = 0;
+    CHECK(parse_time_ps(start, &a, RS));
+    CHECK(parse_time_ps(plus + 1, &d, RS));
+    if (d <= 0) {
+        snprintf(err, errlen, "%s: the duration of the outage must be above 0", key);
+        return -1;
+    }
+    if (a > SCENARIO_MAX_TIME_PS || d > SCENARIO_MAX_TIME_PS) {
+        snprintf(err, errlen, "%s: %s is out of range (at most 2400h each)", key, Q(v));
+        return -1;
+    }
+    sc->outage_start = a;
+    sc->outage_duration = d;
+    return 0;
+}
+
+void scenario_outage_text(const scenario *sc, char *buf, size_t len)
+{
+    char a[32], d[32];
+    if (sc->outage_duration <= 0) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    parse_format_time(sc->outage_start, a, sizeof a);
+    parse_format_time(sc->outage_duration, d, sizeof d);
+    snprintf(buf, len, "%s+%s", a, d);
+}
+
 static int set_seed(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
 {
     CHECK(parse_u64(v, 0, UINT64_MAX, &sc->seed, RS));
@@ -603,6 +653,7 @@ static const scenario_key keys[] = {
     {"duration", set_duration},
     {"warmup", set_warmup},
     {"seed", set_seed},
+    {"outage", set_outage},
     {"policy", set_policy},
     {"batches", set_batches},
     {"rate", set_rate},
@@ -661,6 +712,7 @@ typedef struct file_reader {
     bool indented;      /* the line just read starts with a blank */
     int err_line;       /* first problem found (0: none) */
     char err[512];
+    long bytes;         /* read so far (SCENARIO_FILE_MAX_BYTES) */
     file_entry *entries;
     size_t n, cap;
 } file_reader;
@@ -694,6 +746,13 @@ static char *reader_gets(char *str, int num, void *stream)
         return NULL;
     str[len] = '\0';
     r->line++;
+    r->bytes += len;
+    if (r->bytes > SCENARIO_FILE_MAX_BYTES) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "the file is larger than %d bytes", SCENARIO_FILE_MAX_BYTES);
+        reader_fail(r, r->line, msg);
+        return NULL;
+    }
     if (str[len - 1] != '\n' && c != EOF) {
         int next = getc(r->f);
         if (next != EOF) {
@@ -865,6 +924,24 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         parse_format_time(sc->warmup, t1, sizeof t1);
         parse_format_time(sc->duration, t2, sizeof t2);
         snprintf(err, errlen, "warmup: %s is not shorter than the duration (%s)", t1, t2);
+        return -1;
+    }
+    if (sc->outage_duration > 0 &&
+        (sc->outage_start >= sc->duration ||
+         sc->outage_duration > sc->duration - sc->outage_start)) {
+        char o[80];
+        scenario_outage_text(sc, o, sizeof o);
+        parse_format_time(sc->duration, t2, sizeof t2);
+        snprintf(err, errlen, "outage: %s does not end within the run (duration %s)", o, t2);
+        return -1;
+    }
+
+    if ((uint64_t)sc->n_stations * sc->queue_capacity > SCENARIO_MAX_QUEUED_FRAMES) {
+        snprintf(err, errlen,
+                 "queue: %u stations of %u frames could hold %llu frames (at most %llu in all)",
+                 sc->n_stations, sc->queue_capacity,
+                 (unsigned long long)sc->n_stations * sc->queue_capacity,
+                 SCENARIO_MAX_QUEUED_FRAMES);
         return -1;
     }
 

@@ -49,6 +49,10 @@ typedef struct scenario {
     sim_time warmup;           /* discarded at the start of the measures */
     uint64_t seed;
     uint32_t batches;          /* batch means for the confidence interval */
+    /* --outage START+DURATION: the whole medium is jammed during
+     * [outage_start, outage_start + outage_duration) (medium.h, "fault");
+     * outage_duration 0: no outage. */
+    sim_time outage_start, outage_duration;
 } scenario;
 
 /* The defaults: 10base5, 8 stations evenly on 500 m, saturated, 512-byte
@@ -62,13 +66,17 @@ int scenario_copy(scenario *dst, const scenario *src);
  * Returns 0, or -1 with "key: reason" in err. */
 int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen);
 
-/* Reads a scenario file. Returns 0, or -1 with "path:line: reason". */
+/* Reads a scenario file (at most 1 MiB: a longer file, a device or an
+ * endless pipe is refused at the line that crosses it). Returns 0, or -1
+ * with "path:line: reason". */
 int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen);
 
 /* Values written back as a user would type them (outputs, sweep rows). */
 const char *scenario_traffic_name(traffic_kind kind); /* "saturated", ... "pcap" */
 void scenario_frame_size_text(const frame_size_spec *s, char *buf, size_t len);
 void scenario_dest_text(const traffic_config *t, char *buf, size_t len);
+/* "START+DURATION" ("100ms+50ms"), or "" when there is no outage. */
+void scenario_outage_text(const scenario *sc, char *buf, size_t len);
 
 /* Cross-checks the whole scenario. Returns 0, or -1 with a reason. Non-fatal
  * remarks (a cable longer than the PHY allows) are written to `warn` (empty

@@ -24,6 +24,7 @@ struct stats {
     uint64_t hist[BUCKETS];
     uint32_t run_station;
     uint64_t run_len, runs, run_max, successes;
+    uint64_t run_hist[RESULTS_RUN_BUCKETS]; /* ended runs by floor(log2 length) */
     sim_time last_done; /* TX_OK or ABORT, for completion */
 };
 
@@ -46,6 +47,13 @@ static double bucket_value(unsigned b)
     double lo = ldexp((double)(SUB + sub), (int)top - SUB_BITS);
     double width = ldexp(1.0, (int)top - SUB_BITS);
     return lo + width / 2;
+}
+
+/* floor(log2(len)) for len >= 1: the capture histogram's bucket. */
+static unsigned run_bucket(uint64_t len)
+{
+    unsigned b = 63u - (unsigned)__builtin_clzll(len);
+    return b < RESULTS_RUN_BUCKETS ? b : RESULTS_RUN_BUCKETS - 1;
 }
 
 static void on_event(void *ctx, const trace_event *ev)
@@ -76,6 +84,7 @@ static void on_event(void *ctx, const trace_event *ev)
         } else {
             if (s->run_len) {
                 s->runs++;
+                s->run_hist[run_bucket(s->run_len)]++;
                 if (s->run_len > s->run_max)
                     s->run_max = s->run_len;
             }
@@ -221,6 +230,9 @@ void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
     uint64_t max = s->run_len > s->run_max ? s->run_len : s->run_max;
     r->capture_mean_run = runs ? (double)s->successes / (double)runs : 0;
     r->capture_max_run = max;
+    memcpy(r->capture_runs, s->run_hist, sizeof r->capture_runs);
+    if (s->run_len)
+        r->capture_runs[run_bucket(s->run_len)]++;
     r->completion_s = -1;
     if (s->cfg.batch_traffic)
         r->completion_s = sim_time_to_s(s->last_done); /* the engine checks all are done */

@@ -39,6 +39,14 @@
 static const double speeds[] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1, 10, 100, 0};
 #define N_SPEEDS (sizeof speeds / sizeof speeds[0])
 
+/* The policies the b key cycles through: the reference, its
+ * capture-avoiding variant, capped exponential backoff with and without
+ * jitter, fixed retry, and the two textbook channels (ALOHA, p-persistent
+ * CSMA; POLICIES.md), each with its default parameters. */
+static const char *const policy_cycle[] = {"beb",   "ca-beb", "full-jitter", "expo",
+                                           "fixed", "aloha",  "ppersistent"};
+#define N_POLICIES (sizeof policy_cycle / sizeof policy_cycle[0])
+
 static const uint32_t frame_ladder[] = {64, 128, 256, 512, 1024, 1518};
 #define N_FRAMES (sizeof frame_ladder / sizeof frame_ladder[0])
 /* Offered loads below saturation, total over all stations. */
@@ -676,6 +684,20 @@ static int cmd_phy(tui_driver *d, char *err, size_t errlen)
     return change_base(d, k, val, 1, "PHY profile", err, errlen);
 }
 
+/* The next policy of policy_cycle after the current one, compared by name
+ * (a spec with parameters, "fixed:wait=4", counts as its name); a policy
+ * outside the list goes to the first. Parameters do not carry over. */
+static int cmd_policy(tui_driver *d, char *err, size_t errlen)
+{
+    size_t len = strcspn(d->base.policy, ":"), i;
+    for (i = 0; i < N_POLICIES; i++)
+        if (strlen(policy_cycle[i]) == len && strncmp(policy_cycle[i], d->base.policy, len) == 0)
+            break;
+    const char *next = policy_cycle[i < N_POLICIES ? (i + 1) % N_POLICIES : 0];
+    const char *k[] = {"policy"}, *val[] = {next};
+    return change_base(d, k, val, 1, "backoff policy", err, errlen);
+}
+
 static void cmd_save_csv(tui_driver *d)
 {
     char path[1200];
@@ -794,6 +816,8 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
         return cmd_frame(d, -1, err, errlen);
     case TUI_CMD_NEXT_PHY:
         return cmd_phy(d, err, errlen);
+    case TUI_CMD_NEXT_POLICY:
+        return cmd_policy(d, err, errlen);
     case TUI_CMD_RESTART:
         if (restart_sweep(d, err, errlen) != 0)
             return -1;

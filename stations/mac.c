@@ -334,7 +334,7 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
                            sim_time *horizon)
 {
     const sim_time now = r;
-    size_t live = medium_live_count(m->med);
+    size_t live = medium_signal_count(m->med); /* live transmissions and the fault */
     if (live > m->sig_cap) {
         size_t cap = live * 2;
         medium_signal *sig = realloc(m->sig, cap * sizeof *sig);

@@ -147,6 +147,7 @@ static const tui_binding bindings[] = {
     {'f', TUI_CMD_FRAME_DOWN, "f F", "frame size down / up (64 .. 1518 bytes)"},
     {'F', TUI_CMD_FRAME_UP, NULL, NULL},
     {'m', TUI_CMD_NEXT_PHY, "m", "next PHY profile (medium, bit rate)"},
+    {'b', TUI_CMD_NEXT_POLICY, "b", "next backoff policy (beb, ca-beb, ... ppersistent)"},
     {'r', TUI_CMD_RESTART, "r", "restart the sweep"},
     {'a', TUI_CMD_TOGGLE_REF, "a", "show / hide the analytic reference curve"},
     {'z', TUI_CMD_ZOOM, "z", "S axis: zoomed to the data / the whole 0 .. 1"},
@@ -1348,7 +1349,7 @@ static void draw_help(ctx *c)
     text(c, bx + 2, by + bh - 3, bw - 4,
          "Mouse: click a key in the bottom bar, wheel scrolls the table.", TUI_A_DIM);
     text(c, bx + 2, by + bh - 2, bw - 4,
-         "Changing load, frame size or PHY starts a new sweep.", TUI_A_DIM);
+         "Changing load, frame size, PHY or policy starts a new sweep.", TUI_A_DIM);
 }
 
 /* ------------------------------------------------------------------ */

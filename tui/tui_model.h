@@ -34,6 +34,7 @@ typedef enum tui_command {
     TUI_CMD_FRAME_UP,
     TUI_CMD_FRAME_DOWN,
     TUI_CMD_NEXT_PHY,
+    TUI_CMD_NEXT_POLICY,    /* next backoff policy of a fixed list */
     TUI_CMD_RESTART,        /* restart the sweep */
     TUI_CMD_TOGGLE_REF,     /* show or hide the analytic reference curve */
     TUI_CMD_ZOOM,           /* S axis: zoomed to the data, or the whole 0..1 */

@@ -5,7 +5,9 @@
 # labels, fills in measured points, and shows the station table; the keys
 # work as the help says (space pauses: the clock stops; s steps one event
 # and S one slot while paused; + adds a station and leaves the sweep; ?
-# opens the help and Esc closes it; z unzooms the S axis; c saves the CSV);
+# opens the help and Esc closes it; z unzooms the S axis; c saves the CSV;
+# b switches the backoff policy, beb -> ca-beb -> full-jitter, shown in the
+# header, and restarts the sweep);
 # a resize redraws at the new size, a
 # too-small window says so and a larger one brings the screen back; q exits
 # with status 0 and the terminal is restored (alternate screen left, cursor
@@ -145,6 +147,21 @@ T a send-keys -t a 'c'
 if wait_for a 'saved the plot data' 5 && ls "$WORK"/csmacd-sweep-10base5-512B-seed1.csv >/dev/null 2>&1 &&
     head -1 "$WORK"/csmacd-sweep-10base5-512B-seed1.csv | grep -q '^stations,throughput,throughput_ci95'; then
     ok "c: CSV saved with its header"; else fail "c: no CSV"; screen a; fi
+# b: the next backoff policy, in the header line, and a new sweep.
+header_has() { # header_has SESSION PATTERN [SECONDS]
+    local i
+    for ((i = 0; i < ${3:-5} * 10; i++)); do
+        if screen "$1" | head -1 | grep -Eq -- "$2"; then return 0; fi
+        sleep 0.1
+    done
+    return 1
+}
+header_has a '│ beb( |$)' 1 && ok "header shows the policy beb" || { fail "no beb in the header"; screen a; }
+T a send-keys -t a 'b'
+if header_has a '│ ca-beb( |$)' && wait_for a 'backoff policy: ca-beb; a new sweep started' 5; then
+    ok "b: policy ca-beb in the header, a new sweep"; else fail "b: no ca-beb"; screen a; fi
+T a send-keys -t a 'b'
+header_has a '│ full-jitter' && ok "b again: full-jitter" || { fail "b again: no full-jitter"; screen a; }
 # q: exit 0, terminal restored.
 T a send-keys -t a 'q'
 restored a 0 "q"

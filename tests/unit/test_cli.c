@@ -5,7 +5,9 @@
  * refusals with their messages (unknown and abbreviated options, a missing
  * value, a value given to a switch, positional arguments, --scenario
  * twice, conflicting traffic options); the --scenario path handed back;
- * help. The exit statuses and the program's output are pinned by
+ * help; messages cleaned of what could forge terminal output
+ * (cli_clean_message: controls, invalid UTF-8, C1 controls; valid UTF-8
+ * kept). The exit statuses and the program's output are pinned by
  * tests/cli/.
  */
 #include <setjmp.h>
@@ -106,7 +108,7 @@ static void test_options_are_keys(void **state)
         n++;
     }
     free(text);
-    assert_int_equal(n, 37); /* every key of scenario.c */
+    assert_int_equal(n, 38); /* every key of scenario.c */
 }
 
 static void test_layers(void **state)
@@ -270,6 +272,29 @@ static void test_help(void **state)
     free(text);
 }
 
+static void test_clean_message(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; } cases[] = {
+        {"lab.ini:3: unknown key 'x'", "lab.ini:3: unknown key 'x'"},
+        {"a\nb\033[2J: No such file", "a?b?[2J: No such file"},
+        {"\xff\xfe.ini", "??.ini"},
+        {"r\xc3\xa9sum\xc3\xa9.ini", "r\xc3\xa9sum\xc3\xa9.ini"}, /* é kept */
+        {"\xe2\x82\xac \xf0\x9f\x98\x80", "\xe2\x82\xac \xf0\x9f\x98\x80"},
+        {"\xc2\x9b""2J", "??2J"},       /* C1 CSI */
+        {"\xc0\xaf", "??"},             /* overlong '/' */
+        {"\xed\xa0\x80", "???"},       /* a surrogate */
+        {"\xe2\x82", "??"},             /* cut short at the end */
+        {"tab\there\x7f", "tab?here?"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", cases[i].in);
+        cli_clean_message(buf);
+        assert_string_equal(buf, cases[i].out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_command_options),  cmocka_unit_test(test_scenario_file_out),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_clean_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,9 +3,10 @@
  * texts users see for the common mistakes), that a refused value leaves the
  * scenario untouched, that `phy` resets the PHY fields and is applied first
  * within a scenario file, the scenario file format (comments, [scenario],
- * unknown keys and sections, long and indented lines, missing files and
- * directories, each with path:line), and scenario_finish's cross-checks and
- * warnings. It does not run the engine.
+ * unknown keys and sections, long and indented lines, files over 1 MiB,
+ * missing files and directories, each with path:line), and scenario_finish's cross-checks and
+ * warnings (among them the bound on all queues together). It does not
+ * run the engine.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -289,6 +290,13 @@ static void test_finish(void **state)
     assert_string_equal(err, "warmup: 2s is not shorter than the duration (1s)");
     FINISH(0, "warmup", "999ms");
 
+    /* All queues together hold at most 10^7 frames (their memory bound). */
+    FINISH(0, "stations", "10", "queue", "1000000");
+    FINISH(0, "stations", "10000", "queue", "1000");
+    FINISH(-1, "stations", "10000", "queue", "1001");
+    assert_string_equal(err, "queue: 10000 stations of 1001 frames could hold 10010000 frames "
+                             "(at most 10000000 in all)");
+
     FINISH(-1, "stations", "4", "positions", "0,100,200");
     assert_string_equal(err, "positions: 3 positions given for 4 stations");
     FINISH(-1, "positions", "0,100,200,300", "stations", "5");
@@ -433,6 +441,24 @@ static void test_file(void **state)
     assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s:1: the line is longer than", path);
     assert_non_null(strstr(err, want));
+
+    /* A file of 1 MiB is read; one line more is refused where it crosses
+     * the cap (16384 lines of 64 bytes, then the 16385th). */
+    {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        for (int i = 0; i < 16384; i++)
+            fprintf(f, "# %-61d\n", i);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
+        f = fopen(path, "a");
+        assert_non_null(f);
+        fputs("seed = 1\n", f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s:16385: the file is larger than 1048576 bytes", path);
+        assert_string_equal(err, want);
+    }
 
     snprintf(path, sizeof path, "%s/missing.ini", dir);
     assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);

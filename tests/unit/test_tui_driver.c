@@ -5,7 +5,8 @@
  * controls do what they say (pause stops time, a single step handles
  * exactly one event, a slot step advances the view by one slot time, + and
  * - leave the sweep for the chosen N, a PHY change restarts the sweep with
- * the new profile; a load change works with one station); snapshots are
+ * the new profile, the policy key cycles through its seven policies and
+ * back, restarting the sweep each time; a load change works with one station); snapshots are
  * consistent (one row per station, spans on
  * the drawing, cells of the strip valid, the reference curve at N = 1
  * equal to one station's exact throughput). Small batches keep it fast; it
@@ -181,6 +182,66 @@ static void test_controls(void **state)
     tui_driver_destroy(d);
 }
 
+/* The policy key: beb -> ca-beb -> full-jitter -> expo -> fixed -> aloha
+ * -> ppersistent -> beb, each a new sweep whose engine runs that policy;
+ * a spec with parameters counts as its name. */
+static void test_policy_cycle(void **state)
+{
+    (void)state;
+    static const char *const order[] = {"ca-beb", "full-jitter", "expo", "fixed",
+                                        "aloha",  "ppersistent", "beb"};
+    char err[512];
+    tui_driver *d = make(3, 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_string_equal(s.policy, "beb");
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        /* Some points measured first: the restart must drop them. */
+        for (int k = 0; k < 5; k++)
+            assert_true(tui_driver_advance(d, 0.05, 5000, err, sizeof err) >= 0);
+        if (tui_driver_command(d, TUI_CMD_NEXT_POLICY, 10, err, sizeof err) != 0)
+            fail_msg("next policy: %s", err);
+        tui_driver_snapshot(d, &s);
+        assert_string_equal(s.policy, order[i]);
+        assert_int_equal(s.phase, TUI_SWEEP_RUNNING);
+        assert_int_equal(s.sweep_index, 0);
+        assert_int_equal(s.n_points, 0);
+        assert_non_null(s.message);
+        assert_non_null(strstr(s.message, order[i]));
+        assert_null(strstr(s.message, "cannot"));
+        /* The new engine runs: stations send (expo, without jitter, may
+         * keep colliding in lockstep: attempts count either way). */
+        for (int k = 0; k < 200 && s.events < 2000; k++) {
+            assert_true(tui_driver_advance(d, 0.05, 500, err, sizeof err) >= 0);
+            tui_driver_snapshot(d, &s);
+        }
+        assert_true(s.events >= 2000);
+        uint64_t tried = 0;
+        for (size_t r = 0; r < s.n_rows; r++)
+            tried += s.rows[r].successes + s.rows[r].collisions;
+        if (tried == 0)
+            fail_msg("%s: nothing sent (N = %zu, %llu events)", order[i], s.n_rows,
+                     (unsigned long long)s.events);
+    }
+    tui_driver_destroy(d);
+
+    /* A policy given with parameters is found by its name. */
+    scenario sc;
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_set(&sc, "policy", "fixed:wait=4", err, sizeof err), 0);
+    char warn[512];
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    tui_driver_options o = {.base = &sc, .sweep_n = sweep3, .n_sweep = 3, .log_x = true,
+                            .precision = 0.05, .min_batches = 4,
+                            .batch_ps = 100000 * ((sim_time)1 << 16), .speed = 0};
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    scenario_free(&sc);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_NEXT_POLICY, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_string_equal(s.policy, "aloha");
+    tui_driver_destroy(d);
+}
+
 /* One station and poisson traffic: the scenario refuses random
  * destinations with one station, the driver resolves N = 1 itself. */
 static void test_one_station_poisson(void **state)
@@ -274,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_default_sweep),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_controls),
+        cmocka_unit_test(test_policy_cycle),
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_snapshot),
     };
