@@ -11,7 +11,8 @@
 # a resize redraws at the new size, a
 # too-small window says so and a larger one brings the screen back; q exits
 # with status 0 and the terminal is restored (alternate screen left, cursor
-# shown, echo and canonical mode back). Also the other exit paths: SIGTERM
+# shown, echo and canonical mode back). Also the other exit paths (and
+# SIGINT/SIGTERM at random moments, from start-up on): SIGTERM
 # (status 143), Ctrl-C (status 130) and an abort (SIGABRT, as a failed
 # assertion raises: status 134) restore the terminal too, and `csmacd` with
 # no arguments on a terminal starts the TUI.
@@ -196,6 +197,22 @@ start f 80 24 tui --seed 4
 wait_for f 'Throughput S' 20 || fail "SIGABRT: no screen"
 kill -ABRT "$(cat "$WORK/f.pid")"
 restored f 134 "SIGABRT (a failed assertion)"
+
+# Signals at random moments (issue 7): SIGINT and SIGTERM alternately after
+# a delay drawn from a fixed seed, 0 to 3 s, so some arrive while the
+# program starts (before or while curses takes the terminal) and some
+# while it runs. Every time: the status of that signal, the terminal back.
+RANDOM=2026
+for i in 1 2 3 4 5 6; do
+    sig=$([ $((i % 2)) = 1 ] && echo INT || echo TERM)
+    want=$([ "$sig" = INT ] && echo 130 || echo 143)
+    delay=$(printf '%d.%02d' $((RANDOM % 3)) $((RANDOM % 100)))
+    start "r$i" 80 24 tui --seed "$i"
+    for ((k = 0; k < 50; k++)); do [ -s "$WORK/r$i.pid" ] && break; sleep 0.1; done
+    sleep "$delay"
+    kill -"$sig" "$(cat "$WORK/r$i.pid")"
+    restored "r$i" "$want" "SIG$sig after ${delay} s"
+done
 
 # csmacd alone on a terminal is the TUI.
 start e 80 24
