@@ -600,6 +600,7 @@ static const char *y_label(const char *measure, char *buf, size_t len)
         {"mean_delay_us", "mean delay, arrival to end of transmission (us)"},
         {"p99_delay_us", "99th percentile delay (us)"},
         {"completion_s", "time until the last frame is through (s)"},
+        {"recovery_s", "time for the backlog to clear after the outage (s)"},
         {"attempts", "transmission attempts (all stations)"},
         {"frames_corrupted", "frames corrupted at the receiver"},
         {"collisions_per_frame", "collisions per frame sent"},

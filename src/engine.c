@@ -145,7 +145,9 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
     stats_config stc = {.n_stations = n, .rate_bps = phy->rate_bps,
                         .warmup = e->sc.warmup, .duration = e->sc.duration,
                         .batches = e->sc.batches,
-                        .batch_traffic = e->sc.traffic.kind == TRAFFIC_BATCH};
+                        .batch_traffic = e->sc.traffic.kind == TRAFFIC_BATCH,
+                        .outage_start = e->sc.outage_start,
+                        .outage_end = e->sc.outage_start + e->sc.outage_duration};
     if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
         goto fail;
     e->arrivals = calloc(n, sizeof *e->arrivals);

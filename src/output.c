@@ -74,6 +74,13 @@ static output_value get_jain_fairness(const output_run *run)
                                          : d(run->r->jain_fairness);
 }
 
+/* Runs with an outage, once the backlog is back to its level; else null. */
+static output_value get_recovery_s(const output_run *run)
+{
+    return run->r->recovery_s >= 0 ? d(run->r->recovery_s)
+                                   : (output_value){.kind = OUTPUT_NULL};
+}
+
 /* Batch runs only, once every offered frame is done; else null. */
 static output_value get_completion_s(const output_run *run)
 {
@@ -107,6 +114,7 @@ static const output_measure measures[] = {
     {"late_collisions", "", get_late_collisions},
     {"collisions_per_frame", "", get_collisions_per_frame},
     {"completion_s", "s", get_completion_s},
+    {"recovery_s", "s", get_recovery_s},
     {"mean_delay_us", "us", get_mean_delay_us},
     {"p50_delay_us", "us", get_p50_delay_us},
     {"p99_delay_us", "us", get_p99_delay_us},
@@ -420,6 +428,12 @@ static int write_text(FILE *f, const output_run *run)
         LINE("fairness (Jain)", "%.4f", r->jain_fairness);
     LINE("capture", "mean run %.2f frames, longest %" PRIu64, r->capture_mean_run,
          r->capture_max_run);
+    if (sc->outage_duration > 0) {
+        if (r->recovery_s >= 0)
+            LINE("recovery", "%.6f s after the outage, backlog back to its level", r->recovery_s);
+        else
+            LINE("recovery", "%s", "not within the run (backlog still above its level)");
+    }
     if (sc->traffic.kind == TRAFFIC_BATCH) {
         if (r->completion_s >= 0)
             LINE("completion", "%.6f s (every frame done)", r->completion_s);

@@ -43,6 +43,10 @@ typedef struct results {
     uint64_t late_collisions;
     double collisions_per_frame; /* collisions / frames_ok (window-free) */
     double completion_s;      /* batch: when the last offered frame was done; -1 otherwise or if not all done */
+    double recovery_s;        /* outage: from its end until the backlog (frames
+                                 queued or in service, all stations) is back
+                                 to its level when the outage began; -1 if
+                                 there is no outage or it has not happened */
     double mean_delay_us, p50_delay_us, p99_delay_us, max_delay_us;
     double jain_fairness;     /* over per-station delivered bits; NAN if none */
     double capture_mean_run;  /* consecutive successes by one station */

@@ -26,6 +26,11 @@ struct stats {
     uint64_t run_len, runs, run_max, successes;
     uint64_t run_hist[RESULTS_RUN_BUCKETS]; /* ended runs by floor(log2 length) */
     sim_time last_done; /* TX_OK or ABORT, for completion */
+    /* Recovery from an outage: the backlog (frames queued or in service),
+     * its level when the outage began, and when it got back to it. */
+    int64_t backlog;
+    int64_t backlog_before;  /* -1 until the outage has begun */
+    sim_time recovered_at;   /* -1 until recovered */
 };
 
 static unsigned bucket_of(sim_time v)
@@ -56,9 +61,28 @@ static unsigned run_bucket(uint64_t len)
     return b < RESULTS_RUN_BUCKETS ? b : RESULTS_RUN_BUCKETS - 1;
 }
 
+/* Tracks the backlog through an outage. Called before each event is
+ * applied (so the levels are those just before the event's instant) and
+ * after it (a departure may be the one that clears the backlog). */
+static void track_recovery(stats *s, sim_time t, bool after)
+{
+    if (s->cfg.outage_end <= s->cfg.outage_start || s->recovered_at >= 0)
+        return;
+    if (!after && s->backlog_before < 0 && t >= s->cfg.outage_start)
+        s->backlog_before = s->backlog;
+    if (s->backlog_before >= 0 && t >= s->cfg.outage_end && s->backlog <= s->backlog_before)
+        s->recovered_at = after ? t : s->cfg.outage_end;
+}
+
 static void on_event(void *ctx, const trace_event *ev)
 {
     stats *s = ctx;
+    track_recovery(s, ev->time, false);
+    if (ev->kind == TRACE_ARRIVAL)
+        s->backlog++;
+    else if (ev->kind == TRACE_TX_OK || ev->kind == TRACE_ABORT)
+        s->backlog--;
+    track_recovery(s, ev->time, true);
     bool in_window = ev->time >= s->cfg.warmup;
     switch (ev->kind) {
     case TRACE_ARRIVAL:
@@ -117,6 +141,8 @@ int stats_create(const stats_config *cfg, stats **out)
     if (!s)
         return -1;
     s->cfg = *cfg;
+    s->backlog_before = -1;
+    s->recovered_at = -1;
     s->station_bits = calloc(cfg->n_stations ? cfg->n_stations : 1, sizeof *s->station_bits);
     s->batch_bits = calloc(cfg->batches ? cfg->batches : 1, sizeof *s->batch_bits);
     if (!s->station_bits || !s->batch_bits) {
@@ -233,6 +259,7 @@ void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
     memcpy(r->capture_runs, s->run_hist, sizeof r->capture_runs);
     if (s->run_len)
         r->capture_runs[run_bucket(s->run_len)]++;
+    r->recovery_s = s->recovered_at >= 0 ? sim_time_to_s(s->recovered_at - s->cfg.outage_end) : -1;
     r->completion_s = -1;
     if (s->cfg.batch_traffic)
         r->completion_s = sim_time_to_s(s->last_done); /* the engine checks all are done */

@@ -24,6 +24,7 @@ typedef struct stats_config {
     sim_time warmup, duration;
     uint32_t batches;
     bool batch_traffic; /* report completion_s */
+    sim_time outage_start, outage_end; /* report recovery_s when end > start */
 } stats_config;
 
 int stats_create(const stats_config *cfg, stats **out);
