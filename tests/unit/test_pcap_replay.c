@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "tmpdir.h"
 #include <pcap/pcap.h>
 
 #include "engine.h"
@@ -43,25 +45,13 @@ static char dir[256];
 static int setup_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/csmacd-test-preplay-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return tmpdir_make(dir, sizeof dir, "preplay");
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[600];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    tmpdir_remove(dir);
     return 0;
 }
 

@@ -16,7 +16,6 @@
  * Does not pin the MAC's timing itself (test_timing.c does) nor replay
  * (test_pcap_replay.c).
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +26,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "tmpdir.h"
 
 #include "engine.h"
 #include "ethframe.h"
@@ -41,25 +42,13 @@ static char dir[256];
 static int setup_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/csmacd-test-run-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return tmpdir_make(dir, sizeof dir, "run");
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[600];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    tmpdir_remove(dir);
     return 0;
 }
 

@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "tmpdir.h"
 #include <pcap/pcap.h>
 
 #include "ethframe.h"
@@ -41,26 +43,13 @@ static char dir[256];
 static int setup_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/csmacd-test-sink-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return tmpdir_make(dir, sizeof dir, "sink");
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *e;
-    char p[600];
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    closedir(d);
-    rmdir(dir);
+    tmpdir_remove(dir);
     return 0;
 }
 

@@ -14,7 +14,6 @@
  * frame that fits, a bad time scale). Does not pin how the engine offers
  * the frames (test_pcap_run.c).
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +24,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "tmpdir.h"
 #include <pcap/pcap.h>
 
 #include "ethframe.h"
@@ -35,25 +36,13 @@ static char dir[256];
 static int setup_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/csmacd-test-replay-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return tmpdir_make(dir, sizeof dir, "replay");
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[600];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    tmpdir_remove(dir);
     return 0;
 }
 
