@@ -780,3 +780,48 @@ void mu_check_model(const scenario *sc, const mu_run *run, mu_coverage *cov)
     free(tx);
     free(d);
 }
+
+/* ---- statistics ---------------------------------------------------- */
+
+/* Regularized upper incomplete gamma Q(a, x) = Gamma(a, x) / Gamma(a). */
+static double gamma_q(double a, double x)
+{
+    if (x <= 0)
+        return 1.0;
+    double lead = exp(-x + a * log(x) - lgamma(a));
+    if (x < a + 1) { /* series for P(a, x) */
+        double ap = a, sum = 1.0 / a, del = sum;
+        for (int n = 0; n < 100000; n++) {
+            ap += 1;
+            del *= x / ap;
+            sum += del;
+            if (fabs(del) < fabs(sum) * 1e-15)
+                break;
+        }
+        return 1.0 - sum * lead;
+    }
+    /* Continued fraction (modified Lentz). */
+    const double tiny = 1e-300;
+    double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+    for (int i = 1; i < 100000; i++) {
+        double an = -i * (i - a);
+        b += 2;
+        d = an * d + b;
+        if (fabs(d) < tiny)
+            d = tiny;
+        c = b + an / c;
+        if (fabs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-15)
+            break;
+    }
+    return lead * h;
+}
+
+double mu_chi2_pvalue(double stat, unsigned df)
+{
+    return gamma_q(df / 2.0, stat / 2.0);
+}

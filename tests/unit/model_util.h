@@ -112,4 +112,9 @@ typedef struct mu_coverage {
  * reference. */
 void mu_check_model(const scenario *sc, const mu_run *run, mu_coverage *cov);
 
+/* Upper-tail p-value of a chi-square statistic with df degrees of freedom
+ * (the regularized incomplete gamma function Q(df/2, stat/2); checked
+ * against the NIST table in test_backoff.c). */
+double mu_chi2_pvalue(double stat, unsigned df);
+
 #endif

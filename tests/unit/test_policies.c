@@ -48,42 +48,6 @@
 #define SLOT_PS ((sim_time)51200000) /* 512 bit times at 10 Mb/s */
 #define DRAWS 40000
 
-static double gamma_q(double a, double x)
-{
-    if (x <= 0)
-        return 1.0;
-    double lead = exp(-x + a * log(x) - lgamma(a));
-    if (x < a + 1) {
-        double ap = a, sum = 1.0 / a, del = sum;
-        for (int n = 0; n < 100000; n++) {
-            ap += 1;
-            del *= x / ap;
-            sum += del;
-            if (fabs(del) < fabs(sum) * 1e-15)
-                break;
-        }
-        return 1.0 - sum * lead;
-    }
-    const double tiny = 1e-300;
-    double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-    for (int i = 1; i < 100000; i++) {
-        double an = -i * (i - a);
-        b += 2;
-        d = an * d + b;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = b + an / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-15)
-            break;
-    }
-    return lead * h;
-}
-
 /* Chi-square statistic of observed counts against expected ones; asserts
  * p >= 0.001. */
 static void chi2_check(const char *what, const double *obs, const double *exp_, int cells)
@@ -91,7 +55,7 @@ static void chi2_check(const char *what, const double *obs, const double *exp_, 
     double stat = 0;
     for (int c = 0; c < cells; c++)
         stat += (obs[c] - exp_[c]) * (obs[c] - exp_[c]) / exp_[c];
-    double p = gamma_q((cells - 1) / 2.0, stat / 2.0);
+    double p = mu_chi2_pvalue(stat, (unsigned)(cells - 1));
     if (p < 0.001) {
         print_error("%s: chi-square %.2f with %d df, p = %.2g\n", what, stat, cells - 1, p);
         fail();
