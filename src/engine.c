@@ -150,6 +150,9 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
                         .outage_end = e->sc.outage_start + e->sc.outage_duration};
     if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
         goto fail;
+    /* Ends of frames, collisions and gaps are mostly due within a couple
+     * of slot times; backoffs and arrivals mostly later (evq.c). */
+    evq_set_horizon(e->q, 2 * (sim_time)e->sc.phy.slot_bits * phy_bit_ps(&e->sc.phy));
     e->arrivals = calloc(n, sizeof *e->arrivals);
     e->per_station = calloc(n, sizeof *e->per_station);
     if (!e->arrivals || !e->per_station)

@@ -1,37 +1,32 @@
-/* evq.c - a 4-ary min-heap keyed by (time, phase, sequence); see evq.h. */
+/* evq.c - the event queue of evq.h: two 4-ary min-heaps keyed by (time,
+ * phase, sequence).
+ *
+ * Most events are due soon (the end of a frame, a collision, the end of a
+ * gap) while a few wait long (backoffs, Poisson arrivals). Events due
+ * within the horizon go to the "near" heap, which stays small; the others
+ * to the "far" heap, which is touched only when they are pushed and when
+ * their turn comes. A pop takes the lesser of the two tops, so the order
+ * is exactly that of one heap; only the cost changes.
+ */
 #include "evq.h"
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
-struct evq {
-    sim_event *heap;
+typedef struct heap {
+    sim_event *v;
     size_t size, cap;
+} heap;
+
+struct evq {
+    sim_event front; /* when has_front: before every event in the heaps */
+    bool has_front;
+    heap near, far;
+    sim_time horizon; /* events due before last + horizon are near */
+    sim_time last;    /* time of the last event popped */
     uint64_t seq;
 };
-
-int evq_create(evq **out, size_t initial_capacity)
-{
-    evq *q = calloc(1, sizeof *q);
-    if (!q)
-        return -1;
-    q->cap = initial_capacity < 16 ? 16 : initial_capacity;
-    q->heap = malloc(q->cap * sizeof *q->heap);
-    if (!q->heap) {
-        free(q);
-        return -1;
-    }
-    *out = q;
-    return 0;
-}
-
-void evq_destroy(evq *q)
-{
-    if (q) {
-        free(q->heap);
-        free(q);
-    }
-}
 
 /* The order of evq.h as one unsigned 128-bit key: time (never negative in
  * a run) above, phase and sequence below. */
@@ -44,47 +39,51 @@ static inline unsigned __int128 key(const sim_event *e)
  * a node share a cache line or two, which makes both sifts cheaper. */
 #define ARITY 4
 
-int evq_push(evq *q, sim_event ev)
+static int heap_init(heap *h, size_t cap)
 {
-    if (q->size == q->cap) {
-        size_t ncap = q->cap * 2;
-        sim_event *h = realloc(q->heap, ncap * sizeof *h);
-        if (!h)
+    h->cap = cap < 16 ? 16 : cap;
+    h->size = 0;
+    h->v = malloc(h->cap * sizeof *h->v);
+    return h->v ? 0 : -1;
+}
+
+static int heap_push(heap *h, const sim_event *ev)
+{
+    if (h->size == h->cap) {
+        size_t ncap = h->cap * 2;
+        sim_event *v = realloc(h->v, ncap * sizeof *v);
+        if (!v)
             return -1;
-        q->heap = h;
-        q->cap = ncap;
+        h->v = v;
+        h->cap = ncap;
     }
-    assert(ev.phase < 256 && ev.time >= 0);
-    ev.order = ((uint64_t)ev.phase << 56) | (q->seq++ & ((1ULL << 56) - 1));
-    unsigned __int128 k = key(&ev);
-    size_t i = q->size++;
+    unsigned __int128 k = key(ev);
+    size_t i = h->size++;
     while (i > 0) {
         size_t parent = (i - 1) / ARITY;
-        if (key(&q->heap[parent]) <= k)
+        if (key(&h->v[parent]) <= k)
             break;
-        q->heap[i] = q->heap[parent];
+        h->v[i] = h->v[parent];
         i = parent;
     }
-    q->heap[i] = ev;
+    h->v[i] = *ev;
     return 0;
 }
 
-int evq_pop(evq *q, sim_event *out)
+static void heap_pop(heap *h, sim_event *out)
 {
-    if (q->size == 0)
-        return -1;
-    *out = q->heap[0];
-    sim_event last = q->heap[--q->size];
+    *out = h->v[0];
+    sim_event last = h->v[--h->size];
     unsigned __int128 k = key(&last);
-    size_t n = q->size, i = 0;
+    size_t n = h->size, i = 0;
     for (;;) {
         size_t first = ARITY * i + 1;
         if (first >= n)
             break;
         size_t end = first + ARITY < n ? first + ARITY : n, best = first;
-        unsigned __int128 bk = key(&q->heap[first]);
+        unsigned __int128 bk = key(&h->v[first]);
         for (size_t c = first + 1; c < end; c++) {
-            unsigned __int128 ck = key(&q->heap[c]);
+            unsigned __int128 ck = key(&h->v[c]);
             if (ck < bk) {
                 bk = ck;
                 best = c;
@@ -92,15 +91,100 @@ int evq_pop(evq *q, sim_event *out)
         }
         if (k <= bk)
             break;
-        q->heap[i] = q->heap[best];
+        h->v[i] = h->v[best];
         i = best;
     }
     if (n > 0)
-        q->heap[i] = last;
+        h->v[i] = last;
+}
+
+int evq_create(evq **out, size_t initial_capacity)
+{
+    evq *q = calloc(1, sizeof *q);
+    if (!q)
+        return -1;
+    if (heap_init(&q->near, 64) != 0 || heap_init(&q->far, initial_capacity) != 0) {
+        evq_destroy(q);
+        return -1;
+    }
+    q->horizon = 0;
+    *out = q;
     return 0;
 }
 
-const sim_event *evq_peek(const evq *q) { return q->size ? &q->heap[0] : NULL; }
-size_t evq_size(const evq *q) { return q->size; }
-size_t evq_bytes(const evq *q) { return sizeof *q + q->cap * sizeof *q->heap; }
+void evq_destroy(evq *q)
+{
+    if (q) {
+        free(q->near.v);
+        free(q->far.v);
+        free(q);
+    }
+}
+
+void evq_set_horizon(evq *q, sim_time horizon) { q->horizon = horizon; }
+
+/* The heap whose top comes first, or NULL when both are empty. */
+static inline heap *first(const evq *q)
+{
+    heap *n = (heap *)&q->near, *f = (heap *)&q->far;
+    if (!f->size)
+        return n->size ? n : NULL;
+    if (!n->size)
+        return f;
+    return key(&n->v[0]) < key(&f->v[0]) ? n : f;
+}
+
+int evq_push(evq *q, sim_event ev)
+{
+    assert(ev.phase < 256 && ev.time >= 0);
+    ev.order = ((uint64_t)ev.phase << 56) | (q->seq++ & ((1ULL << 56) - 1));
+    unsigned __int128 k = key(&ev);
+    if (q->has_front) {
+        if (k < key(&q->front)) {
+            sim_event t = q->front;
+            q->front = ev;
+            ev = t;
+        }
+    } else {
+        const heap *h = first(q);
+        if (!h || k < key(&h->v[0])) {
+            q->front = ev;
+            q->has_front = true;
+            return 0;
+        }
+    }
+    return heap_push(ev.time - q->last < q->horizon ? &q->near : &q->far, &ev);
+}
+
+int evq_pop(evq *q, sim_event *out)
+{
+    if (q->has_front) {
+        *out = q->front;
+        q->has_front = false;
+        q->last = out->time;
+        return 0;
+    }
+    heap *h = first(q);
+    if (!h)
+        return -1;
+    heap_pop(h, out);
+    q->last = out->time;
+    return 0;
+}
+
+const sim_event *evq_peek(const evq *q)
+{
+    if (q->has_front)
+        return &q->front;
+    const heap *h = first(q);
+    return h ? &h->v[0] : NULL;
+}
+
+size_t evq_size(const evq *q) { return q->has_front + q->near.size + q->far.size; }
+
+size_t evq_bytes(const evq *q)
+{
+    return sizeof *q + (q->near.cap + q->far.cap) * sizeof(sim_event);
+}
+
 uint64_t evq_pushed(const evq *q) { return q->seq; }

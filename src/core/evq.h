@@ -1,4 +1,4 @@
-/* evq.h - the event queue: a 4-ary min-heap of events.
+/* evq.h - the event queue: a priority queue of events (4-ary heaps, evq.c).
  *
  * The order of events is a contract, pinned by tests/unit/test_evq.c:
  *   1. earlier time first;
@@ -8,7 +8,8 @@
  * So a run is a pure function of its inputs. Events are stored by value;
  * push and pop cost O(log n). There is no cancellation: owners stamp events
  * with a generation number and ignore stale ones when they pop.
- * Times must not be negative.
+ * Times must not be negative, nor earlier than the last event popped
+ * (an event at that same instant with a lower phase is allowed).
  */
 #ifndef CSMACD_EVQ_H
 #define CSMACD_EVQ_H
@@ -32,6 +33,11 @@ typedef struct evq evq;
 /* Returns 0, or -1 when memory cannot be had. */
 int evq_create(evq **out, size_t initial_capacity);
 void evq_destroy(evq *q);
+
+/* Events due less than `horizon` after the last event popped are kept
+ * apart from the others (a tuning knob: the order does not depend on it;
+ * 0, the default, keeps them all together). */
+void evq_set_horizon(evq *q, sim_time horizon);
 
 /* Inserts ev (its order field is overwritten). Returns 0 or -1 (no memory). */
 int evq_push(evq *q, sim_event ev);
