@@ -116,6 +116,8 @@ struct mac {
     uint32_t wanted; /* union of the sinks' kinds */
 
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
+    sim_time *timed_until;     /* per entry of timed: min(planned, horizon), the
+                                  instant after which no new signal matters */
     uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
     uint32_t *transmitters, n_transmitters;
     medium_signal *sig;
@@ -191,6 +193,7 @@ static void timed_remove(mac *m, uint32_t s)
     assert(i != NONE);
     uint32_t last = m->timed[--m->n_timed];
     m->timed[i] = last;
+    m->timed_until[i] = m->timed_until[m->n_timed];
     m->st[last].timed = i;
     m->st[s].timed = NONE;
 }
@@ -404,6 +407,7 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
         assert(blocker != NONE);
         blocked_add(m, s, blocker);
     } else {
+        m->timed_until[m->n_timed] = t < x->horizon ? t : x->horizon;
         list_add(m->timed, &m->n_timed, &x->timed, s);
     }
 }
@@ -431,9 +435,11 @@ static void replan_after_start(mac *m, uint32_t src, sim_time now)
     for (uint32_t i = m->n_timed; i-- > 0;) {
         if (i >= m->n_timed)
             continue;
+        sim_time until = m->timed_until[i];
+        if (until <= now)
+            continue; /* committed: every new signal arrives too late */
         uint32_t s = m->timed[i];
-        sim_time arrival = now + medium_delay(m->med, src, s);
-        if (arrival < m->st[s].planned && arrival < m->st[s].horizon)
+        if (now + medium_delay(m->med, src, s) < until)
             replan(m, s, now);
     }
 }
@@ -613,7 +619,6 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
     }
     x->end_gen++;
-    push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
     if (wants(m, TRACE_TX_START)) {
         trace_event ev = frame_event(m, TRACE_TX_START, now, s);
@@ -627,9 +632,15 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
 
     /* Without collision detection (ALOHA) the frame is sent whole and no
      * one is told of an overlap: its fate is the receiver's verdict. */
-    if (m->caps.collision_detect) {
+    if (!m->caps.collision_detect)
+        push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
+    else {
         /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
         schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
+        /* (a collision already known ends the transmission early: on_collision
+         * schedules the end then, and an end event now would only go stale) */
+        if (x->cd_pending == SIM_TIME_NEVER)
+            push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
         /* ...and this signal on its way to every other transmitter. */
         for (uint32_t i = 0; i < m->n_transmitters; i++) {
             uint32_t k = m->transmitters[i];
@@ -1041,13 +1052,14 @@ int mac_create(const mac_config *cfg, mac **out)
     m->rx_free = NONE;
     m->st = calloc(m->n, sizeof *m->st);
     m->timed = malloc(m->n * sizeof *m->timed);
+    m->timed_until = malloc(m->n * sizeof *m->timed_until);
     m->blocked_head = malloc(m->n * sizeof *m->blocked_head);
     m->transmitters = malloc(m->n * sizeof *m->transmitters);
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
-    if (!m->st || !m->timed || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
+    if (!m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
         mac_destroy(m);
         return -1;
     }
@@ -1081,6 +1093,7 @@ void mac_destroy(mac *m)
             free(m->st[s].q);
     free(m->st);
     free(m->timed);
+    free(m->timed_until);
     free(m->blocked_head);
     free(m->transmitters);
     free(m->sinks);
@@ -1119,7 +1132,7 @@ uint64_t mac_collision_events(const mac *m) { return m->collision_events; }
 
 size_t mac_bytes(const mac *m)
 {
-    size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t)) +
+    size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + sizeof(sim_time)) +
                m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
                m->n_sinks * sizeof *m->sinks;
     for (uint32_t s = 0; s < m->n; s++)
