@@ -70,7 +70,7 @@ static void schedule_arrival(engine *e, uint32_t s, sim_time after)
         return;
     sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_ARRIVAL,
                     .phase = MAC_PHASE_READY};
-    if (evq_push(e->q, ev) != 0)
+    if (evq_push(e->q, &ev) != 0)
         abort();
 }
 
@@ -207,7 +207,7 @@ static void schedule_replay(engine *e, uint32_t s)
         return;
     sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_REPLAY,
                     .phase = MAC_PHASE_READY};
-    if (evq_push(e->q, ev) != 0)
+    if (evq_push(e->q, &ev) != 0)
         abort();
 }
 

@@ -176,7 +176,7 @@ static trace_event frame_event(const mac *m, trace_kind kind, sim_time t, uint32
 static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
 {
     sim_event ev = {.time = t, .arg = arg, .target = s, .type = type, .phase = phase};
-    if (evq_push(m->q, ev) != 0)
+    if (evq_push(m->q, &ev) != 0)
         abort(); /* out of memory in the middle of a run: nothing sane to do */
 }
 

@@ -134,9 +134,10 @@ static inline heap *first(const evq *q)
     return key(&n->v[0]) < key(&f->v[0]) ? n : f;
 }
 
-int evq_push(evq *q, sim_event ev)
+int evq_push(evq *q, const sim_event *e)
 {
-    assert(ev.phase < 256 && ev.time >= 0);
+    assert(e->phase < 256 && e->time >= 0);
+    sim_event ev = *e;
     ev.order = ((uint64_t)ev.phase << 56) | (q->seq++ & ((1ULL << 56) - 1));
     unsigned __int128 k = key(&ev);
     if (q->has_front) {

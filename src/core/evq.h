@@ -39,8 +39,8 @@ void evq_destroy(evq *q);
  * 0, the default, keeps them all together). */
 void evq_set_horizon(evq *q, sim_time horizon);
 
-/* Inserts ev (its order field is overwritten). Returns 0 or -1 (no memory). */
-int evq_push(evq *q, sim_event ev);
+/* Inserts a copy of *ev (its order field set here). Returns 0 or -1 (no memory). */
+int evq_push(evq *q, const sim_event *ev);
 
 /* Removes the first event into *out. Returns 0, or -1 when empty. */
 int evq_pop(evq *q, sim_event *out);

@@ -11,10 +11,7 @@
 #include "evq.h"
 #include "rng.h"
 
-static sim_event ev(sim_time t, uint16_t phase, uint32_t id)
-{
-    return (sim_event){.time = t, .phase = phase, .target = id};
-}
+#define ev(t, p, id) ((sim_event){.time = (t), .phase = (p), .target = (id)})
 
 static void test_order_contract(void **state)
 {
@@ -23,12 +20,12 @@ static void test_order_contract(void **state)
     assert_int_equal(evq_create(&q, 4), 0);
     evq_set_horizon(q, 8); /* 5 is near, the others far */
     /* pushed out of order; ids name the expected position */
-    assert_int_equal(evq_push(q, ev(20, 0, 5)), 0);
-    assert_int_equal(evq_push(q, ev(10, 3, 3)), 0);
-    assert_int_equal(evq_push(q, ev(10, 1, 1)), 0);
-    assert_int_equal(evq_push(q, ev(10, 3, 4)), 0); /* same time and phase: FIFO */
-    assert_int_equal(evq_push(q, ev(5, 9, 0)), 0);
-    assert_int_equal(evq_push(q, ev(10, 1, 2)), 0);
+    assert_int_equal(evq_push(q, &ev(20, 0, 5)), 0);
+    assert_int_equal(evq_push(q, &ev(10, 3, 3)), 0);
+    assert_int_equal(evq_push(q, &ev(10, 1, 1)), 0);
+    assert_int_equal(evq_push(q, &ev(10, 3, 4)), 0); /* same time and phase: FIFO */
+    assert_int_equal(evq_push(q, &ev(5, 9, 0)), 0);
+    assert_int_equal(evq_push(q, &ev(10, 1, 2)), 0);
     assert_int_equal(evq_size(q), 6);
     sim_event out;
     for (uint32_t want = 0; want < 6; want++) {
@@ -65,7 +62,7 @@ static void random_against_model(sim_time horizon)
                              next_id);
             pending[n] = e;
             pushed_order[n++] = next_id++;
-            assert_int_equal(evq_push(q, e), 0);
+            assert_int_equal(evq_push(q, &e), 0);
         } else {
             size_t best = 0;
             for (size_t i = 1; i < n; i++) {
