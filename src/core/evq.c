@@ -6,7 +6,9 @@
  * within the horizon go to the "near" heap, which stays small; the others
  * to the "far" heap, which is touched only when they are pushed and when
  * their turn comes. A pop takes the lesser of the two tops, so the order
- * is exactly that of one heap; only the cost changes.
+ * is exactly that of one heap; only the cost changes. An event pushed
+ * ahead of everything queued (a collision due shortly, the end of a jam)
+ * waits in `front` and touches neither heap.
  */
 #include "evq.h"
 
