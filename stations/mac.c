@@ -632,9 +632,9 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
 
     /* Without collision detection (ALOHA) the frame is sent whole and no
      * one is told of an overlap: its fate is the receiver's verdict. */
-    if (!m->caps.collision_detect)
+    if (!m->caps.collision_detect) {
         push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
-    else {
+    } else {
         /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
         schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
         /* (a collision already known ends the transmission early: on_collision
