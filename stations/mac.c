@@ -153,24 +153,16 @@ static void emit(mac *m, const trace_event *ev)
             m->sinks[i].on_event(m->sinks[i].ctx, ev);
 }
 
-static trace_event frame_event(const mac *m, trace_kind kind, sim_time t, uint32_t s)
+static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
 {
     const station *x = &m->st[s];
-    trace_event ev = {0};
-    ev.kind = kind;
-    ev.time = t;
-    ev.station = s;
-    ev.dest = x->cur.dest == FRAME_BROADCAST ? TRACE_NO_DEST : x->cur.dest;
-    ev.frame_id = x->cur.id;
-    ev.frame_bytes = x->cur.bytes;
-    ev.attempt = x->collisions + 1;
-    ev.collisions = x->collisions;
-    ev.queued_at = x->cur.queued_at;
-    ev.jam_start = SIM_TIME_NEVER;
-    ev.backoff_slots = x->backoff_slots;
-    ev.payload = x->cur.payload;
-    ev.payload_len = x->cur.payload_len;
-    return ev;
+    *ev = (trace_event){.kind = kind, .time = t, .station = s,
+                        .dest = x->cur.dest == FRAME_BROADCAST ? TRACE_NO_DEST : x->cur.dest,
+                        .frame_id = x->cur.id, .frame_bytes = x->cur.bytes,
+                        .attempt = x->collisions + 1, .collisions = x->collisions,
+                        .queued_at = x->cur.queued_at, .jam_start = SIM_TIME_NEVER,
+                        .backoff_slots = x->backoff_slots, .payload = x->cur.payload,
+                        .payload_len = x->cur.payload_len};
 }
 
 static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
@@ -498,13 +490,14 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 
 /* ---- frames and queues -------------------------------------------------- */
 
-static trace_event arrival_event(trace_kind kind, uint32_t s, const frame *f, sim_time now)
+static void arrival_event(trace_event *ev, trace_kind kind, uint32_t s, const frame *f,
+                          sim_time now)
 {
-    return (trace_event){.kind = kind, .time = now, .station = s, .frame_id = f->id,
-                         .frame_bytes = f->bytes,
-                         .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                         .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
-                         .payload = f->payload, .payload_len = f->payload_len};
+    *ev = (trace_event){.kind = kind, .time = now, .station = s, .frame_id = f->id,
+                        .frame_bytes = f->bytes,
+                        .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                        .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
+                        .payload = f->payload, .payload_len = f->payload_len};
 }
 
 static bool take_next_frame(mac *m, uint32_t s, sim_time now)
@@ -520,7 +513,8 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
         x->cur.id = ((uint64_t)s << 40) | x->frame_seq++;
         x->c.frames_offered++;
         x->has_frame = true;
-        trace_event ev = arrival_event(TRACE_ARRIVAL, s, &x->cur, now);
+        trace_event ev;
+        arrival_event(&ev, TRACE_ARRIVAL, s, &x->cur, now);
         emit(m, &ev);
     }
     if (!x->has_frame)
@@ -552,7 +546,8 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
     uint32_t held = x->q_len + (x->has_frame ? 1 : 0);
     if (held >= m->queue_capacity) {
         x->c.frames_dropped++;
-        trace_event ev = arrival_event(TRACE_DROP, s, &fr, now);
+        trace_event ev;
+        arrival_event(&ev, TRACE_DROP, s, &fr, now);
         emit(m, &ev);
         return false;
     }
@@ -572,7 +567,8 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
     }
     x->q[(x->q_head + x->q_len) % x->q_cap] = fr;
     x->q_len++;
-    trace_event ev = arrival_event(TRACE_ARRIVAL, s, &fr, now);
+    trace_event ev;
+    arrival_event(&ev, TRACE_ARRIVAL, s, &fr, now);
     emit(m, &ev);
     if (x->state == MAC_IDLE)
         next_frame_or_idle(m, s, now);
@@ -621,7 +617,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->end_gen++;
 
     if (wants(m, TRACE_TX_START)) {
-        trace_event ev = frame_event(m, TRACE_TX_START, now, s);
+        trace_event ev;
+        frame_event(m, &ev, TRACE_TX_START, now, s);
         ev.tx_id = x->tx_id;
         ev.tx_kind = kind;
         ev.tx_start = now;
@@ -709,7 +706,8 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
     if (wants(m, TRACE_COLLISION) || wants(m, TRACE_JAM)) {
-        trace_event ev = frame_event(m, TRACE_COLLISION, now, s);
+        trace_event ev;
+        frame_event(m, &ev, TRACE_COLLISION, now, s);
         ev.tx_id = x->tx_id;
         ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
         ev.tx_start = x->tx_start;
@@ -764,7 +762,8 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
         x->c.frames_late_discarded++;
     else
         x->c.frames_aborted_xs_colls++;
-    trace_event ev = frame_event(m, TRACE_ABORT, now, s);
+    trace_event ev;
+    frame_event(m, &ev, TRACE_ABORT, now, s);
     ev.attempt = x->collisions;
     ev.abort_reason = why;
     emit(m, &ev);
@@ -800,7 +799,8 @@ static void start_backoff(mac *m, uint32_t s, sim_time now)
     x->state = MAC_BACKOFF;
     x->gen++;
     if (wants(m, TRACE_BACKOFF)) {
-        trace_event b = frame_event(m, TRACE_BACKOFF, now, s);
+        trace_event b;
+        frame_event(m, &b, TRACE_BACKOFF, now, s);
         b.attempt = x->collisions;
         b.backoff_ps = d.wait_ps;
         emit(m, &b);
@@ -862,7 +862,8 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
     x->awaiting = false;
     if (ok) {
         count_success(m, s);
-        trace_event ev = frame_event(m, TRACE_TX_OK, now, s);
+        trace_event ev;
+        frame_event(m, &ev, TRACE_TX_OK, now, s);
         ev.tx_id = x->tx_id;
         emit(m, &ev);
         x->has_frame = false;
@@ -894,7 +895,8 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         m->collision_events++;
 
     if (wants(m, TRACE_TX_END)) {
-        trace_event ev = frame_event(m, TRACE_TX_END, now, s);
+        trace_event ev;
+        frame_event(m, &ev, TRACE_TX_END, now, s);
         ev.tx_id = x->tx_id;
         bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
         ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
@@ -936,7 +938,8 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     } else {
         assert(was == MAC_TX);
         count_success(m, s);
-        trace_event ok = frame_event(m, TRACE_TX_OK, now, s);
+        trace_event ok;
+        frame_event(m, &ok, TRACE_TX_OK, now, s);
         ok.tx_id = x->tx_id;
         emit(m, &ok);
         /* Judge the reception once the last bit has passed the receiver. */
