@@ -253,16 +253,17 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
     sim_time stop = until < e->sc.duration ? until : e->sc.duration;
     uint64_t handled = 0;
     for (;;) {
-        const sim_event *top = evq_peek(e->q);
-        if (!top || top->time >= stop) {
+        sim_event ev;
+        if (max_events && handled == max_events) {
+            const sim_event *top = evq_peek(e->q);
+            if (top && top->time < stop)
+                return ENGINE_RUNNING;
+        }
+        if (evq_pop_before(e->q, stop, &ev) != 0) {
             if (stop > e->now)
                 e->now = stop;
             return e->now >= e->sc.duration ? ENGINE_DONE : ENGINE_RUNNING;
         }
-        if (max_events && handled == max_events)
-            return ENGINE_RUNNING;
-        sim_event ev;
-        evq_pop(e->q, &ev);
         if (ev.time < e->now)
             abort(); /* time went backwards: a broken invariant */
         e->now = ev.time;

@@ -175,6 +175,24 @@ int evq_pop(evq *q, sim_event *out)
     return 0;
 }
 
+int evq_pop_before(evq *q, sim_time limit, sim_event *out)
+{
+    if (q->has_front) {
+        if (q->front.time >= limit)
+            return -1;
+        *out = q->front;
+        q->has_front = false;
+        q->last = out->time;
+        return 0;
+    }
+    heap *h = first(q);
+    if (!h || h->v[0].time >= limit)
+        return -1;
+    heap_pop(h, out);
+    q->last = out->time;
+    return 0;
+}
+
 const sim_event *evq_peek(const evq *q)
 {
     if (q->has_front)

@@ -45,6 +45,10 @@ int evq_push(evq *q, const sim_event *ev);
 /* Removes the first event into *out. Returns 0, or -1 when empty. */
 int evq_pop(evq *q, sim_event *out);
 
+/* Removes the first event into *out if it is due before `limit`.
+ * Returns 0, or -1 when the queue is empty or its first event is not. */
+int evq_pop_before(evq *q, sim_time limit, sim_event *out);
+
 /* The first event without removing it, or NULL when empty. */
 const sim_event *evq_peek(const evq *q);
 

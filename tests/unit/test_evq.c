@@ -37,6 +37,34 @@ static void test_order_contract(void **state)
     evq_destroy(q);
 }
 
+/* evq_pop_before takes the first event only when it is due before the
+ * limit: the engine's loop stops at the end of a run with it. */
+static void test_pop_before(void **state)
+{
+    (void)state;
+    evq *q;
+    assert_int_equal(evq_create(&q, 4), 0);
+    evq_set_horizon(q, 8);
+    sim_event out = ev(0, 0, 99);
+    assert_int_equal(evq_pop_before(q, 100, &out), -1); /* empty */
+    assert_int_equal(evq_push(q, &ev(30, 0, 2)), 0);     /* far */
+    assert_int_equal(evq_push(q, &ev(7, 0, 1)), 0);      /* near */
+    assert_int_equal(evq_push(q, &ev(5, 0, 0)), 0);      /* ahead of all: the front */
+    assert_int_equal(evq_pop_before(q, 5, &out), -1);    /* due at the limit: not before */
+    assert_int_equal(out.target, 99);                   /* untouched */
+    assert_int_equal(evq_size(q), 3);
+    assert_int_equal(evq_pop_before(q, 6, &out), 0);
+    assert_int_equal(out.target, 0);
+    assert_int_equal(evq_pop_before(q, 7, &out), -1);
+    assert_int_equal(evq_pop_before(q, 8, &out), 0);
+    assert_int_equal(out.target, 1);
+    assert_int_equal(evq_pop_before(q, 30, &out), -1);
+    assert_int_equal(evq_pop_before(q, SIM_TIME_NEVER, &out), 0);
+    assert_int_equal(out.target, 2);
+    assert_int_equal(evq_size(q), 0);
+    evq_destroy(q);
+}
+
 /* Random interleaving against a brute-force model: every pop returns the
  * pending event with the least (time, phase, push order). */
 #define MODEL_MAX 4096
@@ -98,6 +126,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_contract),
+        cmocka_unit_test(test_pop_before),
         cmocka_unit_test(test_random_against_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
