@@ -179,6 +179,8 @@ static void pop_front(medium *m, size_t k)
 
 void medium_retire(medium *m, sim_time now)
 {
+    if (m->count == 0 || slot(m, 0)->end == SIM_TIME_NEVER || slot(m, 0)->holds)
+        return; /* the oldest record must stay, hence every later one */
     /* The earliest start among held records bounds what may go. */
     sim_time held_start = SIM_TIME_NEVER;
     if (m->held) {
@@ -238,20 +240,91 @@ const medium_tx *medium_live_at(const medium *m, size_t i) { return slot(m, i); 
 
 size_t medium_signal_count(const medium *m) { return m->count + (m->fault ? 1 : 0); }
 
+/* Sorts signals by arrival: insertion sort for short runs (the usual case:
+ * a handful of live signals, nearly in order), quicksort with a
+ * median-of-three pivot above that (a crowded collision). The comparison
+ * is inlined, which is what makes it cheaper than qsort here. */
+static void sort_signals(medium_signal *a, size_t n)
+{
+    while (n > 24) {
+        size_t mid = n / 2;
+        sim_time x = a[0].from, y = a[mid].from, z = a[n - 1].from;
+        sim_time pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (a[i].from < pivot)
+                i++;
+            while (a[j].from > pivot)
+                j--;
+            if (i >= j)
+                break;
+            medium_signal t = a[i];
+            a[i++] = a[j];
+            a[j--] = t;
+        }
+        /* recurse into the smaller part, loop on the larger */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_signals(a, left);
+            a += left;
+            n -= left;
+        } else {
+            sort_signals(a + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        medium_signal x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1].from > x.from) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+/* Puts x into out[0..k), which is in order of arrival, after every entry
+ * that arrives no later: one step of a stable insertion sort. */
+static inline void insert_signal(medium_signal *out, size_t k, medium_signal x)
+{
+    while (k > 0 && out[k - 1].from > x.from) {
+        out[k] = out[k - 1];
+        k--;
+    }
+    out[k] = x;
+}
+
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap)
 {
+    size_t n = medium_signal_count(m);
+    if (n > cap)
+        n = cap;
+    /* A handful of signals (the usual case) are sorted as they are made,
+     * and ties keep the live order; a crowd is made, then sorted. */
+    bool insert = n <= 24;
     size_t k = 0;
     for (size_t i = 0; i < m->count && k < cap; i++) {
         const medium_tx *t = slot(m, i);
         sim_time d = medium_delay(m, t->station, j);
-        out[k].from = t->start + d;
-        out[k].until = t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d;
-        out[k].station = t->station;
-        out[k].own = t->station == j;
+        medium_signal x = {t->start + d, t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
+                           t->station, t->station == j};
+        if (insert)
+            insert_signal(out, k, x);
+        else
+            out[k] = x;
         k++;
     }
-    if (m->fault && k < cap) /* present everywhere at once: no delay */
-        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+    if (m->fault && k < cap) { /* present everywhere at once: no delay */
+        medium_signal x = {m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+        if (insert)
+            insert_signal(out, k, x);
+        else
+            out[k] = x;
+        k++;
+    }
+    if (!insert)
+        sort_signals(out, k);
     return k;
 }
 

@@ -119,8 +119,8 @@ const medium_tx *medium_live_at(const medium *m, size_t i);
  * the fault, if there is one. */
 size_t medium_signal_count(const medium *m);
 
-/* Signal intervals of every live transmission as seen at station j,
- * in the order of the live list, then the fault's, if any. Writes at most
+/* Signal intervals of every live transmission as seen at station j, and
+ * the fault's, if any, in order of arrival at j (`from`). Writes at most
  * `cap` entries; returns the number written. */
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap);
 

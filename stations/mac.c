@@ -281,50 +281,6 @@ static void note_open(const mac *m, blocker_pick *p, const medium_signal *x, sim
     }
 }
 
-/* Sorts signals by arrival: insertion sort for short runs (the usual case:
- * a handful of live signals, nearly in order), quicksort with a
- * median-of-three pivot above that (a crowded collision). The comparison
- * is inlined, which is what makes it cheaper than qsort here. */
-static void sort_signals(medium_signal *a, size_t n)
-{
-    while (n > 24) {
-        size_t mid = n / 2;
-        sim_time x = a[0].from, y = a[mid].from, z = a[n - 1].from;
-        sim_time pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (a[i].from < pivot)
-                i++;
-            while (a[j].from > pivot)
-                j--;
-            if (i >= j)
-                break;
-            medium_signal t = a[i];
-            a[i++] = a[j];
-            a[j--] = t;
-        }
-        /* recurse into the smaller part, loop on the larger */
-        size_t left = j + 1;
-        if (left < n - left) {
-            sort_signals(a, left);
-            a += left;
-            n -= left;
-        } else {
-            sort_signals(a + left, n - left);
-            n = left;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        medium_signal x = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1].from > x.from) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = x;
-    }
-}
-
 static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
                            sim_time *horizon)
 {
@@ -339,8 +295,7 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
         m->sig_cap = cap;
     }
     medium_signal *sig = m->sig;
-    size_t n = medium_signals_at(m->med, s, sig, m->sig_cap);
-    sort_signals(sig, n);
+    size_t n = medium_signals_at(m->med, s, sig, m->sig_cap); /* in order of arrival */
     sim_time prev_gap_end = SIM_TIME_NEVER; /* none yet */
     size_t i = 0;
     while (i < n) {
