@@ -240,6 +240,17 @@ const medium_tx *medium_live_at(const medium *m, size_t i) { return slot(m, i); 
 
 size_t medium_signal_count(const medium *m) { return m->count + (m->fault ? 1 : 0); }
 
+/* Puts x into out[0..k), which is in order of arrival, after every entry
+ * that arrives no later: one step of a stable insertion sort. */
+static inline void insert_signal(medium_signal *out, size_t k, medium_signal x)
+{
+    while (k > 0 && out[k - 1].from > x.from) {
+        out[k] = out[k - 1];
+        k--;
+    }
+    out[k] = x;
+}
+
 /* Sorts signals by arrival: insertion sort for short runs (the usual case:
  * a handful of live signals, nearly in order), quicksort with a
  * median-of-three pivot above that (a crowded collision). The comparison
@@ -273,26 +284,17 @@ static void sort_signals(medium_signal *a, size_t n)
             n = left;
         }
     }
-    for (size_t i = 1; i < n; i++) {
-        medium_signal x = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1].from > x.from) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = x;
-    }
+    for (size_t i = 1; i < n; i++)
+        insert_signal(a, i, a[i]);
 }
 
-/* Puts x into out[0..k), which is in order of arrival, after every entry
- * that arrives no later: one step of a stable insertion sort. */
-static inline void insert_signal(medium_signal *out, size_t k, medium_signal x)
+/* Appends x to out[0..k), or inserts it in order of arrival. */
+static inline void put_signal(medium_signal *out, size_t k, medium_signal x, bool insert)
 {
-    while (k > 0 && out[k - 1].from > x.from) {
-        out[k] = out[k - 1];
-        k--;
-    }
-    out[k] = x;
+    if (insert)
+        insert_signal(out, k, x);
+    else
+        out[k] = x;
 }
 
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap)
@@ -309,19 +311,11 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
         sim_time d = medium_delay(m, t->station, j);
         medium_signal x = {t->start + d, t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
                            t->station, t->station == j};
-        if (insert)
-            insert_signal(out, k, x);
-        else
-            out[k] = x;
-        k++;
+        put_signal(out, k++, x, insert);
     }
     if (m->fault && k < cap) { /* present everywhere at once: no delay */
         medium_signal x = {m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
-        if (insert)
-            insert_signal(out, k, x);
-        else
-            out[k] = x;
-        k++;
+        put_signal(out, k++, x, insert);
     }
     if (!insert)
         sort_signals(out, k);
