@@ -475,6 +475,25 @@ static int too_many(char *err, size_t errlen)
     return -1;
 }
 
+/* Splits the next comma-separated item of `text`, at *p, into a, hi and
+ * step (split_range), and moves *p past it: to the next item, or NULL
+ * after the last. Returns the item's kind (0 a value, else a range), or -1
+ * with a message in err. */
+static int next_item(const char **p, const char *text, char *a, char *hi, char *step,
+                     size_t size, char *err, size_t errlen)
+{
+    const char *comma = strchr(*p, ',');
+    size_t len = comma ? (size_t)(comma - *p) : strlen(*p);
+    int kind = split_range(*p, len, a, hi, step, size);
+    if (len == 0 || kind < 0) {
+        char e[ECHO_MAX + 8];
+        snprintf(err, errlen, "'%s' has an empty or overlong item", parse_echo(text, e, sizeof e));
+        return -1;
+    }
+    *p = comma ? comma + 1 : NULL;
+    return kind;
+}
+
 int parse_list_u64(const char *text, uint64_t min, uint64_t max, uint64_t **out, size_t *n,
                    char *err, size_t errlen)
 {
@@ -482,14 +501,10 @@ int parse_list_u64(const char *text, uint64_t min, uint64_t max, uint64_t **out,
     list_buf b = {.size = sizeof(uint64_t)};
     const char *p = text;
     for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char a[128], hi[128], step[128];
-        int kind = split_range(p, len, a, hi, step, sizeof a);
-        if (len == 0 || kind < 0) {
-            snprintf(err, errlen, "'%s' has an empty or overlong item", parse_echo(text, e, sizeof e));
+        int kind = next_item(&p, text, a, hi, step, sizeof a, err, errlen);
+        if (kind < 0)
             goto fail;
-        }
         uint64_t va = 0, vb = 0, vs = 1;
         if (parse_u64(a, min, max, &va, err, errlen) != 0)
             goto fail;
@@ -516,9 +531,8 @@ int parse_list_u64(const char *text, uint64_t min, uint64_t max, uint64_t **out,
                 v = next;
             }
         }
-        if (comma == NULL)
+        if (p == NULL)
             break;
-        p = comma + 1;
     }
     *out = b.items;
     *n = b.n;
@@ -537,14 +551,10 @@ int parse_list_double(const char *text, double min, double max, double **out, si
     list_buf b = {.size = sizeof(double)};
     const char *p = text;
     for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char a[128], hi[128], step[128];
-        int kind = split_range(p, len, a, hi, step, sizeof a);
-        if (len == 0 || kind < 0) {
-            snprintf(err, errlen, "'%s' has an empty or overlong item", parse_echo(text, e, sizeof e));
+        int kind = next_item(&p, text, a, hi, step, sizeof a, err, errlen);
+        if (kind < 0)
             goto fail;
-        }
         double va = 0, vb = 0, vs = 0;
         if (parse_double(a, min, max, &va, err, errlen) != 0)
             goto fail;
@@ -590,9 +600,8 @@ int parse_list_double(const char *text, double min, double max, double **out, si
                 }
             }
         }
-        if (comma == NULL)
+        if (p == NULL)
             break;
-        p = comma + 1;
     }
     *out = b.items;
     *n = b.n;
