@@ -89,6 +89,8 @@ void medium_destroy(medium *m)
 }
 
 uint32_t medium_station_count(const medium *m) { return m->n; }
+topology_kind medium_topology(const medium *m) { return m->topology; }
+sim_time medium_station_pos(const medium *m, uint32_t s) { return m->pos_ps[s]; }
 
 sim_time medium_delay(const medium *m, uint32_t a, uint32_t b)
 {

@@ -82,6 +82,10 @@ int medium_create(const medium_config *cfg, medium **out);
 void medium_destroy(medium *m);
 
 uint32_t medium_station_count(const medium *m);
+topology_kind medium_topology(const medium *m);
+/* Bus: the station's position, as the propagation time from the cable's
+ * start. Star: the propagation time along its drop cable. */
+sim_time medium_station_pos(const medium *m, uint32_t s);
 /* One-way propagation delay between two stations (0 for a == b). */
 sim_time medium_delay(const medium *m, uint32_t a, uint32_t b);
 /* Delay from a station to the probe. */

@@ -1,0 +1,295 @@
+/* collision_events.c - collision events on the medium; see collision_events.h.
+ *
+ * Transmissions are kept, in order of start, while one under way or to
+ * come may still be linked to them. When a transmission ends it is judged
+ * against every kept one that has ended (the pair's later end is now
+ * known); a pair with one still under way is judged when that one ends.
+ * A component (the set of linked transmissions, a record shared by its
+ * members) is complete when its last member is dropped, and counted if it
+ * has two or more.
+ *
+ * A kept transmission X that has ended can be dropped once nothing can be
+ * linked to it any more: its tail has passed every station (a later start
+ * meets it nowhere: now > eX + the longest delay from X) and every
+ * transmission that started before then has ended (and so has been judged
+ * against X).
+ *
+ * Components are merged by relabelling the members of the smaller one:
+ * each merge removes a component, so over a run this costs O(t) per
+ * transmission for the t transmissions kept.
+ */
+#include "collision_events.h"
+
+#include <stdlib.h>
+
+#define NONE UINT32_MAX
+
+typedef struct entry {
+    uint32_t station;
+    uint32_t comp;   /* while kept; the free list's link otherwise */
+    sim_time start;
+    sim_time end;    /* SIM_TIME_NEVER while under way */
+} entry;
+
+typedef struct comp {
+    uint64_t size;   /* transmissions linked into it */
+    uint32_t open;   /* of them, still kept */
+    uint32_t next_free;
+} comp;
+
+struct collision_events {
+    uint32_t n;
+    bool star;
+    sim_time hub;       /* star: the repeater's delay */
+    sim_time *pos;      /* bus: position; star: drop delay (medium.h) */
+    sim_time *sorted;   /* bus: the positions in ascending order */
+    sim_time *reach;    /* per station: the longest delay to any station */
+    uint32_t *under_way; /* per station: its entry, or NONE */
+
+    entry *pool;
+    uint32_t pool_cap, pool_free;
+    uint32_t *kept;     /* entries kept, in order of start */
+    size_t n_kept;
+    comp *comps;
+    uint32_t comp_cap, comp_free;
+    uint64_t complete;  /* components of two or more, complete */
+};
+
+static int cmp_time(const void *a, const void *b)
+{
+    sim_time x = *(const sim_time *)a, y = *(const sim_time *)b;
+    return (x > y) - (x < y);
+}
+
+int collision_events_create(const medium *m, collision_events **out)
+{
+    collision_events *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    uint32_t n = medium_station_count(m);
+    size_t cells = n ? n : 1;
+    c->n = n;
+    c->star = medium_topology(m) == TOPOLOGY_STAR;
+    c->pos = malloc(cells * sizeof *c->pos);
+    c->sorted = malloc(cells * sizeof *c->sorted);
+    c->reach = malloc(cells * sizeof *c->reach);
+    c->under_way = malloc(cells * sizeof *c->under_way);
+    c->pool_free = c->comp_free = NONE;
+    if (!c->pos || !c->sorted || !c->reach || !c->under_way) {
+        collision_events_destroy(c);
+        return -1;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        c->pos[s] = c->sorted[s] = medium_station_pos(m, s);
+        c->under_way[s] = NONE;
+    }
+    qsort(c->sorted, n, sizeof *c->sorted, cmp_time);
+    /* the hub's delay: what a star adds between two drops */
+    c->hub = c->star && n > 1 ? medium_delay(m, 0, 1) - c->pos[0] - c->pos[1] : 0;
+    for (uint32_t s = 0; n > 1 && s < n; s++) {
+        sim_time lo = c->sorted[0], hi = c->sorted[n - 1];
+        if (c->star) /* to the longest other drop */
+            c->reach[s] = c->pos[s] + c->hub + (c->pos[s] < hi ? hi : c->sorted[n - 2]);
+        else
+            c->reach[s] = c->pos[s] - lo > hi - c->pos[s] ? c->pos[s] - lo : hi - c->pos[s];
+    }
+    if (n == 1)
+        c->reach[0] = 0;
+    *out = c;
+    return 0;
+}
+
+void collision_events_destroy(collision_events *c)
+{
+    if (!c)
+        return;
+    free(c->pos);
+    free(c->sorted);
+    free(c->reach);
+    free(c->under_way);
+    free(c->pool);
+    free(c->kept);
+    free(c->comps);
+    free(c);
+}
+
+/* [a0, a1) and [b0, b1) overlap. */
+static bool overlap(sim_time a0, sim_time a1, sim_time b0, sim_time b1)
+{
+    return a0 < b1 && b0 < a1;
+}
+
+/* Star: the delay from station x to observer k (a station). */
+static sim_time star_delay(const collision_events *c, uint32_t x, uint32_t k)
+{
+    return x == k ? 0 : c->pos[x] + c->hub + c->pos[k];
+}
+
+/* Whether two ended transmissions overlap at a station (or the hub). */
+static bool linked(const collision_events *c, const entry *a, const entry *b)
+{
+    if (c->star) {
+        uint32_t sa = a->station, sb = b->station;
+        sim_time da = c->pos[sa], db = c->pos[sb];
+        if (overlap(a->start + da, a->end + da, b->start + db, b->end + db))
+            return true; /* at the hub, hence at every other station too */
+        const uint32_t at[2] = {sa, sb};
+        for (int i = 0; i < 2; i++) {
+            sim_time x = star_delay(c, sa, at[i]), y = star_delay(c, sb, at[i]);
+            if (overlap(a->start + x, a->end + x, b->start + y, b->end + y))
+                return true;
+        }
+        return false;
+    }
+    /* Bus. With A the left one, D = pB - pA and S = pA + pB, a station at p
+     * sees A's signal later than B's by g(p) = |p - pA| - |p - pB|, which is
+     * clamp(2p - S, -D, D), non-decreasing in p. They overlap there iff
+     * lo < g(p) < hi with lo = sB - eA and hi = eB - sA: so look at the
+     * first station whose g exceeds lo (stations A and B give -D and D). */
+    if (c->pos[a->station] > c->pos[b->station]) {
+        const entry *t = a;
+        a = b;
+        b = t;
+    }
+    sim_time pa = c->pos[a->station], pb = c->pos[b->station];
+    sim_time d = pb - pa, sum = pa + pb;
+    sim_time lo = b->start - a->end, hi = b->end - a->start;
+    if (lo >= d)
+        return false;
+    if (lo < -d)
+        return -d < hi; /* station A itself */
+    size_t first = 0, last = c->n; /* first position with 2p - S > lo */
+    while (first < last) {
+        size_t mid = first + (last - first) / 2;
+        if (2 * c->sorted[mid] - sum > lo)
+            last = mid;
+        else
+            first = mid + 1;
+    }
+    sim_time g = 2 * c->sorted[first] - sum; /* first < n: station B qualifies */
+    return (g < d ? g : d) < hi;
+}
+
+static void merge(collision_events *c, uint32_t x, uint32_t y)
+{
+    if (c->comps[x].open > c->comps[y].open) {
+        uint32_t t = x;
+        x = y;
+        y = t;
+    }
+    for (size_t i = 0; i < c->n_kept; i++)
+        if (c->pool[c->kept[i]].comp == x)
+            c->pool[c->kept[i]].comp = y;
+    c->comps[y].size += c->comps[x].size;
+    c->comps[y].open += c->comps[x].open;
+    c->comps[x].next_free = c->comp_free;
+    c->comp_free = x;
+}
+
+/* Drops the kept transmissions nothing can be linked to from `now` on. */
+static void drop_passed(collision_events *c, sim_time now)
+{
+    sim_time first_open = SIM_TIME_NEVER; /* the earliest start under way */
+    for (size_t i = 0; i < c->n_kept; i++)
+        if (c->pool[c->kept[i]].end == SIM_TIME_NEVER) {
+            first_open = c->pool[c->kept[i]].start;
+            break;
+        }
+    size_t w = 0;
+    for (size_t i = 0; i < c->n_kept; i++) {
+        uint32_t e = c->kept[i];
+        const entry *x = &c->pool[e];
+        sim_time passed = x->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : x->end + c->reach[x->station];
+        if (passed >= now || passed > first_open) {
+            c->kept[w++] = e;
+            continue;
+        }
+        uint32_t k = x->comp;
+        if (--c->comps[k].open == 0) {
+            if (c->comps[k].size >= 2)
+                c->complete++;
+            c->comps[k].next_free = c->comp_free;
+            c->comp_free = k;
+        }
+        c->pool[e].comp = c->pool_free;
+        c->pool_free = e;
+    }
+    c->n_kept = w;
+}
+
+/* Grows the entry pool and the kept list with it. */
+static int grow_pool(collision_events *c)
+{
+    uint32_t cap = c->pool_cap ? 2 * c->pool_cap : 16;
+    entry *p = realloc(c->pool, cap * sizeof *p);
+    if (!p)
+        return -1;
+    c->pool = p;
+    uint32_t *k = realloc(c->kept, cap * sizeof *k);
+    if (!k)
+        return -1;
+    c->kept = k;
+    for (uint32_t i = c->pool_cap; i < cap; i++)
+        p[i].comp = i + 1 < cap ? i + 1 : NONE;
+    c->pool_free = c->pool_cap;
+    c->pool_cap = cap;
+    return 0;
+}
+
+static int grow_comps(collision_events *c)
+{
+    uint32_t cap = c->comp_cap ? 2 * c->comp_cap : 16;
+    comp *k = realloc(c->comps, cap * sizeof *k);
+    if (!k)
+        return -1;
+    for (uint32_t i = c->comp_cap; i < cap; i++)
+        k[i].next_free = i + 1 < cap ? i + 1 : NONE;
+    c->comps = k;
+    c->comp_free = c->comp_cap;
+    c->comp_cap = cap;
+    return 0;
+}
+
+int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
+{
+    drop_passed(c, start);
+    if ((c->pool_free == NONE && grow_pool(c) != 0) ||
+        (c->comp_free == NONE && grow_comps(c) != 0))
+        return -1;
+    uint32_t e = c->pool_free, k = c->comp_free;
+    c->pool_free = c->pool[e].comp;
+    c->comp_free = c->comps[k].next_free;
+    c->comps[k] = (comp){.size = 1, .open = 1, .next_free = NONE};
+    c->pool[e] = (entry){.station = s, .comp = k, .start = start, .end = SIM_TIME_NEVER};
+    c->kept[c->n_kept++] = e; /* room reserved with the pool */
+    c->under_way[s] = e;
+    return 0;
+}
+
+void collision_events_end(collision_events *c, uint32_t s, sim_time end)
+{
+    uint32_t e = c->under_way[s];
+    if (e == NONE)
+        return;
+    c->under_way[s] = NONE;
+    c->pool[e].end = end;
+    for (size_t i = 0; i < c->n_kept; i++) {
+        const entry *y = &c->pool[c->kept[i]];
+        if (c->kept[i] != e && y->end != SIM_TIME_NEVER && y->comp != c->pool[e].comp &&
+            linked(c, &c->pool[e], y))
+            merge(c, y->comp, c->pool[e].comp);
+    }
+}
+
+uint64_t collision_events_count(collision_events *c, sim_time now)
+{
+    drop_passed(c, now);
+    return c->complete;
+}
+
+size_t collision_events_bytes(const collision_events *c)
+{
+    return sizeof *c + (size_t)c->n * (3 * sizeof(sim_time) + sizeof(uint32_t)) +
+           (size_t)c->pool_cap * (sizeof *c->pool + sizeof(uint32_t)) +
+           (size_t)c->comp_cap * sizeof *c->comps;
+}

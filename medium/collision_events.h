@@ -1,0 +1,66 @@
+/* collision_events.h - collision events as the medium's observers see them.
+ *
+ * Two transmissions are linked when their signals overlap where someone
+ * observes the medium: at a station (its own signal included: that is
+ * collision detect) or, on a star, at the repeater hub. A connected set of
+ * two or more linked transmissions is one collision event. So A overlapping
+ * B and B overlapping C is one event even if A never meets C; a collision
+ * across the extension that fills a 1 Gb/s burst's gap is one event (the
+ * burst's frame and its extension never overlap each other); and on a bus
+ * longer than the standard allows, two collisions far apart are two events
+ * even when they share a busy period (their signals cross only between
+ * stations, where nobody sees them). A transmission alone, even one that a
+ * fault (an outage) corrupted, is no event: the fault is not a
+ * transmission. Every collision a station detects between two
+ * transmissions belongs to an event.
+ *
+ * The link rule, with signals as half-open intervals [start + d, end + d):
+ * A and B overlap at a point where their delays are dA and dB iff
+ *   sA + dA < eB + dB  and  sB + dB < eA + dA.
+ * On a bus the points are the stations' positions (on a star: the hub, A
+ * and B; every other station sees what the hub sees, one hop later).
+ * A pair is judged once, when the later of the two ends.
+ *
+ * When an event counts: it is complete when no transmission, under way or
+ * to come, can join it: every member has ended, the tail of each has
+ * passed every station, and every transmission that started before that
+ * has ended too. collision_events_count(now) counts the events complete
+ * before `now`; counts taken at two instants subtract exactly (a run's
+ * warm-up is left out by subtraction).
+ *
+ * Cost: a start O(1); an end O(t log N) on a bus (O(t) on a star) for the
+ * t transmissions kept, those that may still be linked to one under way
+ * or to come (a handful, or the transmissions of a crowded collision).
+ * Memory O(N + t).
+ */
+#ifndef CSMACD_COLLISION_EVENTS_H
+#define CSMACD_COLLISION_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "medium.h"
+#include "simtime.h"
+
+typedef struct collision_events collision_events;
+
+/* Reads the medium's geometry once. Returns 0, or -1 when memory cannot be
+ * had. */
+int collision_events_create(const medium *m, collision_events **out);
+void collision_events_destroy(collision_events *c);
+
+/* Station s starts a transmission at `start` (not earlier than any earlier
+ * call's instant); at most one transmission per station is under way.
+ * Returns 0, or -1 when memory cannot be had. */
+int collision_events_begin(collision_events *c, uint32_t s, sim_time start);
+/* Station s's transmission under way ends at `end`. */
+void collision_events_end(collision_events *c, uint32_t s, sim_time end);
+
+/* Collision events complete before `now` (not earlier than the last begin
+ * or end). */
+uint64_t collision_events_count(collision_events *c, sim_time now);
+
+/* Bytes held (for the memory benchmark). */
+size_t collision_events_bytes(const collision_events *c);
+
+#endif

@@ -1,0 +1,238 @@
+/* test_collision_events.c - collision events on hand-built geometry
+ * (medium/collision_events.h).
+ *
+ * Pins, with every instant worked out by hand below:
+ *  - two stations colliding on a bus: one event, complete exactly when the
+ *    later tail has passed the farther station;
+ *  - three stations where A overlaps B and B overlaps C but A meets C at
+ *    no station: one event of three;
+ *  - a collision across the extension that fills a 1 Gb/s burst's gap:
+ *    one event (the frame and its extension alone are none);
+ *  - an over-long bus where two collisions far apart share one busy period
+ *    (in absolute time): two events;
+ *  - two frames whose signals cross only between stations on an over-long
+ *    bus: no event (each is received whole everywhere);
+ *  - a star: overlap at the hub, and overlap only at a station (the hub
+ *    saw them one after the other, but one sender was still sending when
+ *    the other's signal reached it): one event each;
+ *  - an event is not counted until nothing can join it: a transmission
+ *    still under way that started before the tail passed keeps it open.
+ * The random cross-check against a brute-force reference over whole runs
+ * is in test_counters.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "collision_events.h"
+#include "medium.h"
+
+typedef struct fixture {
+    medium *m;
+    collision_events *c;
+} fixture;
+
+/* positions: bus, propagation times from the cable's start; star, drops */
+static fixture make(topology_kind topo, const sim_time *pos, uint32_t n, sim_time hub)
+{
+    medium_config mc = {.n_stations = n, .topology = topo, .pos_ps = pos, .hub_ps = hub,
+                        .retain_ps = 9600, .chain_ps = 6400, .chain_cap_ps = 1000000};
+    fixture f;
+    assert_int_equal(medium_create(&mc, &f.m), 0);
+    assert_int_equal(collision_events_create(f.m, &f.c), 0);
+    return f;
+}
+
+static void done(fixture *f)
+{
+    collision_events_destroy(f->c);
+    medium_destroy(f->m);
+}
+
+static void tx(fixture *f, uint32_t s, sim_time start, sim_time end)
+{
+    assert_int_equal(collision_events_begin(f->c, s, start), 0);
+    collision_events_end(f->c, s, end);
+}
+
+/* A at 0, B at 1000 ps. A sends [0, 5000), B [500, 4000): at A, B's
+ * signal is there from 1500. A's tail passes B at 6000, B's passes A at
+ * 5000: complete after 6000 (strictly: at 6000 a start could still be
+ * checked against it, and meets nothing, but the rule is "before"). */
+static void test_two_stations(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 1000};
+    fixture f = make(TOPOLOGY_BUS, pos, 2, 0);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    assert_int_equal(collision_events_begin(f.c, 1, 500), 0);
+    collision_events_end(f.c, 1, 4000);
+    collision_events_end(f.c, 0, 5000);
+    assert_int_equal(collision_events_count(f.c, 5000), 0);
+    assert_int_equal(collision_events_count(f.c, 6000), 0);
+    assert_int_equal(collision_events_count(f.c, 6001), 1);
+    done(&f);
+}
+
+/* A at 0, B at 10000, C at 20000 ps.
+ * A [0, 12000): at B [10000, 22000), at C [20000, 32000).
+ * B [5000, 25000): at A [15000, 35000), at B itself, at C [15000, 35000).
+ * C [33000, 40000): at B [43000, 50000), at A [53000, 60000).
+ * A meets B (at B: [10000, 22000) and [5000, 25000)); B meets C (at C:
+ * [15000, 35000) and [33000, 40000)); A meets C nowhere (at A, C arrives
+ * at 53000 > 12000; at B, 43000 > 22000; at C, 33000 > 32000). */
+static void test_chain_of_three(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 10000, 20000};
+    fixture f = make(TOPOLOGY_BUS, pos, 3, 0);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    assert_int_equal(collision_events_begin(f.c, 1, 5000), 0);
+    collision_events_end(f.c, 0, 12000);
+    collision_events_end(f.c, 1, 25000);
+    tx(&f, 2, 33000, 40000);
+    assert_int_equal(collision_events_count(f.c, 1000000), 1);
+    done(&f);
+
+    /* The same without B: A and C never meet, so nothing at all. */
+    f = make(TOPOLOGY_BUS, pos, 3, 0);
+    tx(&f, 0, 0, 12000);
+    tx(&f, 2, 33000, 40000);
+    assert_int_equal(collision_events_count(f.c, 1000000), 0);
+    done(&f);
+}
+
+/* 1 Gb/s burst: A at 0 sends frame F [0, 1000) and at once the extension X
+ * [1000, 1096) that fills the gap; C at 50 ps starts at 1000, [1000, 1500).
+ * At C, F is there in [50, 1050) and X in [1050, 1146): C meets both. At A,
+ * C arrives at 1050, during X. F and X never overlap (X starts as F ends).
+ * One event of three; without C, none. */
+static void test_burst_extension(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 50};
+    fixture f = make(TOPOLOGY_BUS, pos, 2, 0);
+    tx(&f, 0, 0, 1000);
+    assert_int_equal(collision_events_begin(f.c, 0, 1000), 0);
+    tx(&f, 1, 1000, 1500);
+    collision_events_end(f.c, 0, 1096);
+    assert_int_equal(collision_events_count(f.c, 100000), 1);
+    done(&f);
+
+    f = make(TOPOLOGY_BUS, pos, 2, 0);
+    tx(&f, 0, 0, 1000);
+    tx(&f, 0, 1000, 1096);
+    assert_int_equal(collision_events_count(f.c, 100000), 0);
+    done(&f);
+}
+
+/* An over-long bus: A at 0 and B at 100 collide in [0, 2000); C at 10^9
+ * and D at 10^9 + 100 collide in [1000, 3000). In absolute time the medium
+ * is busy without a break from 0 to 3000 (one busy period), but a signal
+ * takes 10^9 ps from one pair to the other: the pairs never meet at a
+ * station. Two events. */
+static void test_overlong_two_events(void **state)
+{
+    (void)state;
+    const sim_time far = 1000000000;
+    const sim_time pos[] = {0, 100, far, far + 100};
+    fixture f = make(TOPOLOGY_BUS, pos, 4, 0);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    assert_int_equal(collision_events_begin(f.c, 1, 50), 0);
+    assert_int_equal(collision_events_begin(f.c, 2, 1000), 0);
+    assert_int_equal(collision_events_begin(f.c, 3, 1050), 0);
+    collision_events_end(f.c, 0, 2000);
+    collision_events_end(f.c, 1, 2000);
+    collision_events_end(f.c, 2, 3000);
+    collision_events_end(f.c, 3, 3000);
+    assert_int_equal(collision_events_count(f.c, 3 * far), 2);
+    done(&f);
+}
+
+/* An over-long bus: A at 0 sends [0, 1000), B at 10^6 sends [500, 1500).
+ * Their signals cross in the middle of the cable, where no one listens;
+ * at B, A arrives at 10^6 (B is long done), at A, B arrives at 10^6 + 500.
+ * Both frames are received whole: no event. */
+static void test_crossing_between_stations(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 1000000};
+    fixture f = make(TOPOLOGY_BUS, pos, 2, 0);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    assert_int_equal(collision_events_begin(f.c, 1, 500), 0);
+    collision_events_end(f.c, 0, 1000);
+    collision_events_end(f.c, 1, 1500);
+    assert_int_equal(collision_events_count(f.c, 10000000), 0);
+    done(&f);
+}
+
+/* A star with a 100 ps hub. Drops: A 10, B 5000, C 10.
+ * (1) A [0, 2000) and C [100, 2000): at the hub [10, 2010) and [110, 2010).
+ * (2) B [0, 3000) and A [4000, 6000): at the hub B is [5000, 8000) and A
+ * [4010, 6010): overlap. (3) A [10000, 10500) and B [10000, 20000): at the
+ * hub A [10010, 10510), B [15000, 25000): no overlap; at A, B's signal
+ * arrives at 10000 + 5000 + 100 + 10 = 15110, A is done; at B, A's arrives
+ * at 10000 + 10 + 100 + 5000 = 15110 while B still sends: one event. */
+static void test_star(void **state)
+{
+    (void)state;
+    const sim_time drops[] = {10, 5000, 10};
+    fixture f = make(TOPOLOGY_STAR, drops, 3, 100);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    tx(&f, 2, 100, 2000);
+    collision_events_end(f.c, 0, 2000);
+    assert_int_equal(collision_events_count(f.c, 3000000), 1);
+    done(&f);
+
+    f = make(TOPOLOGY_STAR, drops, 3, 100);
+    assert_int_equal(collision_events_begin(f.c, 1, 0), 0);
+    tx(&f, 0, 4000, 6000);
+    collision_events_end(f.c, 1, 3000);
+    assert_int_equal(collision_events_count(f.c, 3000000), 1);
+    done(&f);
+
+    f = make(TOPOLOGY_STAR, drops, 3, 100);
+    assert_int_equal(collision_events_begin(f.c, 0, 10000), 0);
+    assert_int_equal(collision_events_begin(f.c, 1, 10000), 0);
+    collision_events_end(f.c, 0, 10500);
+    collision_events_end(f.c, 1, 20000);
+    assert_int_equal(collision_events_count(f.c, 3000000), 1);
+    done(&f);
+}
+
+/* An event stays open while a transmission that started before its last
+ * tail had passed is still under way (it may yet be linked to it).
+ * A at 0, B at 1000: A [0, 3000), B [500, 2000) collide; the event's tails
+ * have passed every station at 4000. C, at 0 too, starts at 3500 (before
+ * 4000) and sends until 100000: A's tail passes C's position at 3000, so C
+ * meets neither, but until C ends the event is not complete. */
+static void test_open_while_under_way(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 1000, 0};
+    fixture f = make(TOPOLOGY_BUS, pos, 3, 0);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    tx(&f, 1, 500, 2000);
+    collision_events_end(f.c, 0, 3000);
+    assert_int_equal(collision_events_begin(f.c, 2, 3500), 0);
+    assert_int_equal(collision_events_count(f.c, 50000), 0);
+    collision_events_end(f.c, 2, 100000);
+    assert_int_equal(collision_events_count(f.c, 100000), 1);
+    done(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_stations),
+        cmocka_unit_test(test_chain_of_three),
+        cmocka_unit_test(test_burst_extension),
+        cmocka_unit_test(test_overlong_two_events),
+        cmocka_unit_test(test_crossing_between_stations),
+        cmocka_unit_test(test_star),
+        cmocka_unit_test(test_open_while_under_way),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
