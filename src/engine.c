@@ -6,6 +6,11 @@
  * sources are the engine's own. Saturated stations are refilled by the MAC
  * through a callback the moment they need a frame; batch frames are all
  * queued at t = 0.
+ *
+ * Every count covers the measured window [warmup, end): the loop stops
+ * once at the warm-up, after every event before it and before any event at
+ * it, and keeps the counters of that instant; results are the counts now
+ * minus those (stations/MODEL.md, "Counters").
  */
 #include "engine.h"
 
@@ -31,6 +36,9 @@ struct engine {
     stats *stats;
     arrival_state *arrivals; /* per station: traffic stream and on/off state */
     station_result *per_station;
+    mac_counters *at_warmup;   /* per station, the counters at the warm-up */
+    uint64_t collisions_at_warmup;
+    bool warm;                 /* the warm-up is over (or there is none) */
     replay *replay;          /* TRAFFIC_PCAP: the capture's per-station frames */
     size_t *replay_next;     /* per station: the next replayed frame */
     trace_sink sinks[ENGINE_MAX_SINKS];
@@ -155,7 +163,10 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
     evq_set_horizon(e->q, 2 * (sim_time)e->sc.phy.slot_bits * phy_bit_ps(&e->sc.phy));
     e->arrivals = calloc(n, sizeof *e->arrivals);
     e->per_station = calloc(n, sizeof *e->per_station);
-    if (!e->arrivals || !e->per_station)
+    e->warm = e->sc.warmup <= 0;
+    if (!e->warm)
+        e->at_warmup = calloc(n, sizeof *e->at_warmup);
+    if (!e->arrivals || !e->per_station || (!e->warm && !e->at_warmup))
         goto fail;
     for (uint32_t i = 0; i < n; i++)
         arrival_init(&e->arrivals[i], &e->sc.traffic, e->sc.seed, i, n, phy->rate_bps);
@@ -181,6 +192,7 @@ void engine_destroy(engine *e)
     backoff_policy_destroy(e->policy);
     free(e->arrivals);
     free(e->per_station);
+    free(e->at_warmup);
     replay_destroy(e->replay);
     free(e->replay_next);
     scenario_free(&e->sc);
@@ -246,6 +258,15 @@ static void start(engine *e)
     mac_start(e->mac, 0);
 }
 
+/* Every event before the warm-up has been handled, none at it yet. */
+static void end_warmup(engine *e)
+{
+    for (uint32_t s = 0; s < e->sc.n_stations; s++)
+        e->at_warmup[s] = *mac_station_counters(e->mac, s);
+    e->collisions_at_warmup = mac_collision_events(e->mac, e->sc.warmup);
+    e->warm = true;
+}
+
 engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
 {
     if (!e->started)
@@ -259,9 +280,14 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
             if (top && top->time < stop)
                 return ENGINE_RUNNING;
         }
-        if (evq_pop_before(e->q, stop, &ev) != 0) {
-            if (stop > e->now)
-                e->now = stop;
+        sim_time limit = !e->warm && e->sc.warmup < stop ? e->sc.warmup : stop;
+        if (evq_pop_before(e->q, limit, &ev) != 0) {
+            if (limit > e->now)
+                e->now = limit;
+            if (!e->warm && limit == e->sc.warmup) {
+                end_warmup(e);
+                continue;
+            }
             return e->now >= e->sc.duration ? ENGINE_DONE : ENGINE_RUNNING;
         }
         if (ev.time < e->now)
@@ -301,13 +327,17 @@ void engine_results(engine *e, results *r)
     r->sim_time_s = sim_time_to_s(e->now);
     r->n_stations = n;
     r->events = e->events;
+    /* Before the warm-up ends the window is empty: nothing counts yet. */
     for (uint32_t s = 0; s < n; s++) {
         station_result *p = &e->per_station[s];
         p->c = *mac_station_counters(e->mac, s);
+        if (e->at_warmup)
+            mac_counters_since(&p->c, e->warm ? &e->at_warmup[s] : &p->c);
         p->queue_len = mac_queue_len(e->mac, s);
         r->frames_ok += p->c.frames_transmitted_ok;
         r->frames_offered += p->c.frames_offered;
-        r->frames_aborted += p->c.frames_aborted_xs_colls + p->c.frames_late_discarded;
+        r->frames_aborted += p->c.frames_aborted_xs_colls;
+        r->frames_late_discarded += p->c.frames_late_discarded;
         r->frames_dropped += p->c.frames_dropped;
         r->frames_queued += p->queue_len;
         r->frames_delivered += p->c.frames_received_ok;
@@ -316,7 +346,7 @@ void engine_results(engine *e, results *r)
         r->collisions_seen += p->c.collisions;
         r->late_collisions += p->c.late_collisions;
     }
-    r->collisions = mac_collision_events(e->mac);
+    r->collisions = e->warm ? mac_collision_events(e->mac, e->now) - e->collisions_at_warmup : 0;
     r->collisions_per_frame = r->frames_ok ? (double)r->collisions / (double)r->frames_ok : 0;
     stats_fill(e->stats, e->now, r, e->per_station);
     if (r->completion_s >= 0 && r->frames_queued != 0)
@@ -338,5 +368,6 @@ size_t engine_bytes(const engine *e)
 {
     return sizeof *e + evq_bytes(e->q) + medium_bytes(e->med) +
            (e->mac ? mac_bytes(e->mac) : 0) + stats_bytes(e->stats) +
-           e->sc.n_stations * (sizeof *e->arrivals + sizeof *e->per_station);
+           e->sc.n_stations * (sizeof *e->arrivals + sizeof *e->per_station +
+                               (e->at_warmup ? sizeof *e->at_warmup : 0));
 }

@@ -46,6 +46,7 @@ GET(offered_load, d)
 GET(frames_ok, u)
 GET(frames_offered, u)
 GET(frames_aborted, u)
+GET(frames_late_discarded, u)
 GET(frames_dropped, u)
 GET(frames_queued, u)
 GET(frames_delivered, u)
@@ -104,6 +105,7 @@ static const output_measure measures[] = {
     {"frames_ok", "frames", get_frames_ok},
     {"frames_offered", "frames", get_frames_offered},
     {"frames_aborted", "frames", get_frames_aborted},
+    {"frames_late_discarded", "frames", get_frames_late_discarded},
     {"frames_dropped", "frames", get_frames_dropped},
     {"frames_queued", "frames", get_frames_queued},
     {"frames_delivered", "frames", get_frames_delivered},
@@ -413,8 +415,9 @@ static int write_text(FILE *f, const output_run *run)
          r->throughput_mbps);
     LINE("offered load", "%.4f", r->offered_load);
     LINE("frames", "%" PRIu64 " offered, %" PRIu64 " sent OK, %" PRIu64 " aborted, %" PRIu64
-                   " dropped, %" PRIu64 " queued",
-         r->frames_offered, r->frames_ok, r->frames_aborted, r->frames_dropped, r->frames_queued);
+                   " discarded after a late collision, %" PRIu64 " dropped, %" PRIu64 " queued",
+         r->frames_offered, r->frames_ok, r->frames_aborted, r->frames_late_discarded,
+         r->frames_dropped, r->frames_queued);
     LINE("received", "%" PRIu64 " whole, %" PRIu64 " corrupted at the receiver",
          r->frames_delivered, r->frames_corrupted);
     LINE("attempts", "%" PRIu64, r->attempts);

@@ -1,9 +1,11 @@
-/* results.h - the measures of a run (DESIGN.md section 1 "Measures").
+/* results.h - the measures of a run (stations/MODEL.md, "Measures").
  *
- * Counts (frames_*, attempts, collisions) cover the whole run from t = 0,
- * so offered = ok + aborted + dropped + queued holds exactly. Rates and
- * distributions (throughput, offered load, delay, fairness, capture) cover
- * the measured window [warmup, now).
+ * Every measure covers the measured window [warmup, now): counts
+ * (frames_*, attempts, collisions, the per-station counters) by the
+ * instant stated for each in stations/MODEL.md ("Counters"), rates and
+ * distributions (throughput, offered load, delay, fairness, capture) too.
+ * Frames account exactly: offered = ok + aborted + late_discarded +
+ * dropped + queued - (frames queued at the warm-up).
  */
 #ifndef CSMACD_RESULTS_H
 #define CSMACD_RESULTS_H
@@ -32,16 +34,17 @@ typedef struct results {
     double offered_load;      /* G: generated frame bits / (rate * window) */
     uint64_t frames_ok;       /* transmitOK */
     uint64_t frames_offered;
-    uint64_t frames_aborted;  /* excessive collisions + late-collision give-ups */
+    uint64_t frames_aborted;  /* given up after attemptLimit collisions */
+    uint64_t frames_late_discarded; /* given up after a late collision (1 Gb/s) */
     uint64_t frames_dropped;  /* queue overflow */
     uint64_t frames_queued;   /* still waiting at the end */
     uint64_t frames_delivered;/* received whole at the destination */
     uint64_t frames_corrupted;/* sent whole, corrupted at the destination */
     uint64_t attempts;
-    uint64_t collisions;      /* collision events on the medium */
+    uint64_t collisions;      /* collision events on the medium (collision_events.h) */
     uint64_t collisions_seen; /* collisions detected, summed over stations */
     uint64_t late_collisions;
-    double collisions_per_frame; /* collisions / frames_ok (window-free) */
+    double collisions_per_frame; /* collisions / frames_ok */
     double completion_s;      /* batch: when the last offered frame was done; -1 otherwise or if not all done */
     double recovery_s;        /* outage: from its end until the backlog (frames
                                  queued or in service, all stations) is back

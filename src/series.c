@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 typedef struct counts {
-    uint64_t bits, ok, attempts, collisions, offered, dropped, aborted;
+    uint64_t bits, ok, attempts, collisions, offered, dropped, aborted, late_discarded;
 } counts;
 
 struct series {
@@ -33,9 +33,10 @@ static void write_row(series *s, sim_time end)
         double thr = (double)s->c.bits / (s->rate_bps * sim_time_to_s(len));
         errno = 0;
         if (fprintf(s->f, "%.9f,%.9f,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                          ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                          ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
                     sim_time_to_s(s->start), sim_time_to_s(end), thr, s->c.ok, s->c.attempts,
                     s->c.collisions, s->c.offered, s->c.dropped, s->c.aborted,
+                    s->c.late_discarded,
                     s->accepted - s->done) < 0)
             s->err = errno ? errno : EIO;
         else
@@ -77,7 +78,10 @@ static void on_event(void *ctx, const trace_event *ev)
         s->done++;
         break;
     case TRACE_ABORT:
-        s->c.aborted++;
+        if (ev->abort_reason == TRACE_ABORT_LATE_COLLISION)
+            s->c.late_discarded++;
+        else
+            s->c.aborted++;
         s->done++;
         break;
     case TRACE_DELIVER:
@@ -101,7 +105,7 @@ int series_create(FILE *f, sim_time interval_ps, uint64_t rate_bps, series **out
     s->rate_bps = (double)rate_bps;
     errno = 0;
     if (fputs("t_start_s,t_end_s,throughput,frames_ok,attempts,collisions,offered,dropped,"
-              "aborted,backlog\n",
+              "aborted,late_discarded,backlog\n",
               f) == EOF)
         s->err = errno ? errno : EIO;
     *out = s;

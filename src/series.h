@@ -6,7 +6,7 @@
  * then the backlog drains: --outage) needs per-interval measures. The file
  * opens with the header
  *   t_start_s,t_end_s,throughput,frames_ok,attempts,collisions,offered,
- *   dropped,aborted,backlog
+ *   dropped,aborted,late_discarded,backlog
  * (one line) then one row per interval [k x interval, (k + 1) x interval),
  * every interval written, empty ones included, the last one cut at the end
  * of the run:
@@ -18,7 +18,9 @@
  *   collisions  collisions detected by transmitters (collision events);
  *   offered     frames offered to the queues (arrival and drop events);
  *   dropped     of those, lost to a full queue;
- *   aborted     frames given up (abort events);
+ *   aborted     frames given up after attemptLimit collisions (abort
+ *               events for excessive collisions);
+ *   late_discarded  frames given up after a late collision (1 Gb/s);
  *   backlog     frames held by all stations at the interval's end:
  *               accepted so far minus sent OK minus given up (the run's
  *               frames_queued at the last row's end).

@@ -1048,7 +1048,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->jain = r->jain_fairness;
     s->capture_mean_run = r->capture_mean_run;
     s->capture_max_run = r->capture_max_run;
-    s->frames_dropped = r->frames_aborted + r->frames_dropped;
+    s->frames_dropped = r->frames_aborted + r->frames_late_discarded + r->frames_dropped;
 
     if (grow(d, d->n) == 0) {
         for (uint32_t i = 0; i < d->n; i++) {
@@ -1062,7 +1062,8 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             if (v.state == MAC_BACKOFF && v.backoff_until > t && d->slot_ps > 0)
                 row->backoff_slots_left =
                     (uint64_t)((v.backoff_until - t + d->slot_ps - 1) / d->slot_ps);
-            const mac_counters *c = v.counters;
+            /* the window's counts, as every other figure on screen */
+            const mac_counters *c = i < r->n_stations && r->stations ? &r->stations[i].c : NULL;
             row->successes = c ? c->frames_transmitted_ok : 0;
             row->collisions = c ? c->collisions : 0;
             row->drops = c ? c->frames_aborted_xs_colls + c->frames_late_discarded +

@@ -48,6 +48,8 @@
  */
 #include "mac.h"
 
+#include "collision_events.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +128,7 @@ struct mac {
     pending_rx *rx;
     uint32_t rx_cap, rx_free;
 
-    bool busy_collided;
-    uint64_t collision_events;
+    collision_events *events; /* collision events on the medium */
 };
 
 const char *mac_state_name(mac_state s)
@@ -548,12 +549,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     station *x = &m->st[s];
     sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
                                           : m->ifg_ps;
-    if (m->n_transmitters == 0)
-        m->busy_collided = false; /* a new busy period of the medium */
-    else if (!m->caps.collision_detect)
-        m->busy_collided = true; /* no CD (ALOHA): transmissions overlap */
     x->tx_id = medium_tx_begin(m->med, s, now, kind);
-    if (x->tx_id == UINT64_MAX)
+    if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0)
         abort();
     x->tx_seq++;
     x->tx_start = now;
@@ -651,7 +648,6 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     x->c.collisions++;
     if (x->late)
         x->c.late_collisions++;
-    m->busy_collided = true;
     sim_time preamble_end = x->tx_start + (in_frame ? m->pre_ps : 0);
     x->jam_start = now > preamble_end ? now : preamble_end;
     x->tx_end = x->jam_start + m->jam_ps;
@@ -843,11 +839,10 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     assert(now == x->tx_end);
     mac_state was = x->state;
     medium_tx_end(m->med, x->tx_id, now);
+    collision_events_end(m->events, s, now);
     transmitters_remove(m, s);
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
     m->blocked_head[s] = NONE;
-    if (m->n_transmitters == 0 && m->busy_collided)
-        m->collision_events++;
 
     if (wants(m, TRACE_TX_END)) {
         trace_event ev;
@@ -1017,7 +1012,7 @@ int mac_create(const mac_config *cfg, mac **out)
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
-    if (!m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
+    if (collision_events_create(m->med, &m->events) != 0 || !m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
         mac_destroy(m);
         return -1;
     }
@@ -1058,6 +1053,7 @@ void mac_destroy(mac *m)
     free(m->sink_kinds);
     free(m->sig);
     free(m->rx);
+    collision_events_destroy(m->events);
     free(m);
 }
 
@@ -1086,13 +1082,25 @@ uint32_t mac_queue_len(const mac *m, uint32_t s)
     return m->st[s].q_len + (m->st[s].has_frame ? 1 : 0);
 }
 
-uint64_t mac_collision_events(const mac *m) { return m->collision_events; }
+uint64_t mac_collision_events(mac *m, sim_time now)
+{
+    return collision_events_count(m->events, now);
+}
+
+void mac_counters_since(mac_counters *now, const mac_counters *then)
+{
+    _Static_assert(sizeof *now % sizeof(uint64_t) == 0, "mac_counters holds uint64_t only");
+    uint64_t *a = (uint64_t *)now;
+    const uint64_t *b = (const uint64_t *)then;
+    for (size_t i = 0; i < sizeof *now / sizeof *a; i++)
+        a[i] -= b[i];
+}
 
 size_t mac_bytes(const mac *m)
 {
     size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + sizeof(sim_time)) +
                m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
-               m->n_sinks * sizeof *m->sinks;
+               m->n_sinks * sizeof *m->sinks + collision_events_bytes(m->events);
     for (uint32_t s = 0; s < m->n; s++)
         b += m->st[s].q_cap * sizeof(frame);
     return b;

@@ -58,7 +58,10 @@ enum {
     MAC_PHASE_START = 4,
 };
 
-/* Clause 30 counters, per station, counted since t = 0. */
+/* Clause 30 counters, per station, counted since t = 0; each grows at the
+ * instant stated in stations/MODEL.md ("Counters"), so the counters of a
+ * window are the difference of two snapshots (mac_counters_since). Every
+ * field is a uint64_t. */
 typedef struct mac_counters {
     uint64_t frames_transmitted_ok;        /* aFramesTransmittedOK 30.3.1.1.2 */
     uint64_t single_collision_frames;      /* aSingleCollisionFrames .3 (attempts == 2) */
@@ -135,9 +138,11 @@ void mac_view(const mac *m, uint32_t station, mac_station_view *out);
 const mac_counters *mac_station_counters(const mac *m, uint32_t station);
 /* Frames waiting at the station now (the one being sent included). */
 uint32_t mac_queue_len(const mac *m, uint32_t station);
-/* Collision events on the medium: busy periods (from the first transmitter
- * starting until the last one stops) in which a collision was detected. */
-uint64_t mac_collision_events(const mac *m);
+/* Collision events on the medium (collision_events.h) complete before
+ * `now`, the engine's current instant. */
+uint64_t mac_collision_events(mac *m, sim_time now);
+/* now -= then, field by field: the counts of the window between them. */
+void mac_counters_since(mac_counters *now, const mac_counters *then);
 size_t mac_bytes(const mac *m);
 
 #endif

@@ -28,7 +28,7 @@ for spec in fixed:wait=2,jitter=2 beb gaussian; do
         --series "$OUT/retry-storm-$p.csv" --series-interval 5ms --format json \
         >"$OUT/retry-storm-$p.json"
     # Column sums against the run's totals; nothing sent OK inside the outage.
-    read -r ok ab last inside rows < <(awk -F, 'NR > 1 { ok += $4; ab += $9; last = $10; rows++
+    read -r ok ab last inside rows < <(awk -F, 'NR > 1 { ok += $4; ab += $9; last = $11; rows++
         if ($1 >= 0.1 && $2 <= 0.15) inside += $4 } END { print ok, ab, last, inside + 0, rows }' \
         "$OUT/retry-storm-$p.csv")
     want_ok=$(grep -Eo '"frames_ok": [0-9]+' "$OUT/retry-storm-$p.json" | grep -Eo '[0-9]+$')
@@ -62,9 +62,9 @@ plot '$OUT/retry-storm-fixed.csv' every ::1 using (\$1*1000):3 with steps lw 2 t
      '$OUT/retry-storm-gaussian.csv' every ::1 using (\$1*1000):3 with steps lw 2 title 'gaussian'
 set ylabel 'backlog (frames queued)'
 set yrange [0:*]
-plot '$OUT/retry-storm-fixed.csv' every ::1 using (\$2*1000):10 with lines lw 2 title 'fixed:wait=2,jitter=2', \
-     '$OUT/retry-storm-beb.csv' every ::1 using (\$2*1000):10 with lines lw 2 title 'beb', \
-     '$OUT/retry-storm-gaussian.csv' every ::1 using (\$2*1000):10 with lines lw 2 title 'gaussian'
+plot '$OUT/retry-storm-fixed.csv' every ::1 using (\$2*1000):11 with lines lw 2 title 'fixed:wait=2,jitter=2', \
+     '$OUT/retry-storm-beb.csv' every ::1 using (\$2*1000):11 with lines lw 2 title 'beb', \
+     '$OUT/retry-storm-gaussian.csv' every ::1 using (\$2*1000):11 with lines lw 2 title 'gaussian'
 set ylabel 'frames given up (total)'
 set xlabel 'simulated time (ms)'
 plot '$OUT/retry-storm-fixed.csv' every ::1 using (\$2*1000):9 smooth cumulative lw 2 title 'fixed:wait=2,jitter=2', \

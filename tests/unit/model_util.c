@@ -697,13 +697,14 @@ void mu_check_model(const scenario *sc, const mu_run *run, mu_coverage *cov)
 
     /* aFramesWithDeferredXmissions (30.3.1.1.9; 5.2.4.2 "deferred and
      * attempts = 1"): frames sent at their first attempt that had to wait
-     * for deference when they became ready (in a burst nothing waits). */
+     * for deference when they became ready (in a burst nothing waits),
+     * counted when the frame's last bit leaves, inside the window. */
     uint64_t *deferred = calloc(N, sizeof *deferred);
     assert_non_null(deferred);
     for (size_t x = 0; x < ntx; x++) {
         const ref_tx *a = &tx[x];
         if (a->kind == TRACE_TX_FRAME && a->attempt == 1 && a->waited && a->end_ev &&
-            a->end_ev->jam_start == NEVER)
+            a->end_ev->jam_start == NEVER && a->end_ev->time >= sc->warmup)
             deferred[a->st]++;
     }
     for (uint32_t j = 0; j < N; j++)

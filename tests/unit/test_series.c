@@ -28,7 +28,7 @@
 
 typedef struct row {
     double t0, t1, thr;
-    unsigned long long ok, attempts, coll, offered, dropped, aborted, backlog;
+    unsigned long long ok, attempts, coll, offered, dropped, aborted, late_discarded, backlog;
 } row;
 
 /* Runs the scenario with a series sink; returns the file's text and the
@@ -60,7 +60,7 @@ static char *run_series(scenario *sc, sim_time interval, row **rows, size_t *n_r
     text[len] = '\0';
     fclose(f);
     const char *hdr = "t_start_s,t_end_s,throughput,frames_ok,attempts,collisions,offered,"
-                      "dropped,aborted,backlog\n";
+                      "dropped,aborted,late_discarded,backlog\n";
     assert_memory_equal(text, hdr, strlen(hdr));
     size_t cap = 16, n = 0;
     row *v = malloc(cap * sizeof *v);
@@ -72,10 +72,10 @@ static char *run_series(scenario *sc, sim_time interval, row **rows, size_t *n_r
             assert_non_null(v);
         }
         row *x = &v[n++];
-        assert_int_equal(sscanf(p, "%lf,%lf,%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &x->t0,
+        assert_int_equal(sscanf(p, "%lf,%lf,%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &x->t0,
                                 &x->t1, &x->thr, &x->ok, &x->attempts, &x->coll, &x->offered,
-                                &x->dropped, &x->aborted, &x->backlog),
-                         10);
+                                &x->dropped, &x->aborted, &x->late_discarded, &x->backlog),
+                         11);
     }
     assert_int_equal(n, written);
     *rows = v;
@@ -93,7 +93,7 @@ static void set(scenario *sc, const char *k, const char *v)
 
 static void check_totals(const scenario *sc, const row *v, size_t n, const results *r)
 {
-    unsigned long long ok = 0, att = 0, coll = 0, off = 0, drop = 0, ab = 0;
+    unsigned long long ok = 0, att = 0, coll = 0, off = 0, drop = 0, ab = 0, late = 0;
     double bits = 0;
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
@@ -104,6 +104,7 @@ static void check_totals(const scenario *sc, const row *v, size_t n, const resul
         off += v[i].offered;
         drop += v[i].dropped;
         ab += v[i].aborted;
+        late += v[i].late_discarded;
         bits += v[i].thr * (double)sc->phy.rate_bps * (v[i].t1 - v[i].t0);
     }
     assert_int_equal(ok, r->frames_ok);
@@ -112,6 +113,7 @@ static void check_totals(const scenario *sc, const row *v, size_t n, const resul
     assert_int_equal(off, r->frames_offered);
     assert_int_equal(drop, r->frames_dropped);
     assert_int_equal(ab, r->frames_aborted);
+    assert_int_equal(late, r->frames_late_discarded);
     assert_int_equal(v[n - 1].backlog, r->frames_queued);
     /* Throughput over the whole run (no warm-up) from the rows; each row
      * prints 6 decimals, so within n x 0.5e-6 of the row throughputs. */
@@ -186,7 +188,7 @@ static void test_outage(void **state)
             last_inside = &v[i];
             assert_int_equal(v[i].ok, 0);
             assert_true(v[i].thr == 0);
-            kept += v[i].offered - v[i].dropped - v[i].aborted;
+            kept += v[i].offered - v[i].dropped - v[i].aborted - v[i].late_discarded;
         }
     }
     assert_int_equal(inside, 5); /* [3.5, 4.2) ... [6.3, 7.0) */
