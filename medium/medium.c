@@ -31,7 +31,225 @@ struct medium {
     size_t cap, head, count; /* cap is a power of two */
     uint64_t first_id, next_id;
     size_t held;             /* records with holds > 0 */
+
+    /* The carrier index (medium.h): per station, the start of the
+     * transmission under way (SIM_TIME_NEVER: none) and the start and end
+     * of the last finished one (end INT64_MIN: none yet); segment trees
+     * over the stations in position order (bus) or index order (star),
+     * leaves at tsize + rank. For a leaf left of the asking station the
+     * key is value - p (bus), for one right of it value + p; on a star
+     * both are value + p. */
+    sim_time *open_start, *last_start, *last_end;
+    uint32_t *rank;          /* station -> leaf */
+    uint32_t tsize;          /* leaves: a power of two >= n */
+    sim_time *open_l, *open_r; /* minima of the keys of open_start */
+    sim_time *end_l, *end_r;   /* maxima of the keys of last_end */
+    uint32_t *end_l_who, *end_r_who;
 };
+
+#define CI_NONE UINT32_MAX
+#define CI_EMPTY_MIN INT64_MAX
+#define CI_EMPTY_MAX INT64_MIN
+
+/* ---- the carrier index --------------------------------------------------- */
+
+/* Leaves in order of position on a bus (ties by index), of index on a
+ * star (every signal crosses the hub, so any order serves). A merge sort
+ * of the station numbers, then inverted into m->rank: O(n log n) once.
+ * Returns 0, or -1 when memory cannot be had. */
+static int rank_stations(medium *m)
+{
+    uint32_t n = m->n;
+    if (n == 0)
+        return 0;
+    uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = i;
+    if (m->topology == TOPOLOGY_BUS) {
+        for (uint32_t w = 1; w < n; w *= 2) {
+            for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+                uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+                uint32_t i = lo, j = mid, k = lo;
+                while (i < mid && j < hi) {
+                    /* stable: ties keep index order */
+                    if (m->pos_ps[a[j]] < m->pos_ps[a[i]])
+                        b[k++] = a[j++];
+                    else
+                        b[k++] = a[i++];
+                }
+                while (i < mid)
+                    b[k++] = a[i++];
+                while (j < hi)
+                    b[k++] = a[j++];
+            }
+            uint32_t *t = a;
+            a = b;
+            b = t;
+        }
+    }
+    for (uint32_t r = 0; r < n; r++)
+        m->rank[a[r]] = r;
+    free(a);
+    free(b);
+    return 0;
+}
+
+/* The key of a value (a start or an end) of station s for a leaf left of
+ * (left = true) or right of the asking station. */
+static inline sim_time key_of(const medium *m, uint32_t s, sim_time v, bool left)
+{
+    return m->topology == TOPOLOGY_BUS && left ? v - m->pos_ps[s] : v + m->pos_ps[s];
+}
+
+/* From a key back to the instant at station j. */
+static inline sim_time at_station(const medium *m, uint32_t j, sim_time key, bool left)
+{
+    if (m->topology == TOPOLOGY_STAR)
+        return key + m->hub_ps + m->pos_ps[j];
+    return left ? key + m->pos_ps[j] : key - m->pos_ps[j];
+}
+
+static void set_open(medium *m, uint32_t s, sim_time start)
+{
+    m->open_start[s] = start;
+    size_t i = m->tsize + m->rank[s];
+    m->open_l[i] = start == SIM_TIME_NEVER ? CI_EMPTY_MIN : key_of(m, s, start, true);
+    m->open_r[i] = start == SIM_TIME_NEVER ? CI_EMPTY_MIN : key_of(m, s, start, false);
+    for (i /= 2; i >= 1; i /= 2) {
+        sim_time a = m->open_l[2 * i], b = m->open_l[2 * i + 1];
+        m->open_l[i] = a < b ? a : b;
+        a = m->open_r[2 * i], b = m->open_r[2 * i + 1];
+        m->open_r[i] = a < b ? a : b;
+    }
+}
+
+static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
+{
+    m->last_start[s] = start;
+    m->last_end[s] = end;
+    size_t i = m->tsize + m->rank[s];
+    m->end_l[i] = key_of(m, s, end, true);
+    m->end_r[i] = key_of(m, s, end, false);
+    m->end_l_who[i] = m->end_r_who[i] = s;
+    for (i /= 2; i >= 1; i /= 2) {
+        size_t c = m->end_l[2 * i] >= m->end_l[2 * i + 1] ? 2 * i : 2 * i + 1;
+        m->end_l[i] = m->end_l[c];
+        m->end_l_who[i] = m->end_l_who[c];
+        c = m->end_r[2 * i] >= m->end_r[2 * i + 1] ? 2 * i : 2 * i + 1;
+        m->end_r[i] = m->end_r[c];
+        m->end_r_who[i] = m->end_r_who[c];
+    }
+}
+
+/* Minimum of t[] over the leaves [lo, hi). */
+static sim_time tree_min(const medium *m, const sim_time *t, size_t lo, size_t hi)
+{
+    sim_time best = CI_EMPTY_MIN;
+    for (lo += m->tsize, hi += m->tsize; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) {
+            if (t[lo] < best)
+                best = t[lo];
+            lo++;
+        }
+        if (hi & 1) {
+            hi--;
+            if (t[hi] < best)
+                best = t[hi];
+        }
+    }
+    return best;
+}
+
+/* Maximum of t[] over the leaves [lo, hi), and the station holding it. */
+static sim_time tree_max(const medium *m, const sim_time *t, const uint32_t *who, size_t lo,
+                         size_t hi, uint32_t *best_who)
+{
+    sim_time best = CI_EMPTY_MAX;
+    *best_who = CI_NONE;
+    for (lo += m->tsize, hi += m->tsize; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) {
+            if (t[lo] > best) {
+                best = t[lo];
+                *best_who = who[lo];
+            }
+            lo++;
+        }
+        if (hi & 1) {
+            hi--;
+            if (t[hi] > best) {
+                best = t[hi];
+                *best_who = who[hi];
+            }
+        }
+    }
+    return best;
+}
+
+sim_time medium_open_arrival(const medium *m, uint32_t j)
+{
+    size_t r = m->rank[j];
+    sim_time best = SIM_TIME_NEVER;
+    sim_time kl = tree_min(m, m->open_l, 0, r);
+    if (kl != CI_EMPTY_MIN)
+        best = at_station(m, j, kl, true);
+    sim_time kr = tree_min(m, m->open_r, r + 1, m->tsize);
+    if (kr != CI_EMPTY_MIN) {
+        sim_time a = at_station(m, j, kr, false);
+        if (a < best)
+            best = a;
+    }
+    return best;
+}
+
+/* The latest end of carrier at j of other stations' finished
+ * transmissions, and who sent it; CI_EMPTY_MAX when none. */
+static sim_time foreign_closed_end(const medium *m, uint32_t j, uint32_t *who)
+{
+    size_t r = m->rank[j];
+    uint32_t wl, wr;
+    sim_time best = CI_EMPTY_MAX;
+    *who = CI_NONE;
+    sim_time kl = tree_max(m, m->end_l, m->end_l_who, 0, r, &wl);
+    if (kl != CI_EMPTY_MAX) {
+        best = at_station(m, j, kl, true);
+        *who = wl;
+    }
+    sim_time kr = tree_max(m, m->end_r, m->end_r_who, r + 1, m->tsize, &wr);
+    if (kr != CI_EMPTY_MAX) {
+        sim_time e = at_station(m, j, kr, false);
+        if (e > best) {
+            best = e;
+            *who = wr;
+        }
+    }
+    return best;
+}
+
+sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time *from)
+{
+    sim_time best = foreign_closed_end(m, j, who);
+    if (m->last_end[j] != CI_EMPTY_MAX && m->last_end[j] > best) {
+        best = m->last_end[j];
+        *who = j;
+    }
+    if (*who != CI_NONE)
+        *from = m->last_start[*who] + medium_delay(m, *who, j);
+    return best;
+}
+
+sim_time medium_own_end(const medium *m, uint32_t j) { return m->last_end[j]; }
+
+bool medium_fault(const medium *m, sim_time *start, sim_time *end)
+{
+    *start = m->fault_start;
+    *end = m->fault_end;
+    return m->fault;
+}
 
 int medium_create(const medium_config *cfg, medium **out)
 {
@@ -48,12 +266,34 @@ int medium_create(const medium_config *cfg, medium **out)
     m->fault = cfg->fault_end_ps > cfg->fault_start_ps;
     m->fault_start = cfg->fault_start_ps;
     m->fault_end = cfg->fault_end_ps;
-    m->pos_ps = malloc((cfg->n_stations ? cfg->n_stations : 1) * sizeof *m->pos_ps);
+    size_t n1 = cfg->n_stations ? cfg->n_stations : 1;
+    m->pos_ps = malloc(n1 * sizeof *m->pos_ps);
     m->cap = 16;
     m->ring = malloc(m->cap * sizeof *m->ring);
-    if (!m->pos_ps || !m->ring) {
+    m->tsize = 1;
+    while (m->tsize < n1)
+        m->tsize *= 2;
+    size_t nodes = 2 * (size_t)m->tsize;
+    m->open_start = malloc(n1 * sizeof *m->open_start);
+    m->last_start = malloc(n1 * sizeof *m->last_start);
+    m->last_end = malloc(n1 * sizeof *m->last_end);
+    m->rank = malloc(n1 * sizeof *m->rank);
+    m->open_l = malloc(nodes * sizeof *m->open_l);
+    m->open_r = malloc(nodes * sizeof *m->open_r);
+    m->end_l = malloc(nodes * sizeof *m->end_l);
+    m->end_r = malloc(nodes * sizeof *m->end_r);
+    m->end_l_who = malloc(nodes * sizeof *m->end_l_who);
+    m->end_r_who = malloc(nodes * sizeof *m->end_r_who);
+    if (!m->pos_ps || !m->ring || !m->open_start || !m->last_start || !m->last_end ||
+        !m->rank || !m->open_l || !m->open_r || !m->end_l || !m->end_r || !m->end_l_who ||
+        !m->end_r_who) {
         medium_destroy(m);
         return -1;
+    }
+    for (size_t i = 0; i < nodes; i++) {
+        m->open_l[i] = m->open_r[i] = CI_EMPTY_MIN;
+        m->end_l[i] = m->end_r[i] = CI_EMPTY_MAX;
+        m->end_l_who[i] = m->end_r_who[i] = CI_NONE;
     }
     sim_time lo = 0, hi = 0, d1 = 0, d2 = 0;
     for (uint32_t i = 0; i < m->n; i++) {
@@ -75,6 +315,15 @@ int medium_create(const medium_config *cfg, medium **out)
         m->max_delay = hi - lo;
     else
         m->max_delay = m->n > 1 ? d1 + d2 + m->hub_ps : 0;
+    if (rank_stations(m) != 0) {
+        medium_destroy(m);
+        return -1;
+    }
+    for (uint32_t i = 0; i < m->n; i++) {
+        m->open_start[i] = SIM_TIME_NEVER;
+        m->last_start[i] = SIM_TIME_NEVER;
+        m->last_end[i] = CI_EMPTY_MAX;
+    }
     *out = m;
     return 0;
 }
@@ -84,6 +333,16 @@ void medium_destroy(medium *m)
     if (m) {
         free(m->pos_ps);
         free(m->ring);
+        free(m->open_start);
+        free(m->last_start);
+        free(m->last_end);
+        free(m->rank);
+        free(m->open_l);
+        free(m->open_r);
+        free(m->end_l);
+        free(m->end_r);
+        free(m->end_l_who);
+        free(m->end_r_who);
         free(m);
     }
 }
@@ -137,6 +396,8 @@ uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t u
     medium_tx *t = slot(m, m->count++);
     *t = (medium_tx){.id = m->next_id++, .station = station, .start = start,
                      .end = SIM_TIME_NEVER, .user = user};
+    assert(m->open_start[station] == SIM_TIME_NEVER);
+    set_open(m, station, start);
     return t->id;
 }
 
@@ -152,6 +413,8 @@ void medium_tx_end(medium *m, uint64_t id, sim_time end)
     medium_tx *t = medium_tx_get(m, id);
     assert(t && t->end == SIM_TIME_NEVER && end > t->start);
     t->end = end;
+    set_open(m, t->station, SIM_TIME_NEVER);
+    set_closed(m, t->station, t->start, end);
 }
 
 void medium_hold(medium *m, uint64_t id)
@@ -322,8 +585,46 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
     return k;
 }
 
+size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_signal *out,
+                            size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->count && k < cap; i++) {
+        const medium_tx *t = slot(m, i);
+        sim_time d = medium_delay(m, t->station, j);
+        if (t->end != SIM_TIME_NEVER && t->end + d < t0)
+            continue;
+        out[k++] = (medium_signal){t->start + d,
+                                   t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
+                                   t->station, t->station == j};
+    }
+    if (m->fault && m->fault_end >= t0 && k < cap)
+        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+    if (k <= 24) {
+        for (size_t i = 1; i < k; i++)
+            insert_signal(out, i, out[i]);
+    } else {
+        sort_signals(out, k);
+    }
+    return k;
+}
+
 sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t)
 {
+    uint32_t who;
+    if (foreign_closed_end(m, j, &who) <= t) {
+        /* No finished signal passes j after t: only those under way
+         * count (at most one per station), and the fault. */
+        sim_time best = medium_open_arrival(m, j);
+        if (best != SIM_TIME_NEVER && best < t)
+            best = t;
+        if (m->fault && m->fault_end > t) {
+            sim_time at = m->fault_start > t ? m->fault_start : t;
+            if (at < best)
+                best = at;
+        }
+        return best;
+    }
     sim_time best = SIM_TIME_NEVER;
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *x = slot(m, i);
@@ -368,5 +669,7 @@ bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j)
 
 size_t medium_bytes(const medium *m)
 {
-    return sizeof *m + m->n * sizeof *m->pos_ps + m->cap * sizeof *m->ring;
+    size_t nodes = 2 * (size_t)m->tsize;
+    return sizeof *m + m->n * (sizeof *m->pos_ps + 3 * sizeof(sim_time) + sizeof(uint32_t)) +
+           m->cap * sizeof *m->ring + nodes * (4 * sizeof(sim_time) + 2 * sizeof(uint32_t));
 }

@@ -140,6 +140,13 @@ size_t medium_signal_count(const medium *m);
  * reception is judged. */
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap);
 
+/* Like medium_signals_at, but only the signals still present at j at t0
+ * or later (those whose end at j is t0 or later, or unknown): O(L) to
+ * choose them, O(K log K) to sort the K chosen. Ties in arrival may come
+ * in another order than medium_signals_at's. */
+size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_signal *out,
+                            size_t cap);
+
 /* The earliest instant >= t at which the signal of a live transmission
  * of another station, or the fault, is present at station j, or
  * SIM_TIME_NEVER. Transmissions that have not begun yet are not known.
@@ -149,15 +156,18 @@ sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t);
 
 /* The carrier index. Neither includes the fault (medium_fault). */
 /* The earliest arrival at j of the signal of a transmission under way of
- * another station, and that station (*who; NONE = UINT32_MAX), or
- * SIM_TIME_NEVER when no other station transmits. O(log n). */
-sim_time medium_open_arrival(const medium *m, uint32_t j, uint32_t *who);
+ * another station, or SIM_TIME_NEVER when no other station transmits.
+ * O(log n). */
+sim_time medium_open_arrival(const medium *m, uint32_t j);
 /* The latest instant at which the carrier of a finished transmission
  * ends at j (j's own included, with no delay), the station that sent it
  * (*who) and the instant its signal arrived at j (*from); INT64_MIN when
  * no transmission has ended yet. Records already retired count too: they
  * ended long before any instant a caller asks about. O(log n). */
 sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time *from);
+/* The end of station j's last finished transmission, INT64_MIN when it
+ * has not finished one. O(1). */
+sim_time medium_own_end(const medium *m, uint32_t j);
 /* The outage, if any: true and [*start, *end). O(1). */
 bool medium_fault(const medium *m, sim_time *start, sim_time *end);
 

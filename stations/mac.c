@@ -73,6 +73,13 @@ typedef struct station {
     sim_time ready_at;   /* the current attempt became ready */
     sim_time planned;    /* DEFER: planned start, or SIM_TIME_NEVER */
     sim_time horizon;    /* timed: only signals arriving before this matter */
+    /* The contender's chain (MODEL.md, "Deference in a crowd"): the carrier
+     * period it defers to is fixed while it contends; once known, whether
+     * it transmitted in it (chain_own: -1 not known yet) and, when the
+     * period has ended, its end (chain_end, SIM_TIME_NEVER: open or not
+     * known). */
+    int8_t chain_own;
+    sim_time chain_end;
     sim_time cd_pending; /* earliest collision event scheduled */
     uint64_t tx_id;      /* medium record of the transmission under way */
     sim_time tx_start, tx_end, jam_start;
@@ -281,8 +288,14 @@ static void note_open(const mac *m, blocker_pick *p, const medium_signal *x, sim
     }
 }
 
-static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
-                           sim_time *horizon)
+/* The replay. With `since` = INT64_MIN it reads every live signal; else
+ * only those still present at s at `since` or later, which gives the same
+ * answer when `since` <= r - interFrameGap and `since` <= the end of the
+ * station's own last transmission (MODEL.md, "Deference in a crowd"),
+ * except which of two tied candidates becomes the blocker. */
+static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
+                             uint32_t *blocker, sim_time *horizon, bool *own_out,
+                             sim_time *end_out)
 {
     const sim_time now = r;
     size_t live = medium_signal_count(m->med); /* live transmissions and the fault */
@@ -295,7 +308,9 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
         m->sig_cap = cap;
     }
     medium_signal *sig = m->sig;
-    size_t n = medium_signals_at(m->med, s, sig, m->sig_cap); /* in order of arrival */
+    size_t n = since == INT64_MIN
+                   ? medium_signals_at(m->med, s, sig, m->sig_cap) /* in order of arrival */
+                   : medium_signals_since(m->med, s, since, sig, m->sig_cap);
     sim_time prev_gap_end = SIM_TIME_NEVER; /* none yet */
     size_t i = 0;
     while (i < n) {
@@ -332,6 +347,8 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
             return r;
         }
         if (r <= g) {
+            *own_out = own;
+            *end_out = b;
             *blocker = pick.arrived != NONE ? pick.arrived : pick.first_open; /* NONE unless g is unknown */
             /* A signal arriving during the carrier extends it; one in part 1
              * of the gap restarts the gap unless it is unrestartable. */
@@ -343,6 +360,162 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
     }
     *horizon = r;
     return r;
+}
+
+/* The blocker of a station whose carrier period is open, as the replay
+ * picks it: of the transmissions under way whose signal has reached s by
+ * r, the one expected to end last (ties: the later arrival); with none
+ * arrived, the first to arrive. Every transmission under way is then in
+ * the period. Returns false when two candidates tie on both counts (the
+ * replay's order between them is that of its sort). O(k) for k
+ * transmissions under way. */
+static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+{
+    uint32_t arrived = NONE, first = NONE;
+    sim_time a_end = 0, a_from = 0, f_from = SIM_TIME_NEVER;
+    bool a_tie = false, f_tie = false;
+    for (uint32_t i = 0; i < m->n_transmitters; i++) {
+        uint32_t t = m->transmitters[i];
+        const station *y = &m->st[t];
+        sim_time from = y->tx_start + medium_delay(m->med, t, s);
+        if (from <= r) {
+            if (arrived == NONE || y->tx_end > a_end || (y->tx_end == a_end && from > a_from)) {
+                arrived = t;
+                a_end = y->tx_end;
+                a_from = from;
+                a_tie = false;
+            } else if (y->tx_end == a_end && from == a_from) {
+                a_tie = true;
+            }
+        }
+        if (from < f_from) {
+            first = t;
+            f_from = from;
+            f_tie = false;
+        } else if (from == f_from) {
+            f_tie = true;
+        }
+    }
+    if (arrived != NONE) {
+        *blocker = arrived;
+        return !a_tie;
+    }
+    *blocker = first;
+    return first != NONE && !f_tie;
+}
+
+/* The replay's answer from the carrier index, where it can be had without
+ * the replay (MODEL.md, "Deference in a crowd"). `released_by`: the
+ * transmission whose end re-plans this waiting contender, or NONE.
+ * Returns false when no shortcut applies. O(log n), plus O(k) for a
+ * blocker. Fills the contender's chain as far as it learns it. */
+static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
+                           sim_time *plan, uint32_t *blocker, sim_time *horizon)
+{
+    station *x = &m->st[s];
+    const sim_time w = r - m->ifg_ps; /* a period ending before w is over for r */
+    sim_time u = medium_open_arrival(m->med, s);
+    sim_time fs, fe;
+    bool fault = medium_fault(m->med, &fs, &fe);
+    bool open = false;
+    if (u <= w) {
+        /* an unfinished signal arrived before w: the period that matters
+         * holds it, hence every later signal */
+        open = true;
+    } else {
+        uint32_t z;
+        sim_time z_from = 0;
+        sim_time e = medium_closed_end(m->med, s, &z, &z_from);
+        if (e < w && (!fault || fe < w)) {
+            if (u >= r) { /* idle since w, and nothing arrives before r */
+                *plan = r;
+                *horizon = r;
+                return true;
+            }
+            /* the first signal under way opens the period after a silence
+             * [e, u): the station's own signals end by e, so it did not
+             * transmit in the period */
+            x->chain_own = 0;
+            open = true;
+        } else {
+            if (x->chain_own < 0)
+                return false;
+            sim_time b;
+            if (released_by != NONE) {
+                /* the period reaches the blocker's end at s; the finished
+                 * signal ending last continues it if it arrived by then */
+                sim_time cov = r + medium_delay(m->med, released_by, s);
+                if (e > cov && z_from > cov)
+                    return false;
+                b = e;
+            } else if (x->chain_end != SIM_TIME_NEVER) {
+                b = x->chain_end; /* timed: only a new signal can continue it */
+            } else {
+                return false;
+            }
+            bool restartable = m->phy.two_part_deferral && !x->chain_own;
+            if (u <= b || (restartable && u < b + m->part1_ps)) {
+                open = true;
+            } else {
+                if (fault && fe >= w && fs < b + m->ifg_ps)
+                    return false; /* the outage may be part of the period */
+                x->chain_end = b;
+                *plan = b + m->ifg_ps;
+                *horizon = restartable ? b + m->part1_ps : b + 1;
+                *blocker = NONE;
+                assert(r <= *plan);
+                return true;
+            }
+        }
+    }
+    assert(open);
+    if (!open_blocker(m, s, r, blocker))
+        return false;
+    x->chain_end = SIM_TIME_NEVER;
+    *plan = SIM_TIME_NEVER;
+    *horizon = SIM_TIME_NEVER;
+    return true;
+}
+
+/* The instant contender s may start (defer_replay's answer), by a
+ * shortcut where one applies, else by the replay over the signals that can
+ * matter, which also fills the contender's chain. Built with
+ * CSMACD_CHECK_DEFERENCE (unoptimised and sanitizer builds), every answer
+ * is checked against the replay over every live signal. */
+static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
+                           uint32_t *blocker, sim_time *horizon)
+{
+    station *x = &m->st[s];
+    sim_time plan;
+    bool shortcut = defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    if (!shortcut) {
+        /* The replay over the signals that can matter: those present at s
+         * after r - interFrameGap, and after the end of s's own last
+         * transmission (which may be in the period). */
+        sim_time since = r - m->ifg_ps;
+        sim_time own_end = medium_own_end(m->med, s);
+        if (own_end != INT64_MIN && own_end < since)
+            since = own_end; /* INT64_MIN: none yet */
+        bool own = false;
+        sim_time end = SIM_TIME_NEVER;
+        plan = defer_replay(m, s, r, since, blocker, horizon, &own, &end);
+        if (plan == SIM_TIME_NEVER && !open_blocker(m, s, r, blocker))
+            plan = defer_replay(m, s, r, INT64_MIN, blocker, horizon, &own, &end); /* a tie */
+        if (plan != r) {
+            x->chain_own = own;
+            x->chain_end = end;
+        }
+    }
+#ifdef CSMACD_CHECK_DEFERENCE
+    uint32_t b2 = NONE;
+    sim_time h2 = 0, end2 = SIM_TIME_NEVER;
+    bool own2 = false;
+    sim_time p2 = defer_replay(m, s, r, INT64_MIN, &b2, &h2, &own2, &end2);
+    assert(p2 == plan && b2 == *blocker && h2 == *horizon);
+    assert(plan == r || x->chain_own < 0 || (bool)x->chain_own == own2);
+    assert(plan == r || plan == SIM_TIME_NEVER || x->chain_end == end2);
+#endif
+    return plan;
 }
 
 /* Files contender s as timed (start at t) or waiting (for `blocker`). */
@@ -359,12 +532,13 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
     }
 }
 
-/* Plans (again) the start of contender s. */
-static void replan(mac *m, uint32_t s, sim_time now)
+/* Plans (again) the start of contender s; `released_by`: the
+ * transmission it waited for, which has just ended, or NONE. */
+static void replan(mac *m, uint32_t s, sim_time now, uint32_t released_by)
 {
     station *x = &m->st[s];
     uint32_t blocker = NONE;
-    sim_time t = defer_plan(m, s, now, &blocker, &x->horizon);
+    sim_time t = defer_plan(m, s, now, released_by, &blocker, &x->horizon);
     file_contender(m, s, t, blocker);
     if (t == x->planned)
         return;
@@ -387,18 +561,19 @@ static void replan_after_start(mac *m, uint32_t src, sim_time now)
             continue; /* committed: every new signal arrives too late */
         uint32_t s = m->timed[i];
         if (now + medium_delay(m->med, src, s) < until)
-            replan(m, s, now);
+            replan(m, s, now, NONE);
     }
 }
 
-/* Re-plans the stations that were waiting for `list`'s transmitter. */
-static void replan_blocked(mac *m, uint32_t list, sim_time now)
+/* Re-plans the stations that were waiting for `list`'s transmitter,
+ * `ended`, whose transmission has just ended. */
+static void replan_blocked(mac *m, uint32_t list, uint32_t ended, sim_time now)
 {
     while (list != NONE) {
         uint32_t s = list;
         list = m->st[s].bl_next;
         m->st[s].blocker = NONE; /* the list was detached whole */
-        replan(m, s, now);
+        replan(m, s, now, ended);
     }
 }
 
@@ -430,7 +605,9 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
             push(m, start, MAC_EV_START, MAC_PHASE_START, s, x->gen);
         return;
     }
-    sim_time plan = defer_plan(m, s, t, &blocker, &x->horizon);
+    x->chain_own = -1; /* a new deference window: its period is not known yet */
+    x->chain_end = SIM_TIME_NEVER;
+    sim_time plan = defer_plan(m, s, t, NONE, &blocker, &x->horizon);
     x->gen++;
     if (plan == t) {
         x->planned = t;
@@ -917,7 +1094,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
             next_frame_or_idle(m, s, now);
         }
     }
-    replan_blocked(m, waiting, now);
+    replan_blocked(m, waiting, s, now);
     medium_retire(m->med, now);
 }
 
