@@ -31,6 +31,13 @@ struct medium {
     size_t cap, head, count; /* cap is a power of two */
     uint64_t first_id, next_id;
     size_t held;             /* records with holds > 0 */
+    uint64_t held_from;      /* no record before this id is held */
+    /* medium_retire's scan of the front cluster, kept between calls: the
+     * first scan_k records are finished and not held (which they stay:
+     * holds are taken only on a new record), die out by scan_dead, and
+     * none closes the cluster. Reset when the front is popped. */
+    size_t scan_k;
+    sim_time scan_dead;
 
     /* The carrier index (medium.h): per station, the start of the
      * transmission under way (SIM_TIME_NEVER: none) and the start and end
@@ -423,6 +430,10 @@ void medium_hold(medium *m, uint64_t id)
     assert(t);
     if (t->holds++ == 0)
         m->held++;
+    if (id < m->held_from)
+        m->held_from = id;
+    if (id - m->first_id < m->scan_k)
+        m->scan_k = 0; /* (the MAC holds only new records) */
 }
 
 void medium_release(medium *m, uint64_t id)
@@ -438,29 +449,32 @@ static void pop_front(medium *m, size_t k)
     m->head = (m->head + k) & (m->cap - 1);
     m->count -= k;
     m->first_id += k;
+    m->scan_k = 0;
 }
 
 void medium_retire(medium *m, sim_time now)
 {
     if (m->count == 0 || slot(m, 0)->end == SIM_TIME_NEVER || slot(m, 0)->holds)
         return; /* the oldest record must stay, hence every later one */
-    /* The earliest start among held records bounds what may go. */
+    /* The earliest start among held records bounds what may go. The first
+     * held record only moves on (holds are released; new ones are taken
+     * on new records), so finding it costs O(1) amortised. */
     sim_time held_start = SIM_TIME_NEVER;
     if (m->held) {
-        for (size_t i = 0; i < m->count; i++) {
-            if (slot(m, i)->holds) {
-                held_start = slot(m, i)->start;
-                break;
-            }
-        }
+        if (m->held_from < m->first_id)
+            m->held_from = m->first_id;
+        while (!medium_tx_get(m, m->held_from)->holds)
+            m->held_from++;
+        held_start = medium_tx_get(m, m->held_from)->start;
     }
     sim_time quiet = m->retain_ps + m->max_delay;
     for (;;) {
         /* The front cluster: records each starting less than chain_ps
          * after every earlier one died out. It goes as a whole once it is
-         * closed (the next record, or now, is chain_ps past its death). */
-        sim_time dead = INT64_MIN;
-        size_t k = 0;
+         * closed (the next record, or now, is chain_ps past its death).
+         * The scan resumes where the last call stopped: O(1) amortised. */
+        sim_time dead = m->scan_k ? m->scan_dead : INT64_MIN;
+        size_t k = m->scan_k;
         bool closed = false, blocked = false;
         for (; k < m->count; k++) {
             const medium_tx *t = slot(m, k);
@@ -475,6 +489,8 @@ void medium_retire(medium *m, sim_time now)
             sim_time d = t->end + m->max_delay;
             if (d > dead)
                 dead = d;
+            m->scan_k = k + 1;
+            m->scan_dead = dead;
         }
         if (k == 0 || blocked)
             break;
