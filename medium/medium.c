@@ -38,6 +38,13 @@ struct medium {
      * none closes the cluster. Reset when the front is popped. */
     size_t scan_k;
     sim_time scan_dead;
+    /* Global silence: no signal anywhere. n_open transmissions are under
+     * way; every finished one has died out everywhere by dead_all (its end
+     * plus the longest delay); [quiet_from, quiet_until) is the last
+     * silence that a start ended. */
+    uint32_t n_open;
+    sim_time dead_all;
+    sim_time quiet_from, quiet_until;
 
     /* The carrier index (medium.h): per station, the start of the
      * transmission under way (SIM_TIME_NEVER: none) and the start and end
@@ -250,6 +257,29 @@ sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time 
 }
 
 sim_time medium_own_end(const medium *m, uint32_t j) { return m->last_end[j]; }
+sim_time medium_own_start(const medium *m, uint32_t j) { return m->last_start[j]; }
+
+/* Whether [lo, hi) holds an instant outside the fault. */
+static bool clear_of_fault(const medium *m, sim_time lo, sim_time hi)
+{
+    if (lo >= hi)
+        return false;
+    return !m->fault || m->fault_start > lo || m->fault_end < hi;
+}
+
+bool medium_silent_within(const medium *m, sim_time a, sim_time b, sim_time now)
+{
+    sim_time lo = a > m->quiet_from ? a : m->quiet_from;
+    sim_time hi = b < m->quiet_until ? b : m->quiet_until;
+    if (m->quiet_until > m->quiet_from && clear_of_fault(m, lo, hi))
+        return true;
+    if (m->n_open == 0) { /* silent since dead_all, up to now at least */
+        lo = a > m->dead_all ? a : m->dead_all;
+        hi = b < now ? b : now;
+        return clear_of_fault(m, lo, hi);
+    }
+    return false;
+}
 
 bool medium_fault(const medium *m, sim_time *start, sim_time *end)
 {
@@ -326,6 +356,7 @@ int medium_create(const medium_config *cfg, medium **out)
         medium_destroy(m);
         return -1;
     }
+    m->dead_all = INT64_MIN;
     for (uint32_t i = 0; i < m->n; i++) {
         m->open_start[i] = SIM_TIME_NEVER;
         m->last_start[i] = SIM_TIME_NEVER;
@@ -404,6 +435,10 @@ uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t u
     *t = (medium_tx){.id = m->next_id++, .station = station, .start = start,
                      .end = SIM_TIME_NEVER, .user = user};
     assert(m->open_start[station] == SIM_TIME_NEVER);
+    if (m->n_open++ == 0 && m->dead_all < start) {
+        m->quiet_from = m->dead_all;
+        m->quiet_until = start;
+    }
     set_open(m, station, start);
     return t->id;
 }
@@ -420,6 +455,9 @@ void medium_tx_end(medium *m, uint64_t id, sim_time end)
     medium_tx *t = medium_tx_get(m, id);
     assert(t && t->end == SIM_TIME_NEVER && end > t->start);
     t->end = end;
+    m->n_open--;
+    if (end + m->max_delay > m->dead_all)
+        m->dead_all = end + m->max_delay;
     set_open(m, t->station, SIM_TIME_NEVER);
     set_closed(m, t->station, t->start, end);
 }

@@ -168,6 +168,13 @@ sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time 
 /* The end of station j's last finished transmission, INT64_MIN when it
  * has not finished one. O(1). */
 sim_time medium_own_end(const medium *m, uint32_t j);
+/* Its start (SIM_TIME_NEVER when none). O(1). */
+sim_time medium_own_start(const medium *m, uint32_t j);
+/* Whether some instant in [a, b) (b <= now) is known to have been silent
+ * everywhere: no signal on the medium, the fault included. Only the last
+ * silence ended by a start, and the one under way, are known: false
+ * means "not known". O(1). */
+bool medium_silent_within(const medium *m, sim_time a, sim_time b, sim_time now);
 /* The outage, if any: true and [*start, *end). O(1). */
 bool medium_fault(const medium *m, sim_time *start, sim_time *end);
 

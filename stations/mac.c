@@ -438,21 +438,43 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
             x->chain_own = 0;
             open = true;
         } else {
-            if (x->chain_own < 0)
-                return false;
-            sim_time b;
-            if (released_by != NONE) {
-                /* the period reaches the blocker's end at s; the finished
-                 * signal ending last continues it if it arrived by then */
-                sim_time cov = r + medium_delay(m->med, released_by, s);
-                if (e > cov && z_from > cov)
+            /* A signal present at s at w or later that arrived by w is in
+             * the period that matters (any earlier period ended before it
+             * arrived, so before w). */
+            sim_time oe = medium_own_end(m->med, s);
+            if (x->chain_own < 0) {
+                /* s took part in the period if its own last signal is in
+                 * it; it took none if it never transmitted, or if the
+                 * medium fell silent between its last transmission and w
+                 * (after its own signal only touching signals continue a
+                 * period) */
+                if (oe == INT64_MIN)
+                    x->chain_own = 0;
+                else if (oe >= w && medium_own_start(m->med, s) <= w)
+                    x->chain_own = 1;
+                else if (oe < w && medium_silent_within(m->med, oe, w, r))
+                    x->chain_own = 0;
+                else
                     return false;
-                b = e;
-            } else if (x->chain_end != SIM_TIME_NEVER) {
+            }
+            /* The period reaches at least the end at s of a signal known to
+             * be in it: the blocker that has just ended, s's own last
+             * signal when s took part. */
+            sim_time anchor = INT64_MIN;
+            if (released_by != NONE)
+                anchor = r + medium_delay(m->med, released_by, s);
+            if (x->chain_own == 1 && oe > anchor)
+                anchor = oe;
+            sim_time b;
+            if (x->chain_end != SIM_TIME_NEVER) {
                 b = x->chain_end; /* timed: only a new signal can continue it */
+            } else if (z_from <= w || (anchor != INT64_MIN && z_from <= anchor)) {
+                b = e; /* the signal ending last is in the period */
             } else {
                 return false;
             }
+            if (b < w)
+                return false; /* (only with the outage ahead: the period is not this one) */
             bool restartable = m->phy.two_part_deferral && !x->chain_own;
             if (u <= b || (restartable && u < b + m->part1_ps)) {
                 open = true;
@@ -491,10 +513,11 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
     if (!shortcut) {
         /* The replay over the signals that can matter: those present at s
          * after r - interFrameGap, and after the end of s's own last
-         * transmission (which may be in the period). */
+         * transmission unless s is known to have taken no part in the
+         * period (else its own signal may be in it). */
         sim_time since = r - m->ifg_ps;
         sim_time own_end = medium_own_end(m->med, s);
-        if (own_end != INT64_MIN && own_end < since)
+        if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
             since = own_end; /* INT64_MIN: none yet */
         bool own = false;
         sim_time end = SIM_TIME_NEVER;
