@@ -727,3 +727,123 @@ size_t medium_bytes(const medium *m)
     return sizeof *m + m->n * (sizeof *m->pos_ps + 3 * sizeof(sim_time) + sizeof(uint32_t)) +
            m->cap * sizeof *m->ring + nodes * (4 * sizeof(sim_time) + 2 * sizeof(uint32_t));
 }
+
+/* ---- reach indexes -------------------------------------------------------- */
+
+struct medium_reach {
+    const medium *m;
+    uint32_t tsize;
+    sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
+    uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
+};
+
+/* The key of a deadline for a leaf left of (or right of) the sender:
+ * t + delay < deadline  <=>  key > threshold (reach_threshold). */
+static inline sim_time reach_key(const medium *m, uint32_t k, sim_time dl, bool left)
+{
+    if (m->topology == TOPOLOGY_BUS && left)
+        return dl + m->pos_ps[k];
+    return dl - m->pos_ps[k];
+}
+
+static inline sim_time reach_threshold(const medium *m, uint32_t src, sim_time t, bool left)
+{
+    if (m->topology == TOPOLOGY_STAR)
+        return t + m->pos_ps[src] + m->hub_ps;
+    return left ? t + m->pos_ps[src] : t - m->pos_ps[src];
+}
+
+int medium_reach_create(const medium *m, medium_reach **out)
+{
+    medium_reach *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    r->m = m;
+    r->tsize = m->tsize;
+    size_t nodes = 2 * (size_t)r->tsize;
+    r->key_l = malloc(nodes * sizeof *r->key_l);
+    r->key_r = malloc(nodes * sizeof *r->key_r);
+    r->who = malloc(r->tsize * sizeof *r->who);
+    if (!r->key_l || !r->key_r || !r->who) {
+        medium_reach_destroy(r);
+        return -1;
+    }
+    for (size_t i = 0; i < nodes; i++)
+        r->key_l[i] = r->key_r[i] = MEDIUM_REACH_NONE;
+    for (uint32_t i = 0; i < r->tsize; i++)
+        r->who[i] = CI_NONE;
+    for (uint32_t k = 0; k < m->n; k++)
+        r->who[m->rank[k]] = k;
+    *out = r;
+    return 0;
+}
+
+void medium_reach_destroy(medium_reach *r)
+{
+    if (r) {
+        free(r->key_l);
+        free(r->key_r);
+        free(r->who);
+        free(r);
+    }
+}
+
+void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
+{
+    size_t i = r->tsize + r->m->rank[s];
+    sim_time kl = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, true);
+    sim_time kr = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, false);
+    if (r->key_l[i] == kl && r->key_r[i] == kr)
+        return;
+    r->key_l[i] = kl;
+    r->key_r[i] = kr;
+    for (i /= 2; i >= 1; i /= 2) {
+        sim_time a = r->key_l[2 * i], b = r->key_l[2 * i + 1];
+        sim_time c = r->key_r[2 * i], d = r->key_r[2 * i + 1];
+        if (r->key_l[i] == (a > b ? a : b) && r->key_r[i] == (c > d ? c : d))
+            break; /* nothing above changes */
+        r->key_l[i] = a > b ? a : b;
+        r->key_r[i] = c > d ? c : d;
+    }
+}
+
+/* Every leaf under node i with key > thr, appended to out. */
+static size_t reach_collect(const medium_reach *r, const sim_time *key, size_t i, sim_time thr,
+                            uint32_t *out, size_t k)
+{
+    if (key[i] <= thr)
+        return k;
+    if (i >= r->tsize) {
+        out[k++] = r->who[i - r->tsize];
+        return k;
+    }
+    k = reach_collect(r, key, 2 * i, thr, out, k);
+    return reach_collect(r, key, 2 * i + 1, thr, out, k);
+}
+
+/* The leaves [lo, hi) with key > thr. */
+static size_t reach_range(const medium_reach *r, const sim_time *key, size_t lo, size_t hi,
+                          sim_time thr, uint32_t *out, size_t k)
+{
+    for (lo += r->tsize, hi += r->tsize; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1)
+            k = reach_collect(r, key, lo++, thr, out, k);
+        if (hi & 1)
+            k = reach_collect(r, key, --hi, thr, out, k);
+    }
+    return k;
+}
+
+size_t medium_reach_find(const medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
+{
+    const medium *m = r->m;
+    size_t rank = m->rank[src];
+    size_t k = reach_range(r, r->key_l, 0, rank, reach_threshold(m, src, t, true), out, 0);
+    return reach_range(r, r->key_r, rank + 1, r->tsize, reach_threshold(m, src, t, false), out,
+                       k);
+}
+
+size_t medium_reach_bytes(const medium_reach *r)
+{
+    return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who;
+}

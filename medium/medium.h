@@ -183,6 +183,24 @@ bool medium_fault(const medium *m, sim_time *start, sim_time *end);
  * have ended (the caller judges after the last bit has passed j). */
 bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
 
+/* A reach index: per station a deadline, and the question "which stations
+ * does a signal sent by src at t reach strictly before their deadline?"
+ * (t + delay(src, k) < deadline_k). The MAC keeps two: transmitters that
+ * a new signal may still collide with, and contenders that a new signal
+ * may still stop. A segment tree of the deadlines' maxima over the
+ * medium's station order (the delay splits as for the carrier index):
+ * set O(log n), a query O((m + 1) log n) for m stations found. */
+typedef struct medium_reach medium_reach;
+#define MEDIUM_REACH_NONE INT64_MIN /* no deadline: never reached */
+/* Returns 0, or -1 when memory cannot be had. */
+int medium_reach_create(const medium *m, medium_reach **out);
+void medium_reach_destroy(medium_reach *r);
+void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline);
+/* The stations other than src reached before their deadline, written to
+ * out (room for every station), in no particular order; returns how many. */
+size_t medium_reach_find(const medium_reach *r, uint32_t src, sim_time t, uint32_t *out);
+size_t medium_reach_bytes(const medium_reach *r);
+
 /* Bytes held (for the memory benchmark). */
 size_t medium_bytes(const medium *m);
 

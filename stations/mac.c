@@ -127,6 +127,12 @@ struct mac {
                                   instant after which no new signal matters */
     uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
     uint32_t *transmitters, n_transmitters;
+    /* Who a new signal can still reach in time (medium_reach): transmitters
+     * in a frame or a burst's extension, until their end or the collision
+     * already coming (cd_reach); timed contenders, until timed_until
+     * (plan_reach). found: a query's answer. */
+    medium_reach *cd_reach, *plan_reach;
+    uint32_t *found;
     medium_signal *sig;
     size_t sig_cap;
 
@@ -190,6 +196,7 @@ static void timed_remove(mac *m, uint32_t s)
 {
     uint32_t i = m->st[s].timed;
     assert(i != NONE);
+    medium_reach_set(m->plan_reach, s, MEDIUM_REACH_NONE);
     uint32_t last = m->timed[--m->n_timed];
     m->timed[i] = last;
     m->timed_until[i] = m->timed_until[m->n_timed];
@@ -229,6 +236,8 @@ static void contender_remove(mac *m, uint32_t s)
         blocked_remove(m, s);
 }
 
+static void cd_watch(mac *m, uint32_t s);
+
 static void transmitters_remove(mac *m, uint32_t s)
 {
     uint32_t i = m->st[s].transmitter;
@@ -237,6 +246,7 @@ static void transmitters_remove(mac *m, uint32_t s)
     m->transmitters[i] = last;
     m->st[last].transmitter = i;
     m->st[s].transmitter = NONE;
+    cd_watch(m, s);
 }
 
 /* Bits on the wire for a frame: preamble and SFD, the frame padded to the
@@ -551,6 +561,7 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
         blocked_add(m, s, blocker);
     } else {
         m->timed_until[m->n_timed] = t < x->horizon ? t : x->horizon;
+        medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
         list_add(m->timed, &m->n_timed, &x->timed, s);
     }
 }
@@ -572,19 +583,25 @@ static void replan(mac *m, uint32_t s, sim_time now, uint32_t released_by)
 }
 
 /* Transmitter `src` started at `now`: its signal may reach timed
- * contenders before they start. Walks backwards because replan may move a
- * station out of the timed set (swap-remove). */
+ * contenders before they start. Those it reaches before timed_until come
+ * from plan_reach; they are re-planned in the order of a walk of the
+ * timed set from its end (the order START events are queued in, so runs
+ * do not depend on the index). A re-plan may move a station out of the
+ * timed set (swap-remove), which only moves an entry already walked. */
 static void replan_after_start(mac *m, uint32_t src, sim_time now)
 {
-    for (uint32_t i = m->n_timed; i-- > 0;) {
-        if (i >= m->n_timed)
-            continue;
-        sim_time until = m->timed_until[i];
-        if (until <= now)
-            continue; /* committed: every new signal arrives too late */
-        uint32_t s = m->timed[i];
-        if (now + medium_delay(m->med, src, s) < until)
-            replan(m, s, now, NONE);
+    size_t n = medium_reach_find(m->plan_reach, src, now, m->found);
+    uint32_t *f = m->found;
+    for (size_t i = 1; i < n; i++) { /* by index in the timed set, descending */
+        uint32_t v = f[i];
+        size_t j = i;
+        for (; j > 0 && m->st[f[j - 1]].timed < m->st[v].timed; j--)
+            f[j] = f[j - 1];
+        f[j] = v;
+    }
+    for (size_t i = 0; i < n; i++) {
+        assert(m->st[f[i]].timed != NONE);
+        replan(m, f[i], now, NONE);
     }
 }
 
@@ -732,12 +749,25 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
 
 /* ---- transmission ------------------------------------------------------- */
 
+/* Keeps s's entry in cd_reach: a signal reaching a transmitter in a frame
+ * or an extension before its end and before the collision it already
+ * expects schedules a collision; nothing else does. */
+static void cd_watch(mac *m, uint32_t s)
+{
+    const station *x = &m->st[s];
+    bool on = x->transmitter != NONE && (x->state == MAC_TX || x->state == MAC_BURST_GAP);
+    medium_reach_set(m->cd_reach, s,
+                     on ? (x->cd_pending < x->tx_end ? x->cd_pending : x->tx_end)
+                        : MEDIUM_REACH_NONE);
+}
+
 static void schedule_collision(mac *m, uint32_t s, sim_time t)
 {
     station *x = &m->st[s];
     if (t >= x->tx_end || t >= x->cd_pending)
         return;
     x->cd_pending = t;
+    cd_watch(m, s);
     push(m, t, MAC_EV_COLLISION, MAC_PHASE_COLLISION, s, x->tx_seq);
 }
 
@@ -763,6 +793,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->late = false;
     x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    cd_watch(m, s);
     if (kind == TRACE_TX_FRAME) {
         x->c.attempts++;
         if (x->collisions == 0 && now > x->ready_at)
@@ -793,12 +824,20 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
          * schedules the end then, and an end event now would only go stale) */
         if (x->cd_pending == SIM_TIME_NEVER)
             push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
-        /* ...and this signal on its way to every other transmitter. */
-        for (uint32_t i = 0; i < m->n_transmitters; i++) {
-            uint32_t k = m->transmitters[i];
-            if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
-                schedule_collision(m, k, now + medium_delay(m->med, s, k));
+        /* ...and this signal on its way to every other transmitter it
+         * reaches in time (cd_reach), in the order of the transmitters'
+         * list, which is the order their COLLISION events are queued in. */
+        size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
+        uint32_t *f = m->found;
+        for (size_t i = 1; i < n; i++) {
+            uint32_t v = f[i];
+            size_t j = i;
+            for (; j > 0 && m->st[f[j - 1]].transmitter > m->st[v].transmitter; j--)
+                f[j] = f[j - 1];
+            f[j] = v;
         }
+        for (size_t i = 0; i < n; i++)
+            schedule_collision(m, f[i], now + medium_delay(m->med, s, f[i]));
     }
     replan_after_start(m, s, now);
 }
@@ -857,6 +896,7 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     x->tx_end = x->jam_start + m->jam_ps;
     x->jam_in_gap = !in_frame;
     x->state = MAC_JAM;
+    cd_watch(m, s);
     x->end_gen++;
     push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
@@ -1215,9 +1255,16 @@ int mac_create(const mac_config *cfg, mac **out)
     m->transmitters = malloc(m->n * sizeof *m->transmitters);
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
+    m->found = malloc((m->n ? m->n : 1) * sizeof *m->found);
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
-    if (!m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
+    if (m->found && (medium_reach_create(m->med, &m->cd_reach) != 0 ||
+                     medium_reach_create(m->med, &m->plan_reach) != 0)) {
+        mac_destroy(m);
+        return -1;
+    }
+    if (!m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters ||
+        !m->sinks || !m->sink_kinds || !m->sig || !m->found) {
         mac_destroy(m);
         return -1;
     }
@@ -1258,6 +1305,9 @@ void mac_destroy(mac *m)
     free(m->sink_kinds);
     free(m->sig);
     free(m->rx);
+    free(m->found);
+    medium_reach_destroy(m->cd_reach);
+    medium_reach_destroy(m->plan_reach);
     free(m);
 }
 
@@ -1292,7 +1342,8 @@ size_t mac_bytes(const mac *m)
 {
     size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + sizeof(sim_time)) +
                m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
-               m->n_sinks * sizeof *m->sinks;
+               m->n_sinks * sizeof *m->sinks + m->n * sizeof *m->found +
+               medium_reach_bytes(m->cd_reach) + medium_reach_bytes(m->plan_reach);
     for (uint32_t s = 0; s < m->n; s++)
         b += m->st[s].q_cap * sizeof(frame);
     return b;
