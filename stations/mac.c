@@ -5,8 +5,11 @@
  * Deference (4.2.3.2.1, the Deference process) runs all the time, but a
  * station only needs its result when it has a frame ready. The result is a
  * pure function of the carrier seen at the station (medium_signals_at), so
- * it is computed, not tracked: defer_plan() replays the process over the
- * live signals and returns the instant the ready frame may start. A
+ * it is computed, not tracked: defer_replay() replays the process over the
+ * live signals and returns the instant the ready frame may start;
+ * defer_plan() gets the same answer from the medium's carrier index where
+ * it can (defer_shortcut, O(log n)), else replays only the signals that
+ * can matter (stations/MODEL.md, "Deference in a crowd"). A
  * station with a frame ready and not backing off is a "contender". A
  * contender's plan changes only in two ways, so only those contenders are
  * re-planned:
