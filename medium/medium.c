@@ -666,7 +666,8 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
 sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t)
 {
     uint32_t who;
-    if (foreign_closed_end(m, j, &who) <= t) {
+    /* (a handful of live records: the scan below is cheaper) */
+    if (m->count > 8 && foreign_closed_end(m, j, &who) <= t) {
         /* No finished signal passes j after t: only those under way
          * count (at most one per station), and the fault. */
         sim_time best = medium_open_arrival(m, j);
@@ -733,6 +734,8 @@ size_t medium_bytes(const medium *m)
 struct medium_reach {
     const medium *m;
     uint32_t tsize;
+    sim_time *dl;            /* per station: the deadline */
+    bool live;               /* the tree is up to date (else only dl is) */
     sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
     uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
 };
@@ -764,7 +767,8 @@ int medium_reach_create(const medium *m, medium_reach **out)
     r->key_l = malloc(nodes * sizeof *r->key_l);
     r->key_r = malloc(nodes * sizeof *r->key_r);
     r->who = malloc(r->tsize * sizeof *r->who);
-    if (!r->key_l || !r->key_r || !r->who) {
+    r->dl = malloc((m->n ? m->n : 1) * sizeof *r->dl);
+    if (!r->key_l || !r->key_r || !r->who || !r->dl) {
         medium_reach_destroy(r);
         return -1;
     }
@@ -772,8 +776,11 @@ int medium_reach_create(const medium *m, medium_reach **out)
         r->key_l[i] = r->key_r[i] = MEDIUM_REACH_NONE;
     for (uint32_t i = 0; i < r->tsize; i++)
         r->who[i] = CI_NONE;
-    for (uint32_t k = 0; k < m->n; k++)
+    for (uint32_t k = 0; k < m->n; k++) {
         r->who[m->rank[k]] = k;
+        r->dl[k] = MEDIUM_REACH_NONE;
+    }
+    r->live = true;
     *out = r;
     return 0;
 }
@@ -784,12 +791,16 @@ void medium_reach_destroy(medium_reach *r)
         free(r->key_l);
         free(r->key_r);
         free(r->who);
+        free(r->dl);
         free(r);
     }
 }
 
 void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
 {
+    r->dl[s] = deadline;
+    if (!r->live)
+        return; /* medium_reach_find rebuilds the tree */
     size_t i = r->tsize + r->m->rank[s];
     sim_time kl = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, true);
     sim_time kr = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, false);
@@ -834,8 +845,32 @@ static size_t reach_range(const medium_reach *r, const sim_time *key, size_t lo,
     return k;
 }
 
-size_t medium_reach_find(const medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
+void medium_reach_rest(medium_reach *r) { r->live = false; }
+
+/* The whole tree from the deadlines: O(n). */
+static void reach_rebuild(medium_reach *r)
 {
+    const medium *m = r->m;
+    for (uint32_t i = 0; i < r->tsize; i++) {
+        uint32_t k = r->who[i];
+        sim_time dl = k == CI_NONE ? MEDIUM_REACH_NONE : r->dl[k];
+        bool none = dl == MEDIUM_REACH_NONE;
+        r->key_l[r->tsize + i] = none ? dl : reach_key(m, k, dl, true);
+        r->key_r[r->tsize + i] = none ? dl : reach_key(m, k, dl, false);
+    }
+    for (size_t i = r->tsize; i-- > 1;) {
+        sim_time a = r->key_l[2 * i], b = r->key_l[2 * i + 1];
+        r->key_l[i] = a > b ? a : b;
+        a = r->key_r[2 * i], b = r->key_r[2 * i + 1];
+        r->key_r[i] = a > b ? a : b;
+    }
+    r->live = true;
+}
+
+size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
+{
+    if (!r->live)
+        reach_rebuild(r);
     const medium *m = r->m;
     size_t rank = m->rank[src];
     size_t k = reach_range(r, r->key_l, 0, rank, reach_threshold(m, src, t, true), out, 0);
@@ -845,5 +880,6 @@ size_t medium_reach_find(const medium_reach *r, uint32_t src, sim_time t, uint32
 
 size_t medium_reach_bytes(const medium_reach *r)
 {
-    return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who;
+    return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who +
+           r->m->n * sizeof *r->dl;
 }

@@ -197,8 +197,13 @@ int medium_reach_create(const medium *m, medium_reach **out);
 void medium_reach_destroy(medium_reach *r);
 void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline);
 /* The stations other than src reached before their deadline, written to
- * out (room for every station), in no particular order; returns how many. */
-size_t medium_reach_find(const medium_reach *r, uint32_t src, sim_time t, uint32_t *out);
+ * out (room for every station), in no particular order; returns how many.
+ * O(n) instead when the index rested since the last question. */
+size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out);
+/* Until the next medium_reach_find, keeps only the deadlines, so that
+ * medium_reach_set costs O(1): for a caller that scans a handful instead
+ * of asking. */
+void medium_reach_rest(medium_reach *r);
 size_t medium_reach_bytes(const medium_reach *r);
 
 /* Bytes held (for the memory benchmark). */

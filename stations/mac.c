@@ -57,6 +57,11 @@
 
 #define NONE UINT32_MAX
 
+/* Up to this many live transmissions (or transmitters, or timed
+ * contenders), scanning them is cheaper than asking the medium's indexes;
+ * both give the same answers, so this only decides the cost. */
+#define CROWD 8
+
 typedef struct station {
     mac_state state;
     bool has_frame;      /* cur holds the frame being sent */
@@ -522,20 +527,24 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
 {
     station *x = &m->st[s];
     sim_time plan;
-    bool shortcut = defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    bool crowd = medium_live_count(m->med) > CROWD;
+    bool shortcut = crowd && defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
     if (!shortcut) {
         /* The replay over the signals that can matter: those present at s
          * after r - interFrameGap, and after the end of s's own last
          * transmission unless s is known to have taken no part in the
-         * period (else its own signal may be in it). */
-        sim_time since = r - m->ifg_ps;
-        sim_time own_end = medium_own_end(m->med, s);
-        if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
-            since = own_end; /* INT64_MIN: none yet */
+         * period (else its own signal may be in it); a handful: all. */
+        sim_time since = INT64_MIN;
+        if (crowd) {
+            since = r - m->ifg_ps;
+            sim_time own_end = medium_own_end(m->med, s);
+            if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
+                since = own_end; /* INT64_MIN: none yet */
+        }
         bool own = false;
         sim_time end = SIM_TIME_NEVER;
         plan = defer_replay(m, s, r, since, blocker, horizon, &own, &end);
-        if (plan == SIM_TIME_NEVER && !open_blocker(m, s, r, blocker))
+        if (since != INT64_MIN && plan == SIM_TIME_NEVER && !open_blocker(m, s, r, blocker))
             plan = defer_replay(m, s, r, INT64_MIN, blocker, horizon, &own, &end); /* a tie */
         if (plan != r) {
             x->chain_own = own;
@@ -593,6 +602,21 @@ static void replan(mac *m, uint32_t s, sim_time now, uint32_t released_by)
  * timed set (swap-remove), which only moves an entry already walked. */
 static void replan_after_start(mac *m, uint32_t src, sim_time now)
 {
+    if (m->n_timed <= CROWD) {
+        /* a handful: walk them (replan may swap-remove behind i) */
+        medium_reach_rest(m->plan_reach);
+        for (uint32_t i = m->n_timed; i-- > 0;) {
+            if (i >= m->n_timed)
+                continue;
+            sim_time until = m->timed_until[i];
+            if (until <= now)
+                continue; /* committed: every new signal arrives too late */
+            uint32_t s = m->timed[i];
+            if (now + medium_delay(m->med, src, s) < until)
+                replan(m, s, now, NONE);
+        }
+        return;
+    }
     size_t n = medium_reach_find(m->plan_reach, src, now, m->found);
     uint32_t *f = m->found;
     for (size_t i = 1; i < n; i++) { /* by index in the timed set, descending */
@@ -830,17 +854,26 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         /* ...and this signal on its way to every other transmitter it
          * reaches in time (cd_reach), in the order of the transmitters'
          * list, which is the order their COLLISION events are queued in. */
-        size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
-        uint32_t *f = m->found;
-        for (size_t i = 1; i < n; i++) {
-            uint32_t v = f[i];
-            size_t j = i;
-            for (; j > 0 && m->st[f[j - 1]].transmitter > m->st[v].transmitter; j--)
-                f[j] = f[j - 1];
-            f[j] = v;
+        if (m->n_transmitters <= CROWD) { /* a handful: walk them */
+            medium_reach_rest(m->cd_reach);
+            for (uint32_t i = 0; i < m->n_transmitters; i++) {
+                uint32_t k = m->transmitters[i];
+                if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+                    schedule_collision(m, k, now + medium_delay(m->med, s, k));
+            }
+        } else {
+            size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
+            uint32_t *f = m->found;
+            for (size_t i = 1; i < n; i++) {
+                uint32_t v = f[i];
+                size_t j = i;
+                for (; j > 0 && m->st[f[j - 1]].transmitter > m->st[v].transmitter; j--)
+                    f[j] = f[j - 1];
+                f[j] = v;
+            }
+            for (size_t i = 0; i < n; i++)
+                schedule_collision(m, f[i], now + medium_delay(m->med, s, f[i]));
         }
-        for (size_t i = 0; i < n; i++)
-            schedule_collision(m, f[i], now + medium_delay(m->med, s, f[i]));
     }
     replan_after_start(m, s, now);
 }

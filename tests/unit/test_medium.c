@@ -168,6 +168,8 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
         uint32_t k = (uint32_t)(rng_next(r) % n);
         dl[k] = rng_next(r) % 4 == 0 ? MEDIUM_REACH_NONE : now + (sim_time)(rng_next(r) % 9000);
         medium_reach_set(reach, k, dl[k]);
+        if (rng_next(r) % 5 == 0)
+            medium_reach_rest(reach); /* the next question rebuilds it */
         medium_retire(m, now);
 
         uint32_t j = (uint32_t)(rng_next(r) % n);
