@@ -31,7 +31,262 @@ struct medium {
     size_t cap, head, count; /* cap is a power of two */
     uint64_t first_id, next_id;
     size_t held;             /* records with holds > 0 */
+    uint64_t held_from;      /* no record before this id is held */
+    /* medium_retire's scan of the front cluster, kept between calls: the
+     * first scan_k records are finished and not held (which they stay:
+     * holds are taken only on a new record), die out by scan_dead, and
+     * none closes the cluster. Reset when the front is popped. */
+    size_t scan_k;
+    sim_time scan_dead;
+    /* Global silence: no signal anywhere. n_open transmissions are under
+     * way; every finished one has died out everywhere by dead_all (its end
+     * plus the longest delay); [quiet_from, quiet_until) is the last
+     * silence that a start ended. */
+    uint32_t n_open;
+    sim_time dead_all;
+    sim_time quiet_from, quiet_until;
+
+    /* The carrier index (medium.h): per station, the start of the
+     * transmission under way (SIM_TIME_NEVER: none) and the start and end
+     * of the last finished one (end INT64_MIN: none yet); segment trees
+     * over the stations in position order (bus) or index order (star),
+     * leaves at tsize + rank. For a leaf left of the asking station the
+     * key is value - p (bus), for one right of it value + p; on a star
+     * both are value + p. */
+    sim_time *open_start, *last_start, *last_end;
+    uint32_t *rank;          /* station -> leaf */
+    uint32_t tsize;          /* leaves: a power of two >= n */
+    sim_time *open_l, *open_r; /* minima of the keys of open_start */
+    sim_time *end_l, *end_r;   /* maxima of the keys of last_end */
+    uint32_t *end_l_who, *end_r_who;
 };
+
+#define CI_NONE UINT32_MAX
+#define CI_EMPTY_MIN INT64_MAX
+#define CI_EMPTY_MAX INT64_MIN
+
+/* ---- the carrier index --------------------------------------------------- */
+
+/* Leaves in order of position on a bus (ties by index), of index on a
+ * star (every signal crosses the hub, so any order serves). A merge sort
+ * of the station numbers, then inverted into m->rank: O(n log n) once.
+ * Returns 0, or -1 when memory cannot be had. */
+static int rank_stations(medium *m)
+{
+    uint32_t n = m->n;
+    if (n == 0)
+        return 0;
+    uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = i;
+    if (m->topology == TOPOLOGY_BUS) {
+        for (uint32_t w = 1; w < n; w *= 2) {
+            for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+                uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+                uint32_t i = lo, j = mid, k = lo;
+                while (i < mid && j < hi) {
+                    /* stable: ties keep index order */
+                    if (m->pos_ps[a[j]] < m->pos_ps[a[i]])
+                        b[k++] = a[j++];
+                    else
+                        b[k++] = a[i++];
+                }
+                while (i < mid)
+                    b[k++] = a[i++];
+                while (j < hi)
+                    b[k++] = a[j++];
+            }
+            uint32_t *t = a;
+            a = b;
+            b = t;
+        }
+    }
+    for (uint32_t r = 0; r < n; r++)
+        m->rank[a[r]] = r;
+    free(a);
+    free(b);
+    return 0;
+}
+
+/* The key of a value (a start or an end) of station s for a leaf left of
+ * (left = true) or right of the asking station. */
+static inline sim_time key_of(const medium *m, uint32_t s, sim_time v, bool left)
+{
+    return m->topology == TOPOLOGY_BUS && left ? v - m->pos_ps[s] : v + m->pos_ps[s];
+}
+
+/* From a key back to the instant at station j. */
+static inline sim_time at_station(const medium *m, uint32_t j, sim_time key, bool left)
+{
+    if (m->topology == TOPOLOGY_STAR)
+        return key + m->hub_ps + m->pos_ps[j];
+    return left ? key + m->pos_ps[j] : key - m->pos_ps[j];
+}
+
+static void set_open(medium *m, uint32_t s, sim_time start)
+{
+    m->open_start[s] = start;
+    size_t i = m->tsize + m->rank[s];
+    m->open_l[i] = start == SIM_TIME_NEVER ? CI_EMPTY_MIN : key_of(m, s, start, true);
+    m->open_r[i] = start == SIM_TIME_NEVER ? CI_EMPTY_MIN : key_of(m, s, start, false);
+    for (i /= 2; i >= 1; i /= 2) {
+        sim_time a = m->open_l[2 * i], b = m->open_l[2 * i + 1];
+        m->open_l[i] = a < b ? a : b;
+        a = m->open_r[2 * i], b = m->open_r[2 * i + 1];
+        m->open_r[i] = a < b ? a : b;
+    }
+}
+
+static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
+{
+    m->last_start[s] = start;
+    m->last_end[s] = end;
+    size_t i = m->tsize + m->rank[s];
+    m->end_l[i] = key_of(m, s, end, true);
+    m->end_r[i] = key_of(m, s, end, false);
+    m->end_l_who[i] = m->end_r_who[i] = s;
+    for (i /= 2; i >= 1; i /= 2) {
+        size_t c = m->end_l[2 * i] >= m->end_l[2 * i + 1] ? 2 * i : 2 * i + 1;
+        m->end_l[i] = m->end_l[c];
+        m->end_l_who[i] = m->end_l_who[c];
+        c = m->end_r[2 * i] >= m->end_r[2 * i + 1] ? 2 * i : 2 * i + 1;
+        m->end_r[i] = m->end_r[c];
+        m->end_r_who[i] = m->end_r_who[c];
+    }
+}
+
+/* Minimum of t[] over the leaves [lo, hi). */
+static sim_time tree_min(const medium *m, const sim_time *t, size_t lo, size_t hi)
+{
+    sim_time best = CI_EMPTY_MIN;
+    for (lo += m->tsize, hi += m->tsize; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) {
+            if (t[lo] < best)
+                best = t[lo];
+            lo++;
+        }
+        if (hi & 1) {
+            hi--;
+            if (t[hi] < best)
+                best = t[hi];
+        }
+    }
+    return best;
+}
+
+/* Maximum of t[] over the leaves [lo, hi), and the station holding it. */
+static sim_time tree_max(const medium *m, const sim_time *t, const uint32_t *who, size_t lo,
+                         size_t hi, uint32_t *best_who)
+{
+    sim_time best = CI_EMPTY_MAX;
+    *best_who = CI_NONE;
+    for (lo += m->tsize, hi += m->tsize; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) {
+            if (t[lo] > best) {
+                best = t[lo];
+                *best_who = who[lo];
+            }
+            lo++;
+        }
+        if (hi & 1) {
+            hi--;
+            if (t[hi] > best) {
+                best = t[hi];
+                *best_who = who[hi];
+            }
+        }
+    }
+    return best;
+}
+
+sim_time medium_open_arrival(const medium *m, uint32_t j)
+{
+    size_t r = m->rank[j];
+    sim_time best = SIM_TIME_NEVER;
+    sim_time kl = tree_min(m, m->open_l, 0, r);
+    if (kl != CI_EMPTY_MIN)
+        best = at_station(m, j, kl, true);
+    sim_time kr = tree_min(m, m->open_r, r + 1, m->tsize);
+    if (kr != CI_EMPTY_MIN) {
+        sim_time a = at_station(m, j, kr, false);
+        if (a < best)
+            best = a;
+    }
+    return best;
+}
+
+/* The latest end of carrier at j of other stations' finished
+ * transmissions, and who sent it; CI_EMPTY_MAX when none. */
+static sim_time foreign_closed_end(const medium *m, uint32_t j, uint32_t *who)
+{
+    size_t r = m->rank[j];
+    uint32_t wl, wr;
+    sim_time best = CI_EMPTY_MAX;
+    *who = CI_NONE;
+    sim_time kl = tree_max(m, m->end_l, m->end_l_who, 0, r, &wl);
+    if (kl != CI_EMPTY_MAX) {
+        best = at_station(m, j, kl, true);
+        *who = wl;
+    }
+    sim_time kr = tree_max(m, m->end_r, m->end_r_who, r + 1, m->tsize, &wr);
+    if (kr != CI_EMPTY_MAX) {
+        sim_time e = at_station(m, j, kr, false);
+        if (e > best) {
+            best = e;
+            *who = wr;
+        }
+    }
+    return best;
+}
+
+sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time *from)
+{
+    sim_time best = foreign_closed_end(m, j, who);
+    if (m->last_end[j] != CI_EMPTY_MAX && m->last_end[j] > best) {
+        best = m->last_end[j];
+        *who = j;
+    }
+    if (*who != CI_NONE)
+        *from = m->last_start[*who] + medium_delay(m, *who, j);
+    return best;
+}
+
+sim_time medium_own_end(const medium *m, uint32_t j) { return m->last_end[j]; }
+sim_time medium_own_start(const medium *m, uint32_t j) { return m->last_start[j]; }
+
+/* Whether [lo, hi) holds an instant outside the fault. */
+static bool clear_of_fault(const medium *m, sim_time lo, sim_time hi)
+{
+    if (lo >= hi)
+        return false;
+    return !m->fault || m->fault_start > lo || m->fault_end < hi;
+}
+
+bool medium_silent_within(const medium *m, sim_time a, sim_time b, sim_time now)
+{
+    sim_time lo = a > m->quiet_from ? a : m->quiet_from;
+    sim_time hi = b < m->quiet_until ? b : m->quiet_until;
+    if (m->quiet_until > m->quiet_from && clear_of_fault(m, lo, hi))
+        return true;
+    if (m->n_open == 0) { /* silent since dead_all, up to now at least */
+        lo = a > m->dead_all ? a : m->dead_all;
+        hi = b < now ? b : now;
+        return clear_of_fault(m, lo, hi);
+    }
+    return false;
+}
+
+bool medium_fault(const medium *m, sim_time *start, sim_time *end)
+{
+    *start = m->fault_start;
+    *end = m->fault_end;
+    return m->fault;
+}
 
 int medium_create(const medium_config *cfg, medium **out)
 {
@@ -48,12 +303,34 @@ int medium_create(const medium_config *cfg, medium **out)
     m->fault = cfg->fault_end_ps > cfg->fault_start_ps;
     m->fault_start = cfg->fault_start_ps;
     m->fault_end = cfg->fault_end_ps;
-    m->pos_ps = malloc((cfg->n_stations ? cfg->n_stations : 1) * sizeof *m->pos_ps);
+    size_t n1 = cfg->n_stations ? cfg->n_stations : 1;
+    m->pos_ps = malloc(n1 * sizeof *m->pos_ps);
     m->cap = 16;
     m->ring = malloc(m->cap * sizeof *m->ring);
-    if (!m->pos_ps || !m->ring) {
+    m->tsize = 1;
+    while (m->tsize < n1)
+        m->tsize *= 2;
+    size_t nodes = 2 * (size_t)m->tsize;
+    m->open_start = malloc(n1 * sizeof *m->open_start);
+    m->last_start = malloc(n1 * sizeof *m->last_start);
+    m->last_end = malloc(n1 * sizeof *m->last_end);
+    m->rank = malloc(n1 * sizeof *m->rank);
+    m->open_l = malloc(nodes * sizeof *m->open_l);
+    m->open_r = malloc(nodes * sizeof *m->open_r);
+    m->end_l = malloc(nodes * sizeof *m->end_l);
+    m->end_r = malloc(nodes * sizeof *m->end_r);
+    m->end_l_who = malloc(nodes * sizeof *m->end_l_who);
+    m->end_r_who = malloc(nodes * sizeof *m->end_r_who);
+    if (!m->pos_ps || !m->ring || !m->open_start || !m->last_start || !m->last_end ||
+        !m->rank || !m->open_l || !m->open_r || !m->end_l || !m->end_r || !m->end_l_who ||
+        !m->end_r_who) {
         medium_destroy(m);
         return -1;
+    }
+    for (size_t i = 0; i < nodes; i++) {
+        m->open_l[i] = m->open_r[i] = CI_EMPTY_MIN;
+        m->end_l[i] = m->end_r[i] = CI_EMPTY_MAX;
+        m->end_l_who[i] = m->end_r_who[i] = CI_NONE;
     }
     sim_time lo = 0, hi = 0, d1 = 0, d2 = 0;
     for (uint32_t i = 0; i < m->n; i++) {
@@ -75,6 +352,16 @@ int medium_create(const medium_config *cfg, medium **out)
         m->max_delay = hi - lo;
     else
         m->max_delay = m->n > 1 ? d1 + d2 + m->hub_ps : 0;
+    if (rank_stations(m) != 0) {
+        medium_destroy(m);
+        return -1;
+    }
+    m->dead_all = INT64_MIN;
+    for (uint32_t i = 0; i < m->n; i++) {
+        m->open_start[i] = SIM_TIME_NEVER;
+        m->last_start[i] = SIM_TIME_NEVER;
+        m->last_end[i] = CI_EMPTY_MAX;
+    }
     *out = m;
     return 0;
 }
@@ -84,6 +371,16 @@ void medium_destroy(medium *m)
     if (m) {
         free(m->pos_ps);
         free(m->ring);
+        free(m->open_start);
+        free(m->last_start);
+        free(m->last_end);
+        free(m->rank);
+        free(m->open_l);
+        free(m->open_r);
+        free(m->end_l);
+        free(m->end_r);
+        free(m->end_l_who);
+        free(m->end_r_who);
         free(m);
     }
 }
@@ -139,6 +436,12 @@ uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t u
     medium_tx *t = slot(m, m->count++);
     *t = (medium_tx){.id = m->next_id++, .station = station, .start = start,
                      .end = SIM_TIME_NEVER, .user = user};
+    assert(m->open_start[station] == SIM_TIME_NEVER);
+    if (m->n_open++ == 0 && m->dead_all < start) {
+        m->quiet_from = m->dead_all;
+        m->quiet_until = start;
+    }
+    set_open(m, station, start);
     return t->id;
 }
 
@@ -154,6 +457,11 @@ void medium_tx_end(medium *m, uint64_t id, sim_time end)
     medium_tx *t = medium_tx_get(m, id);
     assert(t && t->end == SIM_TIME_NEVER && end > t->start);
     t->end = end;
+    m->n_open--;
+    if (end + m->max_delay > m->dead_all)
+        m->dead_all = end + m->max_delay;
+    set_open(m, t->station, SIM_TIME_NEVER);
+    set_closed(m, t->station, t->start, end);
 }
 
 void medium_hold(medium *m, uint64_t id)
@@ -162,6 +470,10 @@ void medium_hold(medium *m, uint64_t id)
     assert(t);
     if (t->holds++ == 0)
         m->held++;
+    if (id < m->held_from)
+        m->held_from = id;
+    if (id - m->first_id < m->scan_k)
+        m->scan_k = 0; /* (the MAC holds only new records) */
 }
 
 void medium_release(medium *m, uint64_t id)
@@ -177,29 +489,32 @@ static void pop_front(medium *m, size_t k)
     m->head = (m->head + k) & (m->cap - 1);
     m->count -= k;
     m->first_id += k;
+    m->scan_k = 0;
 }
 
 void medium_retire(medium *m, sim_time now)
 {
     if (m->count == 0 || slot(m, 0)->end == SIM_TIME_NEVER || slot(m, 0)->holds)
         return; /* the oldest record must stay, hence every later one */
-    /* The earliest start among held records bounds what may go. */
+    /* The earliest start among held records bounds what may go. The first
+     * held record only moves on (holds are released; new ones are taken
+     * on new records), so finding it costs O(1) amortised. */
     sim_time held_start = SIM_TIME_NEVER;
     if (m->held) {
-        for (size_t i = 0; i < m->count; i++) {
-            if (slot(m, i)->holds) {
-                held_start = slot(m, i)->start;
-                break;
-            }
-        }
+        if (m->held_from < m->first_id)
+            m->held_from = m->first_id;
+        while (!medium_tx_get(m, m->held_from)->holds)
+            m->held_from++;
+        held_start = medium_tx_get(m, m->held_from)->start;
     }
     sim_time quiet = m->retain_ps + m->max_delay;
     for (;;) {
         /* The front cluster: records each starting less than chain_ps
          * after every earlier one died out. It goes as a whole once it is
-         * closed (the next record, or now, is chain_ps past its death). */
-        sim_time dead = INT64_MIN;
-        size_t k = 0;
+         * closed (the next record, or now, is chain_ps past its death).
+         * The scan resumes where the last call stopped: O(1) amortised. */
+        sim_time dead = m->scan_k ? m->scan_dead : INT64_MIN;
+        size_t k = m->scan_k;
         bool closed = false, blocked = false;
         for (; k < m->count; k++) {
             const medium_tx *t = slot(m, k);
@@ -214,6 +529,8 @@ void medium_retire(medium *m, sim_time now)
             sim_time d = t->end + m->max_delay;
             if (d > dead)
                 dead = d;
+            m->scan_k = k + 1;
+            m->scan_dead = dead;
         }
         if (k == 0 || blocked)
             break;
@@ -324,8 +641,47 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
     return k;
 }
 
+size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_signal *out,
+                            size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->count && k < cap; i++) {
+        const medium_tx *t = slot(m, i);
+        sim_time d = medium_delay(m, t->station, j);
+        if (t->end != SIM_TIME_NEVER && t->end + d < t0)
+            continue;
+        out[k++] = (medium_signal){t->start + d,
+                                   t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
+                                   t->station, t->station == j};
+    }
+    if (m->fault && m->fault_end >= t0 && k < cap)
+        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+    if (k <= 24) {
+        for (size_t i = 1; i < k; i++)
+            insert_signal(out, i, out[i]);
+    } else {
+        sort_signals(out, k);
+    }
+    return k;
+}
+
 sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t)
 {
+    uint32_t who;
+    /* (a handful of live records: the scan below is cheaper) */
+    if (m->count > 8 && foreign_closed_end(m, j, &who) <= t) {
+        /* No finished signal passes j after t: only those under way
+         * count (at most one per station), and the fault. */
+        sim_time best = medium_open_arrival(m, j);
+        if (best != SIM_TIME_NEVER && best < t)
+            best = t;
+        if (m->fault && m->fault_end > t) {
+            sim_time at = m->fault_start > t ? m->fault_start : t;
+            if (at < best)
+                best = at;
+        }
+        return best;
+    }
     sim_time best = SIM_TIME_NEVER;
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *x = slot(m, i);
@@ -370,5 +726,162 @@ bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j)
 
 size_t medium_bytes(const medium *m)
 {
-    return sizeof *m + m->n * sizeof *m->pos_ps + m->cap * sizeof *m->ring;
+    size_t nodes = 2 * (size_t)m->tsize;
+    return sizeof *m + m->n * (sizeof *m->pos_ps + 3 * sizeof(sim_time) + sizeof(uint32_t)) +
+           m->cap * sizeof *m->ring + nodes * (4 * sizeof(sim_time) + 2 * sizeof(uint32_t));
+}
+
+/* ---- reach indexes -------------------------------------------------------- */
+
+struct medium_reach {
+    const medium *m;
+    uint32_t tsize;
+    sim_time *dl;            /* per station: the deadline */
+    bool live;               /* the tree is up to date (else only dl is) */
+    sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
+    uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
+};
+
+/* The key of a deadline for a leaf left of (or right of) the sender:
+ * t + delay < deadline  <=>  key > threshold (reach_threshold). */
+static inline sim_time reach_key(const medium *m, uint32_t k, sim_time dl, bool left)
+{
+    if (m->topology == TOPOLOGY_BUS && left)
+        return dl + m->pos_ps[k];
+    return dl - m->pos_ps[k];
+}
+
+static inline sim_time reach_threshold(const medium *m, uint32_t src, sim_time t, bool left)
+{
+    if (m->topology == TOPOLOGY_STAR)
+        return t + m->pos_ps[src] + m->hub_ps;
+    return left ? t + m->pos_ps[src] : t - m->pos_ps[src];
+}
+
+int medium_reach_create(const medium *m, medium_reach **out)
+{
+    medium_reach *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    r->m = m;
+    r->tsize = m->tsize;
+    size_t nodes = 2 * (size_t)r->tsize;
+    r->key_l = malloc(nodes * sizeof *r->key_l);
+    r->key_r = malloc(nodes * sizeof *r->key_r);
+    r->who = malloc(r->tsize * sizeof *r->who);
+    r->dl = malloc((m->n ? m->n : 1) * sizeof *r->dl);
+    if (!r->key_l || !r->key_r || !r->who || !r->dl) {
+        medium_reach_destroy(r);
+        return -1;
+    }
+    for (size_t i = 0; i < nodes; i++)
+        r->key_l[i] = r->key_r[i] = MEDIUM_REACH_NONE;
+    for (uint32_t i = 0; i < r->tsize; i++)
+        r->who[i] = CI_NONE;
+    for (uint32_t k = 0; k < m->n; k++) {
+        r->who[m->rank[k]] = k;
+        r->dl[k] = MEDIUM_REACH_NONE;
+    }
+    r->live = true;
+    *out = r;
+    return 0;
+}
+
+void medium_reach_destroy(medium_reach *r)
+{
+    if (r) {
+        free(r->key_l);
+        free(r->key_r);
+        free(r->who);
+        free(r->dl);
+        free(r);
+    }
+}
+
+void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
+{
+    r->dl[s] = deadline;
+    if (!r->live)
+        return; /* medium_reach_find rebuilds the tree */
+    size_t i = r->tsize + r->m->rank[s];
+    sim_time kl = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, true);
+    sim_time kr = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, false);
+    if (r->key_l[i] == kl && r->key_r[i] == kr)
+        return;
+    r->key_l[i] = kl;
+    r->key_r[i] = kr;
+    for (i /= 2; i >= 1; i /= 2) {
+        sim_time a = r->key_l[2 * i], b = r->key_l[2 * i + 1];
+        sim_time c = r->key_r[2 * i], d = r->key_r[2 * i + 1];
+        if (r->key_l[i] == (a > b ? a : b) && r->key_r[i] == (c > d ? c : d))
+            break; /* nothing above changes */
+        r->key_l[i] = a > b ? a : b;
+        r->key_r[i] = c > d ? c : d;
+    }
+}
+
+/* Every leaf under node i with key > thr, appended to out. */
+static size_t reach_collect(const medium_reach *r, const sim_time *key, size_t i, sim_time thr,
+                            uint32_t *out, size_t k)
+{
+    if (key[i] <= thr)
+        return k;
+    if (i >= r->tsize) {
+        out[k++] = r->who[i - r->tsize];
+        return k;
+    }
+    k = reach_collect(r, key, 2 * i, thr, out, k);
+    return reach_collect(r, key, 2 * i + 1, thr, out, k);
+}
+
+/* The leaves [lo, hi) with key > thr. */
+static size_t reach_range(const medium_reach *r, const sim_time *key, size_t lo, size_t hi,
+                          sim_time thr, uint32_t *out, size_t k)
+{
+    for (lo += r->tsize, hi += r->tsize; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1)
+            k = reach_collect(r, key, lo++, thr, out, k);
+        if (hi & 1)
+            k = reach_collect(r, key, --hi, thr, out, k);
+    }
+    return k;
+}
+
+void medium_reach_rest(medium_reach *r) { r->live = false; }
+
+/* The whole tree from the deadlines: O(n). */
+static void reach_rebuild(medium_reach *r)
+{
+    const medium *m = r->m;
+    for (uint32_t i = 0; i < r->tsize; i++) {
+        uint32_t k = r->who[i];
+        sim_time dl = k == CI_NONE ? MEDIUM_REACH_NONE : r->dl[k];
+        bool none = dl == MEDIUM_REACH_NONE;
+        r->key_l[r->tsize + i] = none ? dl : reach_key(m, k, dl, true);
+        r->key_r[r->tsize + i] = none ? dl : reach_key(m, k, dl, false);
+    }
+    for (size_t i = r->tsize; i-- > 1;) {
+        sim_time a = r->key_l[2 * i], b = r->key_l[2 * i + 1];
+        r->key_l[i] = a > b ? a : b;
+        a = r->key_r[2 * i], b = r->key_r[2 * i + 1];
+        r->key_r[i] = a > b ? a : b;
+    }
+    r->live = true;
+}
+
+size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
+{
+    if (!r->live)
+        reach_rebuild(r);
+    const medium *m = r->m;
+    size_t rank = m->rank[src];
+    size_t k = reach_range(r, r->key_l, 0, rank, reach_threshold(m, src, t, true), out, 0);
+    return reach_range(r, r->key_r, rank + 1, r->tsize, reach_threshold(m, src, t, false), out,
+                       k);
+}
+
+size_t medium_reach_bytes(const medium_reach *r)
+{
+    return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who +
+           r->m->n * sizeof *r->dl;
 }

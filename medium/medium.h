@@ -10,8 +10,21 @@
  * ended so recently that their signal may still matter somewhere (it is
  * still travelling along the cable, a station's inter-frame gap may still be
  * timed from it, or a reception that overlaps it has not been judged yet:
- * see medium_hold). Live transmissions are ordered by start time; their
- * number is small (a handful on a busy segment), so queries scan them.
+ * see medium_hold). Live transmissions are ordered by start time. On a
+ * quiet segment they are a handful; in a collapse (fixed retry, hundreds
+ * of stations) hundreds overlap, so the questions deference and collision
+ * detection ask most often are answered by the carrier index instead of a
+ * scan:
+ *
+ * The carrier index keeps, per station, the start of its transmission
+ * under way (if any) and the start and end of its last finished one, in a
+ * segment tree over the stations in order of position (bus) or of index
+ * (star). The signal of station j started at t reaches station i at
+ * t + |p_i - p_j| on a bus: min over j left of i of (t - p_j), plus p_i,
+ * and min over j right of i of (t + p_j), minus p_i; on a star every
+ * signal crosses the hub, t + p_j + hub + p_i. The same with maxima of the
+ * ends gives the last end of carrier at i. Each start or end updates one
+ * leaf: O(log n). Costs of every operation are given below.
  *
  * A fault (an outage of the whole medium, medium_config.fault_*) is a
  * jamming signal present at every station during [fault_start, fault_end),
@@ -93,10 +106,11 @@ sim_time medium_probe_delay(const medium *m, uint32_t s);
 /* The longest delay between any two stations (the collision domain). */
 sim_time medium_max_delay(const medium *m);
 
-/* Starts a transmission at `start` (not earlier than any earlier start).
- * Returns its id, or UINT64_MAX when memory cannot be had. */
+/* Starts a transmission at `start` (not earlier than any earlier start;
+ * at most one under way per station). Returns its id, or UINT64_MAX when
+ * memory cannot be had. O(log n) (the carrier index). */
 uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user);
-/* Publishes the end of a transmission under way. */
+/* Publishes the end of a transmission under way. O(log n). */
 void medium_tx_end(medium *m, uint64_t id, sim_time end);
 /* The live record, or NULL when it was retired. */
 medium_tx *medium_tx_get(medium *m, uint64_t id);
@@ -125,18 +139,76 @@ size_t medium_signal_count(const medium *m);
 
 /* Signal intervals of every live transmission as seen at station j, and
  * the fault's, if any, in order of arrival at j (`from`). Writes at most
- * `cap` entries; returns the number written. */
+ * `cap` entries; returns the number written. O(L log L) for L live
+ * transmissions: only for a full replay of deference and where a
+ * reception is judged. */
 size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t cap);
+
+/* Like medium_signals_at, but only the signals still present at j at t0
+ * or later (those whose end at j is t0 or later, or unknown): O(L) to
+ * choose them, O(K log K) to sort the K chosen. Ties in arrival may come
+ * in another order than medium_signals_at's. */
+size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_signal *out,
+                            size_t cap);
 
 /* The earliest instant >= t at which the signal of a live transmission
  * of another station, or the fault, is present at station j, or
- * SIM_TIME_NEVER. Transmissions that have not begun yet are not known. */
+ * SIM_TIME_NEVER. Transmissions that have not begun yet are not known.
+ * O(log n) when no finished transmission's signal is still passing j
+ * after t (the usual case at a start), else O(L). */
 sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t);
+
+/* The carrier index. Neither includes the fault (medium_fault). */
+/* The earliest arrival at j of the signal of a transmission under way of
+ * another station, or SIM_TIME_NEVER when no other station transmits.
+ * O(log n). */
+sim_time medium_open_arrival(const medium *m, uint32_t j);
+/* The latest instant at which the carrier of a finished transmission
+ * ends at j (j's own included, with no delay), the station that sent it
+ * (*who) and the instant its signal arrived at j (*from); INT64_MIN when
+ * no transmission has ended yet. Records already retired count too: they
+ * ended long before any instant a caller asks about. O(log n). */
+sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time *from);
+/* The end of station j's last finished transmission, INT64_MIN when it
+ * has not finished one. O(1). */
+sim_time medium_own_end(const medium *m, uint32_t j);
+/* Its start (SIM_TIME_NEVER when none). O(1). */
+sim_time medium_own_start(const medium *m, uint32_t j);
+/* Whether some instant in [a, b) (b <= now) is known to have been silent
+ * everywhere: no signal on the medium, the fault included. Only the last
+ * silence ended by a start, and the one under way, are known: false
+ * means "not known". O(1). */
+bool medium_silent_within(const medium *m, sim_time a, sim_time b, sim_time now);
+/* The outage, if any: true and [*start, *end). O(1). */
+bool medium_fault(const medium *m, sim_time *start, sim_time *end);
 
 /* Whether a reception of transmission `rx` at station j overlaps any other
  * signal there, the fault included. Both rx and every transmission that could overlap it must
  * have ended (the caller judges after the last bit has passed j). */
 bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
+
+/* A reach index: per station a deadline, and the question "which stations
+ * does a signal sent by src at t reach strictly before their deadline?"
+ * (t + delay(src, k) < deadline_k). The MAC keeps two: transmitters that
+ * a new signal may still collide with, and contenders that a new signal
+ * may still stop. A segment tree of the deadlines' maxima over the
+ * medium's station order (the delay splits as for the carrier index):
+ * set O(log n), a query O((m + 1) log n) for m stations found. */
+typedef struct medium_reach medium_reach;
+#define MEDIUM_REACH_NONE INT64_MIN /* no deadline: never reached */
+/* Returns 0, or -1 when memory cannot be had. */
+int medium_reach_create(const medium *m, medium_reach **out);
+void medium_reach_destroy(medium_reach *r);
+void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline);
+/* The stations other than src reached before their deadline, written to
+ * out (room for every station), in no particular order; returns how many.
+ * O(n) instead when the index rested since the last question. */
+size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out);
+/* Until the next medium_reach_find, keeps only the deadlines, so that
+ * medium_reach_set costs O(1): for a caller that scans a handful instead
+ * of asking. */
+void medium_reach_rest(medium_reach *r);
+size_t medium_reach_bytes(const medium_reach *r);
 
 /* Bytes held (for the memory benchmark). */
 size_t medium_bytes(const medium *m);

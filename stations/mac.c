@@ -5,8 +5,11 @@
  * Deference (4.2.3.2.1, the Deference process) runs all the time, but a
  * station only needs its result when it has a frame ready. The result is a
  * pure function of the carrier seen at the station (medium_signals_at), so
- * it is computed, not tracked: defer_plan() replays the process over the
- * live signals and returns the instant the ready frame may start. A
+ * it is computed, not tracked: defer_replay() replays the process over the
+ * live signals and returns the instant the ready frame may start;
+ * defer_plan() gets the same answer from the medium's carrier index where
+ * it can (defer_shortcut, O(log n)), else replays only the signals that
+ * can matter (stations/MODEL.md, "Deference in a crowd"). A
  * station with a frame ready and not backing off is a "contender". A
  * contender's plan changes only in two ways, so only those contenders are
  * re-planned:
@@ -56,6 +59,11 @@
 
 #define NONE UINT32_MAX
 
+/* Up to this many live transmissions (or transmitters, or timed
+ * contenders), scanning them is cheaper than asking the medium's indexes;
+ * both give the same answers, so this only decides the cost. */
+#define CROWD 8
+
 typedef struct station {
     mac_state state;
     bool has_frame;      /* cur holds the frame being sent */
@@ -75,6 +83,13 @@ typedef struct station {
     sim_time ready_at;   /* the current attempt became ready */
     sim_time planned;    /* DEFER: planned start, or SIM_TIME_NEVER */
     sim_time horizon;    /* timed: only signals arriving before this matter */
+    /* The contender's chain (MODEL.md, "Deference in a crowd"): the carrier
+     * period it defers to is fixed while it contends; once known, whether
+     * it transmitted in it (chain_own: -1 not known yet) and, when the
+     * period has ended, its end (chain_end, SIM_TIME_NEVER: open or not
+     * known). */
+    int8_t chain_own;
+    sim_time chain_end;
     sim_time cd_pending; /* earliest collision event scheduled */
     uint64_t tx_id;      /* medium record of the transmission under way */
     sim_time tx_start, tx_end, jam_start;
@@ -122,6 +137,12 @@ struct mac {
                                   instant after which no new signal matters */
     uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
     uint32_t *transmitters, n_transmitters;
+    /* Who a new signal can still reach in time (medium_reach): transmitters
+     * in a frame or a burst's extension, until their end or the collision
+     * already coming (cd_reach); timed contenders, until timed_until
+     * (plan_reach). found: a query's answer. */
+    medium_reach *cd_reach, *plan_reach;
+    uint32_t *found;
     medium_signal *sig;
     size_t sig_cap;
 
@@ -184,6 +205,7 @@ static void timed_remove(mac *m, uint32_t s)
 {
     uint32_t i = m->st[s].timed;
     assert(i != NONE);
+    medium_reach_set(m->plan_reach, s, MEDIUM_REACH_NONE);
     uint32_t last = m->timed[--m->n_timed];
     m->timed[i] = last;
     m->timed_until[i] = m->timed_until[m->n_timed];
@@ -223,6 +245,8 @@ static void contender_remove(mac *m, uint32_t s)
         blocked_remove(m, s);
 }
 
+static void cd_watch(mac *m, uint32_t s);
+
 static void transmitters_remove(mac *m, uint32_t s)
 {
     uint32_t i = m->st[s].transmitter;
@@ -231,6 +255,7 @@ static void transmitters_remove(mac *m, uint32_t s)
     m->transmitters[i] = last;
     m->st[last].transmitter = i;
     m->st[s].transmitter = NONE;
+    cd_watch(m, s);
 }
 
 /* Bits on the wire for a frame: preamble and SFD, the frame padded to the
@@ -282,8 +307,14 @@ static void note_open(const mac *m, blocker_pick *p, const medium_signal *x, sim
     }
 }
 
-static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
-                           sim_time *horizon)
+/* The replay. With `since` = INT64_MIN it reads every live signal; else
+ * only those still present at s at `since` or later, which gives the same
+ * answer when `since` <= r - interFrameGap and `since` <= the end of the
+ * station's own last transmission (MODEL.md, "Deference in a crowd"),
+ * except which of two tied candidates becomes the blocker. */
+static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
+                             uint32_t *blocker, sim_time *horizon, bool *own_out,
+                             sim_time *end_out)
 {
     const sim_time now = r;
     size_t live = medium_signal_count(m->med); /* live transmissions and the fault */
@@ -296,7 +327,9 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
         m->sig_cap = cap;
     }
     medium_signal *sig = m->sig;
-    size_t n = medium_signals_at(m->med, s, sig, m->sig_cap); /* in order of arrival */
+    size_t n = since == INT64_MIN
+                   ? medium_signals_at(m->med, s, sig, m->sig_cap) /* in order of arrival */
+                   : medium_signals_since(m->med, s, since, sig, m->sig_cap);
     sim_time prev_gap_end = SIM_TIME_NEVER; /* none yet */
     size_t i = 0;
     while (i < n) {
@@ -333,6 +366,8 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
             return r;
         }
         if (r <= g) {
+            *own_out = own;
+            *end_out = b;
             *blocker = pick.arrived != NONE ? pick.arrived : pick.first_open; /* NONE unless g is unknown */
             /* A signal arriving during the carrier extends it; one in part 1
              * of the gap restarts the gap unless it is unrestartable. */
@@ -346,6 +381,189 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t *blocker,
     return r;
 }
 
+/* The blocker of a station whose carrier period is open, as the replay
+ * picks it: of the transmissions under way whose signal has reached s by
+ * r, the one expected to end last (ties: the later arrival); with none
+ * arrived, the first to arrive. Every transmission under way is then in
+ * the period. Returns false when two candidates tie on both counts (the
+ * replay's order between them is that of its sort). O(k) for k
+ * transmissions under way. */
+static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+{
+    uint32_t arrived = NONE, first = NONE;
+    sim_time a_end = 0, a_from = 0, f_from = SIM_TIME_NEVER;
+    bool a_tie = false, f_tie = false;
+    for (uint32_t i = 0; i < m->n_transmitters; i++) {
+        uint32_t t = m->transmitters[i];
+        const station *y = &m->st[t];
+        sim_time from = y->tx_start + medium_delay(m->med, t, s);
+        if (from <= r) {
+            if (arrived == NONE || y->tx_end > a_end || (y->tx_end == a_end && from > a_from)) {
+                arrived = t;
+                a_end = y->tx_end;
+                a_from = from;
+                a_tie = false;
+            } else if (y->tx_end == a_end && from == a_from) {
+                a_tie = true;
+            }
+        }
+        if (from < f_from) {
+            first = t;
+            f_from = from;
+            f_tie = false;
+        } else if (from == f_from) {
+            f_tie = true;
+        }
+    }
+    if (arrived != NONE) {
+        *blocker = arrived;
+        return !a_tie;
+    }
+    *blocker = first;
+    return first != NONE && !f_tie;
+}
+
+/* The replay's answer from the carrier index, where it can be had without
+ * the replay (MODEL.md, "Deference in a crowd"). `released_by`: the
+ * transmission whose end re-plans this waiting contender, or NONE.
+ * Returns false when no shortcut applies. O(log n), plus O(k) for a
+ * blocker. Fills the contender's chain as far as it learns it. */
+static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
+                           sim_time *plan, uint32_t *blocker, sim_time *horizon)
+{
+    station *x = &m->st[s];
+    const sim_time w = r - m->ifg_ps; /* a period ending before w is over for r */
+    sim_time u = medium_open_arrival(m->med, s);
+    sim_time fs, fe;
+    bool fault = medium_fault(m->med, &fs, &fe);
+    bool open = false;
+    if (u <= w) {
+        /* an unfinished signal arrived before w: the period that matters
+         * holds it, hence every later signal */
+        open = true;
+    } else {
+        uint32_t z;
+        sim_time z_from = 0;
+        sim_time e = medium_closed_end(m->med, s, &z, &z_from);
+        if (e < w && (!fault || fe < w)) {
+            if (u >= r) { /* idle since w, and nothing arrives before r */
+                *plan = r;
+                *horizon = r;
+                return true;
+            }
+            /* the first signal under way opens the period after a silence
+             * [e, u): the station's own signals end by e, so it did not
+             * transmit in the period */
+            x->chain_own = 0;
+            open = true;
+        } else {
+            /* A signal present at s at w or later that arrived by w is in
+             * the period that matters (any earlier period ended before it
+             * arrived, so before w). */
+            sim_time oe = medium_own_end(m->med, s);
+            if (x->chain_own < 0) {
+                /* s took part in the period if its own last signal is in
+                 * it; it took none if it never transmitted, or if the
+                 * medium fell silent between its last transmission and w
+                 * (after its own signal only touching signals continue a
+                 * period) */
+                if (oe == INT64_MIN)
+                    x->chain_own = 0;
+                else if (oe >= w && medium_own_start(m->med, s) <= w)
+                    x->chain_own = 1;
+                else if (oe < w && medium_silent_within(m->med, oe, w, r))
+                    x->chain_own = 0;
+                else
+                    return false;
+            }
+            /* The period reaches at least the end at s of a signal known to
+             * be in it: the blocker that has just ended, s's own last
+             * signal when s took part. */
+            sim_time anchor = INT64_MIN;
+            if (released_by != NONE)
+                anchor = r + medium_delay(m->med, released_by, s);
+            if (x->chain_own == 1 && oe > anchor)
+                anchor = oe;
+            sim_time b;
+            if (x->chain_end != SIM_TIME_NEVER) {
+                b = x->chain_end; /* timed: only a new signal can continue it */
+            } else if (z_from <= w || (anchor != INT64_MIN && z_from <= anchor)) {
+                b = e; /* the signal ending last is in the period */
+            } else {
+                return false;
+            }
+            if (b < w)
+                return false; /* (only with the outage ahead: the period is not this one) */
+            bool restartable = m->phy.two_part_deferral && !x->chain_own;
+            if (u <= b || (restartable && u < b + m->part1_ps)) {
+                open = true;
+            } else {
+                if (fault && fe >= w && fs < b + m->ifg_ps)
+                    return false; /* the outage may be part of the period */
+                x->chain_end = b;
+                *plan = b + m->ifg_ps;
+                *horizon = restartable ? b + m->part1_ps : b + 1;
+                *blocker = NONE;
+                assert(r <= *plan);
+                return true;
+            }
+        }
+    }
+    assert(open);
+    if (!open_blocker(m, s, r, blocker))
+        return false;
+    x->chain_end = SIM_TIME_NEVER;
+    *plan = SIM_TIME_NEVER;
+    *horizon = SIM_TIME_NEVER;
+    return true;
+}
+
+/* The instant contender s may start (defer_replay's answer), by a
+ * shortcut where one applies, else by the replay over the signals that can
+ * matter, which also fills the contender's chain. Built with
+ * CSMACD_CHECK_DEFERENCE (unoptimised and sanitizer builds), every answer
+ * is checked against the replay over every live signal. */
+static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
+                           uint32_t *blocker, sim_time *horizon)
+{
+    station *x = &m->st[s];
+    sim_time plan;
+    bool crowd = medium_live_count(m->med) > CROWD;
+    bool shortcut = crowd && defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    if (!shortcut) {
+        /* The replay over the signals that can matter: those present at s
+         * after r - interFrameGap, and after the end of s's own last
+         * transmission unless s is known to have taken no part in the
+         * period (else its own signal may be in it); a handful: all. */
+        sim_time since = INT64_MIN;
+        if (crowd) {
+            since = r - m->ifg_ps;
+            sim_time own_end = medium_own_end(m->med, s);
+            if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
+                since = own_end; /* INT64_MIN: none yet */
+        }
+        bool own = false;
+        sim_time end = SIM_TIME_NEVER;
+        plan = defer_replay(m, s, r, since, blocker, horizon, &own, &end);
+        if (since != INT64_MIN && plan == SIM_TIME_NEVER && !open_blocker(m, s, r, blocker))
+            plan = defer_replay(m, s, r, INT64_MIN, blocker, horizon, &own, &end); /* a tie */
+        if (plan != r) {
+            x->chain_own = own;
+            x->chain_end = end;
+        }
+    }
+#ifdef CSMACD_CHECK_DEFERENCE
+    uint32_t b2 = NONE;
+    sim_time h2 = 0, end2 = SIM_TIME_NEVER;
+    bool own2 = false;
+    sim_time p2 = defer_replay(m, s, r, INT64_MIN, &b2, &h2, &own2, &end2);
+    assert(p2 == plan && b2 == *blocker && h2 == *horizon);
+    assert(plan == r || x->chain_own < 0 || (bool)x->chain_own == own2);
+    assert(plan == r || plan == SIM_TIME_NEVER || x->chain_end == end2);
+#endif
+    return plan;
+}
+
 /* Files contender s as timed (start at t) or waiting (for `blocker`). */
 static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
 {
@@ -356,16 +574,18 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
         blocked_add(m, s, blocker);
     } else {
         m->timed_until[m->n_timed] = t < x->horizon ? t : x->horizon;
+        medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
         list_add(m->timed, &m->n_timed, &x->timed, s);
     }
 }
 
-/* Plans (again) the start of contender s. */
-static void replan(mac *m, uint32_t s, sim_time now)
+/* Plans (again) the start of contender s; `released_by`: the
+ * transmission it waited for, which has just ended, or NONE. */
+static void replan(mac *m, uint32_t s, sim_time now, uint32_t released_by)
 {
     station *x = &m->st[s];
     uint32_t blocker = NONE;
-    sim_time t = defer_plan(m, s, now, &blocker, &x->horizon);
+    sim_time t = defer_plan(m, s, now, released_by, &blocker, &x->horizon);
     file_contender(m, s, t, blocker);
     if (t == x->planned)
         return;
@@ -376,30 +596,52 @@ static void replan(mac *m, uint32_t s, sim_time now)
 }
 
 /* Transmitter `src` started at `now`: its signal may reach timed
- * contenders before they start. Walks backwards because replan may move a
- * station out of the timed set (swap-remove). */
+ * contenders before they start. Those it reaches before timed_until come
+ * from plan_reach; they are re-planned in the order of a walk of the
+ * timed set from its end (the order START events are queued in, so runs
+ * do not depend on the index). A re-plan may move a station out of the
+ * timed set (swap-remove), which only moves an entry already walked. */
 static void replan_after_start(mac *m, uint32_t src, sim_time now)
 {
-    for (uint32_t i = m->n_timed; i-- > 0;) {
-        if (i >= m->n_timed)
-            continue;
-        sim_time until = m->timed_until[i];
-        if (until <= now)
-            continue; /* committed: every new signal arrives too late */
-        uint32_t s = m->timed[i];
-        if (now + medium_delay(m->med, src, s) < until)
-            replan(m, s, now);
+    if (m->n_timed <= CROWD) {
+        /* a handful: walk them (replan may swap-remove behind i) */
+        medium_reach_rest(m->plan_reach);
+        for (uint32_t i = m->n_timed; i-- > 0;) {
+            if (i >= m->n_timed)
+                continue;
+            sim_time until = m->timed_until[i];
+            if (until <= now)
+                continue; /* committed: every new signal arrives too late */
+            uint32_t s = m->timed[i];
+            if (now + medium_delay(m->med, src, s) < until)
+                replan(m, s, now, NONE);
+        }
+        return;
+    }
+    size_t n = medium_reach_find(m->plan_reach, src, now, m->found);
+    uint32_t *f = m->found;
+    for (size_t i = 1; i < n; i++) { /* by index in the timed set, descending */
+        uint32_t v = f[i];
+        size_t j = i;
+        for (; j > 0 && m->st[f[j - 1]].timed < m->st[v].timed; j--)
+            f[j] = f[j - 1];
+        f[j] = v;
+    }
+    for (size_t i = 0; i < n; i++) {
+        assert(m->st[f[i]].timed != NONE);
+        replan(m, f[i], now, NONE);
     }
 }
 
-/* Re-plans the stations that were waiting for `list`'s transmitter. */
-static void replan_blocked(mac *m, uint32_t list, sim_time now)
+/* Re-plans the stations that were waiting for `list`'s transmitter,
+ * `ended`, whose transmission has just ended. */
+static void replan_blocked(mac *m, uint32_t list, uint32_t ended, sim_time now)
 {
     while (list != NONE) {
         uint32_t s = list;
         list = m->st[s].bl_next;
         m->st[s].blocker = NONE; /* the list was detached whole */
-        replan(m, s, now);
+        replan(m, s, now, ended);
     }
 }
 
@@ -431,7 +673,9 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
             push(m, start, MAC_EV_START, MAC_PHASE_START, s, x->gen);
         return;
     }
-    sim_time plan = defer_plan(m, s, t, &blocker, &x->horizon);
+    x->chain_own = -1; /* a new deference window: its period is not known yet */
+    x->chain_end = SIM_TIME_NEVER;
+    sim_time plan = defer_plan(m, s, t, NONE, &blocker, &x->horizon);
     x->gen++;
     if (plan == t) {
         x->planned = t;
@@ -533,12 +777,25 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
 
 /* ---- transmission ------------------------------------------------------- */
 
+/* Keeps s's entry in cd_reach: a signal reaching a transmitter in a frame
+ * or an extension before its end and before the collision it already
+ * expects schedules a collision; nothing else does. */
+static void cd_watch(mac *m, uint32_t s)
+{
+    const station *x = &m->st[s];
+    bool on = x->transmitter != NONE && (x->state == MAC_TX || x->state == MAC_BURST_GAP);
+    medium_reach_set(m->cd_reach, s,
+                     on ? (x->cd_pending < x->tx_end ? x->cd_pending : x->tx_end)
+                        : MEDIUM_REACH_NONE);
+}
+
 static void schedule_collision(mac *m, uint32_t s, sim_time t)
 {
     station *x = &m->st[s];
     if (t >= x->tx_end || t >= x->cd_pending)
         return;
     x->cd_pending = t;
+    cd_watch(m, s);
     push(m, t, MAC_EV_COLLISION, MAC_PHASE_COLLISION, s, x->tx_seq);
 }
 
@@ -560,6 +817,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->late = false;
     x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    cd_watch(m, s);
     if (kind == TRACE_TX_FRAME) {
         x->c.attempts++;
         if (x->collisions == 0 && now > x->ready_at)
@@ -590,11 +848,28 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
          * schedules the end then, and an end event now would only go stale) */
         if (x->cd_pending == SIM_TIME_NEVER)
             push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
-        /* ...and this signal on its way to every other transmitter. */
-        for (uint32_t i = 0; i < m->n_transmitters; i++) {
-            uint32_t k = m->transmitters[i];
-            if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
-                schedule_collision(m, k, now + medium_delay(m->med, s, k));
+        /* ...and this signal on its way to every other transmitter it
+         * reaches in time (cd_reach), in the order of the transmitters'
+         * list, which is the order their COLLISION events are queued in. */
+        if (m->n_transmitters <= CROWD) { /* a handful: walk them */
+            medium_reach_rest(m->cd_reach);
+            for (uint32_t i = 0; i < m->n_transmitters; i++) {
+                uint32_t k = m->transmitters[i];
+                if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+                    schedule_collision(m, k, now + medium_delay(m->med, s, k));
+            }
+        } else {
+            size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
+            uint32_t *f = m->found;
+            for (size_t i = 1; i < n; i++) {
+                uint32_t v = f[i];
+                size_t j = i;
+                for (; j > 0 && m->st[f[j - 1]].transmitter > m->st[v].transmitter; j--)
+                    f[j] = f[j - 1];
+                f[j] = v;
+            }
+            for (size_t i = 0; i < n; i++)
+                schedule_collision(m, f[i], now + medium_delay(m->med, s, f[i]));
         }
     }
     replan_after_start(m, s, now);
@@ -653,6 +928,7 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     x->tx_end = x->jam_start + m->jam_ps;
     x->jam_in_gap = !in_frame;
     x->state = MAC_JAM;
+    cd_watch(m, s);
     x->end_gen++;
     push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
@@ -912,7 +1188,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
             next_frame_or_idle(m, s, now);
         }
     }
-    replan_blocked(m, waiting, now);
+    replan_blocked(m, waiting, s, now);
     medium_retire(m->med, now);
 }
 
@@ -1010,9 +1286,17 @@ int mac_create(const mac_config *cfg, mac **out)
     m->transmitters = malloc(m->n * sizeof *m->transmitters);
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
+    m->found = malloc((m->n ? m->n : 1) * sizeof *m->found);
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
-    if (collision_events_create(m->med, &m->events) != 0 || !m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters || !m->sinks || !m->sink_kinds || !m->sig) {
+    if (m->found && (medium_reach_create(m->med, &m->cd_reach) != 0 ||
+                     medium_reach_create(m->med, &m->plan_reach) != 0 ||
+                     collision_events_create(m->med, &m->events) != 0)) {
+        mac_destroy(m);
+        return -1;
+    }
+    if (!m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters ||
+        !m->sinks || !m->sink_kinds || !m->sig || !m->found || !m->events) {
         mac_destroy(m);
         return -1;
     }
@@ -1053,6 +1337,9 @@ void mac_destroy(mac *m)
     free(m->sink_kinds);
     free(m->sig);
     free(m->rx);
+    free(m->found);
+    medium_reach_destroy(m->cd_reach);
+    medium_reach_destroy(m->plan_reach);
     collision_events_destroy(m->events);
     free(m);
 }
@@ -1100,7 +1387,9 @@ size_t mac_bytes(const mac *m)
 {
     size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + sizeof(sim_time)) +
                m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
-               m->n_sinks * sizeof *m->sinks + collision_events_bytes(m->events);
+               m->n_sinks * sizeof *m->sinks + m->n * sizeof *m->found +
+               medium_reach_bytes(m->cd_reach) + medium_reach_bytes(m->plan_reach) +
+               collision_events_bytes(m->events);
     for (uint32_t s = 0; s < m->n; s++)
         b += m->st[s].q_cap * sizeof(frame);
     return b;

@@ -10,9 +10,12 @@
  *
  * Cost: a station does nothing while it backs off or has nothing to send.
  * Only stations with a frame ready and not backing off ("contenders") are
- * re-planned when a transmission starts or ends, and a new transmission is
- * checked only against the live ones (medium.h), so the work per
- * transmission grows with the number of contenders, not with N.
+ * re-planned when a transmission starts or ends, and only those a new
+ * signal reaches in time (medium_reach); a re-plan answers from the
+ * medium's carrier index in O(log n) where it can, and otherwise replays
+ * the signals that can matter (stations/MODEL.md, "Deference in a
+ * crowd"). A new transmission reaches, in O(log n) each, only the
+ * transmitters it can still collide with.
  *
  * The MAC schedules its own events on the engine's queue (types below) and
  * reports everything through trace sinks. It owns each station's transmit

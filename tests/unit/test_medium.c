@@ -1,13 +1,17 @@
 /* test_medium.c - the signal query the deference process replays
  * (medium_signals_at): every live signal and the fault, as seen at one
- * station, in order of arrival there, with the delays of the geometry. */
+ * station, in order of arrival there, with the delays of the geometry;
+ * and the carrier index and reach indexes (segment trees over the station
+ * order) against a plain scan of every station, on a bus and a star. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "medium.h"
+#include "rng.h"
 
 /* A bus; positions are propagation times from the cable's start. */
 static medium *bus(const sim_time *pos, uint32_t n, sim_time fault_start, sim_time fault_end)
@@ -92,11 +96,150 @@ static void test_crowd_order(void **state)
     medium_destroy(m);
 }
 
+/* A star with drops `pos` and the hub's delay. */
+static medium *star(const sim_time *pos, uint32_t n, sim_time hub)
+{
+    medium_config c = {.n_stations = n, .topology = TOPOLOGY_STAR, .pos_ps = pos, .hub_ps = hub,
+                       .retain_ps = 9600, .chain_ps = 6400, .chain_cap_ps = 1000000};
+    medium *m;
+    assert_int_equal(medium_create(&c, &m), 0);
+    return m;
+}
+
+/* By hand, on a bus of three stations at 0, 3000 and 1000 (so the
+ * position order is 0, 2, 1): station 1 transmits from 500, station 2
+ * sent [0, 800). */
+static void test_carrier_index_by_hand(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 3000, 1000};
+    medium *m = bus(pos, 3, 0, 0);
+    uint64_t b = medium_tx_begin(m, 2, 0, 0);
+    medium_tx_begin(m, 1, 500, 0);
+    medium_tx_end(m, b, 800);
+    /* at 0: station 1's signal arrives at 500 + 3000; station 2's ended */
+    assert_int_equal(medium_open_arrival(m, 0), 3500);
+    /* at 2: 500 + 2000 */
+    assert_int_equal(medium_open_arrival(m, 2), 2500);
+    /* at 1: nobody else transmits */
+    assert_int_equal(medium_open_arrival(m, 1), SIM_TIME_NEVER);
+    uint32_t who;
+    sim_time from;
+    assert_int_equal(medium_closed_end(m, 0, &who, &from), 1800); /* 800 + 1000 */
+    assert_int_equal(who, 2);
+    assert_int_equal(from, 1000);
+    assert_int_equal(medium_closed_end(m, 2, &who, &from), 800); /* its own */
+    assert_int_equal(who, 2);
+    assert_int_equal(medium_closed_end(m, 1, &who, &from), 2800);
+    /* the first foreign signal at 0 at or after 1000: station 2's tail */
+    assert_int_equal(medium_foreign_signal_from(m, 0, 1000), 1000);
+    assert_int_equal(medium_foreign_signal_from(m, 0, 1800), 3500);
+    medium_destroy(m);
+}
+
+/* Random transmissions on random geometries: every answer of the indexes
+ * equals a scan over all stations. */
+static void check_against_scan(medium *m, uint32_t n, rng *r)
+{
+    sim_time *open = calloc(n, sizeof *open), *ls = calloc(n, sizeof *ls),
+             *le = calloc(n, sizeof *le), *dl = calloc(n, sizeof *dl);
+    uint64_t *id = calloc(n, sizeof *id);
+    uint32_t *found = calloc(n, sizeof *found);
+    medium_reach *reach;
+    assert_int_equal(medium_reach_create(m, &reach), 0);
+    for (uint32_t i = 0; i < n; i++) {
+        open[i] = SIM_TIME_NEVER;
+        le[i] = INT64_MIN;
+        dl[i] = MEDIUM_REACH_NONE;
+    }
+    sim_time now = 0;
+    for (int step = 0; step < 3000; step++) {
+        now += (sim_time)(rng_next(r) % 700);
+        uint32_t s = (uint32_t)(rng_next(r) % n);
+        if (open[s] == SIM_TIME_NEVER) {
+            id[s] = medium_tx_begin(m, s, now, 0);
+            open[s] = now;
+        } else if (now > open[s]) {
+            medium_tx_end(m, id[s], now);
+            ls[s] = open[s];
+            le[s] = now;
+            open[s] = SIM_TIME_NEVER;
+        }
+        uint32_t k = (uint32_t)(rng_next(r) % n);
+        dl[k] = rng_next(r) % 4 == 0 ? MEDIUM_REACH_NONE : now + (sim_time)(rng_next(r) % 9000);
+        medium_reach_set(reach, k, dl[k]);
+        if (rng_next(r) % 5 == 0)
+            medium_reach_rest(reach); /* the next question rebuilds it */
+        medium_retire(m, now);
+
+        uint32_t j = (uint32_t)(rng_next(r) % n);
+        sim_time want_open = SIM_TIME_NEVER, want_end = INT64_MIN;
+        for (uint32_t t = 0; t < n; t++) {
+            sim_time d = medium_delay(m, t, j);
+            if (t != j && open[t] != SIM_TIME_NEVER && open[t] + d < want_open)
+                want_open = open[t] + d;
+            if (le[t] != INT64_MIN && le[t] + d > want_end)
+                want_end = le[t] + d;
+        }
+        assert_int_equal(medium_open_arrival(m, j), want_open);
+        uint32_t who;
+        sim_time from = 0;
+        sim_time end = medium_closed_end(m, j, &who, &from);
+        assert_int_equal(end, want_end);
+        if (end != INT64_MIN) {
+            assert_int_equal(le[who] + medium_delay(m, who, j), end);
+            assert_int_equal(from, ls[who] + medium_delay(m, who, j));
+        }
+        /* the reach index: exactly the stations reached before their deadline */
+        size_t nf = medium_reach_find(reach, j, now, found);
+        size_t want = 0;
+        for (uint32_t t = 0; t < n; t++)
+            if (t != j && dl[t] != MEDIUM_REACH_NONE && now + medium_delay(m, t, j) < dl[t])
+                want++;
+        assert_int_equal(nf, want);
+        for (size_t i = 0; i < nf; i++) {
+            uint32_t t = found[i];
+            assert_true(t != j && dl[t] != MEDIUM_REACH_NONE &&
+                        now + medium_delay(m, t, j) < dl[t]);
+        }
+    }
+    medium_reach_destroy(reach);
+    free(open);
+    free(ls);
+    free(le);
+    free(dl);
+    free(id);
+    free(found);
+}
+
+static void test_indexes_against_scan(void **state)
+{
+    (void)state;
+    rng r;
+    rng_seed_station(&r, 12, 0, RNG_PURPOSE_BACKOFF);
+    const uint32_t sizes[] = {1, 2, 5, 33, 100};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint32_t n = sizes[i];
+        sim_time *pos = calloc(n, sizeof *pos);
+        for (uint32_t k = 0; k < n; k++)
+            pos[k] = (sim_time)(rng_next(&r) % 5000) * (k % 3 == 0 ? 1 : 2); /* ties too */
+        medium *m = bus(pos, n, 0, 0);
+        check_against_scan(m, n, &r);
+        medium_destroy(m);
+        m = star(pos, n, 4600);
+        check_against_scan(m, n, &r);
+        medium_destroy(m);
+        free(pos);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arrival_order),
         cmocka_unit_test(test_crowd_order),
+        cmocka_unit_test(test_carrier_index_by_hand),
+        cmocka_unit_test(test_indexes_against_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
