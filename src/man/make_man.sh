@@ -1,0 +1,58 @@
+#!/bin/sh
+# make_man.sh BINARY OUTPUT DATADIR DOCDIR - writes the man page csmacd(1) from the
+# program's own help texts (csmacd --help, csmacd COMMAND --help, csmacd
+# presets), so the page cannot drift from them: the build runs this after
+# linking csmacd, and tests/man/test_man.sh renders the result with man -l.
+# Only the framing (name, files, see also) is written here.
+set -eu
+bin=$1
+out=$2
+datadir=$3 # where the dissector is installed (csmacd/csmacd.lua)
+docdir=$4
+version=$("$bin" --version | sed 's/^csmacd //')
+
+# Help text as roff, unfilled: backslashes escaped, a leading dot or quote
+# protected, hyphens made minus signs (so options copy and paste).
+roff() {
+    sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"
+}
+
+section() { # section TITLE: the command's help, unfilled
+    printf '.SS "%s"\n.nf\n' "$1"
+    roff
+    printf '.fi\n'
+}
+
+tmp=$out.tmp
+{
+    printf '.TH CSMACD 1 "" "csmacd %s" "User Commands"\n' "$version"
+    printf '.nh\n'
+    printf '.SH NAME\ncsmacd \\- an emulator of half\\-duplex Ethernet (IEEE 802.3 CSMA/CD)\n'
+    printf '.SH SYNOPSIS\n.nf\n'
+    "$bin" --help | sed -n '/^usage:/,/^$/p' | sed 's/^usage: //; s/^       //' | roff
+    printf '.fi\n.SH DESCRIPTION\n.nf\n'
+    "$bin" --help | sed '1,/^$/d' | roff
+    printf '.fi\n.PP\nRun on a terminal with no command, csmacd starts the live screen (csmacd tui).\n'
+    printf '.SH COMMANDS\n'
+    for cmd in run tui sweep; do
+        "$bin" "$cmd" --help | section "csmacd $cmd"
+    done
+    "$bin" presets | section "csmacd presets"
+    printf '.SH FILES\n.TP\n.I %s/csmacd/csmacd.lua\n' "$datadir"
+    cat <<'ROFF'
+The Wireshark dissector for csmacd's traces: \fBwireshark \-X lua_script:csmacd.lua trace.pcap\fR
+(or copy it to \fI~/.local/lib/wireshark/plugins/\fR).
+.TP
+ROFF
+    printf '.I %s/\n' "$docdir"
+    cat <<'ROFF'
+README.md (every command with examples, the presets), CAPTURES.md (reading traces),
+MODEL.md (the model's design
+notes, with the 802.3 clauses), POLICIES.md (the backoff policies and their sources).
+.SH SEE ALSO
+.BR wireshark (1),
+.BR tshark (1),
+.BR gnuplot (1)
+ROFF
+} >"$tmp"
+mv "$tmp" "$out"

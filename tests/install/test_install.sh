@@ -1,0 +1,73 @@
+#!/bin/sh
+# test_install.sh BUILD_DIR SCRATCH - csmacd installs like a Unix tool.
+#
+# Pins: `cmake --install` into a scratch prefix puts the program in bin/,
+# the man page csmacd(1) in share/man/man1 (and man -l renders it without
+# a warning, naming every option of every command's --help), bash and zsh
+# completion, the dissector and the documentation; the installed program
+# runs; bash completion offers the commands, a command's options, the
+# presets and the values of a fixed-set option. The man page check is
+# skipped where man is not installed; zsh's only where zsh is not.
+set -eu
+build=$1
+scratch=$2
+rm -rf "$scratch"
+mkdir -p "$scratch"
+prefix=$scratch/prefix
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" >"$scratch/install.log"
+for f in bin/csmacd share/man/man1/csmacd.1 share/bash-completion/completions/csmacd \
+         share/zsh/vendor-completions/_csmacd share/csmacd/csmacd.lua \
+         share/doc/csmacd/README.md share/doc/csmacd/MODEL.md \
+         share/doc/csmacd/POLICIES.md share/doc/csmacd/CAPTURES.md; do
+    [ -s "$prefix/$f" ] || fail "$f not installed"
+done
+bin=$prefix/bin/csmacd
+"$bin" --version | grep -q '^csmacd [0-9]' || fail "the installed csmacd does not run"
+
+# The man page: renders cleanly and holds every option of every command.
+if command -v man >/dev/null 2>&1; then
+    MANWIDTH=100 man --warnings -l "$prefix/share/man/man1/csmacd.1" >"$scratch/man.txt" \
+        2>"$scratch/man.err" || fail "man -l failed: $(cat "$scratch/man.err")"
+    [ ! -s "$scratch/man.err" ] || fail "man -l warns: $(cat "$scratch/man.err")"
+    for cmd in run tui sweep; do
+        grep -q "csmacd $cmd" "$scratch/man.txt" || fail "the man page has no csmacd $cmd"
+        for opt in $("$bin" "$cmd" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+            grep -q -- "$opt" "$scratch/man.txt" || fail "the man page lacks $cmd $opt"
+        done
+    done
+    grep -q "share/csmacd/csmacd.lua" "$scratch/man.txt" ||
+        fail "the man page does not say where the dissector is"
+    echo "man page: renders without warnings, every option present"
+else
+    echo "man not installed: man page rendering not checked"
+fi
+
+# bash completion, as bash calls it: COMP_WORDS and COMP_CWORD set.
+complete_words() { # complete_words WORD...: what bash offers for the last word
+    PATH=$prefix/bin:$PATH bash -c '
+        . "$0"
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+        _csmacd
+        printf "%s\n" "${COMPREPLY[@]}"' \
+        "$prefix/share/bash-completion/completions/csmacd" csmacd "$@"
+}
+got=$(complete_words "")
+for w in run tui sweep presets; do
+    printf '%s\n' "$got" | grep -qx "$w" || fail "bash completion: no command $w"
+done
+complete_words run --sta | grep -qx -- --stations || fail "bash completion: run --sta"
+complete_words run --stations-c | grep -qx -- --stations-csv || fail "bash completion: --stations-c"
+complete_words sweep --pre | grep -qx -- --precision || fail "bash completion: sweep --pre"
+complete_words sweep --preset retry | grep -qx retry-storm || fail "bash completion: --preset"
+complete_words run --phy 100 | grep -qx 100basetx || fail "bash completion: --phy"
+complete_words run --format j | grep -qx json || fail "bash completion: --format"
+complete_words run --pcap-linktype n | grep -qx netanalyzer || fail "bash completion: linktype"
+echo "bash completion: commands, options, presets and values"
+
+if command -v zsh >/dev/null 2>&1; then
+    zsh -n "$prefix/share/zsh/vendor-completions/_csmacd" || fail "zsh completion: syntax"
+    echo "zsh completion: parses"
+fi
+echo "PASS"
