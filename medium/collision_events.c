@@ -14,9 +14,12 @@
  * transmission that started before then has ended (and so has been judged
  * against X).
  *
- * Components are merged by relabelling the members of the smaller one:
- * each merge removes a component, so over a run this costs O(t) per
- * transmission for the t transmissions kept.
+ * Each component keeps its members in a list, and the components with an
+ * ended member kept are in a list too. An end is judged only against
+ * those (transmissions under way are judged when they end), and against each
+ * only until one link is found (one link joins them): in a crowded
+ * collision nearly everything is one component, which costs nothing.
+ * Components are merged by relabelling the members of the smaller one.
  */
 #include "collision_events.h"
 
@@ -27,13 +30,17 @@
 typedef struct entry {
     uint32_t station;
     uint32_t comp;   /* while kept; the free list's link otherwise */
+    uint32_t prev, next; /* the component's members */
     sim_time start;
     sim_time end;    /* SIM_TIME_NEVER while under way */
 } entry;
 
 typedef struct comp {
-    uint64_t size;   /* transmissions linked into it */
+    uint64_t size;   /* transmissions linked into it; 0 when free */
     uint32_t open;   /* of them, still kept */
+    uint32_t ended;  /* of those, ended */
+    uint32_t head;   /* first member kept */
+    uint32_t prev_ended, next_ended; /* the components with ended > 0 */
     uint32_t next_free;
 } comp;
 
@@ -52,7 +59,10 @@ struct collision_events {
     size_t n_kept;
     comp *comps;
     uint32_t comp_cap, comp_free;
-    uint64_t complete;  /* components of two or more, complete */
+    uint32_t ended_head; /* the components with an ended member kept */
+    uint32_t *scratch;   /* room for every component: those to judge an end against */
+    sim_time next_drop;  /* no kept transmission can be dropped before this */
+    uint64_t complete;   /* components of two or more, complete */
 };
 
 static int cmp_time(const void *a, const void *b)
@@ -74,7 +84,8 @@ int collision_events_create(const medium *m, collision_events **out)
     c->sorted = malloc(cells * sizeof *c->sorted);
     c->reach = malloc(cells * sizeof *c->reach);
     c->under_way = malloc(cells * sizeof *c->under_way);
-    c->pool_free = c->comp_free = NONE;
+    c->pool_free = c->comp_free = c->ended_head = NONE;
+    c->next_drop = SIM_TIME_NEVER;
     if (!c->pos || !c->sorted || !c->reach || !c->under_way) {
         collision_events_destroy(c);
         return -1;
@@ -110,6 +121,7 @@ void collision_events_destroy(collision_events *c)
     free(c->pool);
     free(c->kept);
     free(c->comps);
+    free(c->scratch);
     free(c);
 }
 
@@ -170,51 +182,108 @@ static bool linked(const collision_events *c, const entry *a, const entry *b)
     return (g < d ? g : d) < hi;
 }
 
-static void merge(collision_events *c, uint32_t x, uint32_t y)
+static void ended_add(collision_events *c, uint32_t k)
+{
+    comp *x = &c->comps[k];
+    x->prev_ended = NONE;
+    x->next_ended = c->ended_head;
+    if (c->ended_head != NONE)
+        c->comps[c->ended_head].prev_ended = k;
+    c->ended_head = k;
+}
+
+static void ended_remove(collision_events *c, uint32_t k)
+{
+    comp *x = &c->comps[k];
+    if (x->prev_ended != NONE)
+        c->comps[x->prev_ended].next_ended = x->next_ended;
+    else
+        c->ended_head = x->next_ended;
+    if (x->next_ended != NONE)
+        c->comps[x->next_ended].prev_ended = x->prev_ended;
+}
+
+static void comp_free(collision_events *c, uint32_t k)
+{
+    c->comps[k].size = 0;
+    c->comps[k].next_free = c->comp_free;
+    c->comp_free = k;
+}
+
+/* Joins components x and y; returns the one that remains. */
+static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
 {
     if (c->comps[x].open > c->comps[y].open) {
         uint32_t t = x;
         x = y;
         y = t;
     }
-    for (size_t i = 0; i < c->n_kept; i++)
-        if (c->pool[c->kept[i]].comp == x)
-            c->pool[c->kept[i]].comp = y;
-    c->comps[y].size += c->comps[x].size;
-    c->comps[y].open += c->comps[x].open;
-    c->comps[x].next_free = c->comp_free;
-    c->comp_free = x;
+    comp *from = &c->comps[x], *to = &c->comps[y];
+    uint32_t last = NONE;
+    for (uint32_t e = from->head; e != NONE; e = c->pool[e].next) {
+        c->pool[e].comp = y;
+        last = e;
+    }
+    if (last != NONE) { /* x's members go in front of y's */
+        c->pool[last].next = to->head;
+        if (to->head != NONE)
+            c->pool[to->head].prev = last;
+        to->head = from->head;
+    }
+    if (from->ended > 0) {
+        ended_remove(c, x);
+        if (to->ended == 0)
+            ended_add(c, y);
+    }
+    to->size += from->size;
+    to->open += from->open;
+    to->ended += from->ended;
+    comp_free(c, x);
+    return y;
 }
 
 /* Drops the kept transmissions nothing can be linked to from `now` on. */
 static void drop_passed(collision_events *c, sim_time now)
 {
+    if (c->next_drop >= now)
+        return; /* every ended one's tail passes at next_drop or later */
     sim_time first_open = SIM_TIME_NEVER; /* the earliest start under way */
     for (size_t i = 0; i < c->n_kept; i++)
         if (c->pool[c->kept[i]].end == SIM_TIME_NEVER) {
             first_open = c->pool[c->kept[i]].start;
             break;
         }
+    sim_time next = SIM_TIME_NEVER;
     size_t w = 0;
     for (size_t i = 0; i < c->n_kept; i++) {
         uint32_t e = c->kept[i];
-        const entry *x = &c->pool[e];
+        entry *x = &c->pool[e];
         sim_time passed = x->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : x->end + c->reach[x->station];
         if (passed >= now || passed > first_open) {
             c->kept[w++] = e;
+            if (passed < next)
+                next = passed;
             continue;
         }
-        uint32_t k = x->comp;
-        if (--c->comps[k].open == 0) {
-            if (c->comps[k].size >= 2)
+        comp *k = &c->comps[x->comp];
+        if (x->prev != NONE)
+            c->pool[x->prev].next = x->next;
+        else
+            k->head = x->next;
+        if (x->next != NONE)
+            c->pool[x->next].prev = x->prev;
+        if (--k->ended == 0)
+            ended_remove(c, x->comp);
+        if (--k->open == 0) {
+            if (k->size >= 2)
                 c->complete++;
-            c->comps[k].next_free = c->comp_free;
-            c->comp_free = k;
+            comp_free(c, x->comp);
         }
-        c->pool[e].comp = c->pool_free;
+        x->comp = c->pool_free;
         c->pool_free = e;
     }
     c->n_kept = w;
+    c->next_drop = next;
 }
 
 /* Grows the entry pool and the kept list with it. */
@@ -242,9 +311,13 @@ static int grow_comps(collision_events *c)
     comp *k = realloc(c->comps, cap * sizeof *k);
     if (!k)
         return -1;
+    c->comps = k;
+    uint32_t *v = realloc(c->scratch, cap * sizeof *v);
+    if (!v)
+        return -1;
+    c->scratch = v;
     for (uint32_t i = c->comp_cap; i < cap; i++)
         k[i].next_free = i + 1 < cap ? i + 1 : NONE;
-    c->comps = k;
     c->comp_free = c->comp_cap;
     c->comp_cap = cap;
     return 0;
@@ -259,8 +332,9 @@ int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
     uint32_t e = c->pool_free, k = c->comp_free;
     c->pool_free = c->pool[e].comp;
     c->comp_free = c->comps[k].next_free;
-    c->comps[k] = (comp){.size = 1, .open = 1, .next_free = NONE};
-    c->pool[e] = (entry){.station = s, .comp = k, .start = start, .end = SIM_TIME_NEVER};
+    c->comps[k] = (comp){.size = 1, .open = 1, .head = e, .next_free = NONE};
+    c->pool[e] = (entry){.station = s, .comp = k, .prev = NONE, .next = NONE, .start = start,
+                         .end = SIM_TIME_NEVER};
     c->kept[c->n_kept++] = e; /* room reserved with the pool */
     c->under_way[s] = e;
     return 0;
@@ -272,13 +346,28 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
     if (e == NONE)
         return;
     c->under_way[s] = NONE;
-    c->pool[e].end = end;
-    for (size_t i = 0; i < c->n_kept; i++) {
-        const entry *y = &c->pool[c->kept[i]];
-        if (c->kept[i] != e && y->end != SIM_TIME_NEVER && y->comp != c->pool[e].comp &&
-            linked(c, &c->pool[e], y))
-            merge(c, y->comp, c->pool[e].comp);
+    entry *x = &c->pool[e];
+    x->end = end;
+    sim_time passed = end + c->reach[s];
+    if (passed < c->next_drop)
+        c->next_drop = passed;
+    /* The other components with an ended member: one link joins each. */
+    size_t n = 0;
+    for (uint32_t k = c->ended_head; k != NONE; k = c->comps[k].next_ended)
+        if (k != x->comp)
+            c->scratch[n++] = k;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = c->scratch[i]; /* still open: merges here only free x's */
+        if (k == x->comp)
+            continue;
+        for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
+            if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
+                merge(c, k, x->comp);
+                break;
+            }
     }
+    if (c->comps[x->comp].ended++ == 0)
+        ended_add(c, x->comp);
 }
 
 uint64_t collision_events_count(collision_events *c, sim_time now)

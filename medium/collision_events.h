@@ -28,10 +28,12 @@
  * before `now`; counts taken at two instants subtract exactly (a run's
  * warm-up is left out by subtraction).
  *
- * Cost: a start O(1); an end O(t log N) on a bus (O(t) on a star) for the
- * t transmissions kept, those that may still be linked to one under way
- * or to come (a handful, or the transmissions of a crowded collision).
- * Memory O(N + t).
+ * Cost: a start O(1); an end O(c + m log N) on a bus (O(c + m) on a star)
+ * for the c other components with an ended member kept and the m of those
+ * judged before a link is found: in a crowded collision nearly every
+ * transmission is already in the end's own component, which is skipped.
+ * Dropping what has passed is O(t) for the t transmissions kept, and only
+ * when one can be dropped. Memory O(N + t).
  */
 #ifndef CSMACD_COLLISION_EVENTS_H
 #define CSMACD_COLLISION_EVENTS_H
