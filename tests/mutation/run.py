@@ -24,6 +24,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,7 @@ ORDER = [
     "test_backoff", "test_policies", "test_contention", "test_outage",
     "test_determinism", "test_capture_runs", "test_series", "test_recovery",
     "test_evq", "test_rng", "test_policy_theory", "test_frame_sizes",
-    "test_stats", "test_pcap_sink", "test_pcap_run", "test_ethframe", "test_replay",
+    "test_stats", "test_defaults", "test_pcap_sink", "test_pcap_run", "test_ethframe", "test_replay",
     "test_pcap_replay", "test_scenario", "test_parse", "test_cli", "test_outputs",
     "test_analytic", "test_timeline_sink", "test_tui_driver", "test_tui_layout",
     "test_sweep", "pcap_cli", "cli_runs", "cli_cases", "retry_storm",
@@ -150,7 +151,7 @@ def run_suite(build, tests, test_timeout, budget):
     for t in tests:
         left = budget - (time.monotonic() - t0)
         if left <= 0:
-            return f"(time limit of {budget:.0f} s for the suite, before {t})", time.monotonic() - t0
+            return f"TIMEOUT (the suite's {budget:.0f} s, before {t})", time.monotonic() - t0
         status, out = run(["ctest", "--test-dir", build, "--stop-on-failure",
                            "--timeout", str(test_timeout), "-R", f"^{re.escape(t)}$"],
                           timeout=min(left, test_timeout + 30))
@@ -162,7 +163,12 @@ def run_suite(build, tests, test_timeout, budget):
     return None, time.monotonic() - t0
 
 
+def on_signal(signum, frame):
+    raise SystemExit(128 + signum)  # unwinds through the finally that restores a file
+
+
 def main():
+    signal.signal(signal.SIGTERM, on_signal)
     ap = argparse.ArgumentParser(description="Mutation check of the csmacd test suite.")
     ap.add_argument("--list", default=os.path.join(HERE, "mutants.txt"),
                     help="the mutant list (default: mutants.txt beside this script)")
@@ -181,6 +187,12 @@ def main():
                     help="also run the mutants marked equivalent (they should survive)")
     ap.add_argument("--check", action="store_true",
                     help="only check the list against the tree (each text found once)")
+    ap.add_argument("--compare", default="", metavar="REGEX",
+                    help="run the tests matching REGEX last, and also print the score "
+                         "the suite gets without them")
+    ap.add_argument("--shard", default="", metavar="K/N",
+                    help="run only mutants K, K+N, K+2N... (K from 1): N runs in parallel, "
+                         "each with its own --work")
     ap.add_argument("--no-baseline", action="store_true",
                     help="do not run the suite on the unmutated tree first (when iterating)")
     ap.add_argument("--min-score", type=float, default=0.0,
@@ -191,6 +203,14 @@ def main():
     if errors:
         print("\n".join(errors), file=sys.stderr)
         return 2
+    if args.shard:
+        m = re.match(r"^(\d+)/(\d+)$", args.shard)
+        if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+            print(f"csmacd-mutation: --shard: '{args.shard}' is not K/N with 1 <= K <= N",
+                  file=sys.stderr)
+            return 2
+        k, n = int(m.group(1)), int(m.group(2))
+        mutants = mutants[k - 1::n]
     if args.only:
         want = [w.strip() for w in args.only.split(",") if w.strip()]
 
@@ -256,8 +276,15 @@ def main():
                 return 1
             print(f"all pass ({secs:.0f} s)\n", flush=True)
 
-        caught = survived = equivalent = errs = 0
-        survivors = []
+        # --compare: the tests it names run last, after all the others have
+        # passed, so one run gives the score with and without them.
+        late = re.compile(args.compare) if args.compare else None
+        first = [t for t in tests if not (late and late.search(t))]
+        last = [t for t in tests if late and late.search(t)]
+        if late:
+            print(f"compared: {' '.join(last)}", flush=True)
+        caught = caught_late = survived = equivalent = errs = timeouts = 0
+        survivors, late_caught = [], []
         for mu in mutants:
             label = f"{mu['id']:<28}"
             if "equivalent" in mu and not args.run_equivalent:
@@ -273,6 +300,7 @@ def main():
             with open(path, encoding="utf-8") as f:
                 original = f.read()
             t0 = time.monotonic()
+            failed = failed_late = None
             try:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(original.replace(mu["from"], mu["to"], 1))
@@ -281,36 +309,50 @@ def main():
                     errs += 1
                     print(f"{label} ERROR: does not build", flush=True)
                     continue
-                failed, _ = run_suite(build, tests, args.test_timeout, args.mutant_timeout)
+                failed, secs = run_suite(build, first, args.test_timeout, args.mutant_timeout)
+                if not failed and last:
+                    failed_late, _ = run_suite(build, last, args.test_timeout,
+                                               max(60, args.mutant_timeout - secs))
             finally:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(original)
             secs = time.monotonic() - t0
             tag = " (marked equivalent)" if "equivalent" in mu else ""
-            if failed:
-                if "equivalent" in mu:
-                    equivalent += 1
-                else:
-                    caught += 1
-                print(f"{label} caught by {failed}{tag} [{secs:.0f} s]", flush=True)
+            verdict = failed or failed_late
+            if verdict and verdict.startswith("TIMEOUT"):
+                timeouts += 1
+            if "equivalent" in mu:
+                equivalent += 1
+            elif failed:
+                caught += 1
+            elif failed_late:
+                caught_late += 1
+                late_caught.append(mu)
             else:
-                if "equivalent" in mu:
-                    equivalent += 1
-                else:
-                    survived += 1
-                    survivors.append(mu)
+                survived += 1
+                survivors.append(mu)
+            if failed:
+                print(f"{label} caught by {failed}{tag} [{secs:.0f} s]", flush=True)
+            elif failed_late:
+                print(f"{label} caught by {failed_late}, compared: survived the others{tag} "
+                      f"[{secs:.0f} s]", flush=True)
+            else:
                 print(f"{label} SURVIVED{tag} [{secs:.0f} s]", flush=True)
-        # Leave the scratch tree's build matching the unmutated sources.
-        run(["cmake", "--build", build, "-j", str(args.jobs)])
 
-        counted = caught + survived
-        score = 100.0 * caught / counted if counted else 100.0
+        counted = caught + caught_late + survived
         print()
         for mu in survivors:
             print(f"survivor {mu['id']}: {mu['file']}: {mu['rule']}")
         print(f"mutants: {len(mutants)}; equivalent: {equivalent}; errors: {errs}; "
-              f"caught: {caught}; survived: {survived}")
-        print(f"score: {caught}/{counted} = {score:.1f} %")
+              f"caught: {caught + caught_late}; survived: {survived}"
+              + (f"; suite timeouts (counted as caught): {timeouts}" if timeouts else ""))
+        if late:
+            print(f"without the compared tests: {caught}/{counted} = "
+                  f"{100.0 * caught / counted if counted else 100.0:.1f} %"
+                  f" ({len(late_caught)} caught only by them: "
+                  f"{' '.join(m['id'] for m in late_caught)})")
+        score = 100.0 * (caught + caught_late) / counted if counted else 100.0
+        print(f"score: {caught + caught_late}/{counted} = {score:.1f} %")
         return 0 if errs == 0 and score >= args.min_score else 1
     finally:
         if not args.keep and not args.work:
