@@ -16,6 +16,12 @@ failure, and restores the file. A mutant is
   equivalent marked so in the list (it cannot change behaviour): not run
              unless --run-equivalent, not counted in the score.
 
+A test that exceeds --test-timeout fails like any other (CTest reports it);
+a suite that exceeds --mutant-timeout as a whole is reported as TIMEOUT and
+counted as caught (the run did not pass). With --compare REGEX the tests
+it matches run last, only when all the others have passed, so one run also
+gives the score the suite gets without them.
+
 The score is caught / (caught + survived). Exit status: 0 when the score
 is at least --min-score (default 0) and no mutant is an error, 1 otherwise,
 2 on bad usage. Usage and the list's format: README.md beside this file.
