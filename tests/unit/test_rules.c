@@ -141,6 +141,44 @@ static void test_star_diameter_in_a_run(void **state)
     mu_scenario_free(&sc);
 }
 
+/* Default placement (no positions given): a bus spreads its stations
+ * evenly from one end of the profile's cable to the other (5 stations on
+ * 500 m of 10BASE5: 125 m apart, 500 m end to end); a star gives each the
+ * profile's drop; `--length 0` puts every station at one point and also
+ * takes the hub's delay away (the textbook model). */
+static void test_default_placement(void **state)
+{
+    (void)state;
+    char err[256];
+    const char *phys[] = {"10base5", "10baset", "10baset"};
+    for (int k = 0; k < 3; k++) {
+        scenario sc;
+        mu_scenario(&sc, phys[k], 5, NULL, TRAFFIC_SATURATED, 64, 1000 * BIT10, 1);
+        free(sc.positions_m); /* the engine's own placement */
+        sc.positions_m = NULL;
+        sc.n_positions = 0;
+        sc.phy.length_m = k == 2 ? 0 : phy_profile_find(phys[k])->length_m;
+        engine *e = NULL;
+        assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
+        const medium *m = engine_medium(e);
+        if (k == 0) {
+            assert_int_equal(medium_max_delay(m), mu_cable_ps(0.77, 500));
+            assert_int_equal(medium_delay(m, 0, 1), mu_cable_ps(0.77, 125));
+            assert_int_equal(medium_delay(m, 1, 4), mu_cable_ps(0.77, 500) -
+                                                        mu_cable_ps(0.77, 125));
+        } else if (k == 1) {
+            sim_time drop = mu_cable_ps(0.585, 100);
+            assert_int_equal(medium_delay(m, 0, 4), 2 * drop + 8 * BIT10);
+            assert_int_equal(medium_max_delay(m), 2 * drop + 8 * BIT10);
+        } else {
+            assert_int_equal(medium_delay(m, 0, 4), 0);
+            assert_int_equal(medium_max_delay(m), 0);
+        }
+        engine_destroy(e);
+        mu_scenario_free(&sc);
+    }
+}
+
 /* ---- half-open signal intervals --------------------------------------------- */
 
 /* Two stations 1000 ps apart on a bus. Station 0 sends [0, 5000): at
@@ -441,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_star_diameter),
         cmocka_unit_test(test_bus_diameter),
         cmocka_unit_test(test_star_diameter_in_a_run),
+        cmocka_unit_test(test_default_placement),
         cmocka_unit_test(test_signal_boundaries),
         cmocka_unit_test(test_overlap_boundaries),
         cmocka_unit_test(test_outage_boundaries),
