@@ -339,6 +339,47 @@ static void test_burst_collision_is_late(void **state)
     mu_scenario_free(&sc);
 }
 
+/* Bursting goes on while ANOTHER frame is queued, however few: one
+ * 1000BASE-T station with a batch of 2 (then 3) frames at t = 0 and
+ * nothing after. The first frame, extended to slotTime, is [0, 4 160 000);
+ * the queue still holds a frame, so 96 bits of extension follow and the
+ * next frame, not extended, is [4 256 000, 4 832 000); a third would
+ * follow at 4 928 000. With the queue empty the burst ends. */
+static void test_burst_with_one_frame_queued(void **state)
+{
+    (void)state;
+    for (uint32_t k = 2; k <= 3; k++) {
+        scenario sc;
+        mu_scenario(&sc, "1000baset", 1, NULL, TRAFFIC_BATCH, 64, 20000000, 5);
+        sc.traffic.batch_frames = k;
+        sc.traffic.dest = DEST_BROADCAST;
+        mu_run run;
+        mu_run_scenario(&sc, &run);
+        assert_int_equal(mu_count(&run.tr, TRACE_TX_OK, 0), k);
+        /* frames and the k - 1 extensions between them, each 96 bits */
+        uint32_t frames = 0, ext = 0;
+        for (size_t i = 0; i < run.tr.n; i++) {
+            const trace_event *e = &run.tr.ev[i];
+            if (e->kind != TRACE_TX_END)
+                continue;
+            if (e->tx_kind == TRACE_TX_EXTENSION) {
+                assert_int_equal(e->tx_start, 4160000 + (sim_time)ext * 672000);
+                assert_int_equal(e->time - e->tx_start, 96000);
+                ext++;
+                continue;
+            }
+            sim_time start = frames == 0 ? 0 : 4256000 + (sim_time)(frames - 1) * 672000;
+            assert_int_equal(e->tx_start, start);
+            assert_int_equal(e->time, frames == 0 ? 4160000 : start + 576000);
+            frames++;
+        }
+        assert_int_equal(frames, k);
+        assert_int_equal(ext, k - 1);
+        mu_run_free(&run);
+        mu_scenario_free(&sc);
+    }
+}
+
 /* ---- touching signals --------------------------------------------------------------- */
 
 /* Two saturated stations exactly one frame's wire time apart on a 10BASE5
@@ -485,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_outage_boundaries),
         cmocka_unit_test(test_late_collision_boundary),
         cmocka_unit_test(test_burst_collision_is_late),
+        cmocka_unit_test(test_burst_with_one_frame_queued),
         cmocka_unit_test(test_touching_signals_one_period),
         cmocka_unit_test(test_deference_long_bus),
         cmocka_unit_test(test_padding_whole_program),
