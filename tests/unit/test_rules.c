@@ -17,6 +17,10 @@
  *  - At 1 Gb/s every collision after the first frame of a burst is late,
  *    even one a few bits into a short frame, and ends the frame
  *    (4.2.3.4): it is not retried.
+ *  - The probe sees a transmission's first bit after the propagation from
+ *    its sender, in every event that reports it.
+ *  - Slotted ALOHA starts at the next slot boundary, which is the instant
+ *    itself when it falls on one.
  *  - Padding to minFrameSize (4.2.3.3) through the whole program: 40-byte
  *    frames take the wire time of 64-byte ones, throughput counts the
  *    padded frame (exactly 512 / 672 for one saturated station), the
@@ -453,6 +457,65 @@ static void test_deference_long_bus(void **state)
     assert_true(restarts > 0);
 }
 
+/* ---- the probe ------------------------------------------------------------------- */
+
+/* The probe at 200 m of a 10BASE5 bus with stations at 0, 300 and 700 m:
+ * every transmission's first bit passes it |x - 200 m| / v after it
+ * starts, and every event that reports the instant (TX_START, read by the
+ * TUI's strip and the pcap sink's ordering; TX_END, the record's stamp)
+ * says so. */
+static void test_probe_instants(void **state)
+{
+    (void)state;
+    const double pos[] = {0, 300, 700};
+    scenario sc;
+    mu_scenario(&sc, "10base5", 3, pos, TRAFFIC_SATURATED, 64, 2 * SIM_PS_PER_MS, 8);
+    sc.probe_m = 200;
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    size_t starts = 0;
+    for (size_t i = 0; i < run.tr.n; i++) {
+        const trace_event *e = &run.tr.ev[i];
+        if (e->kind != TRACE_TX_START && e->kind != TRACE_TX_END)
+            continue;
+        sim_time d = mu_cable_ps(0.77, pos[e->station]) - mu_cable_ps(0.77, 200);
+        assert_int_equal(e->probe_start, e->tx_start + (d < 0 ? -d : d));
+        starts += e->kind == TRACE_TX_START;
+    }
+    assert_true(starts > 20);
+    mu_run_free(&run);
+    mu_scenario_free(&sc);
+}
+
+/* ---- slotted ALOHA: slot boundaries ---------------------------------------------- */
+
+/* One saturated slotted-ALOHA station at a single point, 1518-byte frames:
+ * the slot is the frame's wire time (64 + 12144 bits, 1 220 800 000 ps).
+ * The verdict on each frame comes as it ends, on a slot boundary, and the
+ * next frame, ready then, starts at once: "at the next slot boundary" is
+ * the instant itself when it is one. Frame k starts at k slots; over 50
+ * slots 49 frames are delivered before the run ends. */
+static void test_slotted_start_on_boundary(void **state)
+{
+    (void)state;
+    const sim_time slot = 12208 * BIT10;
+    scenario sc;
+    mu_scenario(&sc, "10base5", 1, NULL, TRAFFIC_SATURATED, 1518, 50 * slot, 4);
+    sc.traffic.dest = DEST_BROADCAST;
+    snprintf(sc.policy, sizeof sc.policy, "slotted-aloha");
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    for (size_t k = 0; k < 49; k++) {
+        const trace_event *t = mu_find(&run.tr, TRACE_TX_START, 0, k);
+        assert_non_null(t);
+        assert_int_equal(t->time, (sim_time)k * slot);
+    }
+    /* 49 frames delivered whole before the end (the 50th ends with the run) */
+    assert_float_equal(run.r.throughput, 49 * 12144.0 / (50 * 12208.0), 1e-9);
+    mu_run_free(&run);
+    mu_scenario_free(&sc);
+}
+
 /* ---- padding through the whole program ------------------------------------------ */
 
 /* One saturated station sending 40-byte frames on a zero-length 10BASE5
@@ -529,6 +592,8 @@ int main(void)
         cmocka_unit_test(test_burst_with_one_frame_queued),
         cmocka_unit_test(test_touching_signals_one_period),
         cmocka_unit_test(test_deference_long_bus),
+        cmocka_unit_test(test_probe_instants),
+        cmocka_unit_test(test_slotted_start_on_boundary),
         cmocka_unit_test(test_padding_whole_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
