@@ -246,43 +246,17 @@ int cmd_run_main(int argc, char **argv)
         cli_error("%s", err);
         return EXIT_STATUS_USAGE;
     }
-    if (opts.events && opts.stations_csv && outfile_same(opts.events, opts.stations_csv)) {
-        cli_error("--events, --stations-csv: conflicting options: both write %s", opts.events);
+    /* No output may be another output or an input (after links and "./"). */
+    const outfile_role outs[] = {{"--events", opts.events}, {"--stations-csv", opts.stations_csv},
+                                 {"--pcap", opts.pcap}, {"--series", opts.series}};
+    const outfile_role ins[] = {
+        {"the scenario file", scenario_file},
+        {"the replayed capture", sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL}};
+    if (outfile_conflicts(outs, 4, ins, 2, err, sizeof err) != 0) {
+        cli_error("%s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
-    const char *others[2] = {opts.events, opts.stations_csv};
-    static const char *const other_names[2] = {"--events", "--stations-csv"};
-    for (int i = 0; i < 2; i++)
-        if (opts.pcap && others[i] && outfile_same(opts.pcap, others[i])) {
-            cli_error("%s, --pcap: conflicting options: both write %s", other_names[i],
-                      opts.pcap);
-            scenario_free(&sc);
-            return EXIT_STATUS_USAGE;
-        }
-    /* An output must not replace one of the run's inputs. */
-    const char *outputs[3] = {opts.events, opts.stations_csv, opts.pcap};
-    static const char *const output_names[3] = {"--events", "--stations-csv", "--pcap"};
-    const char *inputs[2] = {scenario_file, sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL};
-    static const char *const input_names[2] = {"the scenario file", "the replayed capture"};
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 2; j++)
-            if (outputs[i] && inputs[j] && outfile_same(outputs[i], inputs[j])) {
-                cli_error("%s: conflicting options: %s would overwrite %s", outputs[i],
-                          output_names[i], input_names[j]);
-                scenario_free(&sc);
-                return EXIT_STATUS_USAGE;
-            }
-    /* The series file against every other file of the run. */
-    const char *files[5] = {opts.events, opts.stations_csv, opts.pcap, scenario_file,
-                            sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL};
-    for (int i = 0; opts.series && i < 5; i++)
-        if (files[i] && outfile_same(opts.series, files[i])) {
-            cli_error("--series: conflicting options: %s is also %s", opts.series,
-                      i < 3 ? "another output" : "an input");
-            scenario_free(&sc);
-            return EXIT_STATUS_USAGE;
-        }
     if (opts.series_interval > 0 && opts.series == NULL) {
         cli_error("--series-interval: needs --series FILE");
         scenario_free(&sc);
