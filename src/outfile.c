@@ -32,6 +32,22 @@ static bool special_path(const char *path)
  * could point into /etc), so it is refused. */
 #define E_DANGLING (-1)
 
+/* The descriptor that /dev/stdout, /dev/stderr or /dev/fd/N names, or -1. */
+static int inherited_fd(const char *path)
+{
+    if (strcmp(path, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+    if (strncmp(path, "/dev/fd/", 8) == 0 && path[8] >= '0' && path[8] <= '9') {
+        char *end;
+        long fd = strtol(path + 8, &end, 10);
+        if (*end == '\0' && fd <= INT_MAX && fcntl((int)fd, F_GETFD) != -1)
+            return (int)fd;
+    }
+    return -1;
+}
+
 static void fail(char *err, size_t errlen, const char *path, int e)
 {
     if (e == E_DANGLING)
@@ -242,7 +258,13 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
         return -1;
     }
     int fd = -1;
-    if (direct) {
+    int inherited = inherited_fd(path);
+    if (inherited >= 0) {
+        /* The descriptor itself, sharing its offset: reopening it by name
+         * would truncate a redirected file and write over what the
+         * program prints there. */
+        fd = fcntl(inherited, F_DUPFD_CLOEXEC, 3);
+    } else if (direct) {
         fd = open(o->target, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
     } else {
         char *dir = dir_of(o->target);

@@ -22,8 +22,11 @@
  *   wherever it points).
  * - A target that exists and is not a regular file (a FIFO, a terminal,
  *   /dev/null, /dev/full), /dev/stdout, /dev/stderr, /dev/fd/N and any path
- *   under /proc/ are written directly (opened with O_TRUNC), never renamed
- *   over: the link /dev/stdout is left alone.
+ *   under /proc/ are written directly, never renamed over: the link
+ *   /dev/stdout is left alone. /dev/stdout, /dev/stderr and /dev/fd/N
+ *   write to the inherited descriptor itself (sharing its offset, so
+ *   nothing printed there is overwritten); the others are opened with
+ *   O_TRUNC, as the shell's `>` does.
  * - An existing regular file is replaced only if the user may write it
  *   (otherwise "path: Permission denied", exit 1); the new file keeps its
  *   mode and, where the user may set them, its owner and group.
