@@ -40,7 +40,7 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_LINKTYPE, OPT_SERIES, OPT_SERIES_INTERVAL };
+       OPT_PCAP_LINKTYPE, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -56,8 +56,10 @@ static const cli_option run_options[] = {
     {"series", CLI_ARG_REQUIRED, "FILE",
      "write a time series to FILE (CSV): throughput, attempts, backlog... per interval",
      OPT_SERIES},
-    {"series-interval", CLI_ARG_REQUIRED, "TIME", "the series' interval (1ms)",
+    {"series-interval", CLI_ARG_REQUIRED, "TIME", "the series' interval (1ms; at least 1ns)",
      OPT_SERIES_INTERVAL},
+    {"series-max-rows", CLI_ARG_REQUIRED, "N",
+     "refuse a series of more rows than N (10000000)", OPT_SERIES_MAX_ROWS},
 };
 
 typedef struct run_opts {
@@ -71,6 +73,7 @@ typedef struct run_opts {
     bool pcap_linktype_set;
     const char *series;
     sim_time series_interval; /* 0: not given */
+    uint64_t series_max_rows; /* 0: not given */
 } run_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -109,6 +112,8 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
             return -1;
         }
         return 0;
+    case OPT_SERIES_MAX_ROWS:
+        return parse_u64(value, 1, UINT64_MAX, &o->series_max_rows, err, errlen);
     case OPT_PCAP:
     case OPT_STATIONS_CSV:
     case OPT_EVENTS:
@@ -268,7 +273,23 @@ int cmd_run_main(int argc, char **argv)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
+    if (opts.series_max_rows > 0 && opts.series == NULL) {
+        cli_error("--series-max-rows: needs --series FILE");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
     if (cli_finish(&sc, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    if (opts.series_interval <= 0)
+        opts.series_interval = SIM_PS_PER_S / 1000;
+    if (opts.series != NULL &&
+        scenario_check_series(&sc, opts.series_interval,
+                              opts.series_max_rows ? opts.series_max_rows
+                                                   : SCENARIO_SERIES_MAX_ROWS,
+                              err, sizeof err) != 0) {
         cli_error("%s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
@@ -320,7 +341,7 @@ int cmd_run_main(int argc, char **argv)
     if (opts.series != NULL) {
         if (outfile_open(&series_out.out, opts.series, err, sizeof err) != 0)
             goto open_failed;
-        sim_time iv = opts.series_interval > 0 ? opts.series_interval : SIM_PS_PER_S / 1000;
+        sim_time iv = opts.series_interval;
         if (series_create(series_out.out.f, iv, engine_scenario(e)->phy.rate_bps,
                           &series_out.s) != 0) {
             outfile_discard(&series_out.out);
