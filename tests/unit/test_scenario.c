@@ -215,7 +215,7 @@ static void test_refusals(void **state)
     set_bad(&sc, "dest", "anycast", "dest: unknown destination 'anycast'");
     set_bad(&sc, "batch", "0", "batch: 0 is out of range");
     set_bad(&sc, "on-off", "10ms", "on-off: '10ms' is not ON/OFF");
-    set_bad(&sc, "on-off", "0s/1s", "on-off: both periods must be above 0");
+    set_bad(&sc, "on-off", "0s/1s", "on-off: both periods must be at least 1us");
     set_bad(&sc, "on-off", "1x/1s", "on-off: '1x' is not a time");
     set_bad(&sc, "queue", "0", "queue: 0 is out of range");
     set_bad(&sc, "duration", "0", "duration: 0 is out of range (above 0 to 2400h)");
