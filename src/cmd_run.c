@@ -295,10 +295,11 @@ int cmd_run_main(int argc, char **argv)
         return EXIT_STATUS_USAGE;
     }
     engine *e = NULL;
-    if (engine_create(&sc, &e, err, sizeof err) != 0) {
+    int created = engine_create(&sc, &e, err, sizeof err);
+    if (created != 0) {
         cli_error("%s", err);
         scenario_free(&sc);
-        return EXIT_STATUS_USAGE;
+        return created == ENGINE_NO_MEMORY ? EXIT_STATUS_RUNTIME : EXIT_STATUS_USAGE;
     }
     warn_replay(e);
 
@@ -354,6 +355,9 @@ int cmd_run_main(int argc, char **argv)
             goto open_failed;
         }
     }
+
+    if (engine_start(e, err, sizeof err) != 0)
+        goto open_failed;
 
     /* 3. The run. */
     double t0 = wall_now_s();

@@ -52,6 +52,9 @@
 
 #define SWEEP_MAX_REPS_DEFAULT 100u
 #define SWEEP_MAX_POINTS 100000u
+/* points x replications: each keeps its measures (a few hundred bytes)
+ * until the rows are written. */
+#define SWEEP_MAX_RUNS 1000000u
 
 enum {
     OPT_AXIS = 1, /* + sweep_axis */
@@ -1257,6 +1260,19 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                  SWEEP_MAX_POINTS);
         goto usage;
     }
+    /* Every replication keeps its measures until the rows are written:
+     * points x replications is bounded here, before any memory is taken. */
+    {
+        uint64_t reps = o.precision_given ? o.max_reps : o.reps;
+        if ((uint64_t)n_points * reps > SWEEP_MAX_RUNS) {
+            snprintf(err, sizeof err,
+                     "%s: %zu points x %llu replications make %llu runs (at most %u)",
+                     o.precision_given ? "--max-reps" : "--reps", n_points,
+                     (unsigned long long)reps, (unsigned long long)n_points * reps,
+                     SWEEP_MAX_RUNS);
+            goto usage;
+        }
+    }
     points = calloc(n_points, sizeof *points);
     res = calloc(n_points, sizeof *res);
     owned = calloc(n_points, sizeof *owned);
@@ -1296,7 +1312,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             goto usage;
         warn_once(&warns, warn);
         engine *e = NULL;
-        if (engine_create(sc, &e, err, sizeof err) != 0)
+        int created = engine_create(sc, &e, err, sizeof err);
+        if (created == ENGINE_NO_MEMORY)
+            goto nomem;
+        if (created != 0)
             goto usage;
         engine_destroy(e);
         owned[p] = (int)(p % (size_t)size) == rank;

@@ -80,16 +80,27 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
     if (!e || scenario_copy(&e->sc, sc) != 0) {
         free(e);
         snprintf(err, errlen, "out of memory");
-        return -1;
+        return ENGINE_NO_MEMORY;
     }
     if (e->sc.traffic.kind == TRAFFIC_PCAP) {
         /* One station per source address of the capture (replay.h). */
+        /* Without --pcap-max-stations the station limit of every run still
+         * holds: one source beyond it is enough to refuse the capture. */
         replay_options ro = {.time_scale = e->sc.pcap_time_scale > 0 ? e->sc.pcap_time_scale : 1.0,
-                             .max_stations = e->sc.pcap_max_stations};
+                             .max_stations = e->sc.pcap_max_stations
+                                                 ? e->sc.pcap_max_stations
+                                                 : SCENARIO_MAX_STATIONS + 1};
         if (replay_load(e->sc.pcap_path, &ro, e->sc.phy.min_frame_bytes,
                         e->sc.phy.max_frame_bytes, &e->replay, err, errlen) != 0)
             goto fail_quiet;
         uint32_t stations = replay_station_count(e->replay);
+        if (stations > SCENARIO_MAX_STATIONS) {
+            snprintf(err, errlen,
+                     "%s: more than %u source addresses, one station each (at most %u; "
+                     "--pcap-max-stations N replays the first N)",
+                     e->sc.pcap_path, SCENARIO_MAX_STATIONS, SCENARIO_MAX_STATIONS);
+            goto fail_quiet;
+        }
         if (e->sc.positions_m && e->sc.n_positions != stations) {
             snprintf(err, errlen, "positions: %u given, but the capture has %u stations",
                      e->sc.n_positions, stations);
@@ -165,6 +176,8 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
     return 0;
 fail:
     snprintf(err, errlen, "out of memory");
+    engine_destroy(e);
+    return ENGINE_NO_MEMORY;
 fail_quiet:
     engine_destroy(e);
     return -1;
@@ -211,9 +224,8 @@ static void schedule_replay(engine *e, uint32_t s)
         abort();
 }
 
-static void start(engine *e)
+static int start(engine *e)
 {
-    e->started = true;
     const traffic_config *t = &e->sc.traffic;
     mac_config mc = {
         .phy = &e->sc.phy,
@@ -230,7 +242,8 @@ static void start(engine *e)
         .n_sinks = e->n_sinks,
     };
     if (mac_create(&mc, &e->mac) != 0)
-        abort();
+        return -1;
+    e->started = true;
     for (uint32_t s = 0; s < e->sc.n_stations; s++) {
         if (t->kind == TRAFFIC_BATCH) {
             for (uint32_t k = 0; k < t->batch_frames; k++) {
@@ -244,12 +257,24 @@ static void start(engine *e)
         }
     }
     mac_start(e->mac, 0);
+    return 0;
+}
+
+int engine_start(engine *e, char *err, size_t errlen)
+{
+    if (e->started)
+        return 0;
+    if (start(e) != 0) {
+        snprintf(err, errlen, "out of memory (building %u stations)", e->sc.n_stations);
+        return -1;
+    }
+    return 0;
 }
 
 engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
 {
-    if (!e->started)
-        start(e);
+    if (!e->started && start(e) != 0)
+        abort(); /* callers that can run out of memory call engine_start first */
     sim_time stop = until < e->sc.duration ? until : e->sc.duration;
     uint64_t handled = 0;
     for (;;) {
@@ -295,8 +320,8 @@ const replay *engine_replay(const engine *e) { return e->replay; }
 void engine_results(engine *e, results *r)
 {
     memset(r, 0, sizeof *r);
-    if (!e->started)
-        start(e);
+    if (!e->started && start(e) != 0)
+        abort(); /* callers that can run out of memory call engine_start first */
     uint32_t n = e->sc.n_stations;
     r->sim_time_s = sim_time_to_s(e->now);
     r->n_stations = n;

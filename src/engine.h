@@ -26,8 +26,16 @@ typedef enum engine_status {
 } engine_status;
 
 /* Builds the network. The scenario must have passed scenario_finish; it is
- * copied. Returns 0, or -1 with a reason in err (e.g. a bad policy). */
+ * copied. Returns 0, or -1 with a reason in err (e.g. a bad policy: an
+ * input error), or ENGINE_NO_MEMORY with "out of memory" (a runtime
+ * failure). */
+#define ENGINE_NO_MEMORY (-2)
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
+
+/* Builds the stations (after the sinks are added; engine_run does it on
+ * its first call otherwise, and aborts if memory runs out). Returns 0, or
+ * -1 with "out of memory (building N stations)": a runtime failure. */
+int engine_start(engine *e, char *err, size_t errlen);
 void engine_destroy(engine *e);
 
 /* Adds a sink; only before the first engine_run. Returns 0 or -1. */

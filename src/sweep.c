@@ -250,6 +250,8 @@ int sweep_run_one(const scenario *sc, uint64_t seed, double *values, const atomi
     s.seed = seed;
     engine *e = NULL;
     int rc = engine_create(&s, &e, err, errlen);
+    if (rc == 0 && (rc = engine_start(e, err, errlen)) != 0)
+        engine_destroy(e);
     if (rc != 0) {
         scenario_free(&s);
         return -1;

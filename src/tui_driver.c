@@ -313,6 +313,8 @@ static int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    if (engine_start(d->e, err, errlen) != 0)
+        return -1;
     d->n = n;
     d->engine_gen++;
     if (compute_geometry(d) != 0) {
@@ -751,6 +753,12 @@ static void cmd_save_pcap(tui_driver *d)
         pcap_sink_discard(ps);
         engine_destroy(e2e);
         set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
+    if (engine_start(e2e, e2, sizeof e2) != 0) {
+        pcap_sink_discard(ps);
+        engine_destroy(e2e);
+        set_message(d, "cannot save the trace: %s", e2);
         return;
     }
     engine_run(e2e, until, 0);
