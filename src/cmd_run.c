@@ -211,6 +211,51 @@ static void warn_replay(const engine *e)
              (unsigned long long)replay_rejected(rp), (unsigned long long)st.frames_read, why);
 }
 
+/* Outputs that will be huge are said before they are: once the run has
+ * reached 1/RUN_PILOT_FRACTION of its duration or written RUN_PILOT_BYTES
+ * to a file, whichever comes first, each file's size is
+ * extrapolated to the whole run (event rates barely change after the
+ * start-up). Beyond RUN_WARN_BYTES: a warning with the figure; beyond the
+ * room left on the file system: the run stops (exit 1, nothing kept). */
+#define RUN_PILOT_FRACTION 1000
+#define RUN_PILOT_BYTES (8ll << 20)
+#define RUN_WARN_BYTES (1024.0 * 1024 * 1024)
+
+static long long largest(const outfile *const *files, size_t n)
+{
+    long long m = 0;
+    for (size_t i = 0; i < n; i++) {
+        long long size = files[i] ? outfile_size(files[i]) : -1;
+        if (size > m)
+            m = size;
+    }
+    return m;
+}
+
+static int check_growth(const outfile *const *files, size_t n, sim_time now, sim_time duration,
+                        char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n; i++) {
+        long long size = files[i] ? outfile_size(files[i]) : -1;
+        if (size <= 0 || now <= 0)
+            continue;
+        double total = (double)size * ((double)duration / (double)now);
+        double per_s = (double)size / sim_time_to_s(now);
+        long long room = outfile_room(files[i]);
+        if (room >= 0 && total > (double)room) {
+            snprintf(err, errlen,
+                     "%s: about %.1f GB at %.0f MB per simulated second, more than the %.1f GB "
+                     "free on its file system",
+                     files[i]->path, total / 1e9, per_s / 1e6, (double)room / 1e9);
+            return -1;
+        }
+        if (total > RUN_WARN_BYTES)
+            cli_warn("%s: about %.1f GB at %.0f MB per simulated second", files[i]->path,
+                     total / 1e9, per_s / 1e6);
+    }
+    return 0;
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -359,13 +404,22 @@ int cmd_run_main(int argc, char **argv)
     if (engine_start(e, err, sizeof err) != 0)
         goto open_failed;
 
-    /* 3. The run. */
+    /* 3. The run, with a look at the files' growth early on. */
+    const outfile *growing[3] = {log ? eventlog_file(log) : NULL, pcap ? pcap_sink_file(pcap) : NULL,
+                                 series_out.s ? &series_out.out : NULL};
+    bool estimated = false;
     double t0 = wall_now_s();
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
            (series_out.s == NULL || series_error(series_out.s) == 0) &&
-           engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING)
-        ;
+           engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING) {
+        if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
+                           largest(growing, 3) >= RUN_PILOT_BYTES)) {
+            estimated = true;
+            if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
+                goto open_failed;
+        }
+    }
     double wall_s = wall_now_s() - t0;
     int sig = cli_signal_caught();
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -345,6 +346,22 @@ void outfile_discard(outfile *o)
     if (o->tmp != NULL)
         unlink(o->tmp);
     release(o);
+}
+
+long long outfile_size(const outfile *o)
+{
+    if (o->f == NULL || o->tmp == NULL)
+        return -1;
+    off_t n = ftello(o->f);
+    return n < 0 ? -1 : (long long)n;
+}
+
+long long outfile_room(const outfile *o)
+{
+    struct statvfs v;
+    if (o->f == NULL || o->tmp == NULL || fstatvfs(fileno(o->f), &v) != 0)
+        return -1;
+    return (long long)v.f_bavail * (long long)v.f_frsize;
 }
 
 /* The place a path names: symlinks followed, the folder resolved by

@@ -59,6 +59,13 @@ int outfile_commit_closed(outfile *o, int error, char *err, size_t errlen);
  * an outfile that is closed or was never opened (zeroed). */
 void outfile_discard(outfile *o);
 
+/* Bytes written so far (buffered included), or -1 for a file written in
+ * place (a device or a descriptor: it takes no room on a file system). */
+long long outfile_size(const outfile *o);
+/* Bytes free for the user on the file system of the temporary, or -1
+ * when unknown (statvfs). */
+long long outfile_room(const outfile *o);
+
 /* Whether outfile_open(path) would succeed, checked before any work: the
  * folder exists and may be written, the target is not a directory and may
  * be replaced. Returns 0, or -1 with "path: reason". Creates nothing. */

@@ -440,6 +440,7 @@ void pcap_sink_discard(pcap_sink *s)
 }
 
 int pcap_sink_error(const pcap_sink *s) { return s->err[0] != '\0'; }
+const outfile *pcap_sink_file(const pcap_sink *s) { return &s->out; }
 uint64_t pcap_sink_records(const pcap_sink *s) { return s->records; }
 size_t pcap_sink_waiting(const pcap_sink *s) { return s->n_heap; }
 uint64_t pcap_sink_frames(const pcap_sink *s) { return s->frames; }

@@ -100,6 +100,8 @@ void pcap_sink_discard(pcap_sink *s);
 
 /* Nonzero once an error is kept (the run may stop early; close reports it). */
 int pcap_sink_error(const pcap_sink *s);
+/* The file being written (outfile.h), for its size. */
+const struct outfile *pcap_sink_file(const pcap_sink *s);
 
 /* Records in the trace so far, and of them whole frames and fragments:
  * written, or finished and waiting to be written in order (a successful

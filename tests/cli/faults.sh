@@ -36,6 +36,12 @@
 #             the next run writing to that folder; a live process's is kept;
 #   conflicts sweep outputs over its inputs (a scenario named x.svg under
 #             --plot, the capture through a symlink): exit 2, inputs intact.
+#   limits    a capture with more source addresses than the station limit
+#             (exit 2, naming --pcap-max-stations); memory running out
+#             while the stations are built (ulimit -v, where the build can
+#             start under it: not under the sanitizers): exit 1 "out of
+#             memory", never an abort; `TERM=dumb csmacd tui` refused; an
+#             output that will be large is announced with its size.
 # Validity is checked by tests/cli/check_outputs.py (CSV: header and whole
 # rows of as many fields, newline-terminated; JSON: parses; pcap: the global
 # header and every record to the exact end of the file).
@@ -50,7 +56,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -338,6 +344,66 @@ case_conflicts() {
     [[ $(sum_of lab.svg)$(sum_of lan.pcap) == "$before" ]] || fail "conflicts: an input changed"
     [[ $(ls -A | sort | tr '\n' ' ') == "err lab.svg lan.pcap link.csv " ]] ||
         fail "conflicts: files appeared: $(ls -A | tr '\n' ' ')"
+    cd ..
+}
+
+case_limits() {
+    local d=limits rc v seen=0
+    rm -rf $d && mkdir $d && cd $d || return
+    python3 - <<'PY'
+import struct
+with open("many.pcap", "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for i in range(10001):
+        frame = b"\xff" * 6 + bytes([2, 0]) + struct.pack(">I", i) + b"\x08\x00" + bytes(46)
+        f.write(struct.pack("<IIII", i, 0, len(frame), len(frame)) + frame)
+PY
+    "$EXE" run --traffic pcap:many.pcap --duration 1ms >/dev/null 2>err
+    rc=$?
+    [[ $rc == 2 && $(cat err) == "csmacd: many.pcap: more than 10000 source addresses, one station each (at most 10000; --pcap-max-stations N replays the first N)" ]] ||
+        fail "limits: a capture of 10001 sources: exit $rc, $(head -2 err)"
+    "$EXE" run --traffic pcap:many.pcap --pcap-max-stations 10 --duration 1ms >/dev/null 2>err
+    rc=$?
+    [[ $rc == 0 ]] || fail "limits: --pcap-max-stations 10: exit $rc, $(head -2 err)"
+    # Out of memory while building 10000 stations (light traffic, so that
+    # the run itself needs little more): one message, exit 1, no file.
+    for ((v = 8000; v <= 40000; v += 1000)); do
+        (ulimit -v $v && exec "$EXE" --version) >/dev/null 2>&1 || continue
+        (ulimit -v $v && exec "$EXE" run --stations 10000 --traffic poisson --load 0.01 \
+            --duration 1us --events ev.csv) >/dev/null 2>err
+        rc=$?
+        if [[ $rc == 1 ]]; then
+            grep -Eqx 'csmacd: out of memory( \(building 10000 stations\))?' err ||
+                fail "limits: ulimit -v $v: message: $(head -2 err)"
+            [[ ! -e ev.csv ]] || fail "limits: ulimit -v $v: out of memory left ev.csv"
+            seen=$((seen + 1))
+        elif [[ $rc != 0 ]]; then
+            fail "limits: ulimit -v $v: exit $rc, $(head -2 err)"
+        fi
+        rm -f ev.csv
+    done
+    ((seen > 0)) || echo "faults: limits: no memory limit both started csmacd and stopped it"
+    # A terminal that cannot move the cursor.
+    if command -v script >/dev/null; then
+        TERM=dumb script -qec "$EXE tui" /dev/null </dev/null >out 2>&1
+        rc=$?
+        [[ $rc == 1 ]] && grep -q "csmacd: tui: cannot use the terminal (TERM=dumb): it cannot move the cursor" out ||
+            fail "limits: TERM=dumb tui: exit $rc, $(head -2 out)"
+    fi
+    # A large output is announced: 25 simulated minutes of events (about
+    # 1 GB), interrupted once the estimate is out.
+    "$EXE" run --duration 1500s --events big.csv >/dev/null 2>err &
+    local pid=$! i
+    for ((i = 0; i < 100; i++)); do
+        grep -q "big.csv" err && break
+        sleep 0.1
+    done
+    kill -INT $pid
+    wait $pid
+    grep -Eq '^csmacd: (warning: )?big.csv: about [0-9.]+ GB at [0-9]+ MB per simulated second' err ||
+        fail "limits: no size announced for big.csv: $(head -2 err)"
+    rm -f big.csv
+    no_temps . "limits"
     cd ..
 }
 
