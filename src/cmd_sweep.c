@@ -1422,6 +1422,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             cli_warn("%s: no point finished; the older figure was removed", o.plot);
         }
     }
+    if (sig == 0)
+        sig = cli_signal_caught(); /* while the figure was drawn */
     if (failed) {
         say_error(talk, "stopped: %zu of %zu points complete in %s", n_done, n_points, o.csv);
         status = EXIT_STATUS_RUNTIME;

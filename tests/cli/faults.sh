@@ -42,6 +42,12 @@
 #             start under it: not under the sanitizers): exit 1 "out of
 #             memory", never an abort; `TERM=dumb csmacd tui` refused; an
 #             output that will be large is announced with its size.
+#   gnuplot   (with a stand-in gnuplot on PATH in front of the real one)
+#             Ctrl-C to the sweep's process group while gnuplot draws: the
+#             drawing finishes, the rows and the figure are both the new
+#             ones, exit 130; a gnuplot that fails: the rows are written,
+#             the older figure is removed and the message says so, exit 1;
+#             gnuplot's warnings are said as csmacd's, naming no temporary.
 # Validity is checked by tests/cli/check_outputs.py (CSV: header and whole
 # rows of as many fields, newline-terminated; JSON: parses; pcap: the global
 # header and every record to the exact end of the file).
@@ -56,7 +62,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -404,6 +410,46 @@ PY
         fail "limits: no size announced for big.csv: $(head -2 err)"
     rm -f big.csv
     no_temps . "limits"
+    cd ..
+}
+
+case_gnuplot() {
+    local d=gnuplot rc real
+    real=$(command -v gnuplot) || { echo "faults: gnuplot: not installed, skipped"; return; }
+    rm -rf $d && mkdir -p $d/slow $d/broken $d/chatty && cd $d || return
+    printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "$real" >slow/gnuplot
+    printf '#!/bin/sh\necho "line 3: unexpected thing" >&2\nexit 1\n' >broken/gnuplot
+    printf '#!/bin/sh\necho "\\"/tmp/x.gp\\" line 9: warning: Skipping data file with no valid points" >&2\nexec %s "$@"\n' \
+        "$real" >chatty/gnuplot
+    chmod +x slow/gnuplot broken/gnuplot chatty/gnuplot
+    # Ctrl-C (SIGINT to the process group) while gnuplot draws.
+    printf 'old\n' >f.svg
+    PATH=$PWD/slow:$PATH setsid "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv f.csv \
+        --plot f.svg 2>err &
+    local pid=$!
+    sleep 0.6
+    kill -INT -- -$pid 2>/dev/null || kill -INT $pid
+    wait $pid
+    rc=$?
+    [[ $rc == 130 ]] || fail "gnuplot: Ctrl-C while drawing: exit $rc, $(head -2 err)"
+    grep -q '<svg' f.svg || fail "gnuplot: Ctrl-C while drawing: f.svg is not the new figure"
+    $CHECK csv f.csv || fail "gnuplot: Ctrl-C while drawing: f.csv not valid"
+    # gnuplot fails: no figure of other data is left beside the new rows.
+    printf 'old\n' >b.svg
+    PATH=$PWD/broken:$PATH "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv b.csv \
+        --plot b.svg 2>err
+    rc=$?
+    [[ $rc == 1 && $(cat err) == "csmacd: b.svg: gnuplot failed: unexpected thing (the older figure was removed)" ]] ||
+        fail "gnuplot: a failing gnuplot: exit $rc, $(head -2 err)"
+    [[ ! -e b.svg ]] || fail "gnuplot: the older figure was left beside new rows"
+    $CHECK csv b.csv || fail "gnuplot: a failing gnuplot: the rows were not written"
+    # Warnings in words, no script name.
+    PATH=$PWD/chatty:$PATH "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv c.csv \
+        --plot c.svg 2>err
+    rc=$?
+    [[ $rc == 0 && $(cat err) == "csmacd: warning: c.svg: a curve has no finite value to draw" ]] ||
+        fail "gnuplot: warnings: exit $rc, $(head -2 err)"
+    no_temps . "gnuplot"
     cd ..
 }
 
