@@ -306,9 +306,13 @@ case_stale() {
     local d=stale rc dead
     rm -rf $d && mkdir $d && cd $d || return
     # A run killed by SIGKILL leaves its temporary.
-    "$EXE" run --duration 60s --events big.csv >/dev/null 2>/dev/null &
-    local pid=$!
-    sleep 0.5
+    "$EXE" run --duration 1h --stations 32 --events big.csv >/dev/null 2>/dev/null &
+    local pid=$! i
+    for ((i = 0; i < 50; i++)); do
+        ls -A | grep -q '^\.csmacd-.*\.tmp$' && break
+        sleep 0.1
+    done
+    sleep 0.2
     kill -KILL $pid
     wait $pid 2>/dev/null
     local left
