@@ -1242,6 +1242,14 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                 ins[n_ins++] = (outfile_role){"the replayed capture", bases[i].pcap_path};
         if (outfile_conflicts(outs, 3, ins, n_ins, err, sizeof err) != 0)
             goto usage;
+        /* Each output's folder and permission, before the points are
+         * built (a capture may be read for each): exit 1 naming the path. */
+        for (size_t i = 0; i < 3 && rank == 0; i++)
+            if (outs[i].path != NULL && outfile_check(outs[i].path, err, sizeof err) != 0) {
+                say_error(talk, "%s", err);
+                status = EXIT_STATUS_RUNTIME;
+                goto done;
+            }
     }
 
     /* From here on a signal ends the sweep with a valid CSV of what is
