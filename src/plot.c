@@ -210,7 +210,7 @@ static void report_messages(FILE *msgs, const char *path, plot_message_fn say, v
             if (say != NULL)
                 say(ctx, path, text);
         } else {
-            snprintf(last, lastlen, "%s", text);
+            snprintf(last, lastlen, "%.400s", text);
         }
     }
 }
