@@ -48,6 +48,7 @@
 #include "parse.h"
 #include "plot.h"
 #include "presets.h"
+#include "replay.h"
 #include "sweep.h"
 
 #define SWEEP_MAX_REPS_DEFAULT 100u
@@ -1126,6 +1127,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     const bool talk = rank == 0;
     warned warns = {.talk = talk};
     outfile csv = {0}, reps_csv = {0}, fig = {0};
+    replay *shared = NULL; /* a replayed capture, loaded once for every point */
 
     /* 1. The options (a first pass to learn --preset and the axes). The
      * scenario of this pass only serves cli_parse's cross-checks (--batch
@@ -1293,6 +1295,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         .seed = bases[0].seed,
         .jobs = o.jobs ? o.jobs : default_jobs(local_ranks),
     };
+    so.replay_for = &points[0];
     static const sweep_axis apply_order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
                                              SWEEP_AXIS_LENGTH, SWEEP_AXIS_LOAD,
                                              SWEEP_AXIS_STATIONS};
@@ -1319,8 +1322,13 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
             goto usage;
         warn_once(&warns, warn);
+        if (p == 0 && sc->traffic.kind == TRAFFIC_PCAP &&
+            engine_load_replay(sc, &shared, err, sizeof err) != 0)
+            goto usage;
         engine *e = NULL;
-        int created = engine_create(sc, &e, err, sizeof err);
+        int created = engine_create_shared(
+            sc, shared != NULL && engine_replay_same(&points[0], sc) ? shared : NULL, &e, err,
+            sizeof err);
         if (created == ENGINE_NO_MEMORY)
             goto nomem;
         if (created != 0)
@@ -1346,6 +1354,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         status = EXIT_STATUS_RUNTIME;
         goto done;
     }
+    so.replay = shared;
     progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
     /* A point that fails (out of memory) ends the sweep, but the rows
@@ -1454,6 +1463,7 @@ done:
     outfile_discard(&csv);
     outfile_discard(&reps_csv);
     outfile_discard(&fig);
+    replay_destroy(shared);
     for (size_t i = 0; i < n_bases && bases; i++)
         scenario_free(&bases[i]);
     for (size_t p = 0; p < n_points && points; p++) {

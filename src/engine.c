@@ -31,7 +31,8 @@ struct engine {
     stats *stats;
     arrival_state *arrivals; /* per station: traffic stream and on/off state */
     station_result *per_station;
-    replay *replay;          /* TRAFFIC_PCAP: the capture's per-station frames */
+    const replay *replay;    /* TRAFFIC_PCAP: the capture's per-station frames */
+    replay *owned_replay;    /* the same when this engine loaded it (else shared) */
     size_t *replay_next;     /* per station: the next replayed frame */
     trace_sink sinks[ENGINE_MAX_SINKS];
     uint32_t sink_kinds[ENGINE_MAX_SINKS]; /* what each sink reads */
@@ -74,7 +75,33 @@ static void schedule_arrival(engine *e, uint32_t s, sim_time after)
         abort();
 }
 
+int engine_load_replay(const scenario *sc, replay **out, char *err, size_t errlen)
+{
+    /* Without --pcap-max-stations the station limit of every run still
+     * holds: one source beyond it is enough to refuse the capture. */
+    replay_options ro = {.time_scale = sc->pcap_time_scale > 0 ? sc->pcap_time_scale : 1.0,
+                         .max_stations = sc->pcap_max_stations ? sc->pcap_max_stations
+                                                               : SCENARIO_MAX_STATIONS + 1};
+    return replay_load(sc->pcap_path, &ro, sc->phy.min_frame_bytes, sc->phy.max_frame_bytes, out,
+                       err, errlen);
+}
+
+bool engine_replay_same(const scenario *a, const scenario *b)
+{
+    return a->traffic.kind == TRAFFIC_PCAP && b->traffic.kind == TRAFFIC_PCAP &&
+           strcmp(a->pcap_path, b->pcap_path) == 0 && a->pcap_time_scale == b->pcap_time_scale &&
+           a->pcap_max_stations == b->pcap_max_stations &&
+           a->phy.min_frame_bytes == b->phy.min_frame_bytes &&
+           a->phy.max_frame_bytes == b->phy.max_frame_bytes;
+}
+
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
+{
+    return engine_create_shared(sc, NULL, out, err, errlen);
+}
+
+int engine_create_shared(const scenario *sc, const replay *shared, engine **out, char *err,
+                         size_t errlen)
 {
     engine *e = calloc(1, sizeof *e);
     if (!e || scenario_copy(&e->sc, sc) != 0) {
@@ -84,15 +111,13 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
     }
     if (e->sc.traffic.kind == TRAFFIC_PCAP) {
         /* One station per source address of the capture (replay.h). */
-        /* Without --pcap-max-stations the station limit of every run still
-         * holds: one source beyond it is enough to refuse the capture. */
-        replay_options ro = {.time_scale = e->sc.pcap_time_scale > 0 ? e->sc.pcap_time_scale : 1.0,
-                             .max_stations = e->sc.pcap_max_stations
-                                                 ? e->sc.pcap_max_stations
-                                                 : SCENARIO_MAX_STATIONS + 1};
-        if (replay_load(e->sc.pcap_path, &ro, e->sc.phy.min_frame_bytes,
-                        e->sc.phy.max_frame_bytes, &e->replay, err, errlen) != 0)
-            goto fail_quiet;
+        if (shared != NULL) {
+            e->replay = shared;
+        } else {
+            if (engine_load_replay(&e->sc, &e->owned_replay, err, errlen) != 0)
+                goto fail_quiet;
+            e->replay = e->owned_replay;
+        }
         uint32_t stations = replay_station_count(e->replay);
         if (stations > SCENARIO_MAX_STATIONS) {
             snprintf(err, errlen,
@@ -194,7 +219,7 @@ void engine_destroy(engine *e)
     backoff_policy_destroy(e->policy);
     free(e->arrivals);
     free(e->per_station);
-    replay_destroy(e->replay);
+    replay_destroy(e->owned_replay);
     free(e->replay_next);
     scenario_free(&e->sc);
     free(e);

@@ -32,6 +32,18 @@ typedef enum engine_status {
 #define ENGINE_NO_MEMORY (-2)
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
 
+/* A replayed capture loaded once and shared read-only by many engines (a
+ * sweep's points and jobs: a 300 MB capture cost that much per engine).
+ * engine_load_replay loads sc's capture as engine_create would;
+ * engine_replay_same says whether two scenarios load the same one; the
+ * engines of engine_create_shared(sc, shared) use `shared` (loaded for a
+ * scenario that engine_replay_same matches) without freeing it. */
+struct replay;
+int engine_load_replay(const scenario *sc, struct replay **out, char *err, size_t errlen);
+bool engine_replay_same(const scenario *a, const scenario *b);
+int engine_create_shared(const scenario *sc, const struct replay *shared, engine **out,
+                         char *err, size_t errlen);
+
 /* Builds the stations (after the sinks are added; engine_run does it on
  * its first call otherwise, and aborts if memory runs out). Returns 0, or
  * -1 with "out of memory (building N stations)": a runtime failure. */
