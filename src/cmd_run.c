@@ -40,7 +40,7 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_LINKTYPE, OPT_SERIES, OPT_SERIES_INTERVAL };
+       OPT_PCAP_LINKTYPE, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -56,8 +56,10 @@ static const cli_option run_options[] = {
     {"series", CLI_ARG_REQUIRED, "FILE",
      "write a time series to FILE (CSV): throughput, attempts, backlog... per interval",
      OPT_SERIES},
-    {"series-interval", CLI_ARG_REQUIRED, "TIME", "the series' interval (1ms)",
+    {"series-interval", CLI_ARG_REQUIRED, "TIME", "the series' interval (1ms; at least 1ns)",
      OPT_SERIES_INTERVAL},
+    {"series-max-rows", CLI_ARG_REQUIRED, "N",
+     "refuse a series of more rows than N (10000000)", OPT_SERIES_MAX_ROWS},
 };
 
 typedef struct run_opts {
@@ -71,6 +73,7 @@ typedef struct run_opts {
     bool pcap_linktype_set;
     const char *series;
     sim_time series_interval; /* 0: not given */
+    uint64_t series_max_rows; /* 0: not given */
 } run_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -109,6 +112,8 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
             return -1;
         }
         return 0;
+    case OPT_SERIES_MAX_ROWS:
+        return parse_u64(value, 1, UINT64_MAX, &o->series_max_rows, err, errlen);
     case OPT_PCAP:
     case OPT_STATIONS_CSV:
     case OPT_EVENTS:
@@ -206,6 +211,51 @@ static void warn_replay(const engine *e)
              (unsigned long long)replay_rejected(rp), (unsigned long long)st.frames_read, why);
 }
 
+/* Outputs that will be huge are said before they are: once the run has
+ * reached 1/RUN_PILOT_FRACTION of its duration or written RUN_PILOT_BYTES
+ * to a file, whichever comes first, each file's size is
+ * extrapolated to the whole run (event rates barely change after the
+ * start-up). Beyond RUN_WARN_BYTES: a warning with the figure; beyond the
+ * room left on the file system: the run stops (exit 1, nothing kept). */
+#define RUN_PILOT_FRACTION 1000
+#define RUN_PILOT_BYTES (8ll << 20)
+#define RUN_WARN_BYTES (1024.0 * 1024 * 1024)
+
+static long long largest(const outfile *const *files, size_t n)
+{
+    long long m = 0;
+    for (size_t i = 0; i < n; i++) {
+        long long size = files[i] ? outfile_size(files[i]) : -1;
+        if (size > m)
+            m = size;
+    }
+    return m;
+}
+
+static int check_growth(const outfile *const *files, size_t n, sim_time now, sim_time duration,
+                        char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n; i++) {
+        long long size = files[i] ? outfile_size(files[i]) : -1;
+        if (size <= 0 || now <= 0)
+            continue;
+        double total = (double)size * ((double)duration / (double)now);
+        double per_s = (double)size / sim_time_to_s(now);
+        long long room = outfile_room(files[i]);
+        if (room >= 0 && total > (double)room) {
+            snprintf(err, errlen,
+                     "%s: about %.1f GB at %.0f MB per simulated second, more than the %.1f GB "
+                     "free on its file system",
+                     files[i]->path, total / 1e9, per_s / 1e6, (double)room / 1e9);
+            return -1;
+        }
+        if (total > RUN_WARN_BYTES)
+            cli_warn("%s: about %.1f GB at %.0f MB per simulated second", files[i]->path,
+                     total / 1e9, per_s / 1e6);
+    }
+    return 0;
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -246,43 +296,17 @@ int cmd_run_main(int argc, char **argv)
         cli_error("%s", err);
         return EXIT_STATUS_USAGE;
     }
-    if (opts.events && opts.stations_csv && outfile_same(opts.events, opts.stations_csv)) {
-        cli_error("--events, --stations-csv: conflicting options: both write %s", opts.events);
+    /* No output may be another output or an input (after links and "./"). */
+    const outfile_role outs[] = {{"--events", opts.events}, {"--stations-csv", opts.stations_csv},
+                                 {"--pcap", opts.pcap}, {"--series", opts.series}};
+    const outfile_role ins[] = {
+        {"the scenario file", scenario_file},
+        {"the replayed capture", sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL}};
+    if (outfile_conflicts(outs, 4, ins, 2, err, sizeof err) != 0) {
+        cli_error("%s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
-    const char *others[2] = {opts.events, opts.stations_csv};
-    static const char *const other_names[2] = {"--events", "--stations-csv"};
-    for (int i = 0; i < 2; i++)
-        if (opts.pcap && others[i] && outfile_same(opts.pcap, others[i])) {
-            cli_error("%s, --pcap: conflicting options: both write %s", other_names[i],
-                      opts.pcap);
-            scenario_free(&sc);
-            return EXIT_STATUS_USAGE;
-        }
-    /* An output must not replace one of the run's inputs. */
-    const char *outputs[3] = {opts.events, opts.stations_csv, opts.pcap};
-    static const char *const output_names[3] = {"--events", "--stations-csv", "--pcap"};
-    const char *inputs[2] = {scenario_file, sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL};
-    static const char *const input_names[2] = {"the scenario file", "the replayed capture"};
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 2; j++)
-            if (outputs[i] && inputs[j] && outfile_same(outputs[i], inputs[j])) {
-                cli_error("%s: conflicting options: %s would overwrite %s", outputs[i],
-                          output_names[i], input_names[j]);
-                scenario_free(&sc);
-                return EXIT_STATUS_USAGE;
-            }
-    /* The series file against every other file of the run. */
-    const char *files[5] = {opts.events, opts.stations_csv, opts.pcap, scenario_file,
-                            sc.traffic.kind == TRAFFIC_PCAP ? sc.pcap_path : NULL};
-    for (int i = 0; opts.series && i < 5; i++)
-        if (files[i] && outfile_same(opts.series, files[i])) {
-            cli_error("--series: conflicting options: %s is also %s", opts.series,
-                      i < 3 ? "another output" : "an input");
-            scenario_free(&sc);
-            return EXIT_STATUS_USAGE;
-        }
     if (opts.series_interval > 0 && opts.series == NULL) {
         cli_error("--series-interval: needs --series FILE");
         scenario_free(&sc);
@@ -294,16 +318,33 @@ int cmd_run_main(int argc, char **argv)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
+    if (opts.series_max_rows > 0 && opts.series == NULL) {
+        cli_error("--series-max-rows: needs --series FILE");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
     if (cli_finish(&sc, err, sizeof err) != 0) {
         cli_error("%s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
-    engine *e = NULL;
-    if (engine_create(&sc, &e, err, sizeof err) != 0) {
+    if (opts.series_interval <= 0)
+        opts.series_interval = SIM_PS_PER_S / 1000;
+    if (opts.series != NULL &&
+        scenario_check_series(&sc, opts.series_interval,
+                              opts.series_max_rows ? opts.series_max_rows
+                                                   : SCENARIO_SERIES_MAX_ROWS,
+                              err, sizeof err) != 0) {
         cli_error("%s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
+    }
+    engine *e = NULL;
+    int created = engine_create(&sc, &e, err, sizeof err);
+    if (created != 0) {
+        cli_error("%s", err);
+        scenario_free(&sc);
+        return created == ENGINE_NO_MEMORY ? EXIT_STATUS_RUNTIME : EXIT_STATUS_USAGE;
     }
     warn_replay(e);
 
@@ -346,7 +387,7 @@ int cmd_run_main(int argc, char **argv)
     if (opts.series != NULL) {
         if (outfile_open(&series_out.out, opts.series, err, sizeof err) != 0)
             goto open_failed;
-        sim_time iv = opts.series_interval > 0 ? opts.series_interval : SIM_PS_PER_S / 1000;
+        sim_time iv = opts.series_interval;
         if (series_create(series_out.out.f, iv, engine_scenario(e)->phy.rate_bps,
                           &series_out.s) != 0) {
             outfile_discard(&series_out.out);
@@ -360,13 +401,25 @@ int cmd_run_main(int argc, char **argv)
         }
     }
 
-    /* 3. The run. */
+    if (engine_start(e, err, sizeof err) != 0)
+        goto open_failed;
+
+    /* 3. The run, with a look at the files' growth early on. */
+    const outfile *growing[3] = {log ? eventlog_file(log) : NULL, pcap ? pcap_sink_file(pcap) : NULL,
+                                 series_out.s ? &series_out.out : NULL};
+    bool estimated = false;
     double t0 = wall_now_s();
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
            (series_out.s == NULL || series_error(series_out.s) == 0) &&
-           engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING)
-        ;
+           engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING) {
+        if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
+                           largest(growing, 3) >= RUN_PILOT_BYTES)) {
+            estimated = true;
+            if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
+                goto open_failed;
+        }
+    }
     double wall_s = wall_now_s() - t0;
     int sig = cli_signal_caught();
 

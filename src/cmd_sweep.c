@@ -31,6 +31,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,10 +48,14 @@
 #include "parse.h"
 #include "plot.h"
 #include "presets.h"
+#include "replay.h"
 #include "sweep.h"
 
 #define SWEEP_MAX_REPS_DEFAULT 100u
 #define SWEEP_MAX_POINTS 100000u
+/* points x replications: each keeps its measures (a few hundred bytes)
+ * until the rows are written. */
+#define SWEEP_MAX_RUNS 1000000u
 
 enum {
     OPT_AXIS = 1, /* + sweep_axis */
@@ -761,8 +766,24 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
 
 /* Builds and draws the figure from the completed points. Returns 0,
  * PLOT_NO_GNUPLOT, or -1 with the reason. */
+/* gnuplot's warnings, said as csmacd's (plot.h). */
+static void plot_warning(void *ctx, const char *path, const char *text)
+{
+    (void)ctx;
+    cli_warn("%s: %s", path, text);
+}
+
+/* Removes an older figure at path (a regular file, links followed) that
+ * would otherwise sit beside rows it does not show. Whether one was. */
+static bool remove_stale_figure(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0;
+}
+
 static int draw_figure(const sweep_cli *o, const preset *pr, const sweep_grid *g,
-                       const scenario *points, const sweep_result *res, char *err, size_t errlen)
+                       const scenario *points, const sweep_result *res, outfile *fig, char *err,
+                       size_t errlen)
 {
     /* The panels. */
     const char *ylist = o->plot_y ? o->plot_y : (pr && pr->y[0] ? pr->y : "throughput");
@@ -920,7 +941,7 @@ static int draw_figure(const sweep_cli *o, const preset *pr, const sweep_grid *g
             spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
             spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
         }
-        rc = plot_render(&spec, o->plot, err, errlen);
+        rc = plot_render(&spec, fig, plot_warning, NULL, err, errlen);
     } else {
         snprintf(err, errlen, "%s: out of memory", o->plot);
     }
@@ -1072,6 +1093,7 @@ static int mpi_gather(sweep_result *res, size_t n_points, int rank, int size, ch
 
 static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks)
 {
+    const char *scenario_file = NULL;
     sweep_cli o = {.reps = 1, .max_reps = SWEEP_MAX_REPS_DEFAULT, .plot_x = -1};
     const cli_command cmd = {
         .name = "sweep",
@@ -1091,6 +1113,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         .scenario_options = true,
         .on_option = on_option,
         .ctx = &o,
+        .scenario_file = &scenario_file,
     };
     char err[2048];
     int status = EXIT_STATUS_USAGE;
@@ -1103,7 +1126,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     bool have_preset = false;
     const bool talk = rank == 0;
     warned warns = {.talk = talk};
-    outfile csv = {0}, reps_csv = {0};
+    outfile csv = {0}, reps_csv = {0}, fig = {0};
+    replay *shared = NULL; /* a replayed capture, loaded once for every point */
 
     /* 1. The options (a first pass to learn --preset and the axes). The
      * scenario of this pass only serves cli_parse's cross-checks (--batch
@@ -1131,12 +1155,6 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         goto usage;
     if (o.csv == NULL) {
         snprintf(err, sizeof err, "--csv: required (the file for the sweep's rows)");
-        goto usage;
-    }
-    if ((o.reps_csv && outfile_same(o.csv, o.reps_csv)) || (o.plot && outfile_same(o.csv, o.plot)) ||
-        (o.plot && o.reps_csv && outfile_same(o.plot, o.reps_csv))) {
-        snprintf(err, sizeof err, "--csv, --reps-csv, --plot: conflicting options: two outputs "
-                                  "name the same file");
         goto usage;
     }
     if (o.max_reps_given && !o.precision_given) {
@@ -1215,6 +1233,27 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         }
     }
 
+    /* No output may be another output or an input (after links and "./"). */
+    {
+        const outfile_role outs[] = {{"--csv", o.csv}, {"--reps-csv", o.reps_csv},
+                                     {"--plot", o.plot}};
+        outfile_role ins[1 + 8] = {{"the scenario file", scenario_file}};
+        size_t n_ins = 1;
+        for (size_t i = 0; i < n_bases && n_ins < sizeof ins / sizeof ins[0]; i++)
+            if (bases[i].traffic.kind == TRAFFIC_PCAP)
+                ins[n_ins++] = (outfile_role){"the replayed capture", bases[i].pcap_path};
+        if (outfile_conflicts(outs, 3, ins, n_ins, err, sizeof err) != 0)
+            goto usage;
+        /* Each output's folder and permission, before the points are
+         * built (a capture may be read for each): exit 1 naming the path. */
+        for (size_t i = 0; i < 3 && rank == 0; i++)
+            if (outs[i].path != NULL && outfile_check(outs[i].path, err, sizeof err) != 0) {
+                say_error(talk, "%s", err);
+                status = EXIT_STATUS_RUNTIME;
+                goto done;
+            }
+    }
+
     /* From here on a signal ends the sweep with a valid CSV of what is
      * complete (possibly only the header). */
     if (cli_signals_install() != 0) {
@@ -1231,6 +1270,19 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                  SWEEP_MAX_POINTS);
         goto usage;
     }
+    /* Every replication keeps its measures until the rows are written:
+     * points x replications is bounded here, before any memory is taken. */
+    {
+        uint64_t reps = o.precision_given ? o.max_reps : o.reps;
+        if ((uint64_t)n_points * reps > SWEEP_MAX_RUNS) {
+            snprintf(err, sizeof err,
+                     "%s: %zu points x %llu replications make %llu runs (at most %u)",
+                     o.precision_given ? "--max-reps" : "--reps", n_points,
+                     (unsigned long long)reps, (unsigned long long)n_points * reps,
+                     SWEEP_MAX_RUNS);
+            goto usage;
+        }
+    }
     points = calloc(n_points, sizeof *points);
     res = calloc(n_points, sizeof *res);
     owned = calloc(n_points, sizeof *owned);
@@ -1243,6 +1295,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         .seed = bases[0].seed,
         .jobs = o.jobs ? o.jobs : default_jobs(local_ranks),
     };
+    so.replay_for = &points[0];
     static const sweep_axis apply_order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
                                              SWEEP_AXIS_LENGTH, SWEEP_AXIS_LOAD,
                                              SWEEP_AXIS_STATIONS};
@@ -1269,8 +1322,16 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
             goto usage;
         warn_once(&warns, warn);
+        if (p == 0 && sc->traffic.kind == TRAFFIC_PCAP &&
+            engine_load_replay(sc, &shared, err, sizeof err) != 0)
+            goto usage;
         engine *e = NULL;
-        if (engine_create(sc, &e, err, sizeof err) != 0)
+        int created = engine_create_shared(
+            sc, shared != NULL && engine_replay_same(&points[0], sc) ? shared : NULL, &e, err,
+            sizeof err);
+        if (created == ENGINE_NO_MEMORY)
+            goto nomem;
+        if (created != 0)
             goto usage;
         engine_destroy(e);
         owned[p] = (int)(p % (size_t)size) == rank;
@@ -1280,7 +1341,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     int go = 1;
     if (rank == 0) {
         if (outfile_open(&csv, o.csv, err, sizeof err) != 0 ||
-            (o.reps_csv && outfile_open(&reps_csv, o.reps_csv, err, sizeof err) != 0)) {
+            (o.reps_csv && outfile_open(&reps_csv, o.reps_csv, err, sizeof err) != 0) ||
+            (o.plot && outfile_open(&fig, o.plot, err, sizeof err) != 0)) {
             say_error(talk, "%s", err);
             go = 0;
         }
@@ -1292,16 +1354,20 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         status = EXIT_STATUS_RUNTIME;
         goto done;
     }
+    so.replay = shared;
     progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+    /* A point that fails (out of memory) ends the sweep, but the rows
+     * already finished are data: they are written as after a signal. */
+    bool failed = false;
     if (cli_signal_caught() == 0 &&
         sweep_execute(points, n_points, owned, &so, res, on_progress, &pg, cli_signal_caught,
                       err, sizeof err) != 0) {
         if (pg.on)
             fputc('\n', stderr);
         say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
-        goto done;
+        failed = true;
+        pg.on = false;
     }
     if (pg.on)
         fputc('\n', stderr);
@@ -1314,7 +1380,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
 #endif
     if (rank != 0) {
-        status = sig ? cli_signal_exit_status(sig) : EXIT_STATUS_OK;
+        status = failed ? EXIT_STATUS_RUNTIME : sig ? cli_signal_exit_status(sig) : EXIT_STATUS_OK;
         goto done;
     }
 
@@ -1331,28 +1397,54 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (reps_csv.f)
             write_reps_rows(reps_csv.f, &points[p], p, &res[p], so.seed);
     }
+    /* The figure is drawn before anything is renamed into place, so that
+     * the rows and the figure are replaced together; a signal meanwhile
+     * lets the drawing finish (plot.h). */
     status = EXIT_STATUS_OK;
+    bool drawn = false;
+    char plot_err[sizeof err] = "";
+    if (fig.f != NULL && n_done > 0) {
+        int rc = draw_figure(&o, have_preset ? &pr : NULL, &grid, points, res, &fig, plot_err,
+                             sizeof plot_err);
+        if (rc == PLOT_NO_GNUPLOT)
+            snprintf(plot_err, sizeof plot_err,
+                     "%s: not drawn: gnuplot is not installed (apt-get install gnuplot-nox); "
+                     "the rows are in %s",
+                     o.plot, o.csv);
+        drawn = rc == 0;
+    }
     if (outfile_commit(&csv, err, sizeof err) != 0) {
         say_error(talk, "%s", err);
         status = EXIT_STATUS_RUNTIME;
+        drawn = false;
     }
     if (reps_csv.f && outfile_commit(&reps_csv, err, sizeof err) != 0) {
         say_error(talk, "%s", err);
         status = EXIT_STATUS_RUNTIME;
     }
-    if (o.plot && n_done > 0 && status == EXIT_STATUS_OK) {
-        int rc = draw_figure(&o, have_preset ? &pr : NULL, &grid, points, res, err, sizeof err);
-        if (rc == PLOT_NO_GNUPLOT) {
-            say_error(talk, "%s: not drawn: gnuplot is not installed (apt-get install gnuplot-nox); "
-                      "the rows are in %s",
-                      o.plot, o.csv);
-            status = EXIT_STATUS_RUNTIME;
-        } else if (rc != 0) {
+    if (drawn) {
+        if (outfile_commit(&fig, err, sizeof err) != 0) {
             say_error(talk, "%s", err);
             status = EXIT_STATUS_RUNTIME;
         }
+    } else if (fig.f != NULL) {
+        /* No figure of these rows: an older one beside them would show
+         * other data, so it goes too (when the rows were replaced). */
+        bool stale = status == EXIT_STATUS_OK && remove_stale_figure(o.plot);
+        outfile_discard(&fig);
+        if (plot_err[0] != '\0') {
+            say_error(talk, "%s%s", plot_err, stale ? " (the older figure was removed)" : "");
+            status = EXIT_STATUS_RUNTIME;
+        } else if (stale && talk) {
+            cli_warn("%s: no point finished; the older figure was removed", o.plot);
+        }
     }
-    if (sig != 0) {
+    if (sig == 0)
+        sig = cli_signal_caught(); /* while the figure was drawn */
+    if (failed) {
+        say_error(talk, "stopped: %zu of %zu points complete in %s", n_done, n_points, o.csv);
+        status = EXIT_STATUS_RUNTIME;
+    } else if (sig != 0) {
         say_error(talk, "interrupted: %zu of %zu points complete in %s", n_done, n_points, o.csv);
         if (status == EXIT_STATUS_OK)
             status = cli_signal_exit_status(sig);
@@ -1370,6 +1462,8 @@ usage:
 done:
     outfile_discard(&csv);
     outfile_discard(&reps_csv);
+    outfile_discard(&fig);
+    replay_destroy(shared);
     for (size_t i = 0; i < n_bases && bases; i++)
         scenario_free(&bases[i]);
     for (size_t p = 0; p < n_points && points; p++) {

@@ -39,7 +39,8 @@ struct engine {
     mac_counters *at_warmup;   /* per station, the counters at the warm-up */
     uint64_t collisions_at_warmup;
     bool warm;                 /* the warm-up is over (or there is none) */
-    replay *replay;          /* TRAFFIC_PCAP: the capture's per-station frames */
+    const replay *replay;    /* TRAFFIC_PCAP: the capture's per-station frames */
+    replay *owned_replay;    /* the same when this engine loaded it (else shared) */
     size_t *replay_next;     /* per station: the next replayed frame */
     trace_sink sinks[ENGINE_MAX_SINKS];
     uint32_t sink_kinds[ENGINE_MAX_SINKS]; /* what each sink reads */
@@ -82,22 +83,57 @@ static void schedule_arrival(engine *e, uint32_t s, sim_time after)
         abort();
 }
 
+int engine_load_replay(const scenario *sc, replay **out, char *err, size_t errlen)
+{
+    /* Without --pcap-max-stations the station limit of every run still
+     * holds: one source beyond it is enough to refuse the capture. */
+    replay_options ro = {.time_scale = sc->pcap_time_scale > 0 ? sc->pcap_time_scale : 1.0,
+                         .max_stations = sc->pcap_max_stations ? sc->pcap_max_stations
+                                                               : SCENARIO_MAX_STATIONS + 1};
+    return replay_load(sc->pcap_path, &ro, sc->phy.min_frame_bytes, sc->phy.max_frame_bytes, out,
+                       err, errlen);
+}
+
+bool engine_replay_same(const scenario *a, const scenario *b)
+{
+    return a->traffic.kind == TRAFFIC_PCAP && b->traffic.kind == TRAFFIC_PCAP &&
+           strcmp(a->pcap_path, b->pcap_path) == 0 && a->pcap_time_scale == b->pcap_time_scale &&
+           a->pcap_max_stations == b->pcap_max_stations &&
+           a->phy.min_frame_bytes == b->phy.min_frame_bytes &&
+           a->phy.max_frame_bytes == b->phy.max_frame_bytes;
+}
+
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
+{
+    return engine_create_shared(sc, NULL, out, err, errlen);
+}
+
+int engine_create_shared(const scenario *sc, const replay *shared, engine **out, char *err,
+                         size_t errlen)
 {
     engine *e = calloc(1, sizeof *e);
     if (!e || scenario_copy(&e->sc, sc) != 0) {
         free(e);
         snprintf(err, errlen, "out of memory");
-        return -1;
+        return ENGINE_NO_MEMORY;
     }
     if (e->sc.traffic.kind == TRAFFIC_PCAP) {
         /* One station per source address of the capture (replay.h). */
-        replay_options ro = {.time_scale = e->sc.pcap_time_scale > 0 ? e->sc.pcap_time_scale : 1.0,
-                             .max_stations = e->sc.pcap_max_stations};
-        if (replay_load(e->sc.pcap_path, &ro, e->sc.phy.min_frame_bytes,
-                        e->sc.phy.max_frame_bytes, &e->replay, err, errlen) != 0)
-            goto fail_quiet;
+        if (shared != NULL) {
+            e->replay = shared;
+        } else {
+            if (engine_load_replay(&e->sc, &e->owned_replay, err, errlen) != 0)
+                goto fail_quiet;
+            e->replay = e->owned_replay;
+        }
         uint32_t stations = replay_station_count(e->replay);
+        if (stations > SCENARIO_MAX_STATIONS) {
+            snprintf(err, errlen,
+                     "%s: more than %u source addresses, one station each (at most %u; "
+                     "--pcap-max-stations N replays the first N)",
+                     e->sc.pcap_path, SCENARIO_MAX_STATIONS, SCENARIO_MAX_STATIONS);
+            goto fail_quiet;
+        }
         if (e->sc.positions_m && e->sc.n_positions != stations) {
             snprintf(err, errlen, "positions: %u given, but the capture has %u stations",
                      e->sc.n_positions, stations);
@@ -176,6 +212,8 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
     return 0;
 fail:
     snprintf(err, errlen, "out of memory");
+    engine_destroy(e);
+    return ENGINE_NO_MEMORY;
 fail_quiet:
     engine_destroy(e);
     return -1;
@@ -193,7 +231,7 @@ void engine_destroy(engine *e)
     free(e->arrivals);
     free(e->per_station);
     free(e->at_warmup);
-    replay_destroy(e->replay);
+    replay_destroy(e->owned_replay);
     free(e->replay_next);
     scenario_free(&e->sc);
     free(e);
@@ -223,9 +261,8 @@ static void schedule_replay(engine *e, uint32_t s)
         abort();
 }
 
-static void start(engine *e)
+static int start(engine *e)
 {
-    e->started = true;
     const traffic_config *t = &e->sc.traffic;
     mac_config mc = {
         .phy = &e->sc.phy,
@@ -242,7 +279,8 @@ static void start(engine *e)
         .n_sinks = e->n_sinks,
     };
     if (mac_create(&mc, &e->mac) != 0)
-        abort();
+        return -1;
+    e->started = true;
     for (uint32_t s = 0; s < e->sc.n_stations; s++) {
         if (t->kind == TRAFFIC_BATCH) {
             for (uint32_t k = 0; k < t->batch_frames; k++) {
@@ -256,6 +294,18 @@ static void start(engine *e)
         }
     }
     mac_start(e->mac, 0);
+    return 0;
+}
+
+int engine_start(engine *e, char *err, size_t errlen)
+{
+    if (e->started)
+        return 0;
+    if (start(e) != 0) {
+        snprintf(err, errlen, "out of memory (building %u stations)", e->sc.n_stations);
+        return -1;
+    }
+    return 0;
 }
 
 /* Every event before the warm-up has been handled, none at it yet. */
@@ -269,8 +319,8 @@ static void end_warmup(engine *e)
 
 engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
 {
-    if (!e->started)
-        start(e);
+    if (!e->started && start(e) != 0)
+        abort(); /* callers that can run out of memory call engine_start first */
     sim_time stop = until < e->sc.duration ? until : e->sc.duration;
     uint64_t handled = 0;
     for (;;) {
@@ -321,8 +371,8 @@ const replay *engine_replay(const engine *e) { return e->replay; }
 void engine_results(engine *e, results *r)
 {
     memset(r, 0, sizeof *r);
-    if (!e->started)
-        start(e);
+    if (!e->started && start(e) != 0)
+        abort(); /* callers that can run out of memory call engine_start first */
     uint32_t n = e->sc.n_stations;
     r->sim_time_s = sim_time_to_s(e->now);
     r->n_stations = n;

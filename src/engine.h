@@ -26,8 +26,28 @@ typedef enum engine_status {
 } engine_status;
 
 /* Builds the network. The scenario must have passed scenario_finish; it is
- * copied. Returns 0, or -1 with a reason in err (e.g. a bad policy). */
+ * copied. Returns 0, or -1 with a reason in err (e.g. a bad policy: an
+ * input error), or ENGINE_NO_MEMORY with "out of memory" (a runtime
+ * failure). */
+#define ENGINE_NO_MEMORY (-2)
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
+
+/* A replayed capture loaded once and shared read-only by many engines (a
+ * sweep's points and jobs: a 300 MB capture cost that much per engine).
+ * engine_load_replay loads sc's capture as engine_create would;
+ * engine_replay_same says whether two scenarios load the same one; the
+ * engines of engine_create_shared(sc, shared) use `shared` (loaded for a
+ * scenario that engine_replay_same matches) without freeing it. */
+struct replay;
+int engine_load_replay(const scenario *sc, struct replay **out, char *err, size_t errlen);
+bool engine_replay_same(const scenario *a, const scenario *b);
+int engine_create_shared(const scenario *sc, const struct replay *shared, engine **out,
+                         char *err, size_t errlen);
+
+/* Builds the stations (after the sinks are added; engine_run does it on
+ * its first call otherwise, and aborts if memory runs out). Returns 0, or
+ * -1 with "out of memory (building N stations)": a runtime failure. */
+int engine_start(engine *e, char *err, size_t errlen);
 void engine_destroy(engine *e);
 
 /* Adds a sink; only before the first engine_run. Returns 0 or -1. */

@@ -96,6 +96,7 @@ trace_sink eventlog_sink(eventlog *l) { return (trace_sink){.on_event = on_event
 uint64_t eventlog_lines(const eventlog *l) { return l->lines; }
 
 int eventlog_error(const eventlog *l) { return l->err; }
+const outfile *eventlog_file(const eventlog *l) { return &l->out; }
 
 int eventlog_close(eventlog *l, char *err, size_t errlen)
 {

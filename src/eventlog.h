@@ -33,6 +33,8 @@ trace_sink eventlog_sink(eventlog *l);
 /* The first write error's errno, 0 while all is well (the program stops
  * a run early rather than simulate into a file it cannot write). */
 int eventlog_error(const eventlog *l);
+/* The file being written (outfile.h), for its size. */
+const struct outfile *eventlog_file(const eventlog *l);
 /* Event lines written so far (the header not counted). */
 uint64_t eventlog_lines(const eventlog *l);
 /* Flushes, checks, renames into place and frees. Returns 0, or -1 with

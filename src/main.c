@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit_status.h"
+#include "outfile.h"
 
 typedef struct command {
     const char *name;
@@ -72,6 +73,9 @@ int main(int argc, char **argv)
      * Children (gnuplot) get the default dispositions back (plot.c). */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
+    /* Before anything is opened: a closed descriptor 1 would otherwise be
+     * reused by the first output file, and the measures written into it. */
+    outfile_guard_stdio();
     if (argc < 2) {
         /* On a terminal, csmacd alone is the TUI demo (DESIGN.md section 3). */
         if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {

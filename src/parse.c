@@ -270,7 +270,7 @@ int parse_time_ps(const char *text, sim_time *out_ps, char *err, size_t errlen)
     }
     if (st == EXACT_OK)
         st = exact_scale(m, x, u->mult, u->pow10, &v);
-    if (st == EXACT_OK && v > (uint64_t)INT64_MAX)
+    if (st == EXACT_OK && v > (uint64_t)PARSE_MAX_TIME_PS)
         st = EXACT_RANGE;
     switch (st) {
     case EXACT_OK:
@@ -281,7 +281,7 @@ int parse_time_ps(const char *text, sim_time *out_ps, char *err, size_t errlen)
         return -1;
     case EXACT_RANGE:
     case EXACT_DIGITS:
-        snprintf(err, errlen, "%s is too long (at most 2562h)", parse_echo(text, e, sizeof e));
+        snprintf(err, errlen, "%s is out of range (at most 2400h)", parse_echo(text, e, sizeof e));
         return -1;
     case EXACT_SYNTAX:
     default:

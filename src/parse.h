@@ -36,6 +36,12 @@
 
 #include "simtime.h"
 
+/* The longest TIME any option takes: 2400 h (100 days), far enough from
+ * INT64_MAX picoseconds (about 2562 h) that the engine may add the
+ * derived times (propagation, backoff waits, frames) to it without
+ * overflow (scenario.c checks those). */
+#define PARSE_MAX_TIME_PS ((sim_time)2400 * 3600 * SIM_PS_PER_S)
+
 /* The most items a LIST may expand to (a guard against "1..1e12"). */
 #define PARSE_LIST_MAX 100000u
 
@@ -57,7 +63,8 @@ int parse_u32(const char *text, uint32_t min, uint32_t max, uint32_t *out, char 
 int parse_double(const char *text, double min, double max, double *out, char *err,
                  size_t errlen);
 
-/* A TIME (see above) in picoseconds, 0 <= *out_ps <= INT64_MAX. */
+/* A TIME (see above) in picoseconds, 0 <= *out_ps <= PARSE_MAX_TIME_PS
+ * (beyond: "T is out of range (at most 2400h)"). */
 int parse_time_ps(const char *text, sim_time *out_ps, char *err, size_t errlen);
 
 /* METRES in [0, max_m]. */

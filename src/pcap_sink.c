@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "ethframe.h"
+#include "outfile.h"
 
 #define PCAP_SINK_SNAPLEN 65535
 #define NA_HEADER_BYTES 4          /* netANALYZER status header */
@@ -70,7 +71,7 @@ struct pcap_sink {
     pcap_sink_options opt;
     pcap_sink_linktype linktype;
     char *path;              /* the user's path */
-    char *tmp_path;          /* NULL when writing `path` directly */
+    outfile out;             /* the file (outfile.h); out.f is the dumper's stream */
     pcap_t *dead;
     pcap_dumper_t *dumper;
     char err[512];           /* sticky first error, "" when none */
@@ -106,52 +107,13 @@ static char *dup_str(const char *p)
     return d;
 }
 
-/* Opens the temporary file beside path (or path itself when it is not a
- * regular file). Returns a stdio stream or NULL with errno set. */
-static FILE *open_output(pcap_sink *s)
-{
-    struct stat st;
-    if (stat(s->path, &st) == 0 && !S_ISREG(st.st_mode))
-        return fopen(s->path, "wb");
-
-    size_t n = strlen(s->path) + 48;
-    s->tmp_path = malloc(n);
-    if (!s->tmp_path)
-        return NULL;
-    int fd = -1;
-    for (int k = 0; k < 16 && fd < 0; k++) {
-        if (k == 0)
-            snprintf(s->tmp_path, n, "%s.%ld.tmp", s->path, (long)getpid());
-        else
-            snprintf(s->tmp_path, n, "%s.%ld.%d.tmp", s->path, (long)getpid(), k);
-        fd = open(s->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        int e = errno;
-        free(s->tmp_path);
-        s->tmp_path = NULL;
-        errno = e;
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(s->tmp_path);
-        errno = e;
-    }
-    return f;
-}
-
 static void sink_free(pcap_sink *s)
 {
     for (size_t i = 0; i < s->n_heap; i++)
         free(s->heap[i].data);
     free(s->heap);
     free(s->open);
-    free(s->tmp_path);
+    outfile_discard(&s->out);
     free(s->path);
     if (s->dead)
         pcap_close(s->dead);
@@ -201,19 +163,15 @@ int pcap_sink_open_linktype(const char *path, const phy_params *phy,
         sink_free(s);
         return -1;
     }
-    FILE *f = open_output(s);
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (outfile_open(&s->out, path, err, errlen) != 0) {
         sink_free(s);
         return -1;
     }
-    /* pcap_dump_fopen writes the file header and owns f from here on. */
-    s->dumper = pcap_dump_fopen(s->dead, f);
+    /* pcap_dump_fopen writes the file header and owns the stream from here
+     * on: pcap_dump_close closes it, outfile_commit_closed renames. */
+    s->dumper = pcap_dump_fopen(s->dead, s->out.f);
     if (!s->dumper) {
         snprintf(err, errlen, "%s: %s", path, pcap_geterr(s->dead));
-        fclose(f);
-        if (s->tmp_path)
-            unlink(s->tmp_path);
         sink_free(s);
         return -1;
     }
@@ -452,10 +410,10 @@ static int finish(pcap_sink *s)
     }
     pcap_dump_close(s->dumper);
     s->dumper = NULL;
-    if (s->err[0] == '\0' && s->tmp_path && rename(s->tmp_path, s->path) != 0)
-        set_errno(s, errno);
-    if (s->err[0] && s->tmp_path)
-        unlink(s->tmp_path);
+    char e2[sizeof s->err];
+    if (outfile_commit_closed(&s->out, s->err[0] ? EIO : 0, e2, sizeof e2) != 0 &&
+        s->err[0] == '\0')
+        snprintf(s->err, sizeof s->err, "%s", e2);
     return s->err[0] ? -1 : 0;
 }
 
@@ -474,13 +432,15 @@ void pcap_sink_discard(pcap_sink *s)
 {
     if (!s)
         return;
-    pcap_dump_close(s->dumper);
-    if (s->tmp_path)
-        unlink(s->tmp_path);
+    if (s->dumper) {
+        pcap_dump_close(s->dumper);
+        s->out.f = NULL; /* closed with the dumper; sink_free removes the temporary */
+    }
     sink_free(s);
 }
 
 int pcap_sink_error(const pcap_sink *s) { return s->err[0] != '\0'; }
+const outfile *pcap_sink_file(const pcap_sink *s) { return &s->out; }
 uint64_t pcap_sink_records(const pcap_sink *s) { return s->records; }
 size_t pcap_sink_waiting(const pcap_sink *s) { return s->n_heap; }
 uint64_t pcap_sink_frames(const pcap_sink *s) { return s->frames; }

@@ -42,11 +42,11 @@
  * run stops is not written. Output is a pure function of the events, so a
  * scenario and a seed give a byte-identical file.
  *
- * Files: the sink writes to a temporary file beside `path` (path.PID.tmp)
- * and renames it over `path` when pcap_sink_close succeeds, so `path` is
- * either absent, or the previous file, or a complete trace. A path that
- * exists and is not a regular file (/dev/stdout, a FIFO) is written
- * directly. Errors (open, write, flush, rename) are kept as the first, sticky
+ * Files: the sink writes through an outfile (outfile.h): a temporary in
+ * the target's folder, renamed over `path` when pcap_sink_close succeeds,
+ * so `path` is either the previous file or a complete trace; links,
+ * devices and permissions are handled there. Errors (open, write, flush,
+ * rename) are kept as the first, sticky
  * "path: reason" and returned by pcap_sink_close; events after an error are
  * ignored.
  */
@@ -100,6 +100,8 @@ void pcap_sink_discard(pcap_sink *s);
 
 /* Nonzero once an error is kept (the run may stop early; close reports it). */
 int pcap_sink_error(const pcap_sink *s);
+/* The file being written (outfile.h), for its size. */
+const struct outfile *pcap_sink_file(const pcap_sink *s);
 
 /* Records in the trace so far, and of them whole frames and fragments:
  * written, or finished and waiting to be written in order (a successful

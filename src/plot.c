@@ -168,8 +168,57 @@ static bool on_path(const char *name)
     return false;
 }
 
-int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen)
+/* gnuplot's messages without its "line 12:" locations (they point into
+ * a script the user never sees), the harmless warnings said in words. */
+static void report_messages(FILE *msgs, const char *path, plot_message_fn say, void *ctx,
+                            char *last, size_t lastlen)
 {
+    static const struct { const char *gnuplot, *meaning; } known[] = {
+        {"Skipping data file with no valid points", "a curve has no finite value to draw"},
+        {"empty y range", "a panel's values are all equal; its y axis was widened"},
+        {"empty x range", "the sweep has a single x value; the x axis was widened"},
+        {"Cannot find or open file", "a curve has no data"},
+    };
+    char line[1024];
+    rewind(msgs);
+    while (fgets(line, sizeof line, msgs) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        char *t = line;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t == '"') { /* "file" line N: */
+            char *q = strchr(t + 1, '"');
+            t = q ? q + 1 : t;
+            while (*t == ' ')
+                t++;
+        }
+        if (strncmp(t, "line ", 5) == 0 && strchr(t, ':') != NULL) {
+            t = strchr(t, ':') + 1;
+            while (*t == ' ')
+                t++;
+        }
+        if (t[strspn(t, " ^")] == '\0')
+            continue; /* blank, or the caret under an echoed command */
+        bool warning = strncmp(t, "warning: ", 9) == 0;
+        const char *text = warning ? t + 9 : t;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (strstr(text, known[i].gnuplot) != NULL) {
+                text = known[i].meaning;
+                break;
+            }
+        if (warning) {
+            if (say != NULL)
+                say(ctx, path, text);
+        } else {
+            snprintf(last, lastlen, "%.400s", text);
+        }
+    }
+}
+
+int plot_render(const plot_spec *s, outfile *fig, plot_message_fn say, void *ctx, char *err,
+                size_t errlen)
+{
+    const char *path = fig->path;
     plot_format fmt;
     if (plot_format_of(path, &fmt) != 0) {
         snprintf(err, errlen, "%s: unknown figure format (.svg, .png or .pdf)", path);
@@ -177,25 +226,23 @@ int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen)
     }
     if (!on_path("gnuplot"))
         return PLOT_NO_GNUPLOT;
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len), *script = malloc(len);
-    if (tmp == NULL || script == NULL) {
-        free(tmp);
-        free(script);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    snprintf(tmp, len, "%s.%ld.tmp", path, (long)getpid());
-    snprintf(script, len, "%s.%ld.gp", path, (long)getpid());
+    /* The script and gnuplot's messages go through anonymous files
+     * (tmpfile: created unlinked, nothing to clean, nothing to plant). */
     int rc = -1;
-    FILE *f = fopen(script, "w");
-    if (f == NULL) {
-        snprintf(err, errlen, "%s: %s", script, strerror(errno));
+    FILE *script = tmpfile(), *msgs = tmpfile();
+    if (script == NULL || msgs == NULL) {
+        snprintf(err, errlen, "%s: temporary file: %s", path, strerror(errno));
         goto out;
     }
-    int wr = plot_write_script(f, s, fmt, tmp);
-    if (fclose(f) != 0 || wr != 0) {
-        snprintf(err, errlen, "%s: write error", script);
+    /* gnuplot writes the figure on its standard output: the outfile's
+     * descriptor, so the figure goes where every output goes. */
+    if (plot_write_script(script, s, fmt, "/dev/stdout") != 0 || fflush(script) != 0) {
+        snprintf(err, errlen, "%s: temporary file: %s", path, strerror(errno ? errno : EIO));
+        goto out;
+    }
+    rewind(script);
+    if (fflush(fig->f) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         goto out;
     }
     pid_t pid = fork();
@@ -204,15 +251,18 @@ int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen)
         goto out;
     }
     if (pid == 0) {
-        /* The child: gnuplot reads the script; its output goes nowhere. */
+        /* The child, in a process group of its own: Ctrl-C at the terminal
+         * stops csmacd (which lets the drawing finish, so the figure
+         * matches the rows), not gnuplot halfway through a file. */
+        setpgid(0, 0);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL); /* ignored by csmacd (main.c) */
         signal(SIGXFSZ, SIG_DFL);
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, STDOUT_FILENO);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        if (dup2(fileno(script), STDIN_FILENO) < 0 || dup2(fileno(fig->f), STDOUT_FILENO) < 0 ||
+            dup2(fileno(msgs), STDERR_FILENO) < 0)
+            _exit(127);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
         _exit(127);
     }
     int status = 0;
@@ -221,23 +271,23 @@ int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen)
             snprintf(err, errlen, "gnuplot: %s", strerror(errno));
             goto out;
         }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (WIFEXITED(status))
-            snprintf(err, errlen, "%s: gnuplot failed (exit status %d)", path,
-                     WEXITSTATUS(status));
-        else
-            snprintf(err, errlen, "%s: gnuplot failed (signal %d)", path, WTERMSIG(status));
-        goto out;
+    char last[512] = "";
+    report_messages(msgs, path, say, ctx, last, sizeof last);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        rc = 0;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && last[0] == '\0') {
+        snprintf(err, errlen, "%s: gnuplot could not be started", path);
+    } else if (last[0] != '\0') {
+        snprintf(err, errlen, "%s: gnuplot failed: %s", path, last);
+    } else if (WIFEXITED(status)) {
+        snprintf(err, errlen, "%s: gnuplot failed (exit status %d)", path, WEXITSTATUS(status));
+    } else {
+        snprintf(err, errlen, "%s: gnuplot failed (signal %d)", path, WTERMSIG(status));
     }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        goto out;
-    }
-    rc = 0;
 out:
-    unlink(tmp);
-    unlink(script);
-    free(tmp);
-    free(script);
+    if (script != NULL)
+        fclose(script);
+    if (msgs != NULL)
+        fclose(msgs);
     return rc;
 }

@@ -8,16 +8,21 @@
  *
  * plot_write_script is a pure function of the spec (the script carries the
  * data inline), so the figure's content can be tested without gnuplot.
- * plot_render runs gnuplot as a child process on a temporary script and
- * writes the figure as PATH.PID.tmp, renamed over PATH only when gnuplot
- * succeeded (outfile.h's rule). Program code: runs a program; prints
- * nothing itself (gnuplot's own warnings reach standard error).
+ * plot_render runs gnuplot as a child process, the script on its standard
+ * input (an anonymous temporary file) and the figure on its standard
+ * output, which is an outfile (outfile.h) that the caller commits only
+ * when gnuplot succeeded. gnuplot runs in a process group of its own, so a
+ * Ctrl-C at the terminal lets the figure in progress finish. Program code:
+ * runs a program; prints nothing itself: gnuplot's messages are caught,
+ * stripped of their script locations and handed to the caller.
  */
 #ifndef CSMACD_PLOT_H
 #define CSMACD_PLOT_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "outfile.h"
 
 #define PLOT_MAX_PANELS 4
 
@@ -62,8 +67,15 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
 
 #define PLOT_NO_GNUPLOT (-2)
 
-/* Draws spec into path with gnuplot. Returns 0; PLOT_NO_GNUPLOT when no
- * gnuplot is on PATH; or -1 with "path: reason". */
-int plot_render(const plot_spec *s, const char *path, char *err, size_t errlen);
+/* Called with each of gnuplot's warnings, said in words ("a curve has no
+ * finite value to draw"); path is the figure's. */
+typedef void (*plot_message_fn)(void *ctx, const char *path, const char *text);
+
+/* Draws spec into the open outfile fig (outfile.h; the format follows
+ * fig->path's extension) with gnuplot; the caller commits or discards fig.
+ * Returns 0; PLOT_NO_GNUPLOT when no gnuplot is on PATH; or -1 with
+ * "path: reason". say (may be NULL) gets the warnings. */
+int plot_render(const plot_spec *s, outfile *fig, plot_message_fn say, void *ctx, char *err,
+                size_t errlen);
 
 #endif

@@ -35,12 +35,12 @@
 /* A value shown in a message (parse_echo): Q(v) in a printf argument list. */
 #define Q(v) parse_echo((v), (char[64]){0}, 64)
 
-/* Longest duration or warm-up: 2400 h (100 days), far from INT64_MAX
- * picoseconds (2562 h) so the engine may add delays without overflow. */
-#define SCENARIO_MAX_TIME_PS ((sim_time)2400 * 3600 * SIM_PS_PER_S)
+/* Longest duration or warm-up (parse.h). */
+#define SCENARIO_MAX_TIME_PS PARSE_MAX_TIME_PS
 #define SCENARIO_MAX_METRES 1e7
 #define SCENARIO_MAX_QUEUE 1000000u
 #define SCENARIO_MAX_BATCH 10000000u
+#define SCENARIO_MIN_ON_OFF_PS SIM_PS_PER_US
 /* Largest scenario file: real ones are a few hundred bytes. The cap keeps
  * a wrong path (a log, a device, an endless pipe) from being read, and
  * its keys kept, without end. */
@@ -429,9 +429,12 @@ static int set_on_off(scenario *sc, const char *key, const char *v, char *err, s
     on_txt[slash - v] = '\0';
     CHECK(parse_time_ps(on_txt, &on_ps, RS));
     CHECK(parse_time_ps(slash + 1, &off_ps, RS));
-    if (on_ps == 0 || off_ps == 0 || on_ps > SCENARIO_MAX_TIME_PS ||
-        off_ps > SCENARIO_MAX_TIME_PS) {
-        snprintf(err, errlen, "%s: both periods must be above 0 and at most 2400h", key);
+    /* Below a microsecond (a few bytes at 10 Mb/s) a period holds no frame,
+     * and the traffic source would spin through millions of empty periods
+     * inside one event, deaf to signals. */
+    if (on_ps < SCENARIO_MIN_ON_OFF_PS || off_ps < SCENARIO_MIN_ON_OFF_PS ||
+        on_ps > SCENARIO_MAX_TIME_PS || off_ps > SCENARIO_MAX_TIME_PS) {
+        snprintf(err, errlen, "%s: both periods must be at least 1us and at most 2400h", key);
         return -1;
     }
     sc->traffic.on_mean_s = sim_time_to_s(on_ps);
@@ -903,6 +906,95 @@ static void warn_add(char *warn, size_t warnlen, const char *text)
     snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
 }
 
+/* The engine adds derived times to the clock: the propagation delay, the
+ * slotTime, a frame's time on the wire, the longest backoff wait. Each is
+ * checked once, here, in floating point (where nothing wraps), against an
+ * eighth of what the clock has left after the duration, so that a few of
+ * them added at the end of the run still fit 64 bits. Without this a
+ * picosecond count could wrap: a negative event time (an assertion) or,
+ * on the star, a delay that silently wraps to about 0. */
+static int derived_too_long(const char *key, const char *what, double ps, double budget,
+                            char *err, size_t errlen)
+{
+    if (ps >= 0 && ps <= budget)
+        return 0;
+    char t[32];
+    if (budget >= 3600e12)
+        snprintf(t, sizeof t, "%.0fh", floor(budget / 3600e12));
+    else
+        snprintf(t, sizeof t, "%.3gs", budget / 1e12);
+    if (ps >= 0 && ps < 1e30)
+        snprintf(err, errlen, "%s: %s of %.3gs is longer than the clock allows with this "
+                              "duration (at most %s)",
+                 key, what, ps / 1e12, t);
+    else
+        snprintf(err, errlen, "%s: %s is longer than the clock allows with this duration "
+                              "(at most %s)",
+                 key, what, t);
+    return -1;
+}
+
+static int check_derived_times(const scenario *sc, double longest_m, const backoff_policy *p,
+                               char *err, size_t errlen)
+{
+    const phy_params *phy = &sc->phy;
+    double budget = (double)(INT64_MAX - sc->duration) / 8;
+    double bit_ps = (double)phy_bit_ps(phy);
+    /* Bus: end to end; star: two drop cables and the repeater. */
+    double metres = phy->topology == TOPOLOGY_STAR ? 2 * longest_m : longest_m;
+    double prop_ps = metres / (phy->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12 +
+                     (double)phy->hub_delay_bits * bit_ps;
+    const char *prop_key = phy->velocity_c < 0.01 ? "velocity" : "length";
+    if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0)
+        return -1;
+    double slot_ps = (double)phy->slot_bits * bit_ps;
+    if (derived_too_long("slot-bits", "the slotTime", slot_ps, budget, err, errlen) != 0)
+        return -1;
+    /* Preamble, SFD and the largest frame, with room for a jam. */
+    double frame_bits = 64.0 + 8.0 * phy->max_frame_bytes + phy->jam_bits;
+    double frame_ps = frame_bits * bit_ps;
+    if (derived_too_long(phy->rate_bps < 1e6 ? "rate" : "max-frame", "a frame's time on the wire",
+                         frame_ps, budget, err, errlen) != 0)
+        return -1;
+    /* The longest wait the policy declares, at every collision count up to
+     * its attempt limit (the bounds stop growing well before 64). A wrapped
+     * parameter shows as a negative or inverted bound. */
+    backoff_state st = {.frame_ps = (sim_time)frame_ps, .attempt_ps = (sim_time)frame_ps};
+    uint32_t limit = backoff_policy_attempt_limit(p);
+    if (limit == 0 || limit > 64)
+        limit = 64;
+    for (uint32_t n = 1; n <= limit; n++) {
+        sim_time lo = 0, hi = 0;
+        backoff_policy_bounds(p, &st, n, &lo, &hi);
+        if (lo < 0 || hi < lo || (double)hi > budget)
+            return derived_too_long("policy", "the longest backoff wait",
+                                    lo < 0 || hi < lo ? -1.0 : (double)hi, budget, err, errlen);
+    }
+    return 0;
+}
+
+int scenario_check_series(const scenario *sc, sim_time interval_ps, uint64_t max_rows,
+                          char *err, size_t errlen)
+{
+    char t[32], d[32];
+    parse_format_time(interval_ps, t, sizeof t);
+    if (interval_ps < SIM_PS_PER_NS) {
+        snprintf(err, errlen, "series-interval: %s is below 1ns (the time columns' resolution)",
+                 t);
+        return -1;
+    }
+    uint64_t rows = (uint64_t)(sc->duration / interval_ps) + (sc->duration % interval_ps != 0);
+    if (rows > max_rows) {
+        parse_format_time(sc->duration, d, sizeof d);
+        snprintf(err, errlen,
+                 "series-interval: %s over %s makes %llu rows (at most %llu; "
+                 "--series-max-rows lifts it)",
+                 t, d, (unsigned long long)rows, (unsigned long long)max_rows);
+        return -1;
+    }
+    return 0;
+}
+
 int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     char buf[512], t1[32], t2[32];
@@ -941,6 +1033,18 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
                  "queue: %u stations of %u frames could hold %llu frames (at most %llu in all)",
                  sc->n_stations, sc->queue_capacity,
                  (unsigned long long)sc->n_stations * sc->queue_capacity,
+                 SCENARIO_MAX_QUEUED_FRAMES);
+        return -1;
+    }
+
+    /* A batch is queued at t = 0, inside one event: its frames are capped
+     * as the queues are. */
+    if (sc->traffic.kind == TRAFFIC_BATCH &&
+        (uint64_t)sc->n_stations * sc->traffic.batch_frames > SCENARIO_MAX_QUEUED_FRAMES) {
+        snprintf(err, errlen,
+                 "batch: %u stations of %u frames make %llu frames (at most %llu in all)",
+                 sc->n_stations, sc->traffic.batch_frames,
+                 (unsigned long long)sc->n_stations * sc->traffic.batch_frames,
                  SCENARIO_MAX_QUEUED_FRAMES);
         return -1;
     }
@@ -1039,6 +1143,7 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     backoff_policy *p = NULL;
     if (backoff_policy_create(sc->policy, &env, &p, err, errlen) != 0)
         return -1;
+    int rc = check_derived_times(sc, longest_m, p, err, errlen);
     backoff_policy_destroy(p);
-    return 0;
+    return rc;
 }

@@ -83,4 +83,12 @@ void scenario_outage_text(const scenario *sc, char *buf, size_t len);
  * string when none). */
 int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen);
 
+/* The time series' rows: one per interval of the (finished) scenario's
+ * duration. The interval is at least 1 ns (the time columns' resolution:
+ * below it they repeat) and the rows at most max_rows. Returns 0, or -1
+ * with "series-interval: reason". */
+#define SCENARIO_SERIES_MAX_ROWS 10000000ull
+int scenario_check_series(const scenario *sc, sim_time interval_ps, uint64_t max_rows,
+                          char *err, size_t errlen);
+
 #endif

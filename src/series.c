@@ -49,7 +49,14 @@ static void write_row(series *s, sim_time end)
 /* Writes the intervals that end at or before t. */
 static void advance(series *s, sim_time t)
 {
-    while (t >= s->start + s->interval)
+    if (s->err != 0) {
+        /* Nothing more is written after the first error: skip the rows
+         * instead of looping over them (the run stops at its next slice). */
+        if (t >= s->start + s->interval)
+            s->start += (t - s->start) / s->interval * s->interval;
+        return;
+    }
+    while (t >= s->start + s->interval && s->err == 0)
         write_row(s, s->start + s->interval);
 }
 

@@ -239,8 +239,8 @@ void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95
     *ci95 = stats_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt((double)n);
 }
 
-int sweep_run_one(const scenario *sc, uint64_t seed, double *values, const atomic_int *stop,
-                  char *err, size_t errlen)
+int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed, double *values,
+                  const atomic_int *stop, char *err, size_t errlen)
 {
     scenario s;
     if (scenario_copy(&s, sc) != 0) {
@@ -249,7 +249,9 @@ int sweep_run_one(const scenario *sc, uint64_t seed, double *values, const atomi
     }
     s.seed = seed;
     engine *e = NULL;
-    int rc = engine_create(&s, &e, err, errlen);
+    int rc = engine_create_shared(&s, shared, &e, err, errlen);
+    if (rc == 0 && (rc = engine_start(e, err, errlen)) != 0)
+        engine_destroy(e);
     if (rc != 0) {
         scenario_free(&s);
         return -1;
@@ -368,7 +370,12 @@ static void *worker(void *arg)
         uint32_t rep = x->res[p].issued++;
         uint64_t seed = sweep_seed(x->o->seed, p, rep);
         pthread_mutex_unlock(&x->mu);
-        int rc = sweep_run_one(&x->points[p], seed, buf, &x->stopping, err, sizeof err);
+        const scenario *pt = &x->points[p];
+        const struct replay *shared = x->o->replay != NULL && x->o->replay_for != NULL &&
+                                              engine_replay_same(x->o->replay_for, pt)
+                                          ? x->o->replay
+                                          : NULL;
+        int rc = sweep_run_one(pt, shared, seed, buf, &x->stopping, err, sizeof err);
         pthread_mutex_lock(&x->mu);
         if (rc == 1)
             break;

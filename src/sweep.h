@@ -103,6 +103,10 @@ typedef struct sweep_options {
     uint32_t max_reps;  /* the cap with a precision target */
     uint64_t seed;      /* master seed */
     unsigned jobs;      /* worker threads (>= 1) */
+    /* A capture loaded once (engine.h), shared read-only by every point
+     * that engine_replay_same(replay_for, point) matches; NULL: none. */
+    const struct replay *replay;
+    const scenario *replay_for;
 } sweep_options;
 
 /* The minimum replications per point with a precision target. */
@@ -141,9 +145,10 @@ void sweep_result_free(sweep_result *r);
 
 /* One replication, alone (what each worker does): the measures of
  * scenario sc with the given seed into values[sweep_measure_count()].
+ * shared is a capture loaded for sc (engine_create_shared) or NULL.
  * stop may be NULL; the run is abandoned when *stop becomes non-zero.
  * Returns 0, 1 if stopped, -1 with a reason. */
-int sweep_run_one(const scenario *sc, uint64_t seed, double *values, const atomic_int *stop,
-                  char *err, size_t errlen);
+int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed, double *values,
+                  const atomic_int *stop, char *err, size_t errlen);
 
 #endif

@@ -25,6 +25,7 @@
 #include "analytic.h"
 #include "engine.h"
 #include "medium.h"
+#include "outfile.h"
 #include "pcap_sink.h"
 #include "phy.h"
 #include "timeline_sink.h"
@@ -312,6 +313,8 @@ static int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    if (engine_start(d->e, err, errlen) != 0)
+        return -1;
     d->n = n;
     d->engine_gen++;
     if (compute_geometry(d) != 0) {
@@ -704,14 +707,21 @@ static void cmd_save_csv(tui_driver *d)
     snprintf(path, sizeof path, "%s/csmacd-sweep-%s-%uB-seed%llu.csv", d->save_dir,
              d->base.phy.name, (unsigned)lround(frame_bytes_mean(&d->base)),
              (unsigned long long)d->base.seed);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        set_message(d, "%s: %s", path, strerror(errno));
+    /* Like every output: a temporary renamed into place when whole. */
+    outfile out;
+    char err[1400];
+    if (outfile_open(&out, path, err, sizeof err) != 0) {
+        set_message(d, "%s", err);
         return;
     }
-    int rc = tui_driver_write_csv(d, f);
-    if (fclose(f) != 0 || rc != 0) {
-        set_message(d, "%s: %s", path, errno ? strerror(errno) : "write error");
+    errno = 0;
+    if (tui_driver_write_csv(d, out.f) != 0) {
+        set_message(d, "%s: %s", path, strerror(errno ? errno : EIO));
+        outfile_discard(&out);
+        return;
+    }
+    if (outfile_commit(&out, err, sizeof err) != 0) {
+        set_message(d, "%s", err);
         return;
     }
     set_message(d, "saved the plot data (%zu points) to %s", d->n_points, path);
@@ -743,6 +753,12 @@ static void cmd_save_pcap(tui_driver *d)
         pcap_sink_discard(ps);
         engine_destroy(e2e);
         set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
+    if (engine_start(e2e, e2, sizeof e2) != 0) {
+        pcap_sink_discard(ps);
+        engine_destroy(e2e);
+        set_message(d, "cannot save the trace: %s", e2);
         return;
     }
     engine_run(e2e, until, 0);

@@ -130,6 +130,17 @@ int tui_term_open(const tui_term_options *opt, tui_term **out, char *err, size_t
         return -1;
     }
     set_term(t->screen);
+    /* A terminal that cannot move the cursor (TERM=dumb, a printing
+     * terminal) would show a blank screen: refused as an unknown one is. */
+    const char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1 || tigetflag("hc") > 0) {
+        endwin();
+        delscreen(t->screen);
+        free(t);
+        snprintf(err, errlen, "cannot use the terminal (TERM=%s): it cannot move the cursor",
+                 term ? term : "");
+        return -1;
+    }
     /* What to send if we die without endwin: leave the alternate screen,
      * normal cursor, plain attributes, no mouse reports. */
     emergency.seq_len = 0;

@@ -18,6 +18,36 @@
 #             signal before the handlers were installed (then no output at
 #             all); never a temporary, a ragged CSV row, a JSON object that
 #             does not parse or a pcap cut inside a record.
+#   symlinks  links planted where csmacd writes: a link at the output path
+#             has its target replaced and stays a link; a link to nothing is
+#             refused (exit 1); links planted at the old temporary names
+#             (PATH.PID.tmp) and at a dead process's temporary name are
+#             neither followed nor written through; /dev/stdout stays the
+#             system's link; a 254-byte output name works;
+#   stdio     standard output closed (`>&-`): exit 1 with "standard output:
+#             Bad file descriptor", and --events, --pcap, --stations-csv are
+#             whole files holding only their own content;
+#   owner     a file owned by root that another user may not write, in a
+#             folder anyone may write: run as nobody, exit 1 "Permission
+#             denied", the file unchanged (skipped where the machine does not
+#             let root run a command as nobody); a replaced file keeps its
+#             mode;
+#   stale     a temporary left by a killed process (SIGKILL) is removed by
+#             the next run writing to that folder; a live process's is kept;
+#   conflicts sweep outputs over its inputs (a scenario named x.svg under
+#             --plot, the capture through a symlink): exit 2, inputs intact.
+#   limits    a capture with more source addresses than the station limit
+#             (exit 2, naming --pcap-max-stations); memory running out
+#             while the stations are built (ulimit -v, where the build can
+#             start under it: not under the sanitizers): exit 1 "out of
+#             memory", never an abort; `TERM=dumb csmacd tui` refused; an
+#             output that will be large is announced with its size.
+#   gnuplot   (with a stand-in gnuplot on PATH in front of the real one)
+#             Ctrl-C to the sweep's process group while gnuplot draws: the
+#             drawing finishes, the rows and the figure are both the new
+#             ones, exit 130; a gnuplot that fails: the rows are written,
+#             the older figure is removed and the message says so, exit 1;
+#             gnuplot's warnings are said as csmacd's, naming no temporary.
 # Validity is checked by tests/cli/check_outputs.py (CSV: header and whole
 # rows of as many fields, newline-terminated; JSON: parses; pcap: the global
 # header and every record to the exact end of the file).
@@ -32,14 +62,14 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 no_temps() { # DIR WHAT
     local t
-    t=$(find "$1" -name '*.tmp' | head -3)
+    t=$(find "$1" -name '*.tmp' ! -name 'planted-*' | head -3)
     [[ -z $t ]] || fail "$2: temporaries left: $t"
 }
 
@@ -158,6 +188,273 @@ case_signals() {
     cd ..
     echo "faults: signals: $interrupted interrupted, $finished finished first," \
         "$early killed before the handlers"
+}
+
+# md5 of a file, or "none".
+sum_of() { [[ -e $1 ]] && md5sum <"$1" | cut -d' ' -f1 || echo none; }
+
+case_symlinks() {
+    local d=symlinks rc pid i name
+    rm -rf $d && mkdir $d && cd $d || return
+    # A link at the output path: the file it points to is replaced.
+    printf 'victim\n' >victim.csv
+    ln -s victim.csv ev.csv
+    "$EXE" run --duration 1ms --events ev.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 0 && -L ev.csv && $(readlink ev.csv) == victim.csv ]] ||
+        fail "symlinks: the link ev.csv was replaced (exit $rc, $(head -1 err))"
+    $CHECK csv victim.csv || fail "symlinks: the link's target is not the event log"
+    # A link to nothing: refused, nothing created where it points.
+    ln -s "$PWD/nowhere/../made-by-csmacd" dangling.csv
+    "$EXE" run --duration 1ms --events dangling.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 ]] && grep -qx "csmacd: dangling.csv: a symbolic link to a file that does not exist" err ||
+        fail "symlinks: dangling link: exit $rc, $(head -1 err)"
+    [[ ! -e made-by-csmacd ]] || fail "symlinks: the dangling link's target was created"
+    # Links planted at the temporary names of the next PIDs (the old
+    # PATH.PID.tmp) and at a dead process's temporary: none is written through.
+    printf 'precious\n' >precious
+    pid=$(sh -c 'echo $$')
+    for ((i = 1; i <= 200; i++)); do
+        ln -s precious "out.csv.$((pid + i)).tmp"
+        ln -s precious "out.csv.$((pid + i)).gp"
+    done
+    ln -s precious ".csmacd-$pid-00000000.tmp"
+    "$EXE" run --duration 1ms --events out.csv --stations-csv st.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 0 && $(cat precious) == precious ]] ||
+        fail "symlinks: a planted link was followed (exit $rc, $(head -1 err))"
+    [[ -L .csmacd-$pid-00000000.tmp ]] || fail "symlinks: a planted link was removed"
+    $CHECK csv out.csv csv st.csv || fail "symlinks: outputs not valid"
+    rm -f out.csv.*.tmp out.csv.*.gp .csmacd-*.tmp
+    # /dev/stdout is written through, the system's link is kept.
+    "$EXE" run --duration 1ms --events /dev/stdout >stdout.txt 2>err
+    rc=$?
+    [[ $rc == 0 && -L /dev/stdout ]] || fail "symlinks: --events /dev/stdout: exit $rc"
+    head -1 stdout.txt | grep -q '^time_ps,station,event' && grep -q 'csmacd run: ' stdout.txt ||
+        fail "symlinks: --events /dev/stdout: no event log on standard output"
+    # A legal name of 254 bytes: the temporary does not grow from it.
+    name=$(printf 'n%.0s' $(seq 250)).csv
+    "$EXE" run --duration 1ms --events "$name" >/dev/null 2>err
+    rc=$?
+    [[ $rc == 0 ]] && $CHECK csv "$name" || fail "symlinks: a 254-byte name: exit $rc, $(head -1 err)"
+    no_temps . "symlinks"
+    cd ..
+}
+
+case_stdio() {
+    local d=stdio rc
+    rm -rf $d && mkdir $d && cd $d || return
+    "$EXE" run --duration 10ms --events ev.csv --pcap p.pcap --stations-csv st.csv \
+        --format json >&- 2>err
+    rc=$?
+    [[ $rc == 1 ]] || fail "stdio: run >&-: exit $rc, expected 1"
+    [[ $(cat err) == "csmacd: standard output: Bad file descriptor" ]] ||
+        fail "stdio: run >&-: message: $(head -2 err)"
+    $CHECK csv ev.csv csv st.csv pcap p.pcap || fail "stdio: outputs not valid"
+    ! grep -q '"throughput"' ev.csv st.csv || fail "stdio: the measures landed in a file"
+    head -1 st.csv | grep -q '^station,' || fail "stdio: st.csv does not start with its header"
+    # Standard error closed as well: still no file gets the measures.
+    "$EXE" run --duration 10ms --events ev2.csv >&- 2>&-
+    rc=$?
+    [[ $rc == 1 ]] || fail "stdio: run >&- 2>&-: exit $rc, expected 1"
+    $CHECK csv ev2.csv || fail "stdio: ev2.csv not valid"
+    no_temps . "stdio"
+    cd ..
+}
+
+case_owner() {
+    local d=owner rc
+    rm -rf $d && mkdir $d && cd $d || return
+    # A replaced file keeps its mode.
+    printf 'old\n' >mode.csv
+    chmod 640 mode.csv
+    "$EXE" run --duration 1ms --events mode.csv >/dev/null 2>err
+    [[ $(stat -c %a mode.csv) == 640 ]] || fail "owner: mode.csv's mode became $(stat -c %a mode.csv)"
+    # A file the user may not write, in a folder anyone may write.
+    if [[ $(id -u) != 0 ]] || ! setpriv --reuid nobody --regid nogroup --clear-groups true 2>/dev/null; then
+        echo "faults: owner: not root or no setpriv: the other-user case is skipped"
+        cd ..
+        return
+    fi
+    chmod 1777 .
+    printf 'root file\n' >theirs.csv
+    chmod 644 theirs.csv
+    local before
+    before=$(sum_of theirs.csv)
+    setpriv --reuid nobody --regid nogroup --clear-groups \
+        "$EXE" run --duration 1ms --events theirs.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 && $(cat err) == "csmacd: theirs.csv: Permission denied" ]] ||
+        fail "owner: another user's file: exit $rc, $(head -2 err)"
+    [[ $(sum_of theirs.csv) == "$before" && $(stat -c %U theirs.csv) == root ]] ||
+        fail "owner: another user's file was changed"
+    # Not sticky: rename could replace it, the permission check still refuses.
+    chmod 0777 .
+    setpriv --reuid nobody --regid nogroup --clear-groups \
+        "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv theirs.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 && $(cat err) == "csmacd: theirs.csv: Permission denied" ]] ||
+        fail "owner: sweep over another user's file: exit $rc, $(head -2 err)"
+    [[ $(sum_of theirs.csv) == "$before" ]] || fail "owner: sweep changed another user's file"
+    no_temps . "owner"
+    chmod 755 .
+    cd ..
+}
+
+case_stale() {
+    local d=stale rc dead
+    rm -rf $d && mkdir $d && cd $d || return
+    # A run killed by SIGKILL leaves its temporary.
+    "$EXE" run --duration 1h --stations 32 --events big.csv >/dev/null 2>/dev/null &
+    local pid=$! i
+    for ((i = 0; i < 50; i++)); do
+        ls -A | grep -q '^\.csmacd-.*\.tmp$' && break
+        sleep 0.1
+    done
+    sleep 0.2
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    local left
+    left=$(ls -A | grep -c '^\.csmacd-.*\.tmp$')
+    [[ $left == 1 ]] || fail "stale: SIGKILL left $left temporaries, expected 1"
+    [[ ! -e big.csv ]] || fail "stale: SIGKILL left big.csv"
+    # A live process's temporary is kept (this shell's PID).
+    : >".csmacd-$$-0000abcd.tmp"
+    "$EXE" run --duration 1ms --events small.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 0 ]] || fail "stale: the next run: exit $rc, $(head -1 err)"
+    left=$(ls -A | grep '^\.csmacd-.*\.tmp$' | grep -vc "^\.csmacd-$$-")
+    [[ $left == 0 ]] || fail "stale: $left temporaries of dead processes left"
+    [[ -e .csmacd-$$-0000abcd.tmp ]] || fail "stale: a live process's temporary was removed"
+    rm -f ".csmacd-$$-0000abcd.tmp"
+    cd ..
+}
+
+case_conflicts() {
+    local d=conflicts rc before
+    rm -rf $d && mkdir $d && cd $d || return
+    printf 'stations = 2\nduration = 1ms\n' >lab.svg
+    cp "$HERE/../../captures/lan-small.pcap" lan.pcap
+    ln -s lan.pcap link.csv
+    before=$(sum_of lab.svg)$(sum_of lan.pcap)
+    "$EXE" sweep --quiet --stations 1,2 --csv s.csv --plot ./lab.svg --scenario lab.svg \
+        >/dev/null 2>err
+    rc=$?
+    [[ $rc == 2 && $(cat err) == "csmacd: ./lab.svg: conflicting options: --plot would overwrite the scenario file" ]] ||
+        fail "conflicts: --plot over the scenario: exit $rc, $(head -2 err)"
+    "$EXE" sweep --quiet --stations 1,2 --traffic pcap:lan.pcap --csv s.csv --plot l.svg \
+        --reps-csv link.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 2 && $(cat err) == "csmacd: link.csv: conflicting options: --reps-csv would overwrite the replayed capture" ]] ||
+        fail "conflicts: --reps-csv through a link to the capture: exit $rc, $(head -2 err)"
+    "$EXE" run --duration 1ms --traffic pcap:lan.pcap --series link.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 2 ]] || fail "conflicts: run --series over the capture: exit $rc"
+    [[ $(sum_of lab.svg)$(sum_of lan.pcap) == "$before" ]] || fail "conflicts: an input changed"
+    [[ $(ls -A | sort | tr '\n' ' ') == "err lab.svg lan.pcap link.csv " ]] ||
+        fail "conflicts: files appeared: $(ls -A | tr '\n' ' ')"
+    cd ..
+}
+
+case_limits() {
+    local d=limits rc v seen=0
+    rm -rf $d && mkdir $d && cd $d || return
+    python3 - <<'PY'
+import struct
+with open("many.pcap", "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for i in range(10001):
+        frame = b"\xff" * 6 + bytes([2, 0]) + struct.pack(">I", i) + b"\x08\x00" + bytes(46)
+        f.write(struct.pack("<IIII", i, 0, len(frame), len(frame)) + frame)
+PY
+    "$EXE" run --traffic pcap:many.pcap --duration 1ms >/dev/null 2>err
+    rc=$?
+    [[ $rc == 2 && $(cat err) == "csmacd: many.pcap: more than 10000 source addresses, one station each (at most 10000; --pcap-max-stations N replays the first N)" ]] ||
+        fail "limits: a capture of 10001 sources: exit $rc, $(head -2 err)"
+    "$EXE" run --traffic pcap:many.pcap --pcap-max-stations 10 --duration 1ms >/dev/null 2>err
+    rc=$?
+    [[ $rc == 0 ]] || fail "limits: --pcap-max-stations 10: exit $rc, $(head -2 err)"
+    # Out of memory while building 10000 stations (light traffic, so that
+    # the run itself needs little more): one message, exit 1, no file.
+    for ((v = 8000; v <= 40000; v += 1000)); do
+        (ulimit -v $v && exec "$EXE" --version) >/dev/null 2>&1 || continue
+        (ulimit -v $v && exec "$EXE" run --stations 10000 --traffic poisson --load 0.01 \
+            --duration 1us --events ev.csv) >/dev/null 2>err
+        rc=$?
+        if [[ $rc == 1 ]]; then
+            grep -Eqx 'csmacd: out of memory( \(building 10000 stations\))?' err ||
+                fail "limits: ulimit -v $v: message: $(head -2 err)"
+            [[ ! -e ev.csv ]] || fail "limits: ulimit -v $v: out of memory left ev.csv"
+            seen=$((seen + 1))
+        elif [[ $rc != 0 ]]; then
+            fail "limits: ulimit -v $v: exit $rc, $(head -2 err)"
+        fi
+        rm -f ev.csv
+    done
+    ((seen > 0)) || echo "faults: limits: no memory limit both started csmacd and stopped it"
+    # A terminal that cannot move the cursor.
+    if command -v script >/dev/null; then
+        TERM=dumb script -qec "$EXE tui" /dev/null </dev/null >out 2>&1
+        rc=$?
+        [[ $rc == 1 ]] && grep -q "csmacd: tui: cannot use the terminal (TERM=dumb): it cannot move the cursor" out ||
+            fail "limits: TERM=dumb tui: exit $rc, $(head -2 out)"
+    fi
+    # A large output is announced: 25 simulated minutes of events (about
+    # 1 GB), interrupted once the estimate is out.
+    "$EXE" run --duration 1500s --events big.csv >/dev/null 2>err &
+    local pid=$! i
+    for ((i = 0; i < 100; i++)); do
+        grep -q "big.csv" err && break
+        sleep 0.1
+    done
+    kill -INT $pid
+    wait $pid
+    grep -Eq '^csmacd: (warning: )?big.csv: about [0-9.]+ GB at [0-9]+ MB per simulated second' err ||
+        fail "limits: no size announced for big.csv: $(head -2 err)"
+    rm -f big.csv
+    no_temps . "limits"
+    cd ..
+}
+
+case_gnuplot() {
+    local d=gnuplot rc real
+    real=$(command -v gnuplot) || { echo "faults: gnuplot: not installed, skipped"; return; }
+    rm -rf $d && mkdir -p $d/slow $d/broken $d/chatty && cd $d || return
+    printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "$real" >slow/gnuplot
+    printf '#!/bin/sh\necho "line 3: unexpected thing" >&2\nexit 1\n' >broken/gnuplot
+    printf '#!/bin/sh\necho "\\"/tmp/x.gp\\" line 9: warning: Skipping data file with no valid points" >&2\nexec %s "$@"\n' \
+        "$real" >chatty/gnuplot
+    chmod +x slow/gnuplot broken/gnuplot chatty/gnuplot
+    # Ctrl-C (SIGINT to the process group) while gnuplot draws.
+    printf 'old\n' >f.svg
+    PATH=$PWD/slow:$PATH setsid "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv f.csv \
+        --plot f.svg 2>err &
+    local pid=$!
+    sleep 0.6
+    kill -INT -- -$pid 2>/dev/null || kill -INT $pid
+    wait $pid
+    rc=$?
+    [[ $rc == 130 ]] || fail "gnuplot: Ctrl-C while drawing: exit $rc, $(head -2 err)"
+    grep -q '<svg' f.svg || fail "gnuplot: Ctrl-C while drawing: f.svg is not the new figure"
+    $CHECK csv f.csv || fail "gnuplot: Ctrl-C while drawing: f.csv not valid"
+    # gnuplot fails: no figure of other data is left beside the new rows.
+    printf 'old\n' >b.svg
+    PATH=$PWD/broken:$PATH "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv b.csv \
+        --plot b.svg 2>err
+    rc=$?
+    [[ $rc == 1 && $(cat err) == "csmacd: b.svg: gnuplot failed: unexpected thing (the older figure was removed)" ]] ||
+        fail "gnuplot: a failing gnuplot: exit $rc, $(head -2 err)"
+    [[ ! -e b.svg ]] || fail "gnuplot: the older figure was left beside new rows"
+    $CHECK csv b.csv || fail "gnuplot: a failing gnuplot: the rows were not written"
+    # Warnings in words, no script name.
+    PATH=$PWD/chatty:$PATH "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv c.csv \
+        --plot c.svg 2>err
+    rc=$?
+    [[ $rc == 0 && $(cat err) == "csmacd: warning: c.svg: a curve has no finite value to draw" ]] ||
+        fail "gnuplot: warnings: exit $rc, $(head -2 err)"
+    no_temps . "gnuplot"
+    cd ..
 }
 
 for c in "${cases[@]}"; do

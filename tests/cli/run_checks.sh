@@ -208,7 +208,8 @@ interrupted() { # SIGNAL STATUS FORMAT
         --events ev.csv --stations-csv st.csv >"out.$fmt" 2>sig.err || got=$?
     [[ $got == "$want" ]] || { echo "exit status $got, expected $want"; return 1; }
     grep -Eq '^csmacd: interrupted at [0-9]+\.[0-9]{6} s of simulated time$' sig.err
-    [[ $(wc -l <sig.err) == 1 ]]
+    # An hour of events is announced as large; nothing else is said.
+    [[ $(grep -cv '^csmacd: warning: ev.csv: about [0-9.]* GB at ' sig.err) == 1 ]]
     ls -A | grep -q '\.tmp$' && { echo "temporary files left"; return 1; }
     # Whole lines only: every file ends with a newline, every row is full.
     for f in ev.csv st.csv "out.$fmt"; do

