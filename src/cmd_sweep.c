@@ -724,7 +724,7 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
     char label[160];
     const char *sep = n_series > 1 ? ", " : "";
     const char *name = n_series > 1 ? series : "";
-    double frame_bytes = frame_size_mean(&sc->traffic.size);
+    double frame_bytes = frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
     double frame_bits = frame_bytes * 8;
     plot_ref *r;
     if (sc->traffic.kind == TRAFFIC_SATURATED &&

@@ -205,7 +205,7 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
     if (!e->arrivals || !e->per_station || (!e->warm && !e->at_warmup))
         goto fail;
     for (uint32_t i = 0; i < n; i++)
-        arrival_init(&e->arrivals[i], &e->sc.traffic, e->sc.seed, i, n, phy->rate_bps);
+        arrival_init(&e->arrivals[i], &e->sc.traffic, e->sc.seed, i, phy->min_frame_bytes);
     e->sink_kinds[e->n_sinks] = stats_sink_kinds();
     e->sinks[e->n_sinks++] = stats_sink(e->stats);
     *out = e;

@@ -394,9 +394,16 @@ static int write_text(FILE *f, const output_run *run)
     char what[SCENARIO_PATH_MAX + 300];
     if (sc->traffic.kind == TRAFFIC_PCAP)
         snprintf(what, sizeof what, "traffic replayed from %s", sc->pcap_path);
+    else if (sc->traffic.size.max_bytes < sc->phy.min_frame_bytes)
+        /* every frame padded to the minimum (4.2.3.3): say what is sent */
+        snprintf(what, sizeof what, "%s traffic, %u-byte frames (%s asked, padded) to %s",
+                 scenario_traffic_name(sc->traffic.kind), sc->phy.min_frame_bytes, size, dest);
     else
-        snprintf(what, sizeof what, "%s traffic, %s-byte frames to %s",
+        snprintf(what, sizeof what, "%s traffic, %s-byte frames%s to %s",
                  scenario_traffic_name(sc->traffic.kind), size,
+                 sc->traffic.size.min_bytes < sc->phy.min_frame_bytes
+                     ? " (shorter ones padded to the minimum)"
+                     : "",
                  dest);
     n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
                 sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,

@@ -1095,6 +1095,20 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
 
     /* Traffic. */
     const traffic_config *t = &sc->traffic;
+    if (t->kind != TRAFFIC_PCAP && t->size.min_bytes < sc->phy.min_frame_bytes) {
+        /* The MAC pads a short frame to the minimum (4.2.3.3): say what is
+         * sent, since the throughput counts the padded frame. */
+        if (t->size.max_bytes < sc->phy.min_frame_bytes)
+            snprintf(buf, sizeof buf,
+                     "frame-size: every frame is shorter than the %u-byte minimum and padded "
+                     "to it: %u-byte frames are sent",
+                     sc->phy.min_frame_bytes, sc->phy.min_frame_bytes);
+        else
+            snprintf(buf, sizeof buf,
+                     "frame-size: frames shorter than %u bytes are padded to that minimum",
+                     sc->phy.min_frame_bytes);
+        warn_add(warn, warnlen, buf);
+    }
     if ((t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) && !(t->load > 0.0)) {
         snprintf(err, errlen, "load: %s traffic needs a load above 0",
                  t->kind == TRAFFIC_POISSON ? "poisson" : "onoff");

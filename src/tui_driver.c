@@ -155,7 +155,7 @@ static void set_message(tui_driver *d, const char *fmt, ...)
 
 static double frame_bytes_mean(const scenario *sc)
 {
-    return frame_size_mean(&sc->traffic.size);
+    return frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes); /* as sent */
 }
 
 /* Batch length and point cap follow the bit rate: 2^20 bit times per

@@ -11,17 +11,24 @@
 
 #include <math.h>
 
-double frame_size_mean(const frame_size_spec *s)
+double frame_size_mean(const frame_size_spec *s, uint32_t pad_bytes)
 {
+    double a = s->min_bytes, b = s->max_bytes, m = pad_bytes;
     switch (s->kind) {
     case FRAME_SIZE_FIXED:
-        return s->min_bytes;
+        return a > m ? a : m;
     case FRAME_SIZE_RANGE:
-        return (s->min_bytes + (double)s->max_bytes) / 2.0;
+        /* uniform over the integers a..b, those below m sent as m */
+        if (m <= a)
+            return (a + b) / 2.0;
+        if (m > b)
+            return m;
+        return (m * (m - a) + (m + b) * (b - m + 1) / 2.0) / (b - a + 1);
     case FRAME_SIZE_MIX: {
         double sum = 0, w = 0;
         for (uint32_t i = 0; i < s->n_mix; i++) {
-            sum += (double)s->mix_bytes[i] * s->mix_weight[i];
+            double x = s->mix_bytes[i] > pad_bytes ? s->mix_bytes[i] : pad_bytes;
+            sum += x * s->mix_weight[i];
             w += s->mix_weight[i];
         }
         return w > 0 ? sum / w : 0;
@@ -74,9 +81,10 @@ uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, r
     return self;
 }
 
-static double station_rate(const traffic_config *t, uint32_t n, uint64_t rate_bps)
+static double station_rate(const traffic_config *t, uint32_t n, uint64_t rate_bps,
+                           uint32_t pad_bytes)
 {
-    double bits = frame_size_mean(&t->size) * 8.0;
+    double bits = frame_size_mean(&t->size, pad_bytes) * 8.0;
     return t->load * (double)rate_bps / ((double)n * bits); /* frames per second */
 }
 
@@ -87,10 +95,9 @@ static sim_time seconds_to_ps(double s)
 }
 
 void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
-                  uint32_t station, uint32_t n_stations, uint64_t rate_bps)
+                  uint32_t station, uint32_t pad_bytes)
 {
-    (void)n_stations;
-    (void)rate_bps;
+    a->pad_bytes = pad_bytes;
     rng_seed_station(&a->r, seed, station, RNG_PURPOSE_TRAFFIC);
     a->on = false;
     a->period_end = 0;
@@ -105,7 +112,7 @@ void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
 sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now,
                       uint32_t n_stations, uint64_t rate_bps)
 {
-    double lambda = station_rate(t, n_stations, rate_bps);
+    double lambda = station_rate(t, n_stations, rate_bps, a->pad_bytes);
     if (!(lambda > 0))
         return SIM_TIME_NEVER;
     if (t->kind == TRAFFIC_POISSON) {

@@ -64,8 +64,9 @@ typedef struct frame {
     uint32_t payload_len;
 } frame;
 
-/* Mean frame size in bytes of a size spec. */
-double frame_size_mean(const frame_size_spec *s);
+/* Mean size in bytes of the frames a size spec gives, each shorter one
+ * padded to pad_bytes (the PHY's minimum frame; 0: none). */
+double frame_size_mean(const frame_size_spec *s, uint32_t pad_bytes);
 /* One frame size drawn from the spec. */
 uint32_t frame_size_draw(const frame_size_spec *s, rng *r);
 /* One destination for a frame of station `self` (n >= 2 for DEST_RANDOM). */
@@ -77,10 +78,13 @@ typedef struct arrival_state {
     rng r;
     bool on;              /* onoff: in an on period */
     sim_time period_end;  /* onoff: end of the current period */
+    uint32_t pad_bytes;   /* frames shorter are sent padded to this */
 } arrival_state;
 
+/* pad_bytes: the PHY's minimum frame. The offered load counts the frames
+ * as sent, padded, so the arrival rate comes from their padded mean. */
 void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
-                  uint32_t station, uint32_t n_stations, uint64_t rate_bps);
+                  uint32_t station, uint32_t pad_bytes);
 /* The next arrival strictly after `now`, or SIM_TIME_NEVER. */
 sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now,
                       uint32_t n_stations, uint64_t rate_bps);

@@ -12,6 +12,9 @@
  *  - The arrival rate: at load G, N stations and mean frame bits B, each
  *    station offers G x rate / (N x B) frames per second: Poisson gaps have
  *    that mean, and an on/off source keeps it over the long run.
+ *  - Frames shorter than the minimum are sent padded (4.2.3.3), so B is the
+ *    padded mean: exact against hand-computed values and against draws,
+ *    and a Poisson source of 20-100-byte frames at G = 0.5 offers 0.5.
  * Seeds are fixed; the bounds are wide enough (5 sigma) that only a wrong
  * draw fails them.
  */
@@ -50,7 +53,7 @@ static void check_range(uint32_t a, uint32_t b, uint64_t draws, uint64_t seed)
     assert_true(fabs((double)hi - (double)draws * p) < 5 * sd_count);
     double mean = (a + (double)b) / 2, var = (k * k - 1) / 12;
     assert_true(fabs(sum / (double)draws - mean) < 5 * sqrt(var / (double)draws));
-    assert_float_equal(frame_size_mean(&s), mean, 0);
+    assert_float_equal(frame_size_mean(&s, 0), mean, 0);
 }
 
 static void test_range_both_ends(void **state)
@@ -65,7 +68,7 @@ static void test_range_both_ends(void **state)
     assert_int_equal(frame_size_draw(&one, &r), 500);
     frame_size_spec fixed = {.kind = FRAME_SIZE_FIXED, .min_bytes = 300, .max_bytes = 300};
     assert_int_equal(frame_size_draw(&fixed, &r), 300);
-    assert_float_equal(frame_size_mean(&fixed), 300, 0);
+    assert_float_equal(frame_size_mean(&fixed, 0), 300, 0);
 }
 
 /* IMIX 64:7, 594:4, 1518:1 and a mix with a weight of 1 next to a large
@@ -87,7 +90,7 @@ static void test_mix_weights(void **state)
         }
         for (uint32_t i = 0; i < s.n_mix; i++)
             mean += s.mix_bytes[i] * s.mix_weight[i] / wsum;
-        assert_float_equal(frame_size_mean(&s), mean, 1e-9);
+        assert_float_equal(frame_size_mean(&s, 0), mean, 1e-9);
         rng r;
         rng_seed(&r, 20 + m, 1);
         const uint64_t draws = 200000;
@@ -172,7 +175,7 @@ static void test_arrival_rate(void **state)
     for (int kind = 0; kind < 2; kind++) {
         t.kind = kind ? TRAFFIC_ONOFF : TRAFFIC_POISSON;
         arrival_state a;
-        arrival_init(&a, &t, 77, 0, 4, 10000000);
+        arrival_init(&a, &t, 77, 0, 64);
         sim_time now = 0;
         const int n = kind ? 60000 : 20000;
         for (int k = 0; k < n; k++) {
@@ -189,6 +192,45 @@ static void test_arrival_rate(void **state)
     }
 }
 
+/* Padded means. Range 20..100 with a 64-byte minimum: 44 sizes (20..63)
+ * sent as 64, and 64..100 (37 sizes, sum (64 + 100) x 37 / 2 = 3034):
+ * (44 x 64 + 3034) / 81 = 5850 / 81. */
+static void test_padded_mean(void **state)
+{
+    (void)state;
+    frame_size_spec fixed = {.kind = FRAME_SIZE_FIXED, .min_bytes = 20, .max_bytes = 20};
+    assert_float_equal(frame_size_mean(&fixed, 64), 64, 0);
+    assert_float_equal(frame_size_mean(&fixed, 0), 20, 0);
+    frame_size_spec range = {.kind = FRAME_SIZE_RANGE, .min_bytes = 20, .max_bytes = 100};
+    assert_float_equal(frame_size_mean(&range, 64), 5850.0 / 81.0, 1e-12);
+    assert_float_equal(frame_size_mean(&range, 10), 60, 0);
+    assert_float_equal(frame_size_mean(&range, 200), 200, 0);
+    frame_size_spec mix = {.kind = FRAME_SIZE_MIX, .n_mix = 2, .min_bytes = 40, .max_bytes = 1518,
+                           .mix_bytes = {40, 1518}, .mix_weight = {3, 1}};
+    assert_float_equal(frame_size_mean(&mix, 64), (3 * 64 + 1518) / 4.0, 1e-12);
+    rng r;
+    rng_seed(&r, 5, 5);
+    double sum = 0;
+    const int draws = 200000;
+    for (int i = 0; i < draws; i++) {
+        uint32_t x = frame_size_draw(&range, &r);
+        sum += x < 64 ? 64 : x;
+    }
+    /* sd of the padded size is under 12 bytes: 5 standard errors < 0.14 */
+    assert_true(fabs(sum / draws - 5850.0 / 81.0) < 0.14);
+
+    scenario sc;
+    mu_scenario(&sc, "10base5", 16, NULL, TRAFFIC_POISSON, 64, 20 * SIM_PS_PER_S, 3);
+    sc.traffic.size = range;
+    sc.traffic.load = 0.5;
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    print_message("20-100-byte frames at G = 0.5: offered load %.4f\n", run.r.offered_load);
+    assert_true(fabs(run.r.offered_load - 0.5) < 0.01);
+    mu_run_free(&run);
+    mu_scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_mix_weights),
         cmocka_unit_test(test_destinations),
         cmocka_unit_test(test_arrival_rate),
+        cmocka_unit_test(test_padded_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
