@@ -97,15 +97,13 @@ int collision_events_create(const medium *m, collision_events **out)
     qsort(c->sorted, n, sizeof *c->sorted, cmp_time);
     /* the hub's delay: what a star adds between two drops */
     c->hub = c->star && n > 1 ? medium_delay(m, 0, 1) - c->pos[0] - c->pos[1] : 0;
-    for (uint32_t s = 0; n > 1 && s < n; s++) {
-        sim_time lo = c->sorted[0], hi = c->sorted[n - 1];
-        if (c->star) /* to the longest other drop */
-            c->reach[s] = c->pos[s] + c->hub + (c->pos[s] < hi ? hi : c->sorted[n - 2]);
+    sim_time lo = c->sorted[0], hi = c->sorted[n ? n - 1 : 0];
+    for (uint32_t s = 0; s < n; s++) {
+        if (c->star) /* to the longest other drop; a lone station reaches no one */
+            c->reach[s] = n > 1 ? c->pos[s] + c->hub + (c->pos[s] < hi ? hi : c->sorted[n - 2]) : 0;
         else
             c->reach[s] = c->pos[s] - lo > hi - c->pos[s] ? c->pos[s] - lo : hi - c->pos[s];
     }
-    if (n == 1)
-        c->reach[0] = 0;
     *out = c;
     return 0;
 }

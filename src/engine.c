@@ -381,8 +381,10 @@ void engine_results(engine *e, results *r)
     for (uint32_t s = 0; s < n; s++) {
         station_result *p = &e->per_station[s];
         p->c = *mac_station_counters(e->mac, s);
-        if (e->at_warmup)
-            mac_counters_since(&p->c, e->warm ? &e->at_warmup[s] : &p->c);
+        if (e->at_warmup && e->warm)
+            mac_counters_since(&p->c, &e->at_warmup[s]);
+        else if (e->at_warmup)
+            p->c = (mac_counters){0};
         p->queue_len = mac_queue_len(e->mac, s);
         r->frames_ok += p->c.frames_transmitted_ok;
         r->frames_offered += p->c.frames_offered;

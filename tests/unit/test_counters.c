@@ -98,13 +98,20 @@ typedef struct ref_tx {
     uint64_t id;
 } ref_tx;
 
-static bool complete_at(const ref_tx *v, size_t k, const sim_time *passed, size_t root,
-                        const size_t *parent_of, sim_time t)
+/* The earliest start of a transmission under way at t (started before it,
+ * ending at or after it), or SIM_TIME_NEVER. */
+static sim_time first_open_at(const ref_tx *v, size_t k, sim_time t)
 {
-    sim_time first_open = SIM_TIME_NEVER; /* under way at t: started before, ends at or after */
+    sim_time first = SIM_TIME_NEVER;
     for (size_t a = 0; a < k; a++)
-        if (v[a].start < t && v[a].end >= t && v[a].start < first_open)
-            first_open = v[a].start;
+        if (v[a].start < t && v[a].end >= t && v[a].start < first)
+            first = v[a].start;
+    return first;
+}
+
+static bool complete_at(size_t k, const sim_time *passed, size_t root, const size_t *parent_of,
+                        sim_time t, sim_time first_open)
+{
     for (size_t a = 0; a < k; a++)
         if (parent_of[a] == root && !(passed[a] < t && passed[a] <= first_open))
             return false;
@@ -175,9 +182,10 @@ static uint64_t collision_events_ref(const scenario *sc, const mu_trace *t, sim_
         members[x]++;
     }
     uint64_t events = 0;
+    const sim_time open_end = first_open_at(v, k, end), open_w0 = first_open_at(v, k, w0);
     for (size_t r = 0; r < k; r++)
-        if (members[r] >= 2 && complete_at(v, k, passed, r, root, end) &&
-            !(w0 > 0 && complete_at(v, k, passed, r, root, w0)))
+        if (members[r] >= 2 && complete_at(k, passed, r, root, end, open_end) &&
+            !(w0 > 0 && complete_at(k, passed, r, root, w0, open_w0)))
             events++;
     free(v);
     free(parent);
