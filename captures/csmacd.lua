@@ -7,7 +7,7 @@
 -- or copy it into the personal Lua plugins folder (Help > About Wireshark >
 -- Folders > Personal Lua Plugins, usually ~/.local/lib/wireshark/plugins/).
 --
--- What it decodes (the layout is documented in src/ethframe.h):
+-- What it decodes (the layout is documented in src/model/ethframe.h):
 --   * EtherType 0x88B5 (IEEE local experimental), csmacd's header:
 --       csmacd.version, csmacd.length, csmacd.attempt, csmacd.station,
 --       csmacd.frame, csmacd.collisions, csmacd.backoff_slots,

@@ -64,7 +64,7 @@ void mu_scenario(scenario *sc, const char *phy, uint32_t n, const double *positi
     assert_non_null(p);
     sc->phy = *p;
     sc->n_stations = n;
-    /* n positions and a NaN after them: scenario_copy (src/scenario.c)
+    /* n positions and a NaN after them: scenario_copy (src/model/scenario.c)
      * counts positions up to a NaN sentinel, although scenario.h only
      * promises n_stations entries (reported in NOTES-for-lead.md). */
     sc->positions_m = calloc((size_t)n + 1, sizeof *sc->positions_m);

@@ -1,4 +1,4 @@
-/* test_analytic.c - pins src/analytic.c to the tables of
+/* test_analytic.c - pins src/theory/analytic.c to the tables of
  * ../shared/refs/802.3-and-models.md section (b): Metcalfe and Boggs (b.1,
  * every Q and frame size of the table, A and W too), the 1/(1 + k a) family
  * (b.2), pure and slotted ALOHA (b.3), the four Kleinrock-Tobagi CSMA forms

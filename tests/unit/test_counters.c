@@ -258,7 +258,7 @@ static void check_measures(const scenario *sc, const mu_run *run)
         assert_true(fabs(r->jain_fairness - jain) < 1e-12);
         assert_true(r->jain_fairness <= 1.0 + 1e-12);
     } else {
-        assert_true(isnan(r->jain_fairness)); /* 0/0: undefined (src/stats.c) */
+        assert_true(isnan(r->jain_fairness)); /* 0/0: undefined (src/engine/stats.c) */
     }
     if (successes > 0) {
         assert_true(fabs(r->mean_delay_us - dsum / (double)successes / 1e6) <

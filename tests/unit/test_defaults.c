@@ -1,5 +1,5 @@
 /* test_defaults.c - the scenario's defaults and limits, as the README's
- * option table and src/scenario.h state them.
+ * option table and src/model/scenario.h state them.
  *
  * Defaults: 10base5 (the profile unchanged), 8 stations evenly on the
  * cable, the probe at 0 m, saturated traffic, load 0.5 (for poisson and

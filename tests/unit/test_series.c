@@ -1,4 +1,4 @@
-/* test_series.c - the time series sink (src/series.c, run --series).
+/* test_series.c - the time series sink (src/sinks/series.c, run --series).
  *
  * Pins: the header; one row per interval from t = 0, empty ones included,
  * the last one cut at the end of the run (10.5 ms in 1 ms intervals: 11

@@ -1,4 +1,4 @@
-/* test_stats.c - the measures of src/stats.c against values computed by
+/* test_stats.c - the measures of src/engine/stats.c against values computed by
  * hand (stations/MODEL.md, "Measures").
  *
  * The statistics sink is fed trace events written here, so every figure is

@@ -1,4 +1,4 @@
-/* test_timeline_sink.c - pins src/timeline_sink.c: how recent
+/* test_timeline_sink.c - pins src/live/timeline_sink.c: how recent
  * transmissions become cells of the channel at the probe (idle, frame, jam,
  * collision where two signals overlap in time, not merely share a cell),
  * with a transmission still under way lasting until "now", the

@@ -1,4 +1,4 @@
-/* test_tui_driver.c - pins the TUI's driver (src/tui_driver.c) with the
+/* test_tui_driver.c - pins the TUI's driver (src/live/tui_driver.c) with the
  * real engine: the sweep is a pure function of the scenario and the seed,
  * whatever the event budget per frame, the speed and the frame slicing
  * (points compared bit for bit), and another seed gives other points; the

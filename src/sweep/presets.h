@@ -1,8 +1,8 @@
 /* presets.h - the built-in experiments of `csmacd presets` and
  * `csmacd sweep --preset NAME` (issue 5).
  *
- * Each preset is a plain INI file under src/presets/, embedded into the
- * program at build time (src/presets/embed.cmake writes presets_data.c;
+ * Each preset is a plain INI file under src/sweep/presets/, embedded into the
+ * program at build time (src/sweep/presets/embed.cmake writes presets_data.c;
  * the file name is the preset's name). Three sections:
  *   [preset]   summary = one line for `csmacd presets`
  *              title   = the figure's title
