@@ -150,7 +150,13 @@ struct mac {
     uint32_t rx_cap, rx_free;
 
     collision_events *events; /* collision events on the medium */
+    bool no_memory;           /* an allocation failed mid-run (mac_out_of_memory) */
 };
+
+bool mac_out_of_memory(const mac *m)
+{
+    return m->no_memory;
+}
 
 const char *mac_state_name(mac_state s)
 {
@@ -191,7 +197,7 @@ static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, 
 {
     sim_event ev = {.time = t, .arg = arg, .target = s, .type = type, .phase = phase};
     if (evq_push(m->q, &ev) != 0)
-        abort(); /* out of memory in the middle of a run: nothing sane to do */
+        m->no_memory = true; /* the run stops after this event */
 }
 
 static void list_add(uint32_t *list, uint32_t *n, uint32_t *index, uint32_t s)
@@ -321,10 +327,12 @@ static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
     if (live > m->sig_cap) {
         size_t cap = live * 2;
         medium_signal *sig = realloc(m->sig, cap * sizeof *sig);
-        if (!sig)
-            abort();
-        m->sig = sig;
-        m->sig_cap = cap;
+        if (sig) {
+            m->sig = sig;
+            m->sig_cap = cap;
+        } else {
+            m->no_memory = true; /* answer from what fits; the run stops */
+        }
     }
     medium_signal *sig = m->sig;
     size_t n = since == INT64_MIN
@@ -756,8 +764,10 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
         if (cap > m->queue_capacity)
             cap = m->queue_capacity;
         frame *q = malloc(cap * sizeof *q);
-        if (!q)
-            abort();
+        if (!q) {
+            m->no_memory = true; /* the frame is lost; the run stops */
+            return false;
+        }
         for (uint32_t i = 0; i < x->q_len; i++)
             q[i] = x->q[(x->q_head + i) % x->q_cap];
         free(x->q);
@@ -807,8 +817,10 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
                                           : m->ifg_ps;
     x->tx_id = medium_tx_begin(m->med, s, now, kind);
-    if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0)
-        abort();
+    if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
+        m->no_memory = true; /* nothing is sent; the run stops */
+        return;
+    }
     x->tx_seq++;
     x->tx_start = now;
     x->tx_end = now + len;
@@ -953,8 +965,10 @@ static uint32_t rx_alloc(mac *m)
     if (m->rx_free == NONE) {
         uint32_t cap = m->rx_cap ? m->rx_cap * 2 : 16;
         pending_rx *rx = realloc(m->rx, cap * sizeof *rx);
-        if (!rx)
-            abort();
+        if (!rx) {
+            m->no_memory = true; /* the reception is not judged; the run stops */
+            return NONE;
+        }
         for (uint32_t i = m->rx_cap; i < cap; i++)
             rx[i].next_free = i + 1 < cap ? i + 1 : NONE;
         m->rx = rx;
@@ -1064,6 +1078,8 @@ static void await_verdict(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
     uint32_t i = rx_alloc(m);
+    if (i == NONE)
+        return;
     m->rx[i].tx_id = x->tx_id;
     m->rx[i].f = x->cur;
     m->rx[i].station = s;
@@ -1170,6 +1186,8 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         emit(m, &ok);
         /* Judge the reception once the last bit has passed the receiver. */
         uint32_t i = rx_alloc(m);
+        if (i == NONE)
+            return;
         m->rx[i].tx_id = x->tx_id;
         m->rx[i].f = x->cur;
         m->rx[i].station = s;

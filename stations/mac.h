@@ -133,6 +133,12 @@ void mac_start(mac *m, sim_time t);
 /* Handles an event of a MAC type. */
 void mac_handle(mac *m, const sim_event *ev);
 
+/* Whether memory ran out while handling an event (a queue, the event
+ * queue, a signal or a pending reception could not grow). The MAC then
+ * leaves the event half done: the run cannot go on, and its measures are
+ * not valid. The engine checks after every event and stops. */
+bool mac_out_of_memory(const mac *m);
+
 /* A frame arrives at a station's queue at `now`. Returns true if queued,
  * false if the queue was full (counted and traced as a drop). */
 bool mac_enqueue(mac *m, uint32_t station, const frame *f, sim_time now);

@@ -409,10 +409,11 @@ int cmd_run_main(int argc, char **argv)
                                  series_out.s ? &series_out.out : NULL};
     bool estimated = false;
     double t0 = wall_now_s();
+    engine_status ran = ENGINE_RUNNING;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
            (series_out.s == NULL || series_error(series_out.s) == 0) &&
-           engine_run(e, sc.duration, RUN_SLICE_EVENTS) == ENGINE_RUNNING) {
+           (ran = engine_run(e, sc.duration, RUN_SLICE_EVENTS)) == ENGINE_RUNNING) {
         if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
                            largest(growing, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
@@ -422,6 +423,13 @@ int cmd_run_main(int argc, char **argv)
     }
     double wall_s = wall_now_s() - t0;
     int sig = cli_signal_caught();
+    if (ran == ENGINE_OUT_OF_MEMORY) {
+        char at[32];
+        parse_format_time(engine_now(e), at, sizeof at);
+        snprintf(err, sizeof err, "out of memory at %s of simulated time (%u stations)", at,
+                 sc.n_stations);
+        goto open_failed;
+    }
 
     /* 4. Outputs, whole, also after a signal. */
     results r;

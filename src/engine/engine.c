@@ -48,6 +48,7 @@ struct engine {
     sim_time now;
     uint64_t events;
     bool started;
+    bool no_memory;            /* an allocation failed mid-run (ENGINE_OUT_OF_MEMORY) */
 };
 
 static uint32_t clamp_bytes(const engine *e, uint32_t bytes)
@@ -80,7 +81,7 @@ static void schedule_arrival(engine *e, uint32_t s, sim_time after)
     sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_ARRIVAL,
                     .phase = MAC_PHASE_READY};
     if (evq_push(e->q, &ev) != 0)
-        abort();
+        e->no_memory = true; /* engine_run stops after this event */
 }
 
 int engine_load_replay(const scenario *sc, replay **out, char *err, size_t errlen)
@@ -258,7 +259,7 @@ static void schedule_replay(engine *e, uint32_t s)
     sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_REPLAY,
                     .phase = MAC_PHASE_READY};
     if (evq_push(e->q, &ev) != 0)
-        abort();
+        e->no_memory = true; /* engine_run stops after this event */
 }
 
 static int start(engine *e)
@@ -324,6 +325,10 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
     sim_time stop = until < e->sc.duration ? until : e->sc.duration;
     uint64_t handled = 0;
     for (;;) {
+        if (e->no_memory || mac_out_of_memory(e->mac)) {
+            e->no_memory = true;
+            return ENGINE_OUT_OF_MEMORY;
+        }
         sim_event ev;
         if (max_events && handled == max_events) {
             const sim_event *top = evq_peek(e->q);

@@ -23,6 +23,9 @@ typedef struct engine engine;
 typedef enum engine_status {
     ENGINE_RUNNING, /* stopped by the slice's limits; call again */
     ENGINE_DONE,    /* reached the scenario's duration (or nothing is left to happen) */
+    ENGINE_OUT_OF_MEMORY, /* memory ran out in the middle of the run: it cannot
+                             go on, and its measures are not valid (a runtime
+                             failure: the caller says so and keeps nothing) */
 } engine_status;
 
 /* Builds the network. The scenario must have passed scenario_finish; it is

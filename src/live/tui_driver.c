@@ -441,6 +441,10 @@ static int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err
         }
         uint64_t before = engine_events(d->e);
         engine_status st = engine_run(d->e, stop, budget - total);
+        if (st == ENGINE_OUT_OF_MEMORY) {
+            snprintf(err, errlen, "out of memory at %u stations", d->n);
+            return -1;
+        }
         total += engine_events(d->e) - before;
         sim_time now = engine_now(d->e);
         if (now >= stop || st == ENGINE_DONE) {
@@ -761,7 +765,12 @@ static void cmd_save_pcap(tui_driver *d)
         set_message(d, "cannot save the trace: %s", e2);
         return;
     }
-    engine_run(e2e, until, 0);
+    if (engine_run(e2e, until, 0) == ENGINE_OUT_OF_MEMORY) {
+        pcap_sink_discard(ps);
+        engine_destroy(e2e);
+        set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
     engine_destroy(e2e);
     uint64_t recs = pcap_sink_records(ps);
     if (pcap_sink_close(ps, e2, sizeof e2) != 0) {

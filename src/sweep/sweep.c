@@ -256,12 +256,22 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
         scenario_free(&s);
         return -1;
     }
-    while (engine_run(e, SIM_TIME_NEVER, SWEEP_SLICE_EVENTS) == ENGINE_RUNNING)
+    engine_status st;
+    while ((st = engine_run(e, SIM_TIME_NEVER, SWEEP_SLICE_EVENTS)) == ENGINE_RUNNING)
         if (stop != NULL && atomic_load(stop)) {
             engine_destroy(e);
             scenario_free(&s);
             return 1;
         }
+    if (st == ENGINE_OUT_OF_MEMORY) {
+        char at[32];
+        parse_format_time(engine_now(e), at, sizeof at);
+        snprintf(err, errlen, "out of memory at %s of simulated time (%u stations)", at,
+                 s.n_stations);
+        engine_destroy(e);
+        scenario_free(&s);
+        return -1;
+    }
     results r;
     engine_results(e, &r);
     output_run run = {.sc = &s, .r = &r, .wall_s = 0, .interrupted = false};

@@ -39,8 +39,10 @@
 #   limits    a capture with more source addresses than the station limit
 #             (exit 2, naming --pcap-max-stations); memory running out
 #             while the stations are built (ulimit -v, where the build can
-#             start under it: not under the sanitizers): exit 1 "out of
-#             memory", never an abort; `TERM=dumb csmacd tui` refused; an
+#             start under it: not under the sanitizers), and in the middle
+#             of a run or of a sweep's point (ulimit -v, or AddressSanitizer's
+#             soft RSS limit): exit 1 "out of memory", never an abort, no
+#             file kept by run, the finished rows kept by sweep; `TERM=dumb csmacd tui` refused; an
 #             output that will be large is announced with its size.
 #   gnuplot   (with a stand-in gnuplot on PATH in front of the real one)
 #             Ctrl-C to the sweep's process group while gnuplot draws: the
@@ -393,6 +395,36 @@ PY
         rm -f ev.csv
     done
     ((seen > 0)) || echo "faults: limits: no memory limit both started csmacd and stopped it"
+    # Out of memory in the middle of a run: two stations offered 50 times
+    # what the cable carries fill queues of a million frames each (about
+    # 100 MB), past an 80 MB limit. A runtime failure: one message naming
+    # the instant, exit 1, no file kept. A sweep keeps the rows of the
+    # points finished before the one that ran out, and says so.
+    # A sanitizer build cannot start under ulimit -v; there AddressSanitizer
+    # makes malloc fail past a resident-size limit instead (its own line on
+    # standard error is left out of the comparison).
+    local limit=(ulimit -v 80000) asan=
+    if ! (ulimit -v 80000 && exec "$EXE" --version) >/dev/null 2>&1; then
+        limit=(true)
+        asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:soft_rss_limit_mb=60
+    fi
+    ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" run --stations 2 --traffic poisson --load 50 \
+        --queue 1000000 --duration 100s --stations-csv st.csv) >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) =~ ^csmacd:\ out\ of\ memory\ at\ [0-9.]+s\ of\ simulated\ time\ \(2\ stations\)$ ]] ||
+        fail "limits: out of memory mid-run: exit $rc, $(head -2 err)"
+    [[ ! -e st.csv ]] || fail "limits: out of memory mid-run left st.csv"
+    ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" sweep --quiet --jobs 1 --reps 1 --load 0.1,50 \
+        --traffic poisson --stations 2 --queue 1000000 --duration 20s --csv sw.csv) \
+        >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 ]] && grep -Eq '^csmacd: out of memory at [0-9.]+s of simulated time' err.own &&
+        grep -qx 'csmacd: stopped: 1 of 2 points complete in sw.csv' err.own ||
+        fail "limits: sweep out of memory: exit $rc, $(head -3 err)"
+    [[ $(wc -l <sw.csv) == 2 ]] && grep -q '^10base5,2,bus,500,0,poisson,0.1,' sw.csv ||
+        fail "limits: sweep out of memory did not keep the finished row: $(cut -c1-80 sw.csv)"
     # A terminal that cannot move the cursor.
     if command -v script >/dev/null; then
         TERM=dumb script -qec "$EXE tui" /dev/null </dev/null >out 2>&1
