@@ -47,7 +47,7 @@ static const scenario_option scenario_options[] = {
     {"seed", "S", "master random seed, 0 to 2^64-1 (1)"},
     {"outage", "START+DUR", "the whole medium jammed from START for DUR, e.g. 100ms+50ms (none)"},
     {"policy", "SPEC", "backoff policy, NAME or NAME:key=value,... (beb)"},
-    {"batches", "B", "batch means for the throughput confidence interval (20)"},
+    {"batches", "B", "batch means for the throughput confidence interval, 1 to 1000 (20)"},
     {"rate", "BPS", "PHY override: bit rate, e.g. 10M, 1G"},
     {"slot-bits", "BITS", "PHY override: slotTime"},
     {"ifg-bits", "BITS", "PHY override: interFrameGap"},

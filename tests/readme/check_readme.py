@@ -8,6 +8,11 @@ they print (standard output and error) must equal the lines the README
 shows under each, numbers included. Only the wall-clock figures may differ:
 "N.NNN s wall" and "wall_s". With --fix, the README is rewritten with what
 the program prints (then review the diff).
+
+Every row of an options table (`| \`--name\` | value | meaning (default) |`)
+must name an option that some command's --help lists; where the row gives a
+range ("1 to 10000") or a default (the last parenthesis, up to a ";"), the
+help line of that option must give the same.
 """
 import os
 import re
@@ -42,6 +47,58 @@ def examples(text):
         i += 1
 
 
+COMMANDS = ('run', 'sweep', 'tui', 'presets')
+ROW = re.compile(r'^\| `(--[a-z0-9-]+)` \| ([^|]*) \| (.*) \|$')
+RANGE = re.compile(r'(-?[0-9][0-9.e^]*) to (-?[0-9][0-9.e^]*)')
+
+
+def help_lines(bindir):
+    """option -> [help lines naming it first], over every command."""
+    found = {}
+    for c in COMMANDS:
+        out = subprocess.run([os.path.join(bindir, 'csmacd'), c, '--help'], capture_output=True,
+                             text=True, env=dict(os.environ, LC_ALL='C')).stdout
+        for line in out.split('\n'):
+            m = re.match(r'^\s+(--[a-z0-9-]+)', line)
+            if m:
+                found.setdefault(m.group(1), []).append(line.strip())
+    return found
+
+
+def default_of(text):
+    m = re.search(r'\(([^()]*)\)\s*$', text)
+    return m.group(1).split(';')[0].strip() if m else None
+
+
+def check_options(text, bindir, readme):
+    """The README's option tables against the commands' --help."""
+    helps, failures, checked = help_lines(bindir), 0, 0
+    for n, line in enumerate(text.split('\n'), 1):
+        m = ROW.match(line)
+        if not m:
+            continue
+        opt, value, meaning = m.groups()
+        checked += 1
+        lines = helps.get(opt)
+        if not lines:
+            print(f'{readme}:{n}: {opt} is in no command\'s --help')
+            failures += 1
+            continue
+        want_range = RANGE.search(value)
+        if want_range and not any(want_range.group(0) in h for h in lines):
+            print(f'{readme}:{n}: {opt}: the README says "{want_range.group(0)}", --help says: '
+                  + ' / '.join(lines))
+            failures += 1
+        want = default_of(meaning)  # a value, not a remark such as "(see ...)"
+        have = [default_of(h) for h in lines]
+        if want is not None and ' ' not in want and all(d is not None for d in have) and \
+                want not in have:
+            print(f'{readme}:{n}: {opt}: the README gives the default ({want}), --help says: '
+                  + ' / '.join(lines))
+            failures += 1
+    return checked, failures
+
+
 def run_block(steps, bindir, source, scratch):
     marker = '@@csmacd-readme-step@@'
     # each step sees the exit status of the one before it (`echo $?`)
@@ -60,7 +117,7 @@ def run_block(steps, bindir, source, scratch):
 
 def main():
     fix = '--fix' in sys.argv
-    readme, bindir, source, scratch = [a for a in sys.argv[1:] if a != '--fix']
+    readme, bindir, source, scratch = [os.path.abspath(a) for a in sys.argv[1:] if a != '--fix']
     text = open(readme, encoding='utf-8').read()
     lines = text.split('\n')
     failures, checked, edits = 0, 0, []
@@ -79,6 +136,9 @@ def main():
                 for x in have:
                     print('  prints: ' + x)
         edits.append((start, end, new))
+    rows, wrong = check_options(text, bindir, readme)
+    print(f'{rows} README option rows checked, {wrong} disagree with --help')
+    failures += wrong
     if fix:
         for start, end, new in reversed(edits):
             lines[start:end] = new
