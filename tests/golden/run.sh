@@ -7,7 +7,8 @@
 #
 # Each scenario writes four files: NAME.json (the --format json output
 # without its wall_s line, the one field that is not a function of the
-# scenario), NAME.stations.csv, NAME.events.csv and NAME.pcap. A file of
+# scenario), NAME.stations.csv, NAME.events.csv and NAME.pcap; a sweep
+# (ARGS starting with "sweep") writes NAME.sweep.csv and NAME.reps.csv. A file of
 # at most MAX_STORED bytes is stored as it is; a larger one as its SHA-256
 # (NAME.EXT.sha256), which keeps out/ small. The JSON's "events" count (events
 # the engine handled, stale ones included) is compared apart: fewer events
@@ -34,9 +35,19 @@ BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/csmacd-golden.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-# Runs scenario $1 with arguments $2 into directory $3.
+# Runs scenario $1 with arguments $2 into directory $3, and sets exts to
+# the files it wrote. ARGS starting with "sweep " are a sweep, one job:
+# NAME.sweep.csv and NAME.reps.csv.
 run_one() {
     local name=$1 args=$2 dir=$3
+    if [ "${args%% *}" = sweep ]; then
+        exts="sweep.csv reps.csv"
+        # shellcheck disable=SC2086 # the arguments are meant to be split
+        (cd "$SRC" && "$BIN" $args --quiet --jobs 1 --csv "$dir/$name.sweep.csv" \
+            --reps-csv "$dir/$name.reps.csv")
+        return
+    fi
+    exts="json stations.csv events.csv pcap"
     # shellcheck disable=SC2086 # the arguments are meant to be split
     (cd "$SRC" && "$BIN" run $args --format json --stations-csv "$dir/$name.stations.csv" \
         --events "$dir/$name.events.csv" --pcap "$dir/$name.pcap") >"$dir/$name.json.raw" ||
@@ -62,10 +73,10 @@ while read -r name args; do
     case $name in '' | '#'*) continue ;; esac
     count=$((count + 1))
     if ! run_one "$name" "$args" "$WORK"; then
-        fail "$name: csmacd run failed"
+        fail "$name: csmacd failed"
         continue
     fi
-    for ext in json stations.csv events.csv pcap; do
+    for ext in $exts; do
         new=$WORK/$name.$ext
         if [ $regenerate = 1 ]; then
             if [ "$(stat -c %s "$new")" -le $MAX_STORED ]; then
