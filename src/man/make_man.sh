@@ -2,7 +2,8 @@
 # make_man.sh BINARY OUTPUT DATADIR DOCDIR - writes the man page csmacd(1) from the
 # program's own help texts (csmacd --help, csmacd COMMAND --help, csmacd
 # presets), so the page cannot drift from them: the build runs this after
-# linking csmacd, and tests/man/test_man.sh renders the result with man -l.
+# linking csmacd, and tests/install/test_install.sh renders the installed page
+# with man -l.
 # Only the framing (name, files, see also) is written here.
 set -eu
 bin=$1
