@@ -4,7 +4,7 @@
  * Media: velocity factors and lengths are the usual ones for each cable
  * (thick coax 0.77c, thin coax 0.65c, UTP 0.585c). Repeater delays are
  * one-way figures: 10BASE-T 8 bit times; a 100BASE-TX Class II repeater
- * 46 bit times (92 BT round trip, refs a.6); a 1000BASE-T repeater 488 bit
+ * 46 bit times (92 BT round trip, Clause 29's delay budget); a 1000BASE-T repeater 488 bit
  * times (an assumption that keeps the 200 m domain inside the 4096-bit
  * slot; the IEEE table was not available).
  */

@@ -4,8 +4,9 @@
  * A profile is plain data. The engine copies one and lets the scenario
  * override any field ("what if the cable were 5 km long?"); phy_validate
  * then checks the result. Units are in the names: bits, bytes, metres,
- * picoseconds. Sources for every value: ../shared/refs/802.3-and-models.md
- * and docs in this repository (README "Model").
+ * picoseconds. Every profile, with the clause behind each value:
+ * medium/README.md, "PHY profiles"; the values that needed a choice:
+ * stations/MODEL.md, "PHY values that needed a choice".
  */
 #ifndef CSMACD_PHY_H
 #define CSMACD_PHY_H

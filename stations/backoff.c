@@ -23,8 +23,8 @@
  * L. Roberts, "ALOHA packet system with and without slots and capture",
  * 1975, with the geometric retransmission of Bertsekas and Gallager, Data
  * Networks, 4.2 (aloha, slotted-aloha); US patent 5,854,900 (capture
- * avoidance by adding a slot to the gap, ca-beb). README.md "Backoff
- * policies" has the same table for users.
+ * avoidance by adding a slot to the gap, ca-beb). README.md, "Backoff
+ * policies", has the same table for users.
  */
 #include "backoff.h"
 
@@ -275,8 +275,9 @@ static void decor_bounds(const backoff_policy *p, const backoff_state *st, uint3
 
 /* ---- gaussian: d = min(max, min x factor^i); wait = d + jitter x d x Z,
  * Z standard normal, clamped to [0, max] (MinDelay = base, MaxDelay = cap,
- * Factor, Jitter of issue 6). factor^i by repeated multiplication: exact
- * IEEE arithmetic, the same on every machine. */
+ * Factor, Jitter: the names stations/POLICIES.md gives them). factor^i by
+ * repeated multiplication: exact IEEE arithmetic, the same on every
+ * machine. */
 static double gauss_mean_slots(const backoff_policy *p, uint32_t n)
 {
     double d = p->params.base;

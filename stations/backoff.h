@@ -12,7 +12,7 @@
  * for the ALOHA family), its parameters and its attempt limit (the common
  * parameter attempts=N|none; default the PHY's attemptLimit, 16; 0 means
  * none). The table of policies, with units and defaults, is in backoff.c
- * and in README.md "Backoff policies".
+ * and in README.md, "Backoff policies".
  *
  * Most policies only choose waits. A few change how the MAC sends, and say
  * so through backoff_caps, which the MAC reads without knowing the policy:

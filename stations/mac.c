@@ -44,7 +44,7 @@
  * bit has passed there: received if no other signal overlapped it there.
  * The medium keeps every signal that could overlap it (medium_hold).
  *
- * Simultaneity (DESIGN.md "Simultaneous events"): every decision at an
+ * Simultaneity (stations/MODEL.md, "Simultaneous events"): every decision at an
  * instant sees the carrier as it was just before that instant. Signals are
  * half-open intervals, so a signal arriving exactly when a gap ends does
  * not stop the station; two stations starting at the same instant collide.

@@ -1,6 +1,6 @@
 /* mac.h - the 802.3 Clause 4 CSMA/CD MAC of every station on one medium.
  *
- * Implements DESIGN.md section 1 "The MAC": deference (the Pascal model's
+ * Implements stations/MODEL.md, "The MAC": deference (the Pascal model's
  * Deference process, with the optional two-part gap of 4.2.3.2.1), transmit,
  * collision detect, preamble/SFD completed before a 32-bit jam, truncated
  * binary exponential backoff through a pluggable policy (backoff.h), late
@@ -62,7 +62,7 @@ enum {
 };
 
 /* Clause 30 counters, per station, counted since t = 0; each grows at the
- * instant stated in stations/MODEL.md ("Counters"), so the counters of a
+ * instant stated in stations/MODEL.md, "Counters", so the counters of a
  * window are the difference of two snapshots (mac_counters_since). Every
  * field is a uint64_t. */
 typedef struct mac_counters {

@@ -1,5 +1,5 @@
 /* cmd_run.c - `csmacd run`: one scenario, its measures on standard output
- * (DESIGN.md §3).
+ * (src/cli/CLI.md, "Outputs").
  *
  * Order of work, so that the exit statuses mean what they say:
  *   1. options and scenario (cli_parse, cli_finish) and the engine

@@ -1,6 +1,6 @@
 /* cmd_sweep.c - `csmacd sweep`: one experiment over a grid of scenarios,
  * with replications, confidence intervals, a tidy CSV and a figure
- * (DESIGN.md §3, issue 5; the grid, seeds and statistics are sweep.h's).
+ * (src/cli/CLI.md, "Outputs"; the grid, seeds and statistics are sweep.h's).
  *
  * Building the points. For each value P of the phy axis (or once, when it
  * is not swept) the base scenario is: the defaults, then `phy = P`, then

@@ -1,4 +1,4 @@
-/* cmd_tui.c - `csmacd tui`: the live classroom screen (issue 4).
+/* cmd_tui.c - `csmacd tui`: the live classroom screen.
  *
  * Order of work:
  *   1. options and scenario (cli_parse, cli_finish) and the first engine

@@ -1,4 +1,5 @@
-/* exit_status.h - the exit statuses of the csmacd program (DESIGN.md §3).
+/* exit_status.h - the exit statuses of the csmacd program (src/cli/CLI.md,
+ * "Exit status").
  *
  * 0 success; 2 a usage or input error, reported before any output file is
  * created; 1 a runtime failure (a write error, a file that cannot be

@@ -1,4 +1,5 @@
-/* main.c - the csmacd program: dispatch to a command (DESIGN.md §3).
+/* main.c - the csmacd program: dispatch to a command (src/cli/CLI.md,
+ * "Commands").
  *
  *   csmacd COMMAND [options]     run a command (table below)
  *   csmacd --help | -h           the commands, on standard output
@@ -77,7 +78,8 @@ int main(int argc, char **argv)
      * reused by the first output file, and the measures written into it. */
     outfile_guard_stdio();
     if (argc < 2) {
-        /* On a terminal, csmacd alone is the TUI demo (DESIGN.md section 3). */
+        /* On a terminal, csmacd alone is the TUI demo (src/cli/CLI.md,
+         * "Commands"). */
         if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
             char *tui_argv[] = {"tui", NULL};
             return cmd_tui_main(1, tui_argv);

@@ -2,7 +2,7 @@
  *
  * Every measure covers the measured window [warmup, now): counts
  * (frames_*, attempts, collisions, the per-station counters) by the
- * instant stated for each in stations/MODEL.md ("Counters"), rates and
+ * instant stated for each in stations/MODEL.md, "Counters", rates and
  * distributions (throughput, offered load, delay, fairness, capture) too.
  * Frames account exactly: offered = ok + aborted + late_discarded +
  * dropped + queued - (frames queued at the warm-up).

@@ -1,4 +1,5 @@
-/* stats.h - the measures of DESIGN.md, computed as a trace sink.
+/* stats.h - the measures of stations/MODEL.md, "Measures",
+ * computed as a trace sink.
  *
  * Throughput counts the bits (DA through FCS) of frames received whole,
  * when their last bit passes the receiver; offered load counts the bits of

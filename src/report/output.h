@@ -4,7 +4,7 @@
  * The scalar measures are one const table (output_measure_at): JSON fields
  * and CSV columns come from it in the same order, so they cannot disagree,
  * and other commands (sweep) can list the same measures. The names are
- * DESIGN.md §3's: throughput, throughput_ci95, throughput_mbps,
+ * those of src/cli/CLI.md, "Outputs": throughput, throughput_ci95, throughput_mbps,
  * offered_load, frames_ok, frames_offered, frames_aborted, frames_dropped,
  * attempts, collisions, late_collisions, completion_s, mean_delay_us,
  * p99_delay_us, jain_fairness, capture_mean_run, capture_max_run,

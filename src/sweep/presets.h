@@ -1,5 +1,5 @@
 /* presets.h - the built-in experiments of `csmacd presets` and
- * `csmacd sweep --preset NAME` (issue 5).
+ * `csmacd sweep --preset NAME`.
  *
  * Each preset is a plain INI file under src/sweep/presets/, embedded into the
  * program at build time (src/sweep/presets/embed.cmake writes presets_data.c;

@@ -1,6 +1,6 @@
 /* sweep.h - many runs of one experiment: a grid of points, replications,
  * confidence intervals, and the worker threads that run them (`csmacd
- * sweep`, DESIGN.md §3, issue 5).
+ * sweep`; its contract: src/cli/CLI.md, "Outputs").
  *
  * The grid. Six scenario keys can take a LIST: policy, phy, frame-size,
  * length, load and stations. The points are their cartesian product in

@@ -1,8 +1,9 @@
 /* analytic.c - the closed forms of analytic.h.
  *
- * Each formula is written as in ../shared/refs/802.3-and-models.md (b.1 to
- * b.5) and pinned by tests/unit/test_analytic.c against that page's
- * tables. Cost: O(1) each, a few exp/pow calls.
+ * Each formula is written as its source states it (cited in analytic.h)
+ * and pinned by tests/unit/test_analytic.c against tables computed
+ * independently from the same closed forms. Cost: O(1) each, a few
+ * exp/pow calls.
  */
 #include "analytic.h"
 

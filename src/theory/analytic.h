@@ -1,7 +1,9 @@
 /* analytic.h - closed-form throughput models to set beside the emulator.
  *
- * The models of ../shared/refs/802.3-and-models.md section (b), each with
- * the assumptions of its source; they are reference curves, not
+ * The models an emulator of Ethernet is usually set beside (Metcalfe and
+ * Boggs 1976; the textbook 1/(1 + k a) family; ALOHA; Kleinrock and Tobagi
+ * 1975; slotted non-persistent CSMA/CD), each with the assumptions of its
+ * source, cited at each function below; they are reference curves, not
  * predictions of an 802.3 MAC (no model here has BEB, capture or a finite
  * population under Poisson load). Pure functions of their arguments: no
  * state, no I/O, no allocation. Lengths are in bit times; G is the offered
@@ -37,7 +39,8 @@ typedef struct analytic_mb_costs {
 } analytic_mb_costs;
 double analytic_mb_throughput(double q, const analytic_mb_costs *c);
 
-/* ALOHA: pure S = G e^{-2G}, slotted S = G e^{-G}. */
+/* ALOHA (Abramson 1970; slotted, Roberts 1975): pure S = G e^{-2G},
+ * slotted S = G e^{-G}. */
 double analytic_aloha_pure(double g);
 double analytic_aloha_slotted(double g);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_sweep.sh - the standard sweep of issue 5, timed: 10base5, saturated
+# bench_sweep.sh - the standard sweep, timed: 10base5, saturated
 # stations, N = 1, 2, 4, ..., 1024, frames of 64, 512 and 1518 bytes (33
 # points), each point replicated until the 95 % half-width of its
 # throughput is within 1 % of the mean (--precision 0.01; at least 3 and

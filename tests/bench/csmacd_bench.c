@@ -1,4 +1,4 @@
-/* csmacd_bench - the speed benchmark of issue 2 (not a CTest test).
+/* csmacd_bench - the speed benchmark (not a CTest test).
  *
  * Runs, each in its own child process pinned to one CPU (so peak memory is
  * that run's and the runs do not share a core):

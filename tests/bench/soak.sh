@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh - the soak benchmark of issue 7: does memory stay flat over a
+# soak.sh - the soak benchmark: does memory stay flat over a
 # long run of a busy segment?
 #
 # Runs `csmacd run` on 10base5 with 32 stations offered Poisson traffic at

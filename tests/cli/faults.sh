@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# faults.sh - faults while csmacd runs (issue 7): the outputs stay whole.
+# faults.sh - faults while csmacd runs: the outputs stay whole.
 #
 # Pins:
 #   sigpipe   standard output closed by its reader (`run | true`, and

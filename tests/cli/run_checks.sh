@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # run_checks.sh - CLI tests of good runs of `csmacd run` and their outputs.
 #
-# Pins: --format json has every field of DESIGN.md §3 (and stations with
-# the Clause 30 names), with counts that add up; --format csv is a header
-# and one row with the same columns; --stations-csv has a header and one
-# row per station; --events has its header and well-formed lines for every
-# kind of event a contended run produces; the text summary carries units;
-# a scenario file gives the same run as the same options on the command
-# line, and may be a pipe; batch runs report their completion time; a lone
-# station's frames count as delivered; determinism (same seed:
+# Pins: --format json has every field of src/cli/CLI.md, "Outputs" (and stations
+# with the Clause 30 names), with counts that add up; --format csv is a
+# header and one row with the same columns; --stations-csv has a header and
+# one row per station; --events has its header and well-formed lines for
+# every kind of event a contended run produces; the text summary carries
+# units; a scenario file gives the same run as the same options on the
+# command line, and may be a pipe; batch runs report their completion time;
+# a lone station's frames count as delivered; determinism (same seed:
 # byte-identical JSON without wall_s, event log and station CSV; another
 # seed differs); SIGINT and SIGTERM in the middle of a long run leave
 # complete, valid outputs and exit 130 / 143 with the simulated time

@@ -20,7 +20,8 @@ cmake --install "$build" --prefix "$prefix" >"$scratch/install.log"
 for f in bin/csmacd share/man/man1/csmacd.1 share/bash-completion/completions/csmacd \
          share/zsh/vendor-completions/_csmacd share/csmacd/csmacd.lua \
          share/doc/csmacd/README.md share/doc/csmacd/MODEL.md \
-         share/doc/csmacd/POLICIES.md share/doc/csmacd/CAPTURES.md; do
+         share/doc/csmacd/POLICIES.md share/doc/csmacd/CAPTURES.md \
+         share/doc/csmacd/MEDIUM.md share/doc/csmacd/CLI.md share/doc/csmacd/ARCHITECTURE.md; do
     [ -s "$prefix/$f" ] || fail "$f not installed"
 done
 bin=$prefix/bin/csmacd

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_pcap_cli.sh - pins the command line of traces and replay (issue 3).
+# test_pcap_cli.sh - pins the command line of traces and replay.
 #
 # Usage: test_pcap_cli.sh CSMACD SOURCE_DIR WORKDIR
 #

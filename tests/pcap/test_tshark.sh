@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_tshark.sh - pins what Wireshark makes of csmacd's traces (issue 3).
+# test_tshark.sh - pins what Wireshark makes of csmacd's traces.
 #
 # Usage: test_tshark.sh CSMACD LUA WORKDIR
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_plot.py - the figure of `csmacd sweep --plot` is a valid file of
-its format and shows what was asked (issue 5).
+its format and shows what was asked.
 
 Pins: an .svg parses as XML (xml.etree) and its text contains every
 string given (series titles, axis labels, reference curves); a .png starts

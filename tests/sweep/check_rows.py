@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_rows.py - re-runs sweep rows alone with `csmacd run` (issue 5).
+"""check_rows.py - re-runs sweep rows alone with `csmacd run`.
 
 Pins: every row of a sweep CSV (one replication per point) and every row
 of a --reps-csv file, turned back into `csmacd run` options from its

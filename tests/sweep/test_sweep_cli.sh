@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_sweep_cli.sh - `csmacd sweep` and `csmacd presets` end to end
-# (issue 5). One case per CTest test:
+# test_sweep_cli.sh - `csmacd sweep` and `csmacd presets` end to end.
+# One case per CTest test:
 #   jobs     the CSV is byte-identical for --jobs 1 and --jobs 2, with
 #            fixed replications and with --precision (whose number of
 #            replications is decided while running);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test_sweep_mpi.sh - `mpirun -n 2 csmacd-mpi sweep` writes the same CSV,
-# byte for byte, as `csmacd sweep --jobs 1` (issue 5), for fixed
-# replications and for --precision. Skipped (77) when mpirun is not
-# installed or csmacd-mpi was not built (CMake found no MPI). Leak
-# detection is off for the MPI runs: Open MPI keeps allocations to exit.
+# byte for byte, as `csmacd sweep --jobs 1`, for fixed replications and
+# for --precision. Skipped (77) when mpirun is not installed or csmacd-mpi
+# was not built (CMake found no MPI). Leak detection is off for the MPI
+# runs: Open MPI keeps allocations to exit.
 #
 # usage: test_sweep_mpi.sh CSMACD CSMACD_MPI WORK_DIR
 set -u

@@ -198,7 +198,7 @@ wait_for f 'Throughput S' 20 || fail "SIGABRT: no screen"
 kill -ABRT "$(cat "$WORK/f.pid")"
 restored f 134 "SIGABRT (a failed assertion)"
 
-# Signals at random moments (issue 7): SIGINT and SIGTERM alternately after
+# Signals at random moments: SIGINT and SIGTERM alternately after
 # a delay drawn from a fixed seed, 0 to 3 s, so some arrive while the
 # program starts (before or while curses takes the terminal) and some
 # while it runs. Every time: the status of that signal, the terminal back.

@@ -2,11 +2,13 @@
  * reference of the model's timing rules used by the model tests. See
  * model_util.h for what it pins and what it leaves out.
  *
- * The reference is written from DESIGN.md section 1 and the Pascal model of
+ * The reference is written from stations/MODEL.md, medium/README.md and
+ * the Pascal model of
  * IEEE 802.3 4.2.7/4.2.8 (Deference, TransmitLinkMgmt, WatchForCollision),
  * not from the engine: it shares no code with medium/ or stations/. Delays
- * come from the positions in metres (llround to the picosecond, as DESIGN.md
- * states), so a wrong delay in the engine shows up as a wrong instant.
+ * come from the positions in metres (llround to the picosecond, as
+ * medium/README.md, "Topology and propagation", states), so a wrong
+ * delay in the engine shows up as a wrong instant.
  */
 #include "model_util.h"
 
@@ -66,7 +68,7 @@ void mu_scenario(scenario *sc, const char *phy, uint32_t n, const double *positi
     sc->n_stations = n;
     /* n positions and a NaN after them: scenario_copy (src/model/scenario.c)
      * counts positions up to a NaN sentinel, although scenario.h only
-     * promises n_stations entries (reported in NOTES-for-lead.md). */
+     * promises n_stations entries. */
     sc->positions_m = calloc((size_t)n + 1, sizeof *sc->positions_m);
     assert_non_null(sc->positions_m);
     sc->positions_m[n] = NAN;
@@ -269,7 +271,7 @@ static bool own_in(const ival *own, size_t n_own, sim_time c, sim_time off)
     return lo > 0 && own[lo - 1].until > c;
 }
 
-/* DESIGN.md 1 "The MAC" item 1, the Pascal Deference process, run once over
+/* stations/MODEL.md, "Deference": the Pascal Deference process, run once over
  * a station's whole carrier history (its own transmissions included, at the
  * instants the trace gives): when carrier goes off the gap is timed; with
  * the two-part rule, carrier within the first p1 restarts it unless the
@@ -458,8 +460,9 @@ void mu_check_model(const scenario *sc, const mu_run *run, mu_coverage *cov)
             tx[x].end = ev->tx_end;
             MU_EQ(ev->time, ev->tx_end, "tx %llu: TX_END time vs tx_end",
                   (unsigned long long)ev->tx_id);
-            /* The probe (DESIGN.md: at probe_m on a bus, at the hub of a
-             * star, where a signal has crossed its drop cable). */
+            /* The probe (medium/README.md, "The probe": at probe_m on a
+             * bus, at the hub of a star, where a signal has crossed its
+             * drop cable). */
             sim_time xs = mu_cable_ps(sc->phy.velocity_c, sc->positions_m[ev->station]);
             sim_time pd = sc->phy.topology == TOPOLOGY_STAR
                               ? xs

@@ -6,9 +6,10 @@
  *    scenario_set: the model tests must not depend on the parser);
  *  - mu_run: runs a scenario to its end with a sink that records every trace
  *    event, and copies the results (station counters included);
- *  - an independent reference of the model's timing rules (DESIGN.md
- *    section 1), computed from the recorded trace and from delays derived here
- *    from the positions in metres, not from the engine's medium:
+ *  - an independent reference of the model's timing rules (stations/MODEL.md
+ *    and medium/README.md), computed from the recorded trace and from
+ *    delays derived here from the positions in metres, not from the
+ *    engine's medium:
  *      * deference (the Pascal Deference process of 4.2.7 with the two-part
  *        gap of 4.2.3.2.1, or the single gap when the switch is off): every
  *        frame attempt must start exactly when the reference says;
@@ -71,7 +72,8 @@ void mu_run_scenario(const scenario *sc, mu_run *out);
 void mu_run_free(mu_run *run);
 
 /* Propagation over `metres` at velocity_c, rounded to the picosecond the
- * way DESIGN.md asks (llround of metres / (v c) in ps). */
+ * way medium/README.md, "Topology and propagation", states (llround of
+ * metres / (v c) in ps). */
 sim_time mu_cable_ps(double velocity_c, double metres);
 /* One-way delay between stations i and j, from the scenario's geometry:
  * bus |x_i - x_j| (positions stored as ps from the cable's start, so delays

@@ -1,12 +1,13 @@
-/* test_analytic.c - pins src/theory/analytic.c to the tables of
- * ../shared/refs/802.3-and-models.md section (b): Metcalfe and Boggs (b.1,
- * every Q and frame size of the table, A and W too), the 1/(1 + k a) family
- * (b.2), pure and slotted ALOHA (b.3), the four Kleinrock-Tobagi CSMA forms
- * at a = 0.01 and a = 0.1 (b.4, every row), and the slotted non-persistent
- * CSMA/CD capacities (b.5). The generalised M&B throughput is pinned to its
- * exact one-station value and to analytic.py's "variant" rows.
+/* test_analytic.c - pins src/theory/analytic.c to tables computed independently
+ * (another program, from the closed forms as their sources state them;
+ * src/theory/analytic.h cites each): Metcalfe and Boggs (every Q and frame size of
+ * the table, A and W too), the 1/(1 + k a) family, pure and slotted ALOHA,
+ * the four Kleinrock-Tobagi CSMA forms at a = 0.01 and a = 0.1 (every
+ * row), and the slotted non-persistent CSMA/CD capacities. The generalised
+ * M&B throughput is pinned to its exact one-station value and to the
+ * variant that charges 160 bit times per frame.
  * Tables carry six decimals, so values are compared to 5e-7 (plus one unit
- * of the last printed digit where the page rounds). It does not test the
+ * of the last printed digit where the table rounds). It does not test the
  * models against the emulator: that is the validation suite's job.
  */
 #include <math.h>
@@ -60,10 +61,12 @@ static void test_mb_table(void **state)
 static void test_mb_generalised(void **state)
 {
     (void)state;
-    /* One saturated station: exactly the line-rate fraction of DESIGN.md. */
+    /* One saturated station: exactly the line-rate fraction of
+     * stations/MODEL.md, "Measures". */
     analytic_mb_costs c = {1518 * 8, 1518 * 8, 64 + 96, 512};
     check(analytic_mb_throughput(1, &c), 12144.0 / (12144.0 + 64 + 96), 1e-12);
-    /* analytic.py mb, "Variant (not M&B)": 160 bit times per frame. */
+    /* The variant (not M&B's own): 160 bit times of preamble, SFD and gap
+     * per frame. */
     static const struct {
         double q, e64, e512, e1518;
     } rows[] = {
@@ -202,7 +205,8 @@ static double csma_1p(double g, double a, double b)
 static void test_capacities(void **state)
 {
     (void)state;
-    /* b.4 and b.5 capacity tables. */
+    /* Capacities (the largest S over G): Kleinrock-Tobagi CSMA and slotted
+     * non-persistent CSMA/CD. */
     check(capacity(csma_np, 0.01, 0), 0.815055, 2e-6);
     check(capacity(csma_np, 0.1, 0), 0.515276, 2e-6);
     check(capacity(csma_1p, 0.01, 0), 0.528758, 2e-6);
@@ -218,7 +222,7 @@ static void test_capacities(void **state)
         check(analytic_csmacd_slotted_nonpersistent(g, 0.1, 0.9),
               analytic_csma_slotted_nonpersistent(g, 0.1), 1e-12);
     }
-    /* a -> 0 limits of b.4. */
+    /* a -> 0 limits of the Kleinrock-Tobagi forms. */
     check(analytic_csma_nonpersistent(1.0, 1e-12), 0.5, 1e-9);
     check(analytic_csma_1persistent(1.0, 1e-12), 2 * exp(-1) / (1 + exp(-1)), 1e-9);
 }

@@ -10,14 +10,15 @@
  * two stations, capture with saturated sources (no closed form is pinned
  * here).
  *
- * Derivation (the backoff rule of DESIGN.md 1 / 802.3 4.2.3.2.5):
+ * Derivation (the backoff rule of stations/MODEL.md, "Collisions, jam,
+ * backoff"; 802.3 4.2.3.2.5):
  * both stations start at t = 0 and collide (collision 1). They are at the
  * same point, so they see the same carrier and their jams end together at J.
  * After the k-th collision each draws r independently and uniformly from
  * [0, 2^min(k,10)) and is ready at J + r x slot.
  *  - r_A = r_B: both are ready at the same instant with the same view of
- *    the carrier, both start at that instant and collide again (DESIGN.md
- *    "Simultaneous events").
+ *    the carrier, both start at that instant and collide again
+ *    (stations/MODEL.md, "Simultaneous events").
  *  - r_A < r_B (or the reverse): A starts at max(J + r_A slot, J + 96 bits)
  *    and its 576-bit (or longer) transmission covers J + (r_A + 1) slot
  *    <= J + r_B slot, because 96 + 576 > 512 and 576 > 512. B, delay 0,
@@ -27,8 +28,8 @@
  *   P(1) = 1/2, P(2) = 1/2 x 3/4 = 3/8, P(3) = 1/8 x 7/8 = 7/64,
  *   P(>= 4) = 1/64 (P(K > 16) = 2^-(55 + 60) = 2^-115: an abort,
  *   negligible).
- *   E[K] = sum k P(K = k) = 1.6416325606551538 (exact rational summed by
- *   ../shared/refs/analytic.py two_station_resolution), E[K^2] =
+ *   E[K] = sum k P(K = k) = 1.6416325606551538 (the series above summed as
+ *   exact rationals by an independent program), E[K^2] =
  *   3.243506010869709, Var K = 0.5485485466665119, sd 0.7406406326.
  * With n = 20 000 independent runs the standard error of the mean is
  * 0.7406406 / sqrt(20 000) = 0.0052371; 4.5 SE = 0.023567. For a correct

@@ -25,11 +25,11 @@
  *    the delivered frame bits over the window, collisions per frame and
  *    the batch completion time follow from the trace;
  *  - the measures of the window [warm-up, end) recomputed from the trace
- *    (DESIGN.md "Measures"): offered load (bits of frames generated, queued
- *    or dropped), mean and maximum delay (arrival to the end of the
- *    successful transmission), delivered bits and share per station,
- *    Jain's index over them, capture runs (consecutive successes by one
- *    station), and the median and 99th percentile of delay to within the
+ *    (stations/MODEL.md, "Measures"): offered load (bits of frames generated,
+ *    queued or dropped), mean and maximum delay (arrival to the end of the
+ *    successful transmission), delivered bits and share per station, Jain's
+ *    index over them, capture runs (consecutive successes by one station),
+ *    and the median and 99th percentile of delay to within the
  *    histogram's stated 1/32;
  *  - collision events on the medium = connected sets of two or more
  *    transmissions whose signals overlap somewhere on the cable (bus) or at

@@ -6,7 +6,7 @@
  * made in two threads at once give the same again (an engine owns all its
  * state); another seed gives a different trace; a station's random stream
  * depends on (seed, station) only, not on how many stations there are
- * (DESIGN.md "Randomness and determinism"). Checked on three PHYs and
+ * (stations/MODEL.md, "Randomness and determinism"). Checked on three PHYs and
  * traffic kinds, 1 Gb/s with bursting included.
  * Does not pin: the CLI's byte-identical JSON/CSV/event-log outputs (the
  * CLI tests compare those files), the wall-clock fields (not in results).

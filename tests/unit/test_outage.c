@@ -1,7 +1,7 @@
 /* test_outage.c - the medium's outage (--outage START+DURATION), to the
  * picosecond, computed by hand.
  *
- * The rule (stations/MODEL.md "Faults", medium.h): during [S, E) a jamming
+ * The rule (stations/MODEL.md, "Faults"; medium.h): during [S, E) a jamming
  * signal is present at every station with no propagation delay. Pins:
  *  - a transmission under way when the outage begins sees a collision at
  *    that instant: preamble/SFD finished first, then the 32-bit jam; a

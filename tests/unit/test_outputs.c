@@ -4,8 +4,9 @@
  * path and removes the temporary, two spellings of one path are the
  * same); eventlog.h (the header and the exact line of each event, stations
  * from 1, backoff slots only on backoff lines); output.h (JSON: every
- * DESIGN.md §3 field in table order, completion_s null when it does not
- * apply, non-finite reals as null, stations with their Clause 30 keys;
+ * field of src/cli/CLI.md, "Outputs", in table order, completion_s null when
+ * it does not apply, non-finite reals as null, stations with their
+ * Clause 30 keys;
  * CSV: header and row with one column per measure; the stations CSV).
  * Numbers come from a hand-made results struct, so the model is not
  * tested here.

@@ -339,7 +339,8 @@ static void test_fragment_geometry(void **state)
         check_trace(&sc, &t, path, true);
 
         sim_time bit = 100000;
-        /* Thick coax: 0.77 c, rounded to the picosecond (DESIGN.md). */
+        /* Thick coax: 0.77 c, rounded to the picosecond
+         * (medium/README.md, "Topology and propagation"). */
         sim_time d = llround(lengths[k] / (0.77 * 299792458.0) * 1e12);
         sim_time jam_at = d > 64 * bit ? d : 64 * bit;
         uint32_t want = (uint32_t)(((jam_at + 32 * bit) / bit - 64) / 8);

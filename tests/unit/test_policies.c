@@ -1,9 +1,9 @@
 /* test_policies.c - every backoff policy against its own definition.
  *
  * Pins:
- *  - the registry: every policy of issue 6 exists, parses its parameters
- *    (bad values and unknown keys are refused with "policy: ..."), keeps
- *    the common attempts=N|none, and declares the capabilities the MAC
+ *  - the registry: every policy of stations/POLICIES.md exists, parses its
+ *    parameters (bad values and unknown keys are refused with "policy: ..."),
+ *    keeps the common attempts=N|none, and declares the capabilities the MAC
  *    reads (carrier sense, collision detection, persistence, slots, yield);
  *  - each policy's wait distribution against its definition in
  *    stations/backoff.c, one fixed seed per check: deterministic policies
@@ -564,8 +564,8 @@ static void test_property_bounds_and_termination(void **state)
 }
 
 /* Every policy is a function of the seed alone: two runs of one scenario
- * give the same counters, station by station (DESIGN.md "Randomness and
- * determinism"; the coin and the ALOHA paths draw from the station's own
+ * give the same counters, station by station (stations/MODEL.md, "Randomness
+ * and determinism"; the coin and the ALOHA paths draw from the station's own
  * backoff stream). */
 static void test_policies_deterministic(void **state)
 {

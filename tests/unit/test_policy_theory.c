@@ -1,6 +1,6 @@
 /* test_policy_theory.c - the policies' MAC changes against exact theory.
  *
- * Pins three results (issue 6, "validation against theory"):
+ * Pins three results (stations/POLICIES.md, "What the validation shows"):
  *
  * 1. Slotted ALOHA (S = G e^-G). 200 stations at one point, Poisson
  *    arrivals, 64-byte frames, policy slotted-aloha (slot = the frame's
@@ -47,8 +47,8 @@
  *        E = P / (P + 160 + W T)       (bit times).
  *    With p = 1/N, A = (1 - 1/N)^(N-1): M&B's acquisition probability, and
  *    E is M&B's E = P/(P + W T) with the 160 bits of preamble, SFD and gap
- *    a success really costs (analytic.py's
- *    metcalfe_boggs_efficiency_with_overhead; e.g. N = 2: 0.85906).
+ *    a success really costs (analytic_mb_throughput of src/theory/analytic.h
+ *    with 160 bits of overhead; e.g. N = 2: 0.85906).
  *    The emulator's throughput counts exactly those frame bits. Each run
  *    lasts 1 s (20 batches); the check is |S - E| <= 1.7 x ci95 (the 99.9 %
  *    interval of the batch means, 3.29 / 1.96 = 1.68), for N = 2 .. 64.
@@ -58,7 +58,7 @@
  *    first frame gets through after k collisions (k >= 1). B's first frame
  *    has then seen k collisions, and B's next attempt collides with A's
  *    next, fresh, frame: state (i, j) = (1, k + 1). From there the exact
- *    race recursion of refs/analytic.py (capture_drop_probability: A draws
+ *    race recursion (capture_drop below: A draws
  *    in [0, 2^min(i,10)), B in [0, 2^min(j,10)); the earlier wins; a tie
  *    collides again; the winner's next frame collides with the loser's)
  *    gives d(1, k + 1), the probability that B's first frame is discarded
@@ -66,9 +66,10 @@
  *    a 12 208-bit frame outlasts any backoff difference of one slot plus
  *    the 96-bit gap, a station that loses a race always finds carrier or
  *    the winner's gap, and A is always ready at the gap's end (saturated).
- *    The recursion is transcribed below and checked against analytic.py
- *    (d(1, 2) = 0.7261920252). Over 2000 seeds the number of discarded
- *    first frames D is a sum of independent Bernoulli(d_r), so
+ *    The recursion is transcribed below and checked against the value an
+ *    independent implementation of it gives (d(1, 2) = 0.7261920252).
+ *    Over 2000 seeds the number of discarded first frames D is a sum of
+ *    independent Bernoulli(d_r), so
  *    z = (D - sum d_r) / sqrt(sum d_r (1 - d_r)) must satisfy |z| < 4.5
  *    (chance of a false failure ~ 7e-6). The capture-avoiding ca-beb must
  *    discard far fewer: at most a tenth of BEB's count.
@@ -200,7 +201,7 @@ static bool memo_set[LIMIT + 2][LIMIT + 2];
 static double range_of(int n) { return ldexp(1.0, n < 10 ? n : 10); }
 
 /* P(B's frame is discarded) from just after a collision where A's frame
- * has i collisions and B's j: refs/analytic.py capture_drop_probability. */
+ * has i collisions and B's j: the race recursion described at the top. */
 static double capture_drop(int i, int j)
 {
     if (j >= LIMIT)
@@ -286,7 +287,7 @@ static void capture_runs(const char *policy, int runs, double *discarded, double
 static void test_capture_drop_probability(void **state)
 {
     (void)state;
-    /* the transcription against analytic.py */
+    /* the transcription against an independent implementation */
     assert_true(fabs(capture_drop(1, 2) - 0.7261920252254256) < 1e-12);
     assert_true(fabs(capture_drop(1, 3) - 0.8679008716907173) < 1e-12);
     assert_true(fabs(capture_drop(1, 1) - 0.4029351725) < 1e-9);

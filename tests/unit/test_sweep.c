@@ -1,5 +1,5 @@
 /* test_sweep.c - the sweep's grid, seeds, statistics, threads, presets and
- * figure script (src/sweep/sweep.h, src/sweep/presets.h, src/sweep/plot.h; issue 5).
+ * figure script (src/sweep/sweep.h, src/sweep/presets.h, src/sweep/plot.h).
  *
  * Pins:
  *   - the grid order (policy, phy, frame-size, length, load, stations; the

@@ -1,6 +1,7 @@
 /* test_timing.c - the model's timing, to the picosecond, computed by hand.
  *
- * Pins (DESIGN.md section 1, IEEE 802.3 4.2.3.2 and the Pascal model 4.2.7):
+ * Pins (stations/MODEL.md, "The MAC"; IEEE 802.3 4.2.3.2 and the Pascal
+ * model 4.2.7):
  *  - one saturated station: frame k starts at k x 12304 bit times and
  *    throughput is exactly 12144 / (12144 + 64 + 96);
  *  - two stations a known distance apart starting together: the instant each
@@ -601,7 +602,7 @@ static void test_deference_single_gap_reference(void **state)
  * extended to slotTime = 4096 bits; with the preamble/SFD 64 + 4096 = 4160
  * bits on the wire, then the 96-bit gap: cycle 4256 bits = 4 256 000 ps.
  * Frame k starts at k x 4 256 000; throughput over 100 whole cycles is
- * exactly 512 / 4256 (analytic.py's 1G-HD line rate). */
+ * exactly 512 / 4256 (the 1 Gb/s half-duplex line rate). */
 static void test_gigabit_extension(void **state)
 {
     (void)state;
@@ -646,7 +647,7 @@ static void test_gigabit_extension(void **state)
  *    and frame 93 starts a new burst there, extended again.
  * So a burst is 93 frames every 66 080 bits. (This also matches
  * maxDeferTime = 2 x (burstLimit + maxBasicFrameSize x 8 + headerSize) of
- * 5.2.4.1, refs a: a burst lasts at most burstLimit plus one frame and its
+ * 5.2.4.1: a burst lasts at most burstLimit plus one frame and its
  * header; counting burstLimit from the end of the first frame would let it
  * last up to burstLimit plus two maximum frames.) Over two bursts the
  * throughput is exactly 2 x 93 x 512 / (2 x 66 080). */

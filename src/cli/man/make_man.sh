@@ -2,7 +2,8 @@
 # make_man.sh BINARY OUTPUT DATADIR DOCDIR - writes the man page csmacd(1) from the
 # program's own help texts (csmacd --help, csmacd COMMAND --help, csmacd
 # presets), so the page cannot drift from them: the build runs this after
-# linking csmacd, and tests/man/test_man.sh renders the result with man -l.
+# linking csmacd, and tests/install/test_install.sh renders the installed page
+# with man -l.
 # Only the framing (name, files, see also) is written here.
 set -eu
 bin=$1
@@ -47,8 +48,9 @@ ROFF
     printf '.I %s/\n' "$docdir"
     cat <<'ROFF'
 README.md (every command with examples, the presets), CAPTURES.md (reading traces),
-MODEL.md (the model's design
-notes, with the 802.3 clauses), POLICIES.md (the backoff policies and their sources).
+MODEL.md (the model's specification, with the 802.3 clauses), MEDIUM.md (PHY profiles,
+propagation, signals), POLICIES.md (the backoff policies and their sources), CLI.md
+(messages, exit statuses, outputs), ARCHITECTURE.md (the layers of the code).
 .SH SEE ALSO
 .BR wireshark (1),
 .BR tshark (1),
