@@ -12,9 +12,9 @@
  * Layouts exist from TUI_MIN_W x TUI_MIN_H up; below that the grid holds a
  * centred message saying how big the terminal must be.
  *
- * The key bindings live here too, in one const table: the help overlay is
- * drawn from it and tui_curses.c maps keys through it, so the help cannot
- * disagree with the keys.
+ * The key bindings are declared here too (tui_keys.c), in one const table:
+ * the help overlay is drawn from it and tui_curses.c maps keys through it,
+ * so the help cannot disagree with the keys.
  */
 #ifndef CSMACD_TUI_LAYOUT_H
 #define CSMACD_TUI_LAYOUT_H
