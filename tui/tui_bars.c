@@ -97,56 +97,95 @@ void tui_draw_footer(ctx *c)
     }
 }
 
+/* What the point being measured has so far. Before two batches there is
+ * no interval: the line says "measuring" and what is still needed (the
+ * first batch is a warm-up, then one batch gives S, two an interval),
+ * never a false "+/- 0.000". */
+static void fmt_estimate(const ctx *c, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    const tui_point *p = &s->current;
+    char batch[32];
+    tui_fmt_dur(c, s->batch_s, batch, sizeof batch);
+    if (!s->has_current)
+        snprintf(buf, len, "measuring; S after 2 batches of %s (1 warm-up)", batch);
+    else if (p->s_ci95 < 0)
+        snprintf(buf, len, "measuring; S = %.3f so far, a CI after 1 more batch", p->s);
+    else
+        snprintf(buf, len, "S = %.3f %s %.3f (%.2f Mb/s)", p->s, c->gl->pm, p->s_ci95,
+                 p->s * s->rate_bps / 1e6);
+}
+
+/* The sweep's line: the point being measured, the N chosen, or done. */
+static void fmt_sweep(const ctx *c, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    const tui_point *p = &s->current;
+    char est[160];
+    fmt_estimate(c, est, sizeof est);
+    bool ci = s->has_current && p->s_ci95 >= 0 && p->s > 0;
+    switch (s->phase) {
+    case TUI_SWEEP_RUNNING:
+        if (ci)
+            snprintf(buf, len, "Point %zu/%zu, N = %u: %s, CI %.1f%% of S (target %g%%)",
+                     s->sweep_index + 1, s->sweep_count, p->n, est, 100.0 * p->s_ci95 / p->s,
+                     100.0 * s->target_rel_ci);
+        else
+            snprintf(buf, len, "Point %zu/%zu, N = %u: %s", s->sweep_index + 1, s->sweep_count,
+                     s->n_stations, est);
+        break;
+    case TUI_SWEEP_MANUAL:
+        if (s->measuring && ci)
+            snprintf(buf, len, "You chose N = %u: %s; r restarts the sweep", s->n_stations, est);
+        else if (s->measuring)
+            snprintf(buf, len, "You chose N = %u: %s", s->n_stations, est);
+        else
+            snprintf(buf, len, "You chose N = %u (measured); r restarts the sweep",
+                     s->n_stations);
+        break;
+    case TUI_SWEEP_DONE:
+        snprintf(buf, len, "Sweep complete: %zu point%s. r restarts, + and - explore other N",
+                 s->n_points, s->n_points == 1 ? "" : "s");
+        break;
+    }
+}
+
+/* The run being watched, with its lost frames in run's words; a shorter
+ * form when the long one does not fit. */
+static void fmt_run(const ctx *c, int w, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    char ci[48] = "", ev[16], ab[16], ld[16], dr[16];
+    tui_fmt_count(s->events, ev, sizeof ev);
+    tui_fmt_count(s->frames_aborted, ab, sizeof ab);
+    tui_fmt_count(s->frames_late_discarded, ld, sizeof ld);
+    tui_fmt_count(s->frames_dropped, dr, sizeof dr);
+    if (s->throughput_ci95 >= 0)
+        snprintf(ci, sizeof ci, " %s %.3f", c->gl->pm, s->throughput_ci95);
+    else if (s->measuring)
+        snprintf(ci, sizeof ci, " (no CI yet)");
+    snprintf(buf, len,
+             "Run with N = %u: S = %.3f%s (%.2f Mb/s), %.2f collisions/frame, %s events; "
+             "frames %s aborted, %s late-discarded, %s dropped (queue full)",
+             s->n_stations, s->throughput, ci, s->throughput * s->rate_bps / 1e6,
+             s->coll_per_frame, ev, ab, ld, dr);
+    if (tui_text_width(buf) <= w)
+        return;
+    snprintf(buf, len,
+             "N = %u: S = %.3f%s, %.2f coll/frame; %s aborted, %s late-discarded, %s dropped",
+             s->n_stations, s->throughput, ci, s->coll_per_frame, ab, ld, dr);
+}
+
 void tui_draw_status(ctx *c, int y, int rows)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
-    const char *pm = c->gl->pm;
-    char line[320], sweep[200], ev[16];
-    tui_fmt_count(s->events, ev, sizeof ev);
-    char ci[48] = "";
-    if (s->throughput_ci95 >= 0)
-        snprintf(ci, sizeof ci, " %s %.3f", pm, s->throughput_ci95);
-    snprintf(line, sizeof line,
-             "Run with N = %u: S = %.3f%s (%.2f Mb/s), %.2f collisions/frame, "
-             "%llu frames dropped, %s events",
-             s->n_stations, s->throughput, ci, s->throughput * s->rate_bps / 1e6,
-             s->coll_per_frame, (unsigned long long)s->frames_dropped, ev);
-    switch (s->phase) {
-    case TUI_SWEEP_RUNNING:
-        if (s->has_current && s->current.s > 0 && s->current.s_ci95 > 0)
-            snprintf(sweep, sizeof sweep,
-                     "Point %zu/%zu, N = %u: S = %.3f %s %.3f (%.2f Mb/s), CI %.1f%% of S "
-                     "(target %g%%)",
-                     s->sweep_index + 1, s->sweep_count, s->current.n, s->current.s, pm,
-                     s->current.s_ci95, s->current.s * s->rate_bps / 1e6,
-                     100.0 * s->current.s_ci95 / s->current.s, 100.0 * s->target_rel_ci);
-        else
-            snprintf(sweep, sizeof sweep,
-                     "Point %zu/%zu, N = %u: measuring S in batches of simulated time...",
-                     s->sweep_index + 1, s->sweep_count, s->n_stations);
-        break;
-    case TUI_SWEEP_MANUAL:
-        if (s->has_current)
-            snprintf(sweep, sizeof sweep,
-                     "You chose N = %u: S = %.3f %s %.3f (%.2f Mb/s); r restarts the sweep",
-                     s->n_stations, s->current.s, pm, s->current.s_ci95,
-                     s->current.s * s->rate_bps / 1e6);
-        else
-            snprintf(sweep, sizeof sweep, "You chose N = %u (measured); r restarts the sweep",
-                     s->n_stations);
-        break;
-    case TUI_SWEEP_DONE:
-        snprintf(sweep, sizeof sweep,
-                 "Sweep complete: %zu point%s. r restarts, + and - explore other N", s->n_points,
-                 s->n_points == 1 ? "" : "s");
-        break;
-    }
+    char line[320], sweep[320];
+    fmt_sweep(c, sweep, sizeof sweep);
     bool msg = s->message && *s->message;
+    tui_text(c, 0, y, w, msg ? s->message : sweep, msg ? TUI_A_WARN : TUI_A_PLAIN);
     if (rows >= 2) {
-        tui_text(c, 0, y, w, msg ? s->message : sweep, msg ? TUI_A_WARN : TUI_A_PLAIN);
+        fmt_run(c, w, line, sizeof line);
         tui_text(c, 0, y + 1, w, line, TUI_A_PLAIN);
-    } else {
-        tui_text(c, 0, y, w, msg ? s->message : sweep, msg ? TUI_A_WARN : TUI_A_PLAIN);
     }
 }

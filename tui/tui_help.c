@@ -6,21 +6,13 @@
 
 #include <stdio.h>
 
-void tui_draw_help(ctx *c)
+static bool help_shows(const tui_snapshot *s, const tui_binding *b)
 {
-    const tui_snapshot *s = c->s;
-    int w = c->g->w, h = c->g->h;
-    int lines = 0;
-    for (size_t i = 0; i < tui_binding_count(); i++) {
-        const tui_binding *b = tui_binding_at(i);
-        if (b->help && (b->cmd != TUI_CMD_SAVE_PCAP || s->can_save_pcap))
-            lines++;
-    }
-    int bw = w - 8 < 66 ? w - 8 : 66;
-    int bh = lines + 6;
-    if (bh > h - 2)
-        bh = h - 2;
-    int bx = (w - bw) / 2, by = (h - bh) / 2;
+    return b->help && (b->cmd != TUI_CMD_SAVE_PCAP || s->can_save_pcap);
+}
+
+static void help_box(ctx *c, int bx, int by, int bw, int bh)
+{
     for (int r = 0; r < bh; r++)
         tui_fill(c, bx, by + r, bw, ' ', TUI_A_PLAIN);
     tui_put(c, bx, by, c->gl->box_tl, TUI_A_TITLE);
@@ -34,19 +26,63 @@ void tui_draw_help(ctx *c)
         tui_put(c, bx + bw - 1, by + r, c->gl->box_v, TUI_A_TITLE);
     }
     tui_text(c, bx + 2, by, bw - 4, " Help: keys ", TUI_A_TITLE);
+}
+
+/* Where c and w write, and the option that chooses it, on two rows or
+ * one. A path too long for the box keeps its end (the folder's own name),
+ * after "...". */
+static void help_files(ctx *c, int x, int y, int w, int rows)
+{
+    const char *dir = c->s->save_dir ? c->s->save_dir : ".";
+    const char *keys = c->s->can_save_pcap ? "c and w save into" : "c saves into";
+    const char *opt = rows >= 2 ? "" : " (--save-dir DIR)";
+    char line[256];
+    const char *tail = dir;
+    for (;;) {
+        snprintf(line, sizeof line, "%s %s%s%s", keys, tail == dir ? "" : "...", tail, opt);
+        if (tui_text_width(line) <= w || !*tail)
+            break;
+        tail++;
+    }
+    tui_text(c, x, y, w, line, TUI_A_PLAIN);
+    if (rows >= 2)
+        tui_text(c, x, y + 1, w, "(folder chosen with csmacd tui --save-dir DIR)", TUI_A_DIM);
+}
+
+/* The keys of tui_keys.c, then where files go; the two notes on the mouse
+ * and on new sweeps are the first thing left out of a short terminal. */
+void tui_draw_help(ctx *c)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w, h = c->g->h;
+    int keys = 0;
+    for (size_t i = 0; i < tui_binding_count(); i++)
+        keys += help_shows(s, tui_binding_at(i));
+    int bw = w - 8 < 66 ? w - 8 : 66;
+    int bh = keys + 2 + 2 + 3; /* borders, files, blank line and notes */
+    if (bh > h - 2)
+        bh = h - 2;
+    bool notes = bh >= keys + 2 + 2 + 3;
+    int file_rows = bh >= keys + 2 + 2 ? 2 : 1;
+    int bx = (w - bw) / 2, by = (h - bh) / 2;
+    help_box(c, bx, by, bw, bh);
+    int last = by + bh - 1 - file_rows - (notes ? 3 : 0); /* first row after the keys */
     int y = by + 1;
-    for (size_t i = 0; i < tui_binding_count() && y < by + bh - 3; i++) {
+    for (size_t i = 0; i < tui_binding_count() && y < last; i++) {
         const tui_binding *b = tui_binding_at(i);
-        if (!b->help || (b->cmd == TUI_CMD_SAVE_PCAP && !s->can_save_pcap))
+        if (!help_shows(s, b))
             continue;
         tui_text(c, bx + 2, y, 10, b->key_label, TUI_A_KEY);
         tui_text(c, bx + 13, y, bw - 15, b->help, TUI_A_PLAIN);
         y++;
     }
+    help_files(c, bx + 2, last, bw - 4, file_rows);
+    if (!notes)
+        return;
     tui_text(c, bx + 2, by + bh - 3, bw - 4,
-         "Mouse: click a key in the bottom bar, wheel scrolls the table.", TUI_A_DIM);
+             "Mouse: click a key in the bottom bar, wheel scrolls the table.", TUI_A_DIM);
     tui_text(c, bx + 2, by + bh - 2, bw - 4,
-         "Changing load, frame size, PHY or policy starts a new sweep.", TUI_A_DIM);
+             "Changing load, frame size, PHY or policy starts a new sweep.", TUI_A_DIM);
 }
 
 void tui_draw_too_small(ctx *c)

@@ -5,8 +5,9 @@
  * the table, the strips, and add a table of measured points):
  *
  *   header     one line: scenario, speed, PAUSED
- *   plot       throughput S versus N, error bars, reference curve,
- *              collisions per frame on a right-hand axis  | station table
+ *   plot       throughput S versus N, error bars, reference curve;
+ *              below it collisions per frame, in a panel of its own
+ *                                                         | station table
  *   status     the run being watched: N, S so far, Mb/s, collisions/frame
  *   medium     the cable (or the hub's view) with the stations and signals
  *   timeline   the channel at the probe over the last slots
@@ -39,7 +40,7 @@ void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
     /* Vertical budget: header, footer, status, medium, timeline; the rest
      * is the plot and the table. Tall terminals get thicker strips. */
     int status_rows = H >= 30 ? 2 : 1;
-    int medium_rows = H >= 36 ? 4 : 3;
+    int medium_rows = 4; /* title, numbers, stations, cable */
     int timeline_rows = H >= 44 ? 4 : 3;
     int top_y = 1;
     int top_h = H - 2 - status_rows - medium_rows - timeline_rows;

@@ -107,6 +107,15 @@ size_t tui_grid_attrs(const tui_grid *g, char *buf, size_t cap);
 /* The command under a mouse click, TUI_CMD_NONE if none. */
 tui_command tui_grid_hit(const tui_grid *g, int x, int y);
 
+/* Whether the screen names the capture effect for the run being watched:
+ * its S is above the reference model at its N, one station sent more than
+ * TUI_CAPTURE_SHARE of the bits delivered, and Jain's fairness index is
+ * below TUI_CAPTURE_JAIN. If so, *top is that station (0-based) and *share
+ * its share. */
+#define TUI_CAPTURE_SHARE 0.5
+#define TUI_CAPTURE_JAIN 0.5
+bool tui_capture_effect(const tui_snapshot *s, uint32_t *top, double *share);
+
 /* Keys: printable ASCII as itself, the others below. */
 enum {
     TUI_KEY_UP = 0x110000,

@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-void tui_draw_medium(ctx *c, int y, int rows)
+static void medium_title(ctx *c, int y)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
-    int x0 = 1, cw = w - 2;
     char t[32], title[200];
     tui_fmt_clock(s, t, sizeof t);
     if (s->star)
@@ -24,10 +23,13 @@ void tui_draw_medium(ctx *c, int y, int rows)
     const char *key = "   S send  J jam  b backoff  d defer  i idle";
     if (tw + tui_text_width(key) <= w)
         tui_text(c, tw, y, w - tw, key, TUI_A_DIM);
+}
 
-    int cy = y + rows - 1, my = cy - 1;
-    bool numbers = rows >= 4;
-    /* The cable: count signals over each column. */
+/* The cable, one column at a time: idle, one signal, a jam alone, or two
+ * transmitters' signals overlapping (a collision). */
+static void medium_cable(ctx *c, int x0, int cw, int cy)
+{
+    const tui_snapshot *s = c->s;
     for (int col = 0; col < cw; col++) {
         double a = (double)col / cw, b = (double)(col + 1) / cw;
         /* Distinct transmitters here: a signal's own pieces (frame and
@@ -63,16 +65,25 @@ void tui_draw_medium(ctx *c, int y, int rows)
         }
         tui_put(c, x0 + col, cy, ch, at);
     }
-    /* Stations: one letter each, at its position; numbers when there is
-     * room. Several stations in one column: the busiest state wins. */
-    int last_num_end = -1;
+}
+
+/* A station's column on the drawing. */
+static int station_col(const tui_snapshot *s, size_t i, int cw)
+{
+    double f = s->station_pos ? s->station_pos[i]
+                              : (s->n_rows > 1 ? (double)i / (double)(s->n_rows - 1) : 0.5);
+    return (int)lround(f * (cw - 1));
+}
+
+/* Stations: one letter each, at its position. Several stations in one
+ * column: the busiest state wins. */
+static void medium_stations(ctx *c, int x0, int cw, int my)
+{
+    const tui_snapshot *s = c->s;
+    tui_grid *g = c->g;
     for (size_t i = 0; i < s->n_rows; i++) {
-        double f = s->station_pos ? s->station_pos[i]
-                                  : (s->n_rows > 1 ? (double)i / (double)(s->n_rows - 1) : 0.5);
-        int col = (int)lround(f * (cw - 1));
         const tui_station_row *r = &s->rows[i];
-        tui_grid *g = c->g;
-        int gx = x0 + col;
+        int gx = x0 + station_col(s, i, cw);
         if (gx >= 0 && gx < g->w) {
             uint32_t cur = g->cells[my * g->w + gx].ch;
             static const char rank[] = "idbBSJ";
@@ -82,17 +93,76 @@ void tui_draw_medium(ctx *c, int y, int rows)
                 continue;
         }
         tui_put(c, gx, my, (uint32_t)tui_state_letter(r->state), tui_state_attr(r->state));
-        if (numbers) {
-            char num[16];
-            snprintf(num, sizeof num, "%u", r->index + 1);
-            int nw = (int)strlen(num);
-            int nx = gx - (nw - 1) / 2;
-            if (nx > last_num_end && nx + nw <= w) {
-                tui_text(c, nx, my - 1, nw, num, TUI_A_DIM);
-                last_num_end = nx + nw;
+    }
+}
+
+/* Where station i's number goes: centred on its column, inside the row.
+ * Returns the first column; *nw is the number's width. */
+static int number_x(const tui_snapshot *s, size_t i, int x0, int cw, int w, int *nw)
+{
+    char num[16];
+    *nw = snprintf(num, sizeof num, "%u", s->rows[i].index + 1);
+    int nx = x0 + station_col(s, i, cw) - (*nw - 1) / 2;
+    if (nx + *nw > w)
+        nx = w - *nw;
+    return nx < 0 ? 0 : nx;
+}
+
+static void put_number(ctx *c, const tui_snapshot *s, size_t i, int nx, int y)
+{
+    tui_textf(c, nx, y, 8, TUI_A_DIM, "%u", s->rows[i].index + 1);
+}
+
+/* Station numbers above the letters: always the leftmost and the rightmost
+ * station (the ends of the cable, 1 and N when evenly spaced), and between
+ * them every one that leaves a blank column to its neighbours, from the
+ * left. So a crowded bus still says where its numbering runs. */
+static void medium_numbers(ctx *c, int x0, int cw, int y)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w;
+    if (s->n_rows == 0)
+        return;
+    size_t lo = 0, hi = 0;
+    for (size_t i = 1; i < s->n_rows; i++) {
+        int col = station_col(s, i, cw);
+        if (col < station_col(s, lo, cw))
+            lo = i;
+        if (col > station_col(s, hi, cw))
+            hi = i;
+    }
+    int lw, hw;
+    int lx = number_x(s, lo, x0, cw, w, &lw), hx = number_x(s, hi, x0, cw, w, &hw);
+    put_number(c, s, lo, lx, y);
+    if (hi == lo || hx <= lx + lw)
+        return;
+    put_number(c, s, hi, hx, y);
+    /* Between: in order of column; stations sharing a column show the
+     * first one's number. */
+    int end = lx + lw;
+    for (int col = 0; col < cw; col++) {
+        for (size_t i = 0; i < s->n_rows; i++) {
+            if (i == lo || i == hi || station_col(s, i, cw) != col)
+                continue;
+            int nw, nx = number_x(s, i, x0, cw, w, &nw);
+            if (nx > end && nx + nw < hx) {
+                put_number(c, s, i, nx, y);
+                end = nx + nw;
             }
+            break;
         }
     }
+}
+
+void tui_draw_medium(ctx *c, int y, int rows)
+{
+    int x0 = 1, cw = c->g->w - 2;
+    int cy = y + rows - 1, my = cy - 1;
+    medium_title(c, y);
+    medium_cable(c, x0, cw, cy);
+    medium_stations(c, x0, cw, my);
+    if (rows >= 4)
+        medium_numbers(c, x0, cw, my - 1);
 }
 
 void tui_draw_timeline(ctx *c, int y, int rows)

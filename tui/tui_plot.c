@@ -1,8 +1,20 @@
 /* tui_plot.c - the plot: throughput S against the number of stations N,
  * measured points with their 95 % intervals, the point being measured, the
- * analytic reference curve, collisions per frame on the right-hand axis,
- * and the legend. Curves and error bars are drawn in braille dots (2 x 4
- * per cell) or, in ASCII, as strokes that say where in the cell they sit.
+ * analytic reference curve and the legend; under it, in a panel of its
+ * own, collisions per frame. Curves, error bars and the collision bars are
+ * drawn in braille dots (2 x 4 per cell) or, in ASCII, as strokes that say
+ * where in the cell they sit.
+ *
+ * Collisions per frame has its own panel, axis and scale rather than a
+ * second axis over the S plot: there its markers sat on the model curve
+ * and read as throughput. The two panels share the N axis, drawn once
+ * under the lower one, and a blank row carrying the lower panel's title
+ * keeps them apart.
+ *
+ * The S axis runs from 0 to 1 unless the snapshot asks for a zoom
+ * (s_axis_min > 0); a cut axis is then marked where it is cut, with a
+ * break sign and the word "cut" at the foot of the axis, and the title
+ * gives the range, so nobody reads 0.80 as the bottom of the scale.
  */
 #include "tui_int.h"
 
@@ -15,8 +27,7 @@ typedef struct plot {
     int x0, y0;      /* top-left of the data area */
     int cols, rows;  /* data area in cells */
     uint8_t *ref, *bar; /* braille dot masks per cell */
-    double cmax;     /* right axis: collisions per frame */
-    double smin;     /* bottom of the S axis (top is 1) */
+    double smin;     /* bottom of the S axis (top is 1); 0 for collisions */
 } plot;
 
 static double x_frac(const tui_snapshot *s, double n)
@@ -130,18 +141,29 @@ static double nice_ceil(double v)
     }
 }
 
-/* Title row; the right axis is named above its labels. */
-static void plot_title(ctx *c, int px, int py, int pw, int rw)
+/* The title row, with the range of a cut S axis. */
+static void plot_title(ctx *c, const plot *p, int px, int py, int pw)
 {
-    char rate[32], buf[160];
+    char rate[32], buf[192];
+    const char *dash = c->gl->dash;
     tui_fmt_rate(c->s->rate_bps, rate, sizeof rate);
-    snprintf(buf, sizeof buf, "Throughput S (fraction of %s) vs number of stations N", rate);
-    if (tui_text_width(buf) > pw - rw)
-        snprintf(buf, sizeof buf, "Throughput S (of %s) vs stations N", rate);
-    if (tui_text_width(buf) > pw - rw)
-        snprintf(buf, sizeof buf, "Throughput S (of %s) vs N", rate);
-    tui_text(c, px, py, pw - rw, buf, TUI_A_TITLE);
-    tui_text(c, px + pw - 4, py, 4, c->unicode ? "\xc3\x97/fr" : "x/fr", TUI_A_SECOND);
+    if (p->smin > 0) {
+        snprintf(buf, sizeof buf,
+                 "Throughput S (fraction of %s) vs number of stations N; S axis cut: %.2f%s1",
+                 rate, p->smin, dash);
+        if (tui_text_width(buf) > pw)
+            snprintf(buf, sizeof buf, "Throughput S (of %s) vs N; S axis cut: %.2f%s1", rate,
+                     p->smin, dash);
+        if (tui_text_width(buf) > pw)
+            snprintf(buf, sizeof buf, "S axis cut: %.2f%s1 (of %s) vs N", p->smin, dash, rate);
+    } else {
+        snprintf(buf, sizeof buf, "Throughput S (fraction of %s) vs number of stations N", rate);
+        if (tui_text_width(buf) > pw)
+            snprintf(buf, sizeof buf, "Throughput S (of %s) vs stations N", rate);
+        if (tui_text_width(buf) > pw)
+            snprintf(buf, sizeof buf, "Throughput S (of %s) vs N", rate);
+    }
+    tui_text(c, px, py, pw, buf, TUI_A_TITLE);
 }
 
 typedef struct legend_item {
@@ -194,16 +216,11 @@ static void legend_build(const ctx *c, int pw, legend *l)
         l->n = 0;
         snprintf(what, sizeof what, brief ? "S %s 95%% CI" : "S measured %s 95%% CI", c->gl->pm);
         legend_add(l, c->gl->point, TUI_A_MEASURED, what);
-        /* Brief legends pack the two long items with the two short ones. */
-        if (brief)
-            legend_add(l, c->gl->second, TUI_A_SECOND, "collisions/frame");
         legend_add(l, c->gl->current, TUI_A_CURRENT, "measuring");
         if (s->show_ref && s->n_ref > 0) {
             snprintf(what, sizeof what, "%s model", s->ref_label ? s->ref_label : "analytic");
             legend_add(l, c->gl->braille ? 0x2824 : '-', TUI_A_REF, what);
         }
-        if (!brief)
-            legend_add(l, c->gl->second, TUI_A_SECOND, "collisions/frame (right axis)");
         l->rows = legend_rows(l, pw);
         if (l->rows <= 2)
             break;
@@ -258,7 +275,8 @@ static double plot_fit_rows(plot *p, int avail)
     return ystep;
 }
 
-/* Right axis range: collisions per frame, up to a round number. */
+/* The collision panel's top: the most collisions per frame of any point,
+ * up to a round number. */
 static double plot_cmax(const tui_snapshot *s)
 {
     double cmax = s->has_current ? s->current.coll_per_frame : 0;
@@ -268,21 +286,15 @@ static double plot_cmax(const tui_snapshot *s)
     return nice_ceil(cmax);
 }
 
-static void plot_frame(ctx *c, const plot *p)
+/* A panel's left axis. */
+static void panel_axis(ctx *c, const plot *p)
 {
-    int ax_y = p->y0 + p->rows;
-    for (int r = 0; r < p->rows; r++) {
+    for (int r = 0; r < p->rows; r++)
         tui_put(c, p->x0 - 1, p->y0 + r, c->gl->vline, TUI_A_AXIS);
-        tui_put(c, p->x0 + p->cols, p->y0 + r, c->gl->vline, TUI_A_AXIS);
-    }
-    tui_put(c, p->x0 - 1, ax_y, c->gl->corner, TUI_A_AXIS);
-    tui_fill(c, p->x0, ax_y, p->cols, c->gl->hline, TUI_A_AXIS);
-    tui_put(c, p->x0 + p->cols, ax_y, c->unicode ? 0x2518 : '+', TUI_A_AXIS);
 }
 
-/* Ticks: S on the left, collisions per frame at the same rows on the
- * right. */
-static void plot_yticks(ctx *c, const plot *p, int px, int lw, int rw, double ystep)
+/* Ticks and labels of the S axis. */
+static void plot_yticks(ctx *c, const plot *p, int px, int lw, double ystep)
 {
     double range = 1.0 - p->smin;
     int m = (int)lround(range / ystep);
@@ -293,12 +305,70 @@ static void plot_yticks(ctx *c, const plot *p, int px, int lw, int rw, double ys
         int r = row_of(p, f);
         tui_put(c, p->x0 - 1, p->y0 + r, c->gl->ytick, TUI_A_AXIS);
         tui_textf(c, px, p->y0 + r, lw - 1, TUI_A_AXIS, two ? "%4.2f" : "%4.1f", v);
-        tui_put(c, p->x0 + p->cols, p->y0 + r, c->gl->rtick, TUI_A_AXIS);
-        /* The right axis is labelled where its values are round: the ends
-         * and the middle. */
-        if (k == 0 || k == m || 2 * k == m)
-            tui_textf(c, p->x0 + p->cols + 1, p->y0 + r, rw - 1, TUI_A_SECOND, "%g", p->cmax * f);
     }
+}
+
+/* The row between the panels: the break of a cut S axis, then the title
+ * of the collision panel (which names its own scale). */
+static void panel_gap(ctx *c, const plot *p, int px, int pw, int y)
+{
+    if (p->smin > 0) {
+        tui_text(c, px, y, p->x0 - 1 - px, " cut", TUI_A_WARN);
+        tui_put(c, p->x0 - 1, y, c->unicode ? 0x2248 : '~', TUI_A_WARN);
+    }
+    char buf[128];
+    int room = px + pw - (p->x0 + 1);
+    snprintf(buf, sizeof buf, "collisions/frame: collisions per frame sent OK (bars, own axis)");
+    if (tui_text_width(buf) > room)
+        snprintf(buf, sizeof buf, "collisions/frame (bars, own axis)");
+    if (tui_text_width(buf) > room)
+        snprintf(buf, sizeof buf, "collisions/frame, own axis");
+    tui_text(c, p->x0 + 1, y, room, buf, TUI_A_SECOND);
+}
+
+/* A bar's dot row for a value 0..1 of the panel: 0 on the lowest dot row,
+ * 1 on the highest, so the labels at the ends are the bars' ends. */
+static int bar_y(const plot *p, double v)
+{
+    int dots = p->rows * 4 - 1;
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return dots - (int)lround(v * dots);
+}
+
+/* The collision panel: its axis from 0 to cmax, labelled at both ends (and
+ * in the middle when it has a middle row), and a bar per point from 0 to
+ * its collisions per frame. */
+static void panel_collisions(ctx *c, plot *cp, int px, int lw, double cmax)
+{
+    const tui_snapshot *s = c->s;
+    panel_axis(c, cp);
+    for (int r = 0; r < cp->rows; r++) {
+        bool label = r == 0 || r == cp->rows - 1 || (cp->rows % 2 == 1 && 2 * r == cp->rows - 1);
+        if (!label)
+            continue;
+        double v = cmax * (1.0 - (double)r / (cp->rows - 1));
+        tui_put(c, cp->x0 - 1, cp->y0 + r, c->gl->ytick, TUI_A_AXIS);
+        tui_textf(c, px, cp->y0 + r, lw - 1, TUI_A_SECOND, "%4g", v);
+    }
+    size_t ncell = (size_t)cp->rows * (size_t)cp->cols;
+    uint8_t *mask = calloc(ncell, 1);
+    if (!mask)
+        return;
+    cp->bar = mask;
+    for (size_t i = 0; i < s->n_points + (s->has_current ? 1 : 0); i++) {
+        const tui_point *pt = i < s->n_points ? &s->points[i] : &s->current;
+        int sx = col_of(cp, s, pt->n) * 2;
+        dot_line(cp, mask, sx, bar_y(cp, 0), sx, bar_y(cp, pt->coll_per_frame / cmax));
+    }
+    for (int r = 0; r < cp->rows; r++)
+        for (int col = 0; col < cp->cols; col++) {
+            uint8_t m = mask[r * cp->cols + col];
+            if (m)
+                tui_put(c, cp->x0 + col, cp->y0 + r,
+                        c->gl->braille ? 0x2800u + m : ascii_for_mask(m), TUI_A_SECOND);
+        }
+    free(mask);
+    cp->bar = NULL;
 }
 
 /* X ticks: powers of two on a log axis, a round step on a linear one.
@@ -324,11 +394,14 @@ static int plot_xtick_values(const tui_snapshot *s, double ticks[64])
     return n_ticks;
 }
 
-/* The x ticks, their labels (none overlapping) and the axis name. */
+/* The N axis under panel p: the line, the ticks, their labels (none
+ * overlapping) and the axis name. */
 static void plot_xaxis(ctx *c, const plot *p, int px, int pw)
 {
     const tui_snapshot *s = c->s;
     int ax_y = p->y0 + p->rows, tick_y = ax_y + 1, last_end = -1;
+    tui_put(c, p->x0 - 1, ax_y, c->gl->corner, TUI_A_AXIS);
+    tui_fill(c, p->x0, ax_y, p->cols, c->gl->hline, TUI_A_AXIS);
     double ticks[64];
     int n_ticks = plot_xtick_values(s, ticks);
     for (int i = 0; i < n_ticks; i++) {
@@ -387,6 +460,8 @@ static void plot_error_bars(plot *p, const tui_snapshot *s)
     for (size_t i = 0; i < plot_n_points(s); i++) {
         const tui_point *pt = plot_point(s, i);
         int sx = col_of(p, s, pt->n) * 2;
+        if (pt->s_ci95 < 0)
+            continue; /* no interval yet */
         dot_line(p, p->bar, sx, sub_y(p, s_frac(p, pt->s - pt->s_ci95)), sx,
                  sub_y(p, s_frac(p, pt->s + pt->s_ci95)));
     }
@@ -410,16 +485,11 @@ static void plot_blit(ctx *c, const plot *p)
     }
 }
 
-/* Markers: collisions per frame, then S, then the point in progress. */
+/* Markers: S, then the point in progress over it. */
 static void plot_markers(ctx *c, const plot *p)
 {
     const tui_snapshot *s = c->s;
     size_t np = plot_n_points(s);
-    for (size_t i = 0; i < np; i++) {
-        const tui_point *pt = plot_point(s, i);
-        tui_put(c, p->x0 + col_of(p, s, pt->n), p->y0 + row_of(p, pt->coll_per_frame / p->cmax),
-                c->gl->second, TUI_A_SECOND);
-    }
     for (size_t i = 0; i < np; i++) {
         const tui_point *pt = plot_point(s, i);
         bool cur = i >= s->n_points;
@@ -444,30 +514,42 @@ static void plot_data(ctx *c, plot *p)
     p->ref = p->bar = NULL;
 }
 
+/* Rows of the collision panel: about a quarter of the plot's, 2 to 5. */
+static int collision_rows(int avail)
+{
+    int r = avail / 4;
+    return r < 2 ? 2 : r > 5 ? 5 : r;
+}
+
 void tui_draw_plot(ctx *c, int px, int py, int pw, int ph)
 {
     const tui_snapshot *s = c->s;
-    const int lw = 5, rw = 5; /* left labels "0.75 ", right " 1.5" */
-    plot_title(c, px, py, pw, rw);
+    const int lw = 5; /* labels "0.75 " */
     legend leg;
     legend_build(c, pw, &leg);
 
-    /* Rows: title, data, axis, ticks, x label, legend. */
-    plot p = {0};
+    /* Rows: title, the S panel, the gap, the collision panel, the N axis,
+     * its tick labels and name, the legend. */
     int avail = ph - 1 - 3 - leg.rows;
+    int crows = collision_rows(avail);
+    int savail = avail - crows - 1;
+    plot p = {0};
     p.smin = s->s_axis_min > 0 && s->s_axis_min < 1 ? s->s_axis_min : 0;
-    double ystep = plot_fit_rows(&p, avail);
-    p.cols = pw - lw - rw;
+    double ystep = plot_fit_rows(&p, savail);
+    p.cols = pw - lw - 1;
     p.x0 = px + lw;
-    p.y0 = py + 1 + (avail - p.rows);
+    p.y0 = py + 1 + (savail - p.rows);
+    plot_title(c, &p, px, py, pw);
     if (p.rows < 3 || p.cols < 8)
         return;
-    p.cmax = plot_cmax(s);
+    plot cp = {.x0 = p.x0, .y0 = p.y0 + p.rows + 1, .cols = p.cols, .rows = crows};
 
-    plot_frame(c, &p);
-    plot_yticks(c, &p, px, lw, rw, ystep);
-    plot_xaxis(c, &p, px, pw);
-    legend_draw(c, &leg, px, p.y0 + p.rows + 3, pw);
+    panel_axis(c, &p);
+    plot_yticks(c, &p, px, lw, ystep);
+    panel_gap(c, &p, px, pw, p.y0 + p.rows);
+    panel_collisions(c, &cp, px, lw, plot_cmax(s));
+    plot_xaxis(c, &cp, px, pw);
+    legend_draw(c, &leg, px, cp.y0 + cp.rows + 3, pw);
     plot_data(c, &p);
     plot_markers(c, &p);
 }
