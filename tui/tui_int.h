@@ -24,10 +24,9 @@
 
 typedef struct glyphset {
     uint32_t hline, vline, corner, ytick, xtick, rtick;
-    uint32_t point, current, second, errbar;
+    uint32_t point, current;
     uint32_t chan_idle, chan_frame, chan_jam, chan_coll;
     uint32_t cable, cable_sig, cable_jam, cable_coll;
-    uint32_t arrow_up, arrow_down;
     uint32_t box_h, box_v, box_tl, box_tr, box_bl, box_br;
     const char *sep;     /* between header fields */
     const char *pm;      /* plus-minus */

@@ -165,12 +165,9 @@ void tui_draw_medium(ctx *c, int y, int rows)
         medium_numbers(c, x0, cw, my - 1);
 }
 
-void tui_draw_timeline(ctx *c, int y, int rows)
+static void timeline_title(ctx *c, int y, int cw)
 {
     const tui_snapshot *s = c->s;
-    int w = c->g->w;
-    int x0 = 1, cw = w - 2;
-    size_t n = s->n_timeline < (size_t)cw ? s->n_timeline : (size_t)cw;
     char cell[32], span[32], title[200];
     tui_fmt_dur(c, s->cell_s, cell, sizeof cell);
     tui_fmt_dur(c, s->cell_s * (double)cw, span, sizeof span);
@@ -178,50 +175,73 @@ void tui_draw_timeline(ctx *c, int y, int rows)
     snprintf(title, sizeof title, "Channel at the probe, last %s (1 column = %s%s), now %s",
              span, cell, slot ? " = 1 slot" : "",
              c->unicode ? "\xe2\x86\x92|" : "->|");
-    tui_text(c, 0, y, w, title, TUI_A_TITLE);
-    int strip_rows = rows - 2;
-    if (strip_rows < 1)
-        strip_rows = 1;
-    for (int col = 0; col < cw; col++) {
-        /* Right-aligned: the newest cell in the last column. */
-        size_t k = (size_t)col + n >= (size_t)cw ? (size_t)col + n - (size_t)cw : SIZE_MAX;
-        uint32_t ch = c->gl->chan_idle;
-        tui_attr at = TUI_A_IDLE;
-        if (k != SIZE_MAX) {
-            size_t idx = s->n_timeline - n + k;
-            switch ((tui_chan)s->timeline[idx]) {
-            case TUI_CHAN_FRAME:
-                ch = c->gl->chan_frame;
-                at = TUI_A_FRAME;
-                break;
-            case TUI_CHAN_JAM:
-                ch = c->gl->chan_jam;
-                at = TUI_A_JAM;
-                break;
-            case TUI_CHAN_COLLISION:
-                ch = c->gl->chan_coll;
-                at = TUI_A_COLLISION;
-                break;
-            case TUI_CHAN_IDLE:
-                break;
-            }
-        }
-        for (int r = 0; r < strip_rows; r++)
-            tui_put(c, x0 + col, y + 1 + r, ch, at);
+    tui_text(c, 0, y, c->g->w, title, TUI_A_TITLE);
+}
+
+/* The glyph and attribute of one cell of the strip. */
+static void chan_glyph(const ctx *c, tui_chan ch, uint32_t *g, tui_attr *a)
+{
+    switch (ch) {
+    case TUI_CHAN_FRAME:
+        *g = c->gl->chan_frame;
+        *a = TUI_A_FRAME;
+        return;
+    case TUI_CHAN_JAM:
+        *g = c->gl->chan_jam;
+        *a = TUI_A_JAM;
+        return;
+    case TUI_CHAN_COLLISION:
+        *g = c->gl->chan_coll;
+        *a = TUI_A_COLLISION;
+        return;
+    case TUI_CHAN_IDLE:
+        break;
     }
-    /* Legend. */
-    int ly = y + 1 + strip_rows, lx = 1;
-    struct {
+    *g = c->gl->chan_idle;
+    *a = TUI_A_IDLE;
+}
+
+/* The strip, right-aligned: the newest cell in the last column. */
+static void timeline_strip(ctx *c, int x0, int cw, int y, int strip_rows)
+{
+    const tui_snapshot *s = c->s;
+    size_t n = s->n_timeline < (size_t)cw ? s->n_timeline : (size_t)cw;
+    for (int col = 0; col < cw; col++) {
+        size_t k = (size_t)col + n >= (size_t)cw ? (size_t)col + n - (size_t)cw : SIZE_MAX;
+        uint32_t ch;
+        tui_attr at;
+        chan_glyph(c, k != SIZE_MAX ? (tui_chan)s->timeline[s->n_timeline - n + k] : TUI_CHAN_IDLE,
+                   &ch, &at);
+        for (int r = 0; r < strip_rows; r++)
+            tui_put(c, x0 + col, y + r, ch, at);
+    }
+}
+
+static void timeline_legend(ctx *c, int ly)
+{
+    static const struct {
+        tui_chan ch;
+        const char *what;
+    } items[] = {{TUI_CHAN_FRAME, "frame"},
+                 {TUI_CHAN_COLLISION, "collision (2+ signals)"},
+                 {TUI_CHAN_JAM, "jam (32 bits)"},
+                 {TUI_CHAN_IDLE, "idle"}};
+    int lx = 1, w = c->g->w;
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
         uint32_t g;
         tui_attr a;
-        const char *what;
-    } items[] = {{c->gl->chan_frame, TUI_A_FRAME, "frame"},
-                 {c->gl->chan_coll, TUI_A_COLLISION, "collision (2+ signals)"},
-                 {c->gl->chan_jam, TUI_A_JAM, "jam (32 bits)"},
-                 {c->gl->chan_idle, TUI_A_IDLE, "idle"}};
-    for (size_t i = 0; i < 4; i++) {
-        tui_put(c, lx, ly, items[i].g, items[i].a);
+        chan_glyph(c, items[i].ch, &g, &a);
+        tui_put(c, lx, ly, g, a);
         lx += 2;
         lx += tui_text(c, lx, ly, w - lx, items[i].what, TUI_A_PLAIN) + 3;
     }
+}
+
+void tui_draw_timeline(ctx *c, int y, int rows)
+{
+    int x0 = 1, cw = c->g->w - 2;
+    int strip_rows = rows - 2 < 1 ? 1 : rows - 2;
+    timeline_title(c, y, cw);
+    timeline_strip(c, x0, cw, y + 1, strip_rows);
+    timeline_legend(c, y + 1 + strip_rows);
 }

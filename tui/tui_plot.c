@@ -169,7 +169,7 @@ static void plot_title(ctx *c, const plot *p, int px, int py, int pw)
 typedef struct legend_item {
     uint32_t glyph;
     tui_attr attr;
-    char what[64];
+    char what[96];
 } legend_item;
 
 #define LEGEND_MAX 4

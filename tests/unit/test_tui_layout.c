@@ -4,15 +4,22 @@
  * Golden grids (tests/tui/golden/NAME.txt: the text, then the attribute
  * codes) for a hand-made snapshot at 80x24 and 200x60, in Unicode and
  * ASCII, with colour and with NO_COLOR's monochrome attributes, with the
- * help overlay over a scrolled 40-station table, with the S axis zoomed in,
- * and for a terminal that is too small. To accept a deliberate change of the layout, run the test with
- * CSMACD_UPDATE_GOLDEN=1 and review the diff of the golden files.
+ * help overlay over a scrolled 40-station table, with the S axis zoomed in
+ * (marked cut), 64 stations at 80x24 (the bus keeps its first and last
+ * numbers), and for a terminal that is too small. To accept a deliberate
+ * change of the layout, run the test with CSMACD_UPDATE_GOLDEN=1 and
+ * review the diff of the golden files.
  * Besides the goldens, properties that must hold whatever the layout:
  * every figure's unit and the axis names are on screen, ASCII mode emits
  * 7-bit characters only, monochrome mode uses only the five plain
  * attributes, rendering is deterministic, clicks on the footer map to their
  * commands, every footer command has a key, and the pcap key disappears
- * (from the keys and the help) when the program cannot write pcap.
+ * (from the keys and the help) when the program cannot write pcap; lost
+ * frames in run's three words, never one sum; "measuring" and what it
+ * needs before an interval exists; collisions per frame in their own
+ * panel, off the S plot; the cut axis marked, and unmarked at 0 .. 1; the
+ * capture-effect note exactly when its rule holds; the help naming the
+ * save folder and --save-dir.
  * It does not test curses (tui_curses.c) or the program's driver: the tmux
  * test (tests/tui/tui_tmux.sh) does that end to end.
  */
@@ -37,7 +44,8 @@
 /* ------------------------------------------------------------------ */
 /* The fixture: a sweep of 10base5 half done, N = 11 being measured. */
 
-#define FX_POINT(n_, s_, ci_, cpf_) {.n = n_, .s = s_, .s_ci95 = ci_, .coll_per_frame = cpf_, .sim_s = 1.2}
+#define FX_POINT(n_, s_, ci_, cpf_)                                                          \
+    {.n = n_, .s = s_, .s_ci95 = ci_, .coll_per_frame = cpf_, .sim_s = 1.2}
 static tui_point fx_points[] = {
     FX_POINT(1, 0.962, 0.0005, 0.00), FX_POINT(2, 0.959, 0.002, 0.04),
     FX_POINT(3, 0.956, 0.002, 0.07),  FX_POINT(4, 0.954, 0.003, 0.10),
@@ -539,8 +547,8 @@ static void test_bus_numbers(void **state)
     tui_snapshot s;
     fx_build(&s, 8);
     char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
-    assert_non_null(
-        strstr(t, "\n 1          2          3          4          5          6          7          8 \n"));
+    assert_non_null(strstr(t, "\n 1          2          3          4          5          6"
+                              "          7          8 \n"));
     free(t);
     fx_build(&s, 64);
     golden("80x24-64-stations", &s, 80, 24, TUI_GLYPHS_UNICODE, true);
