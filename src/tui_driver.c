@@ -1177,7 +1177,9 @@ int tui_driver_write_csv(const tui_driver *d, FILE *f)
                            (double)ph->preamble_bits + ph->ifg_bits, ph->slot_bits};
     bool sat = d->base.traffic.kind == TRAFFIC_SATURATED;
     /* Frame counters under the names of run's CSV (Clause 30 where 802.3
-     * names one), summed over the stations of the point's run. */
+     * names one), summed over the stations of the point's whole run, its
+     * warm-up batch included. An empty throughput_ci95: the point ended
+     * (at --point-time) before two batches gave an interval. */
     fprintf(f, "stations,throughput,throughput_ci95,throughput_mbps,collisions_per_frame,"
                "model_throughput,sim_time_s,aFramesTransmittedOK,aFramesAbortedDueToXSColls,"
                "frames_late_discarded,frames_dropped,phy,frame_bytes,traffic,policy,seed\n");
