@@ -116,7 +116,9 @@ static void put_number(ctx *c, const tui_snapshot *s, size_t i, int nx, int y)
 /* Station numbers above the letters: always the leftmost and the rightmost
  * station (the ends of the cable, 1 and N when evenly spaced), and between
  * them every one that leaves a blank column to its neighbours, from the
- * left. So a crowded bus still says where its numbering runs. */
+ * left. So a crowded bus still says where its numbering runs. Cost:
+ * columns x stations steps per frame (80 k at 1024 stations on 80
+ * columns), which keeps any placement in column order without sorting. */
 static void medium_numbers(ctx *c, int x0, int cw, int y)
 {
     const tui_snapshot *s = c->s;
