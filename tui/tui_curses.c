@@ -1,8 +1,8 @@
 /* tui_curses.c - the only file in csmacd that includes <curses.h>.
  *
  * It turns tui_grid cells into curses cells and curses input into
- * tui_input, and nothing else: what the screen shows is decided in
- * tui_layout.c, what a key does in the program. Drawing goes through
+ * tui_input, and nothing else: what the screen shows is decided by the
+ * layout (tui_layout.h), what a key does by the program. Drawing goes through
  * curses' own screen diff (wnoutrefresh/doupdate), so a frame in which
  * little changed costs little on the wire.
  */

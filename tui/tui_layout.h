@@ -12,9 +12,9 @@
  * Layouts exist from TUI_MIN_W x TUI_MIN_H up; below that the grid holds a
  * centred message saying how big the terminal must be.
  *
- * The key bindings live here too, in one const table: the help overlay is
- * drawn from it and tui_curses.c maps keys through it, so the help cannot
- * disagree with the keys.
+ * The key bindings are declared here too (tui_keys.c), in one const table:
+ * the help overlay is drawn from it and tui_curses.c maps keys through it,
+ * so the help cannot disagree with the keys.
  */
 #ifndef CSMACD_TUI_LAYOUT_H
 #define CSMACD_TUI_LAYOUT_H
@@ -106,6 +106,15 @@ size_t tui_grid_attrs(const tui_grid *g, char *buf, size_t cap);
 
 /* The command under a mouse click, TUI_CMD_NONE if none. */
 tui_command tui_grid_hit(const tui_grid *g, int x, int y);
+
+/* Whether the screen names the capture effect for the run being watched:
+ * its S is above the reference model at its N, one station sent more than
+ * TUI_CAPTURE_SHARE of the bits delivered, and Jain's fairness index is
+ * below TUI_CAPTURE_JAIN. If so, *top is that station (0-based) and *share
+ * its share. */
+#define TUI_CAPTURE_SHARE 0.5
+#define TUI_CAPTURE_JAIN 0.5
+bool tui_capture_effect(const tui_snapshot *s, uint32_t *top, double *share);
 
 /* Keys: printable ASCII as itself, the others below. */
 enum {

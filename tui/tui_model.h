@@ -68,7 +68,11 @@ typedef struct tui_station_row {
     uint64_t backoff_slots_left; /* TUI_ST_BACKOFF: slots still to wait */
     uint64_t successes;        /* frames sent OK (aFramesTransmittedOK) */
     uint64_t collisions;       /* collisions seen */
-    uint64_t drops;            /* given up (16 attempts) or lost to a full queue */
+    /* Frames lost, in `csmacd run`'s words (one word per counter): */
+    uint64_t aborted;          /* given up after 16 collisions, attemptLimit
+                                  (aFramesAbortedDueToXSColls) */
+    uint64_t late_discarded;   /* given up after a late collision (1 Gb/s) */
+    uint64_t dropped;          /* lost to a full queue */
     double share;              /* of the bits delivered, 0..1 */
 } tui_station_row;
 
@@ -79,6 +83,8 @@ typedef struct tui_point {
     double s_ci95;             /* half-width of its 95 % confidence interval */
     double coll_per_frame;     /* collisions per successful frame */
     double sim_s;              /* simulated seconds it took */
+    /* Frames over the point's run, all stations (for the saved CSV). */
+    uint64_t frames_ok, frames_aborted, frames_late_discarded, frames_dropped;
 } tui_point;
 
 /* One point of the analytic reference curve (n is real: the curve is
@@ -132,26 +138,32 @@ typedef struct tui_snapshot {
     const tui_point *points;   /* measured points, in any order */
     size_t n_points;
     bool has_current;          /* the point being measured, once it has an estimate */
-    tui_point current;
+    tui_point current;         /* s_ci95 < 0: no interval yet (fewer than 2 batches) */
     double target_rel_ci;      /* stop when s_ci95 / s <= this */
+    uint32_t batches;          /* batches measured for the current point (warm-up excluded) */
+    uint32_t min_batches;      /* a point takes at least this many */
+    double batch_s;            /* simulated seconds per batch */
     const tui_ref_point *ref;  /* the reference curve, increasing n */
     size_t n_ref;
     bool show_ref;
     const char *ref_label;     /* "Metcalfe-Boggs" */
     double s_axis_min;         /* lower end of the S axis: 0, or 0.5 .. 0.9 when
-                                  zoomed in (the axis labels say so) */
+                                  zoomed in (the plot marks the cut) */
 
     /* The engine being watched. */
     uint32_t n_stations;
     double sim_time_s;
     uint64_t events;
-    double throughput, throughput_ci95; /* so far in this run; CI < 0: not measured */
+    bool measuring;            /* the run is measuring a point (else: watched only) */
+    double throughput, throughput_ci95; /* so far in this run; CI < 0: none yet */
     double offered_load;
     double coll_per_frame;
     double jain;               /* Jain's fairness index, 0..1; NAN: nothing delivered yet */
     double capture_mean_run;   /* consecutive successes by one station */
     uint64_t capture_max_run;
-    uint64_t frames_dropped;   /* aborted + lost to full queues, all stations */
+    uint64_t frames_aborted;   /* all stations, as in tui_station_row */
+    uint64_t frames_late_discarded;
+    uint64_t frames_dropped;
     const tui_station_row *rows; /* n_stations rows, by index */
     size_t n_rows;
     size_t scroll;             /* first row shown (clamped by the layout) */
@@ -174,6 +186,7 @@ typedef struct tui_snapshot {
     bool paused;
     bool show_help;
     bool can_save_pcap;        /* the program can write a pcap trace */
+    const char *save_dir;      /* where c and w write, as a person reads it */
     const char *message;       /* one line for the status bar, or NULL */
 } tui_snapshot;
 

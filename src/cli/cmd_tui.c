@@ -19,11 +19,13 @@
  * engine computes depends on it) and the environment (NO_COLOR).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,8 +63,8 @@ static const cli_option tui_options[] = {
     {"speed", CLI_ARG_REQUIRED, "TIME|max",
      "simulated time per wall second: 1us .. 100s, or max (1s: real time)", OPT_SPEED},
     {"ascii", CLI_ARG_NONE, NULL, "draw with ASCII only, whatever the locale", OPT_ASCII},
-    {"save-dir", CLI_ARG_REQUIRED, "DIR", "where c (CSV) and w (pcap) save files (.)",
-     OPT_SAVE_DIR},
+    {"save-dir", CLI_ARG_REQUIRED, "DIR",
+     "where c (CSV) and w (pcap) save files (the current directory)", OPT_SAVE_DIR},
 };
 
 typedef struct tui_opts {
@@ -150,6 +152,25 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The folder c and w save into, checked before any work like every output
+ * folder (outfile.h): it exists, is a directory, and may be written.
+ * Returns 0, or -1 with "DIR: reason". */
+static int check_save_dir(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    int e = 0;
+    if (stat(dir, &st) != 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0)
+        e = errno;
+    if (e == 0)
+        return 0;
+    snprintf(err, errlen, "%s: %s", dir, strerror(e));
+    return -1;
+}
+
 /* Assertions and crashes: put the terminal back, then die as before. */
 static void on_fatal_signal(int sig)
 {
@@ -183,7 +204,8 @@ int cmd_tui_main(int argc, char **argv)
     tui_opts opts = {.precision = 0.02, .speed = 1.0};
     const cli_command cmd = {
         .name = "tui",
-        .synopsis = "[scenario options] [--stations LIST] [--speed TIME|max] [--ascii]",
+        .synopsis = "[scenario options] [--stations LIST] [--speed TIME|max] [--ascii]\n"
+                    "       [--save-dir DIR]",
         .summary = "The live classroom screen: throughput S versus the number of stations N,\n"
                    "measured point by point (each until its 95% confidence interval is tight)\n"
                    "beside the Metcalfe-Boggs model (charged with the preamble and the gap, so\n"
@@ -219,6 +241,11 @@ int cmd_tui_main(int argc, char **argv)
                   "or onoff stations (use csmacd run)",
                   sc.traffic.kind == TRAFFIC_BATCH ? "batch" : "pcap");
         status = EXIT_STATUS_USAGE;
+        goto out;
+    }
+    if (check_save_dir(opts.save_dir ? opts.save_dir : ".", err, sizeof err) != 0) {
+        cli_error("%s", err);
+        status = EXIT_STATUS_RUNTIME;
         goto out;
     }
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {

@@ -61,6 +61,7 @@ struct tui_driver {
     sim_time batch_ps_opt, cap_ps_opt; /* as given (0 = derive from the PHY) */
     sim_time batch_ps, cap_ps;
     char save_dir[1024];
+    char save_dir_shown[4096]; /* save_dir resolved, for the help overlay */
 
     uint32_t *sweep;
     size_t n_sweep, sweep_idx;
@@ -328,7 +329,7 @@ static int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size
     d->batches_seen = 0;
     d->kept = 0;
     d->sum = d->sumsq = 0;
-    d->cur = (tui_point){n, 0, 0, 0, 0};
+    d->cur = (tui_point){.n = n, .s_ci95 = -1};
     d->scroll = 0;
     return 0;
 }
@@ -401,11 +402,17 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     d->cur.n = d->n;
     d->cur.sim_s = sim_time_to_s(now);
     d->cur.coll_per_frame = d->res.collisions_per_frame;
+    d->cur.frames_ok = d->res.frames_ok;
+    d->cur.frames_aborted = d->res.frames_aborted;
+    d->cur.frames_late_discarded = d->res.frames_late_discarded;
+    d->cur.frames_dropped = d->res.frames_dropped;
     if (d->kept > 0) {
         double k = d->kept, mean = d->sum / k;
         double var = d->kept > 1 ? (d->sumsq - k * mean * mean) / (k - 1) : 0;
         d->cur.s = mean;
-        d->cur.s_ci95 = d->kept > 1 ? t95(d->kept - 1) * sqrt(var > 0 ? var : 0) / sqrt(k) : 0;
+        /* One batch has no spread to measure: no interval (< 0) rather
+         * than a false +/- 0. */
+        d->cur.s_ci95 = d->kept > 1 ? t95(d->kept - 1) * sqrt(var > 0 ? var : 0) / sqrt(k) : -1;
     }
     bool tight = d->kept >= d->min_batches && d->kept >= 2 &&
                  d->cur.s_ci95 <= d->precision * d->cur.s;
@@ -492,9 +499,17 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
     d->batch_ps_opt = opt->batch_ps;
     d->cap_ps_opt = opt->point_cap_ps;
     snprintf(d->save_dir, sizeof d->save_dir, "%s", opt->save_dir ? opt->save_dir : ".");
+    /* The help overlay says where files go: "." means little to a class. */
+    char *abs = realpath(d->save_dir, NULL);
+    snprintf(d->save_dir_shown, sizeof d->save_dir_shown, "%s", abs ? abs : d->save_dir);
+    free(abs);
     d->log_x = opt->log_x;
     d->show_ref = true;
-    d->zoom = true;
+    /* The S axis opens at 0 .. 1: a class first sees throughput as the
+     * fraction of the channel it is, bars of 0.85 and 0.95 as long as they
+     * are. Zooming (z) spreads the points apart for the detail, and the
+     * plot then marks its cut axis. */
+    d->zoom = false;
     snprintf(d->ref_label, sizeof d->ref_label, "Metcalfe-Boggs");
     d->speed_idx = N_SPEEDS - 1;
     for (size_t i = 0; i < N_SPEEDS; i++)
@@ -936,9 +951,9 @@ static double zoom_floor(const tui_driver *d)
 {
     double lo = 2.0;
     for (size_t i = 0; i < d->n_points; i++)
-        lo = fmin(lo, d->points[i].s - d->points[i].s_ci95);
+        lo = fmin(lo, d->points[i].s - fmax(d->points[i].s_ci95, 0));
     if (d->measuring && d->kept > 0)
-        lo = fmin(lo, d->cur.s - d->cur.s_ci95);
+        lo = fmin(lo, d->cur.s - fmax(d->cur.s_ci95, 0));
     if (lo > 1.5)
         return 0;
     if (d->show_ref)
@@ -1057,6 +1072,9 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->has_current = d->measuring && d->kept > 0; /* no marker before the first batch */
     s->current = d->cur;
     s->target_rel_ci = d->precision;
+    s->batches = d->measuring ? d->kept : 0;
+    s->min_batches = d->min_batches;
+    s->batch_s = sim_time_to_s(d->batch_ps);
     s->ref = d->ref;
     s->n_ref = d->n_ref;
     s->show_ref = d->show_ref;
@@ -1067,13 +1085,17 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->sim_time_s = sim_time_to_s(t);
     s->events = r->events;
     s->throughput = r->throughput;
-    s->throughput_ci95 = d->measuring ? d->cur.s_ci95 : -1; /* measured only per point */
+    s->measuring = d->measuring;
+    /* Measured only per point, and only from two batches on. */
+    s->throughput_ci95 = d->measuring && d->kept >= 2 ? d->cur.s_ci95 : -1;
     s->offered_load = r->offered_load;
     s->coll_per_frame = r->collisions_per_frame;
     s->jain = r->jain_fairness;
     s->capture_mean_run = r->capture_mean_run;
     s->capture_max_run = r->capture_max_run;
-    s->frames_dropped = r->frames_aborted + r->frames_late_discarded + r->frames_dropped;
+    s->frames_aborted = r->frames_aborted;
+    s->frames_late_discarded = r->frames_late_discarded;
+    s->frames_dropped = r->frames_dropped;
 
     if (grow(d, d->n) == 0) {
         for (uint32_t i = 0; i < d->n; i++) {
@@ -1091,9 +1113,9 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             const mac_counters *c = i < r->n_stations && r->stations ? &r->stations[i].c : NULL;
             row->successes = c ? c->frames_transmitted_ok : 0;
             row->collisions = c ? c->collisions : 0;
-            row->drops = c ? c->frames_aborted_xs_colls + c->frames_late_discarded +
-                                 c->frames_dropped
-                           : 0;
+            row->aborted = c ? c->frames_aborted_xs_colls : 0;
+            row->late_discarded = c ? c->frames_late_discarded : 0;
+            row->dropped = c ? c->frames_dropped : 0;
             row->share = i < r->n_stations && r->stations ? r->stations[i].share : 0;
             if (s->star || d->cable_ps == 0)
                 d->pos[i] = d->n > 1 ? (double)i / (double)(d->n - 1) : 0.5;
@@ -1141,6 +1163,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->paused = d->paused;
     s->show_help = d->show_help;
     s->can_save_pcap = true;
+    s->save_dir = d->save_dir_shown;
     s->message = d->message[0] ? d->message : NULL;
 }
 
@@ -1162,16 +1185,26 @@ int tui_driver_write_csv(const tui_driver *d, FILE *f)
     analytic_mb_costs c = {fb, ph->extension && fb < ph->slot_bits ? ph->slot_bits : fb,
                            (double)ph->preamble_bits + ph->ifg_bits, ph->slot_bits};
     bool sat = d->base.traffic.kind == TRAFFIC_SATURATED;
+    /* Frame counters under the names of run's CSV (Clause 30 where 802.3
+     * names one), summed over the stations of the point's whole run, its
+     * warm-up batch included. An empty throughput_ci95: the point ended
+     * (at --point-time) before two batches gave an interval. */
     fprintf(f, "stations,throughput,throughput_ci95,throughput_mbps,collisions_per_frame,"
-               "model_throughput,sim_time_s,phy,frame_bytes,traffic,policy,seed\n");
+               "model_throughput,sim_time_s,aFramesTransmittedOK,aFramesAbortedDueToXSColls,"
+               "frames_late_discarded,frames_dropped,phy,frame_bytes,traffic,policy,seed\n");
     for (size_t i = 0; i < d->n_points; i++) {
-        char model[32] = "";
+        char model[32] = "", ci[32] = ""; /* empty: no model, or no interval */
         if (sat)
             snprintf(model, sizeof model, "%.6f", analytic_mb_throughput(p[i].n, &c));
-        fprintf(f, "%u,%.6f,%.6f,%.6f,%.6f,%s,%.6f,%s,%.0f,%s,%s,%llu\n", p[i].n, p[i].s,
-                p[i].s_ci95, p[i].s * (double)ph->rate_bps / 1e6, p[i].coll_per_frame, model,
-                p[i].sim_s, ph->name, fb / 8.0, d->traffic_desc, d->base.policy,
-                (unsigned long long)d->base.seed);
+        if (p[i].s_ci95 >= 0)
+            snprintf(ci, sizeof ci, "%.6f", p[i].s_ci95);
+        fprintf(f, "%u,%.6f,%s,%.6f,%.6f,%s,%.6f,%llu,%llu,%llu,%llu,%s,%.0f,%s,%s,%llu\n",
+                p[i].n, p[i].s, ci, p[i].s * (double)ph->rate_bps / 1e6, p[i].coll_per_frame,
+                model, p[i].sim_s, (unsigned long long)p[i].frames_ok,
+                (unsigned long long)p[i].frames_aborted,
+                (unsigned long long)p[i].frames_late_discarded,
+                (unsigned long long)p[i].frames_dropped, ph->name, fb / 8.0, d->traffic_desc,
+                d->base.policy, (unsigned long long)d->base.seed);
     }
     free(p);
     return ferror(f) ? -1 : 0;

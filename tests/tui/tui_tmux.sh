@@ -5,12 +5,16 @@
 # labels, fills in measured points, and shows the station table; the keys
 # work as the help says (space pauses: the clock stops; s steps one event
 # and S one slot while paused; + adds a station and leaves the sweep; ?
-# opens the help and Esc closes it; z unzooms the S axis; c saves the CSV;
+# opens the help (which names the save folder) and Esc closes it; z zooms
+# the S axis, marked cut, and z again shows 0 to 1; c saves the CSV; the
+# bus row keeps the numbers of its first and last station at 80x24;
 # b switches the backoff policy, beb -> ca-beb -> full-jitter, shown in the
 # header, and restarts the sweep);
 # a resize redraws at the new size, a
 # too-small window says so and a larger one brings the screen back; q exits
 # with status 0 and the terminal is restored (alternate screen left, cursor
+# shown, echo and canonical mode back). At 200x60 with --save-dir, c and w
+# write into that folder and nothing into the current one
 # shown, echo and canonical mode back). Also the other exit paths (and
 # SIGINT/SIGTERM at random moments, from start-up on): SIGTERM
 # (status 143), Ctrl-C (status 130) and an abort (SIGABRT, as a failed
@@ -91,7 +95,7 @@ check a '└┬' "80x24: x axis"
 check a 'stations N \(log scale\)' "80x24: x axis name with its scale"
 check a '1 +2 +4 +8 +16 +32 +64' "80x24: x ticks 1..64"
 check a 'Stations \(N = [0-9]+\)' "80x24: station table title"
-check a '# state +try +ok +coll +drop +share' "80x24: station table header"
+check a '# state +try +ok +coll +abort +share' "80x24: station table header"
 check a 'Channel at the probe' "80x24: timeline strip"
 check a 'Bus \(500 m\): signals at t = ' "80x24: the bus with the time"
 # At least three measured points: the sweep is past its third point and the
@@ -119,11 +123,16 @@ before=$(screen a | grep -Eo 'Stations \(N = [0-9]+' | grep -Eo '[0-9]+$')
 T a send-keys -t a '+'
 if wait_for a "Stations \\(N = $((before + 1))\\)" 5 && wait_for a 'You chose N' 5; then
     ok "+: N $before -> $((before + 1)), manual mode"; else fail "+: no new station"; screen a; fi
+# The bus row: station numbers, the first and the last among them.
+nums=$(screen a | grep -A1 '^Bus (500 m)' | tail -1)
+if echo "$nums" | grep -Eq "^ 1 .* $((before + 1)) *\$"; then ok "80x24: bus numbered 1 .. $((before + 1))"; else
+    fail "80x24: bus numbers '$nums'"; screen a; fi
 # ?: help; Esc closes it.
 T a send-keys -t a '?'
 wait_for a 'Help: keys' 5 && ok "?: help shown" || { fail "?: no help"; screen a; }
 check a 'single step: one event' "?: help lists the step key"
 check a 'write the current run.s trace \(pcap\)' "?: help lists the pcap key"
+check a "c and w save into (\\.\\.\\.)?.*$(basename "$WORK") \\(--save-dir DIR\\)" "?: help names the save folder"
 T a send-keys -t a Escape
 sleep 0.5
 screen a | grep -q 'Help: keys' && fail "Esc: help still shown" || ok "Esc: help closed"
@@ -137,12 +146,14 @@ wait_for a 'Terminal too small: 60x20' 5 && ok "resize 60x20: too-small message"
 check a 'at least 80x24' "resize 60x20: says the minimum"
 T a resize-window -t a -x 80 -y 24
 wait_for a 'Throughput S' 5 && ok "resize 80x24: screen back" || { fail "resize back"; screen a; }
-# z: the S axis from 0 to 1, and back to the zoom.
+# The S axis opens at 0 .. 1; z zooms, marked as a cut axis; z again: 0 .. 1.
+check a '^ *0\.00?┤' "S axis from 0 at first"
 T a send-keys -t a 'z'
-if wait_for a '^ *0\.00?┤' 5 && wait_for a 'S axis from 0 to 1' 5; then ok "z: whole S axis from 0"; else
-    fail "z: no full axis"; screen a; fi
+if wait_for a 'S axis zoomed to the data' 5 && wait_for a '^ cut≈' 5 && wait_for a 'S axis cut: 0\.[5-9]0' 5; then
+    ok "z: zoomed, the cut marked"; else fail "z: no cut axis"; screen a; fi
 T a send-keys -t a 'z'
-wait_for a 'S axis zoomed to the data' 5 && ok "z again: zoomed" || { fail "z again"; screen a; }
+if wait_for a '^ *0\.00?┤' 5 && wait_for a 'S axis from 0 to 1' 5; then ok "z again: whole S axis from 0"; else
+    fail "z again: no full axis"; screen a; fi
 # c: the plot data as CSV.
 T a send-keys -t a 'c'
 if wait_for a 'saved the plot data' 5 && ls "$WORK"/csmacd-sweep-10base5-512B-seed1.csv >/dev/null 2>&1 &&
@@ -168,16 +179,26 @@ T a send-keys -t a 'q'
 restored a 0 "q"
 
 # ---------------------------------------------------------------- 200x60
-start b 200 60 tui --seed 1
+mkdir "$WORK/saved"
+start b 200 60 tui --seed 1 --save-dir "$WORK/saved"
 wait_for b 'Throughput S \(fraction of 10 Mb/s\) vs number of stations N' 20 && ok "200x60: the long title" || { fail "200x60: no screen"; screen b; }
 check b '^ *1\.00?┤' "200x60: y axis labelled 1.0"
 check b '^ *0\.[0-9]+┤' "200x60: y axis labelled below"
 check b 'number of stations N \(log scale\)' "200x60: x axis name"
-check b '# state +attempt +sent OK +collis\. +dropped +share' "200x60: the wide station table"
+check b '# state +attempt +sent OK +collis\. +aborted +late-disc\. +dropped +share' "200x60: the wide station table"
 check b 'Jain fairness [0-9.]+ \(1 = equal shares\)' "200x60: fairness"
 if wait_for b '^ +3 +0\.[0-9]{3} +±0\.[0-9]{3}' 40; then ok "200x60: measured points listed with their CI"; else
     fail "200x60: no point table rows"; screen b; fi
 check b 'Measured points \(sorted by N\)' "200x60: table of points"
+# c and w into --save-dir, nothing into the current folder.
+T b send-keys -t b 'c'
+wait_for b 'saved the plot data' 5 || fail "--save-dir c: no message"
+T b send-keys -t b 'w'
+wait_for b 'saved the trace of the first' 20 || fail "--save-dir w: no message"
+if [ -s "$WORK/saved/csmacd-sweep-10base5-512B-seed1.csv" ] && ls "$WORK"/saved/csmacd-10base5-N*-seed1.pcap >/dev/null 2>&1 &&
+    [ "$(head -c 4 "$WORK"/saved/csmacd-10base5-N*-seed1.pcap | od -An -tx1 | tr -d ' ')" = 4d3cb2a1 ]; then
+    ok "--save-dir: c and w write there (the pcap is nanosecond pcap)"; else fail "--save-dir: files missing"; ls -l "$WORK" "$WORK/saved"; fi
+ls "$WORK"/*.pcap >/dev/null 2>&1 && fail "--save-dir: a pcap in the current folder" || ok "--save-dir: nothing in the current folder"
 T b send-keys -t b 'q'
 restored b 0 "200x60 q"
 

@@ -6,7 +6,11 @@
  * exactly one event, a slot step advances the view by one slot time, + and
  * - leave the sweep for the chosen N, a PHY change restarts the sweep with
  * the new profile, the policy key cycles through its seven policies and
- * back, restarting the sweep each time; a load change works with one station); snapshots are
+ * back, restarting the sweep each time; a load change works with one station); no interval
+ * before two batches (the screen says "measuring"), the S axis opening at
+ * 0 .. 1; `c` writes its CSV with run's counter names into the save
+ * folder, `w` a pcap that libpcap reads back holding the run's frames and
+ * fragments, and the help names the folder; snapshots are
  * consistent (one row per station, spans on
  * the drawing, cells of the strip valid, the reference curve at N = 1
  * equal to one station's exact throughput). Small batches keep it fast; it
@@ -28,7 +32,9 @@
 
 #include <cmocka.h>
 
+#include "pcap_read.h"
 #include "scenario.h"
+#include "tmpdir.h"
 #include "tui_driver.h"
 
 static const uint32_t sweep3[] = {1, 3, 8};
@@ -374,6 +380,154 @@ static void test_save_csv_whole(void **state)
     assert_int_equal(rmdir(dir), 0); /* no temporary left */
 }
 
+/* Until two batches past the warm-up, no interval: the snapshot says so
+ * (CI < 0), and the S axis opens at 0. */
+static void test_no_interval_before_two_batches(void **state)
+{
+    (void)state;
+    char err[512];
+    tui_driver *d = make(5, 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_true(s.measuring);
+    assert_false(s.has_current);
+    assert_int_equal(s.batches, 0);
+    assert_int_equal(s.min_batches, 4);
+    assert_true(fabs(s.batch_s - 65536 * 1e-7) < 1e-12); /* 2^16 bit times */
+    assert_true(s.throughput_ci95 < 0);
+    assert_true(s.s_axis_min == 0);
+    uint32_t seen[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 100000 && s.batches < 3; i++) {
+        assert_true(tui_driver_advance(d, 0.05, 50, err, sizeof err) >= 0);
+        tui_driver_snapshot(d, &s);
+        if (s.batches < 3 && !seen[s.batches]) {
+            seen[s.batches] = 1;
+            if (s.batches == 1) {
+                assert_true(s.has_current);
+                assert_true(s.current.s > 0.5);
+                assert_true(s.current.s_ci95 < 0);
+                assert_true(s.throughput_ci95 < 0);
+            }
+            if (s.batches == 2) {
+                assert_true(s.current.s_ci95 >= 0);
+                assert_true(s.throughput_ci95 == s.current.s_ci95);
+            }
+        }
+    }
+    assert_true(seen[1] && seen[2]);
+    tui_driver_destroy(d);
+}
+
+/* `c` into the save folder: the header names the frame counters as run's
+ * CSV does, and each row's counters are the point's run (frames sent at
+ * S of the channel: aFramesTransmittedOK * 4096 bits / (S * 10 Mb/s) is
+ * the point's measured time, within the warm-up batch). */
+static void test_save_csv_columns(void **state)
+{
+    (void)state;
+    char dir[256], err[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-csv"), 0);
+    tui_driver *d = make_in(5, 0, dir);
+    finish(d, 0.05, 5000);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-seed5.csv", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[1024];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "stations,throughput,throughput_ci95,throughput_mbps,"
+                              "collisions_per_frame,model_throughput,sim_time_s,"
+                              "aFramesTransmittedOK,aFramesAbortedDueToXSColls,"
+                              "frames_late_discarded,frames_dropped,phy,frame_bytes,traffic,"
+                              "policy,seed\n");
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned n;
+        double th, ci, mbps, cpf, model, sim;
+        unsigned long long ok, ab, ld, dr;
+        assert_int_equal(sscanf(line, "%u,%lf,%lf,%lf,%lf,%lf,%lf,%llu,%llu,%llu,%llu", &n, &th,
+                                &ci, &mbps, &cpf, &model, &sim, &ok, &ab, &ld, &dr),
+                         11);
+        assert_int_equal(n, sweep3[rows]);
+        double busy = (double)ok * 4096 / 10e6; /* seconds of frames sent OK */
+        assert_true(busy / sim > th - 0.1 && busy / sim <= 1.0);
+        assert_int_equal(ld, 0); /* no late collisions at 10 Mb/s */
+        assert_int_equal(dr, 0); /* saturated sources never overflow */
+        if (n == 1)
+            assert_int_equal(ab, 0); /* alone: never a collision */
+        rows++;
+    }
+    fclose(f);
+    assert_int_equal(rows, 3);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.save_dir, "csmacd-test-tui-csv"));
+    tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
+/* `w`: the current run's trace, replayed from t = 0 to now, in the save
+ * folder. libpcap reads it back; it holds every frame sent OK so far (the
+ * station table's count) and the collision fragments, in time order. */
+static void test_save_pcap(void **state)
+{
+    (void)state;
+    char dir[256], err[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-pcap"), 0);
+    tui_driver *d = make_in(9, 0, dir);
+    /* Into the third point (N = 8, left running when measured), a fraction
+     * of a simulated second: collisions happen. */
+    tui_snapshot s;
+    for (int i = 0; i < 100000; i++) {
+        tui_driver_snapshot(d, &s);
+        if (s.n_stations == 8 && s.events > 20000)
+            break;
+        assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) >= 0);
+    }
+    assert_int_equal(tui_driver_command(d, TUI_CMD_PAUSE, 10, err, sizeof err), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_non_null(s.message);
+    assert_non_null(strstr(s.message, "saved the trace"));
+    uint64_t ok = 0, coll = 0;
+    for (size_t i = 0; i < s.n_rows; i++) {
+        ok += s.rows[i].successes;
+        coll += s.rows[i].collisions;
+    }
+    assert_true(ok > 100 && coll > 10);
+    assert_true(s.sim_time_s < 10); /* the longest trace w replays */
+    char path[512];
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-seed9.pcap", dir);
+    pcap_contents pc;
+    if (pcap_read_all(path, &pc, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(pc.nano);
+    /* Ethernet, or netANALYZER's 4-octet header before each frame. */
+    size_t hdr = pc.linktype == 1 ? 0 : 4;
+    assert_true(pc.linktype == 1 || pc.linktype == 240);
+    uint64_t frames = 0, fragments = 0;
+    for (size_t i = 0; i < pc.n; i++) {
+        assert_int_equal(pc.recs[i].caplen, pc.recs[i].len);
+        if (i > 0)
+            assert_true(pc.recs[i].ts_ns >= pc.recs[i - 1].ts_ns);
+        if (pc.recs[i].len - hdr >= 64) {
+            assert_int_equal(pc.recs[i].len - hdr, 512);
+            frames++;
+        } else {
+            fragments++;
+        }
+    }
+    assert_int_equal(frames, ok);
+    assert_true(fragments > 0);
+    char want[64];
+    snprintf(want, sizeof want, "(%zu records)", pc.n);
+    assert_non_null(strstr(s.message, want));
+    pcap_contents_free(&pc);
+    tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
 static void test_default_sweep(void **state)
 {
     (void)state;
@@ -399,6 +553,9 @@ int main(void)
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_save_csv_whole),
+        cmocka_unit_test(test_no_interval_before_two_batches),
+        cmocka_unit_test(test_save_csv_columns),
+        cmocka_unit_test(test_save_pcap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,15 +4,22 @@
  * Golden grids (tests/tui/golden/NAME.txt: the text, then the attribute
  * codes) for a hand-made snapshot at 80x24 and 200x60, in Unicode and
  * ASCII, with colour and with NO_COLOR's monochrome attributes, with the
- * help overlay over a scrolled 40-station table, with the S axis zoomed in,
- * and for a terminal that is too small. To accept a deliberate change of the layout, run the test with
- * CSMACD_UPDATE_GOLDEN=1 and review the diff of the golden files.
+ * help overlay over a scrolled 40-station table, with the S axis zoomed in
+ * (marked cut), 64 stations at 80x24 (the bus keeps its first and last
+ * numbers), and for a terminal that is too small. To accept a deliberate
+ * change of the layout, run the test with CSMACD_UPDATE_GOLDEN=1 and
+ * review the diff of the golden files.
  * Besides the goldens, properties that must hold whatever the layout:
  * every figure's unit and the axis names are on screen, ASCII mode emits
  * 7-bit characters only, monochrome mode uses only the five plain
  * attributes, rendering is deterministic, clicks on the footer map to their
  * commands, every footer command has a key, and the pcap key disappears
- * (from the keys and the help) when the program cannot write pcap.
+ * (from the keys and the help) when the program cannot write pcap; lost
+ * frames in run's three words, never one sum; "measuring" and what it
+ * needs before an interval exists; collisions per frame in their own
+ * panel, off the S plot; the cut axis marked, and unmarked at 0 .. 1; the
+ * capture-effect note exactly when its rule holds; the help naming the
+ * save folder and --save-dir.
  * It does not test curses (tui_curses.c) or the program's driver: the tmux
  * test (tests/tui/tui_tmux.sh) does that end to end.
  */
@@ -37,9 +44,12 @@
 /* ------------------------------------------------------------------ */
 /* The fixture: a sweep of 10base5 half done, N = 11 being measured. */
 
+#define FX_POINT(n_, s_, ci_, cpf_)                                                          \
+    {.n = n_, .s = s_, .s_ci95 = ci_, .coll_per_frame = cpf_, .sim_s = 1.2}
 static tui_point fx_points[] = {
-    {1, 0.962, 0.0005, 0.00, 1.2}, {2, 0.959, 0.002, 0.04, 1.2}, {3, 0.956, 0.002, 0.07, 1.2},
-    {4, 0.954, 0.003, 0.10, 1.2},  {6, 0.948, 0.003, 0.16, 1.2}, {8, 0.941, 0.004, 0.24, 1.2},
+    FX_POINT(1, 0.962, 0.0005, 0.00), FX_POINT(2, 0.959, 0.002, 0.04),
+    FX_POINT(3, 0.956, 0.002, 0.07),  FX_POINT(4, 0.954, 0.003, 0.10),
+    FX_POINT(6, 0.948, 0.003, 0.16),  FX_POINT(8, 0.941, 0.004, 0.24),
 };
 static tui_ref_point fx_ref[64];
 static tui_station_row fx_rows[64];
@@ -67,8 +77,13 @@ static void fx_build(tui_snapshot *s, size_t n_rows)
     s->points = fx_points;
     s->n_points = sizeof fx_points / sizeof fx_points[0];
     s->has_current = true;
-    s->current = (tui_point){11, 0.934, 0.006, 0.33, 0.8};
+    s->current = (tui_point){.n = 11, .s = 0.934, .s_ci95 = 0.006, .coll_per_frame = 0.33,
+                             .sim_s = 0.8};
     s->target_rel_ci = 0.02;
+    s->batches = 7;
+    s->min_batches = 10;
+    s->batch_s = 0.1048576;
+    s->measuring = true;
     /* Metcalfe-Boggs with 160 bits of overhead, 512-byte frames. */
     for (int i = 0; i < 64; i++) {
         double q = pow(64.0, i / 63.0);
@@ -89,14 +104,23 @@ static void fx_build(tui_snapshot *s, size_t n_rows)
     s->jain = 0.803;
     s->capture_mean_run = 29.0;
     s->capture_max_run = 178;
-    s->frames_dropped = 44;
+    /* Three counters of lost frames, each with its own word on screen. */
+    s->frames_aborted = 44;
+    s->frames_late_discarded = 0;
+    s->frames_dropped = 3;
     static const tui_station_state st[] = {TUI_ST_DEFER,   TUI_ST_TX,    TUI_ST_BACKOFF,
                                            TUI_ST_JAM,     TUI_ST_BACKOFF, TUI_ST_DEFER,
                                            TUI_ST_IDLE,    TUI_ST_BACKOFF};
     for (size_t i = 0; i < n_rows && i < 64; i++) {
-        fx_rows[i] = (tui_station_row){(uint32_t)i,       st[i % 8],  (uint32_t)(i % 4) + 1,
-                                       3 * i + 1,         180 + 7 * i, 120 + 5 * i,
-                                       i == 5 ? 1 : 0,    1.0 / (double)n_rows};
+        fx_rows[i] = (tui_station_row){.index = (uint32_t)i,
+                                       .state = st[i % 8],
+                                       .attempt = (uint32_t)(i % 4) + 1,
+                                       .backoff_slots_left = 3 * i + 1,
+                                       .successes = 180 + 7 * i,
+                                       .collisions = 120 + 5 * i,
+                                       .aborted = i == 5 ? 1 : 0,
+                                       .dropped = i == 2 ? 3 : 0,
+                                       .share = 1.0 / (double)n_rows};
         fx_pos[i] = n_rows > 1 ? (double)i / (double)(n_rows - 1) : 0.5;
     }
     s->rows = fx_rows;
@@ -120,6 +144,7 @@ static void fx_build(tui_snapshot *s, size_t n_rows)
     s->cell_s = 51.2e-6;
     s->speed = 1.0;
     s->can_save_pcap = true;
+    s->save_dir = "/home/teacher/csmacd-lab";
 }
 
 /* ------------------------------------------------------------------ */
@@ -395,7 +420,18 @@ static void test_help_without_pcap(void **state)
     free(t);
 }
 
-/* Points and the reference curve land where their values say. */
+/* The row of t that starts with `head` (at a line start), or NULL. */
+static const char *row_starting(const char *t, const char *head)
+{
+    size_t n = strlen(head);
+    for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, head, n) == 0)
+            return p;
+    return NULL;
+}
+
+/* Points land where their values say, S in the upper panel and collisions
+ * per frame as a bar in the lower one, each on its own axis. */
 static void test_plot_geometry(void **state)
 {
     (void)state;
@@ -403,23 +439,32 @@ static void test_plot_geometry(void **state)
     fx_build(&s, 8);
     s.n_points = 0;
     s.has_current = true;
-    s.current = (tui_point){64, 0.5, 0.0, 0.0, 1.0};
+    s.current = (tui_point){.n = 64, .s = 0.5, .s_ci95 = -1, .coll_per_frame = 1.0, .sim_s = 1};
     s.show_ref = false;
-    tui_grid g;
-    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, &g);
-    /* The row labelled 0.50 holds the marker '+' of the point at S = 0.5,
-     * in the last data column (N = 64 is the right end of the axis). */
-    char *row = strstr(t, "0.50+");
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    /* At 80x24 the plot is 36 columns: labels in 0-3, the axis in 4, data
+     * in 5-34 (N = 64, the right end, in 34), the table's rule in 36. */
+    const char *row = row_starting(t, " 0.5+");
     assert_non_null(row);
-    char *eol = strchr(row, '\n');
-    char *mark = memchr(row, '+', (size_t)(eol - row));
-    assert_non_null(mark);
-    mark = memchr(mark + 1, '+', (size_t)(eol - mark - 1)); /* past the tick */
-    assert_non_null(mark);
-    /* "0.50+" then the data columns: the marker is just left of the right axis. */
-    assert_true(mark[1] == '+' || mark[1] == '|');
+    assert_int_equal(row[34], '+'); /* the point being measured */
+    assert_int_equal(row[36], '|');
+    for (int x = 5; x < 34; x++)
+        assert_int_equal(row[x], ' ');
+    /* One collision per frame: the collision panel's axis runs 0 .. 1 and
+     * the bar fills both its rows in the point's column. */
+    const char *top = row_starting(t, "   1+"), *foot = row_starting(t, "   0+");
+    assert_non_null(top);
+    assert_non_null(foot);
+    assert_true(top > row && foot == strchr(top, '\n') + 1);
+    assert_int_equal(top[34], '|');
+    assert_int_equal(foot[34], '|');
+    /* Nothing of collisions in the S panel's data columns: only its marker. */
+    const char *s_top = row_starting(t, " 1.0+");
+    assert_non_null(s_top);
+    for (const char *r = s_top; r < top - 81; r = strchr(r, '\n') + 1)
+        for (int x = 5; x < 34; x++)
+            assert_int_equal(r[x], ' ');
     free(t);
-    tui_grid_free(&g);
 }
 
 /* Zoomed, the axis runs from its floor to 1 and points move with it. */
@@ -431,7 +476,7 @@ static void test_zoom_geometry(void **state)
     s.n_points = 0;
     s.show_ref = false;
     s.has_current = true;
-    s.current = (tui_point){64, 0.8, 0.0, 0.0, 1.0};
+    s.current = (tui_point){.n = 64, .s = 0.8, .sim_s = 1.0};
     s.s_axis_min = 0.6;
     char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
     assert_non_null(strstr(t, "\n 1.0+"));
@@ -445,6 +490,174 @@ static void test_zoom_geometry(void **state)
     free(t);
 }
 
+/* One word per counter, as `csmacd run` says it: aborted (16 collisions),
+ * late-discarded, dropped (queue full), never one sum called "dropped". */
+static void test_vocabulary(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 11);
+    char *t = render_text(&s, 200, 60, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, "aborted late-disc. dropped"));
+    assert_non_null(strstr(t, "frames 44 aborted, 0 late-discarded, 3 dropped (queue full)"));
+    assert_null(strstr(t, "47")); /* the old sum, 44 + 0 + 3, nowhere */
+    free(t);
+    fx_build(&s, 8);
+    t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, " abort share"));
+    assert_non_null(strstr(t, "lost: 44 aborted (after 16 collisions),"));
+    assert_non_null(strstr(t, "0 late-discarded, 3 dropped (queue full)"));
+    assert_null(strstr(t, "drop "));
+    free(t);
+}
+
+/* Before an interval exists the screen says "measuring" and what it still
+ * needs, never "+/- 0.000". */
+static void test_measuring(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    s.current.s = 0.846;
+    s.current.s_ci95 = -1; /* one batch: no interval */
+    s.throughput_ci95 = -1;
+    s.batches = 1;
+    char *t = render_text(&s, 200, 60, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(
+        strstr(t, "Point 7/12, N = 8: measuring; S = 0.846 so far, a CI after 1 more batch"));
+    assert_non_null(strstr(t, "S = 0.933 (no CI yet)"));
+    assert_null(strstr(t, "\xc2\xb1 0.000"));
+    free(t);
+    s.has_current = false; /* not even one batch past the warm-up */
+    t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, "measuring; S after 2 batches of 104.858 ms (1 warm-up)"));
+    free(t);
+    s.phase = TUI_SWEEP_MANUAL;
+    s.has_current = true;
+    t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, "You chose N = 8: measuring; S = 0.846 so far"));
+    free(t);
+}
+
+/* The bus row keeps its numbers at 80x24: every station when they fit,
+ * else the first and the last and as many between as leave a gap. */
+static void test_bus_numbers(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\n 1          2          3          4          5          6"
+                              "          7          8 \n"));
+    free(t);
+    fx_build(&s, 64);
+    golden("80x24-64-stations", &s, 80, 24, TUI_GLYPHS_UNICODE, true);
+    t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    const char *row = row_starting(t, " 1 ");
+    assert_non_null(row);
+    const char *eol = strchr(row, '\n');
+    assert_true(eol - row == 80);
+    assert_memory_equal(eol - 3, " 64", 3); /* the last station, at the right end */
+    int numbers = 0;
+    for (const char *p = row; p < eol; p++)
+        numbers += (*p >= '0' && *p <= '9') && (p == row || p[-1] == ' ');
+    assert_true(numbers >= 10);
+    free(t);
+}
+
+/* A zoomed S axis is marked as cut: the break under its lowest label and
+ * the range in the title. Unzoomed, no such mark. */
+static void test_cut_axis(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    s.s_axis_min = 0.8;
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, "S axis cut: 0.80\xe2\x80\x93" "1 (of 10 Mb/s) vs N"));
+    assert_non_null(strstr(t, "\n 0.8\xe2\x94\xa4"));
+    assert_non_null(strstr(t, "\n cut\xe2\x89\x88 collisions/frame"));
+    free(t);
+    t = render_text(&s, 200, 60, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "; S axis cut: 0.80-1"));
+    assert_non_null(strstr(t, "\n cut~ "));
+    free(t);
+    s.s_axis_min = 0;
+    t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_null(strstr(t, "cut"));
+    assert_non_null(strstr(t, "\n 0.0\xe2\x94\xa4"));
+    free(t);
+}
+
+/* The capture effect is named when, and only when, the rule holds: S
+ * above the model at this N, a station with more than half the bits, Jain
+ * below 0.5. */
+static void test_capture_note(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    for (size_t i = 0; i < 8; i++)
+        fx_rows[i].share = i == 2 ? 0.8 : 0.2 / 7;
+    s.jain = 0.31;
+    s.throughput = 0.95; /* the model at N = 8 is about 0.81 */
+    uint32_t top = 99;
+    double share = 0;
+    assert_true(tui_capture_effect(&s, &top, &share));
+    assert_int_equal(top, 2);
+    assert_true(share == 0.8);
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, "Capture effect: S above the model,"));
+    assert_non_null(strstr(t, "station 3 sent 80% of the bits, Jain 0.31"));
+    free(t);
+    t = render_text(&s, 200, 60, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(
+        t, "Capture effect: S above the model, station 3 sent 80% of the bits, Jain 0.31"));
+    free(t);
+    /* Each condition alone turns the note off. */
+    s.throughput = 0.80;
+    assert_false(tui_capture_effect(&s, &top, &share));
+    s.throughput = 0.95;
+    s.jain = 0.5;
+    assert_false(tui_capture_effect(&s, &top, &share));
+    s.jain = 0.31;
+    fx_rows[2].share = 0.5;
+    assert_false(tui_capture_effect(&s, &top, &share));
+    fx_rows[2].share = 0.8;
+    s.jain = NAN;
+    assert_false(tui_capture_effect(&s, &top, &share));
+    s.jain = 0.31;
+    s.n_ref = 0; /* no model (not saturated traffic): nothing to be above */
+    assert_false(tui_capture_effect(&s, &top, &share));
+    t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_null(strstr(t, "Capture effect"));
+    free(t);
+}
+
+/* The help says where c and w write and how to choose the folder; a long
+ * path keeps its end. */
+static void test_help_files(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    s.show_help = true;
+    char *t = render_text(&s, 100, 40, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "c and w save into /home/teacher/csmacd-lab"));
+    assert_non_null(strstr(t, "(folder chosen with csmacd tui --save-dir DIR)"));
+    free(t);
+    /* 80x24: every key and the folder on one line. */
+    t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "c and w save into /home/teacher/csmacd-lab (--save-dir DIR)"));
+    assert_non_null(strstr(t, "q          quit"));
+    free(t);
+    s.save_dir = "/a/very/long/path/that/goes/on/and/on/to/the/classroom/folder/lab-3";
+    t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "folder/lab-3 (--save-dir DIR)"));
+    assert_non_null(strstr(t, "c and w save into ..."));
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,7 +666,10 @@ int main(void)
         cmocka_unit_test(test_labels_and_units),    cmocka_unit_test(test_ascii_and_mono),
         cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_clicks_and_keys),
         cmocka_unit_test(test_help_without_pcap),   cmocka_unit_test(test_plot_geometry),
-        cmocka_unit_test(test_zoom_geometry),
+        cmocka_unit_test(test_zoom_geometry),       cmocka_unit_test(test_vocabulary),
+        cmocka_unit_test(test_measuring),           cmocka_unit_test(test_bus_numbers),
+        cmocka_unit_test(test_cut_axis),            cmocka_unit_test(test_capture_note),
+        cmocka_unit_test(test_help_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

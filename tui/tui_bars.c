@@ -1,0 +1,191 @@
+/* tui_bars.c - the lines across the whole screen: the header (the
+ * scenario, the speed, PAUSED), the footer (the main keys, clickable) and
+ * the status lines (the sweep point being measured, the run being watched).
+ * Header fields are dropped whole, from the right, when the line is short.
+ */
+#include "tui_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void tui_draw_header(ctx *c)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w;
+    char rate[32], right[96], left[3][256], len[48], speed[64];
+    const char *sep = c->gl->sep;
+    tui_fill(c, 0, 0, w, ' ', TUI_A_HEADER);
+    tui_fmt_rate(s->rate_bps, rate, sizeof rate);
+    snprintf(len, sizeof len, s->star ? "star hub, %g m drops" : "bus %g m", s->length_m);
+    const char *phy = s->phy_name ? s->phy_name : "?";
+    const char *tr = s->traffic ? s->traffic : "?";
+    const char *pol = s->policy ? s->policy : "?";
+    unsigned long long seed = (unsigned long long)s->seed;
+    snprintf(left[0], sizeof left[0], " csmacd%s%s %s %s%s%s%s%u-byte frames%sbackoff %s%sseed %llu",
+             sep, phy, rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    snprintf(left[1], sizeof left[1], " csmacd%s%s %s %s%s%s%s%u B%s%s%sseed %llu", sep, phy,
+             rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    snprintf(left[2], sizeof left[2], " %s %s %s%s%s%s%u B%s%s%sseed %llu", phy, rate, len, sep,
+             tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    tui_fmt_speed(c, s->speed, speed, sizeof speed);
+    snprintf(right, sizeof right, "%s ", speed);
+    int rw = tui_text_width(right);
+    int pw = s->paused ? 8 : 0;
+    int room = w - rw - pw - 1;
+    const char *l = tui_text_width(left[0]) <= room ? left[0]
+                  : tui_text_width(left[1]) <= room ? left[1]
+                  : left[2]; /* without the program's name */
+    /* Still too long: drop whole fields from the right, never half a one. */
+    char cut[256];
+    snprintf(cut, sizeof cut, "%s", l);
+    while (tui_text_width(cut) > room) {
+        char *last = NULL;
+        for (char *q = strstr(cut, sep); q; q = strstr(q + 1, sep))
+            last = q;
+        if (!last)
+            break;
+        *last = '\0';
+    }
+    tui_text(c, 0, 0, room, cut, TUI_A_HEADER);
+    tui_text(c, w - rw, 0, rw, right, TUI_A_HEADER);
+    if (s->paused)
+        tui_text(c, w - rw - pw, 0, pw, " PAUSED ", TUI_A_WARN);
+}
+
+void tui_draw_footer(ctx *c)
+{
+    static const struct {
+        const char *key, *what;
+        tui_command cmd;
+        int prio; /* lower shows first when space is short */
+    } items[] = {
+        {"?", "help", TUI_CMD_HELP, 0},
+        {"space", "pause", TUI_CMD_PAUSE, 0},
+        {"s", "step", TUI_CMD_STEP_EVENT, 0},
+        {"+", "station", TUI_CMD_MORE_STATIONS, 0},
+        {"-", "station", TUI_CMD_FEWER_STATIONS, 0},
+        {"<", "slower", TUI_CMD_SLOWER, 0},
+        {">", "faster", TUI_CMD_FASTER, 0},
+        {"r", "restart", TUI_CMD_RESTART, 1},
+        {"c", "save CSV", TUI_CMD_SAVE_CSV, 2},
+        {"q", "quit", TUI_CMD_QUIT, 0},
+    };
+    int y = c->g->h - 1, w = c->g->w;
+    tui_fill(c, 0, y, w, ' ', TUI_A_PLAIN);
+    /* Drop the least important items until the bar fits. */
+    int maxprio = 2;
+    for (;;) {
+        int need = 0;
+        for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+            if (items[i].prio <= maxprio)
+                need += tui_text_width(items[i].key) + tui_text_width(items[i].what) + 3;
+        if (need <= w || maxprio == 0)
+            break;
+        maxprio--;
+    }
+    int x = 0;
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        if (items[i].prio > maxprio)
+            continue;
+        int x0 = x;
+        x += tui_text(c, x, y, w - x, items[i].key, TUI_A_KEY);
+        x += tui_text(c, x, y, w - x, " ", TUI_A_PLAIN);
+        const char *what = items[i].cmd == TUI_CMD_PAUSE && c->s->paused ? "resume" : items[i].what;
+        x += tui_text(c, x, y, w - x, what, TUI_A_PLAIN);
+        tui_hot(c, x0, y, x - x0, items[i].cmd);
+        x += 2;
+    }
+}
+
+/* What the point being measured has so far. Before two batches there is
+ * no interval: the line says "measuring" and what is still needed (the
+ * first batch is a warm-up, then one batch gives S, two an interval),
+ * never a false "+/- 0.000". */
+static void fmt_estimate(const ctx *c, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    const tui_point *p = &s->current;
+    char batch[32];
+    tui_fmt_dur(c, s->batch_s, batch, sizeof batch);
+    if (!s->has_current)
+        snprintf(buf, len, "measuring; S after 2 batches of %s (1 warm-up)", batch);
+    else if (p->s_ci95 < 0)
+        snprintf(buf, len, "measuring; S = %.3f so far, a CI after 1 more batch", p->s);
+    else
+        snprintf(buf, len, "S = %.3f %s %.3f (%.2f Mb/s)", p->s, c->gl->pm, p->s_ci95,
+                 p->s * s->rate_bps / 1e6);
+}
+
+/* The sweep's line: the point being measured, the N chosen, or done. */
+static void fmt_sweep(const ctx *c, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    const tui_point *p = &s->current;
+    char est[160];
+    fmt_estimate(c, est, sizeof est);
+    bool ci = s->has_current && p->s_ci95 >= 0 && p->s > 0;
+    switch (s->phase) {
+    case TUI_SWEEP_RUNNING:
+        if (ci)
+            snprintf(buf, len, "Point %zu/%zu, N = %u: %s, CI %.1f%% of S (target %g%%)",
+                     s->sweep_index + 1, s->sweep_count, p->n, est, 100.0 * p->s_ci95 / p->s,
+                     100.0 * s->target_rel_ci);
+        else
+            snprintf(buf, len, "Point %zu/%zu, N = %u: %s", s->sweep_index + 1, s->sweep_count,
+                     s->n_stations, est);
+        break;
+    case TUI_SWEEP_MANUAL:
+        if (s->measuring && ci)
+            snprintf(buf, len, "You chose N = %u: %s; r restarts the sweep", s->n_stations, est);
+        else if (s->measuring)
+            snprintf(buf, len, "You chose N = %u: %s", s->n_stations, est);
+        else
+            snprintf(buf, len, "You chose N = %u (measured); r restarts the sweep",
+                     s->n_stations);
+        break;
+    case TUI_SWEEP_DONE:
+        snprintf(buf, len, "Sweep complete: %zu point%s. r restarts, + and - explore other N",
+                 s->n_points, s->n_points == 1 ? "" : "s");
+        break;
+    }
+}
+
+/* The run being watched, with its lost frames in run's words; a shorter
+ * form when the long one does not fit. */
+static void fmt_run(const ctx *c, int w, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    char ci[48] = "", ev[16], ab[16], ld[16], dr[16];
+    tui_fmt_count(s->events, ev, sizeof ev);
+    tui_fmt_count(s->frames_aborted, ab, sizeof ab);
+    tui_fmt_count(s->frames_late_discarded, ld, sizeof ld);
+    tui_fmt_count(s->frames_dropped, dr, sizeof dr);
+    if (s->throughput_ci95 >= 0)
+        snprintf(ci, sizeof ci, " %s %.3f", c->gl->pm, s->throughput_ci95);
+    else if (s->measuring)
+        snprintf(ci, sizeof ci, " (no CI yet)");
+    snprintf(buf, len,
+             "Run with N = %u: S = %.3f%s (%.2f Mb/s), %.2f collisions/frame, %s events; "
+             "frames %s aborted, %s late-discarded, %s dropped (queue full)",
+             s->n_stations, s->throughput, ci, s->throughput * s->rate_bps / 1e6,
+             s->coll_per_frame, ev, ab, ld, dr);
+    if (tui_text_width(buf) <= w)
+        return;
+    snprintf(buf, len,
+             "N = %u: S = %.3f%s, %.2f coll/frame; %s aborted, %s late-discarded, %s dropped",
+             s->n_stations, s->throughput, ci, s->coll_per_frame, ab, ld, dr);
+}
+
+void tui_draw_status(ctx *c, int y, int rows)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w;
+    char line[320], sweep[320];
+    fmt_sweep(c, sweep, sizeof sweep);
+    bool msg = s->message && *s->message;
+    tui_text(c, 0, y, w, msg ? s->message : sweep, msg ? TUI_A_WARN : TUI_A_PLAIN);
+    if (rows >= 2) {
+        fmt_run(c, w, line, sizeof line);
+        tui_text(c, 0, y + 1, w, line, TUI_A_PLAIN);
+    }
+}

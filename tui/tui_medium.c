@@ -1,0 +1,249 @@
+/* tui_medium.c - the medium now and lately: the cable (or, for a star, the
+ * hub's view of each drop cable) with each station's state and the signals
+ * on it, and the strip of the channel at the probe, one column per cell of
+ * simulated time, newest on the right.
+ */
+#include "tui_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void medium_title(ctx *c, int y)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w;
+    char t[32], title[200];
+    tui_fmt_clock(s, t, sizeof t);
+    if (s->star)
+        snprintf(title, sizeof title, "Hub: what each station hears at t = %s", t);
+    else
+        snprintf(title, sizeof title, "Bus (%g m): signals at t = %s", s->length_m, t);
+    int tw = tui_text(c, 0, y, w, title, TUI_A_TITLE);
+    const char *key = "   S send  J jam  b backoff  d defer  i idle";
+    if (tw + tui_text_width(key) <= w)
+        tui_text(c, tw, y, w - tw, key, TUI_A_DIM);
+}
+
+/* The cable, one column at a time: idle, one signal, a jam alone, or two
+ * transmitters' signals overlapping (a collision). */
+static void medium_cable(ctx *c, int x0, int cw, int cy)
+{
+    const tui_snapshot *s = c->s;
+    for (int col = 0; col < cw; col++) {
+        double a = (double)col / cw, b = (double)(col + 1) / cw;
+        /* Distinct transmitters here: a signal's own pieces (frame and
+         * jam, left and right) never make a collision. */
+        int nsig = 0;
+        uint32_t first = 0;
+        bool body = false;
+        for (size_t i = 0; i < s->n_spans; i++) {
+            const tui_span *sp = &s->spans[i];
+            if (!(sp->to > a && sp->from < b))
+                continue;
+            if (nsig == 0) {
+                first = sp->station;
+                nsig = 1;
+            } else if (sp->station != first) {
+                nsig = 2;
+            }
+            if (!sp->jam)
+                body = true;
+        }
+        int njam = nsig == 1 && !body;
+        uint32_t ch = c->gl->cable;
+        tui_attr at = TUI_A_IDLE;
+        if (nsig >= 2) {
+            ch = c->gl->cable_coll;
+            at = TUI_A_COLLISION;
+        } else if (nsig == 1 && njam == 1) {
+            ch = c->gl->cable_jam;
+            at = TUI_A_JAM;
+        } else if (nsig == 1) {
+            ch = c->gl->cable_sig;
+            at = TUI_A_FRAME;
+        }
+        tui_put(c, x0 + col, cy, ch, at);
+    }
+}
+
+/* A station's column on the drawing. */
+static int station_col(const tui_snapshot *s, size_t i, int cw)
+{
+    double f = s->station_pos ? s->station_pos[i]
+                              : (s->n_rows > 1 ? (double)i / (double)(s->n_rows - 1) : 0.5);
+    return (int)lround(f * (cw - 1));
+}
+
+/* Stations: one letter each, at its position. Several stations in one
+ * column: the busiest state wins. */
+static void medium_stations(ctx *c, int x0, int cw, int my)
+{
+    const tui_snapshot *s = c->s;
+    tui_grid *g = c->g;
+    for (size_t i = 0; i < s->n_rows; i++) {
+        const tui_station_row *r = &s->rows[i];
+        int gx = x0 + station_col(s, i, cw);
+        if (gx >= 0 && gx < g->w) {
+            uint32_t cur = g->cells[my * g->w + gx].ch;
+            static const char rank[] = "idbBSJ";
+            const char *pc = cur ? strchr(rank, (int)cur) : NULL;
+            const char *pn = strchr(rank, tui_state_letter(r->state));
+            if (cur != ' ' && cur != 0 && pc && pn && pn < pc)
+                continue;
+        }
+        tui_put(c, gx, my, (uint32_t)tui_state_letter(r->state), tui_state_attr(r->state));
+    }
+}
+
+/* Where station i's number goes: centred on its column, inside the row.
+ * Returns the first column; *nw is the number's width. */
+static int number_x(const tui_snapshot *s, size_t i, int x0, int cw, int w, int *nw)
+{
+    char num[16];
+    *nw = snprintf(num, sizeof num, "%u", s->rows[i].index + 1);
+    int nx = x0 + station_col(s, i, cw) - (*nw - 1) / 2;
+    if (nx + *nw > w)
+        nx = w - *nw;
+    return nx < 0 ? 0 : nx;
+}
+
+static void put_number(ctx *c, const tui_snapshot *s, size_t i, int nx, int y)
+{
+    tui_textf(c, nx, y, 8, TUI_A_DIM, "%u", s->rows[i].index + 1);
+}
+
+/* Station numbers above the letters: always the leftmost and the rightmost
+ * station (the ends of the cable, 1 and N when evenly spaced), and between
+ * them every one that leaves a blank column to its neighbours, from the
+ * left. So a crowded bus still says where its numbering runs. Cost:
+ * columns x stations steps per frame (80 k at 1024 stations on 80
+ * columns), which keeps any placement in column order without sorting. */
+static void medium_numbers(ctx *c, int x0, int cw, int y)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w;
+    if (s->n_rows == 0)
+        return;
+    size_t lo = 0, hi = 0;
+    for (size_t i = 1; i < s->n_rows; i++) {
+        int col = station_col(s, i, cw);
+        if (col < station_col(s, lo, cw))
+            lo = i;
+        if (col > station_col(s, hi, cw))
+            hi = i;
+    }
+    int lw, hw;
+    int lx = number_x(s, lo, x0, cw, w, &lw), hx = number_x(s, hi, x0, cw, w, &hw);
+    put_number(c, s, lo, lx, y);
+    if (hi == lo || hx <= lx + lw)
+        return;
+    put_number(c, s, hi, hx, y);
+    /* Between: in order of column; stations sharing a column show the
+     * first one's number. */
+    int end = lx + lw;
+    for (int col = 0; col < cw; col++) {
+        for (size_t i = 0; i < s->n_rows; i++) {
+            if (i == lo || i == hi || station_col(s, i, cw) != col)
+                continue;
+            int nw, nx = number_x(s, i, x0, cw, w, &nw);
+            if (nx > end && nx + nw < hx) {
+                put_number(c, s, i, nx, y);
+                end = nx + nw;
+            }
+            break;
+        }
+    }
+}
+
+void tui_draw_medium(ctx *c, int y, int rows)
+{
+    int x0 = 1, cw = c->g->w - 2;
+    int cy = y + rows - 1, my = cy - 1;
+    medium_title(c, y);
+    medium_cable(c, x0, cw, cy);
+    medium_stations(c, x0, cw, my);
+    if (rows >= 4)
+        medium_numbers(c, x0, cw, my - 1);
+}
+
+static void timeline_title(ctx *c, int y, int cw)
+{
+    const tui_snapshot *s = c->s;
+    char cell[32], span[32], title[200];
+    tui_fmt_dur(c, s->cell_s, cell, sizeof cell);
+    tui_fmt_dur(c, s->cell_s * (double)cw, span, sizeof span);
+    bool slot = s->slot_s > 0 && fabs(s->cell_s - s->slot_s) < 1e-15;
+    snprintf(title, sizeof title, "Channel at the probe, last %s (1 column = %s%s), now %s",
+             span, cell, slot ? " = 1 slot" : "",
+             c->unicode ? "\xe2\x86\x92|" : "->|");
+    tui_text(c, 0, y, c->g->w, title, TUI_A_TITLE);
+}
+
+/* The glyph and attribute of one cell of the strip. */
+static void chan_glyph(const ctx *c, tui_chan ch, uint32_t *g, tui_attr *a)
+{
+    switch (ch) {
+    case TUI_CHAN_FRAME:
+        *g = c->gl->chan_frame;
+        *a = TUI_A_FRAME;
+        return;
+    case TUI_CHAN_JAM:
+        *g = c->gl->chan_jam;
+        *a = TUI_A_JAM;
+        return;
+    case TUI_CHAN_COLLISION:
+        *g = c->gl->chan_coll;
+        *a = TUI_A_COLLISION;
+        return;
+    case TUI_CHAN_IDLE:
+        break;
+    }
+    *g = c->gl->chan_idle;
+    *a = TUI_A_IDLE;
+}
+
+/* The strip, right-aligned: the newest cell in the last column. */
+static void timeline_strip(ctx *c, int x0, int cw, int y, int strip_rows)
+{
+    const tui_snapshot *s = c->s;
+    size_t n = s->n_timeline < (size_t)cw ? s->n_timeline : (size_t)cw;
+    for (int col = 0; col < cw; col++) {
+        size_t k = (size_t)col + n >= (size_t)cw ? (size_t)col + n - (size_t)cw : SIZE_MAX;
+        uint32_t ch;
+        tui_attr at;
+        chan_glyph(c, k != SIZE_MAX ? (tui_chan)s->timeline[s->n_timeline - n + k] : TUI_CHAN_IDLE,
+                   &ch, &at);
+        for (int r = 0; r < strip_rows; r++)
+            tui_put(c, x0 + col, y + r, ch, at);
+    }
+}
+
+static void timeline_legend(ctx *c, int ly)
+{
+    static const struct {
+        tui_chan ch;
+        const char *what;
+    } items[] = {{TUI_CHAN_FRAME, "frame"},
+                 {TUI_CHAN_COLLISION, "collision (2+ signals)"},
+                 {TUI_CHAN_JAM, "jam (32 bits)"},
+                 {TUI_CHAN_IDLE, "idle"}};
+    int lx = 1, w = c->g->w;
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        uint32_t g;
+        tui_attr a;
+        chan_glyph(c, items[i].ch, &g, &a);
+        tui_put(c, lx, ly, g, a);
+        lx += 2;
+        lx += tui_text(c, lx, ly, w - lx, items[i].what, TUI_A_PLAIN) + 3;
+    }
+}
+
+void tui_draw_timeline(ctx *c, int y, int rows)
+{
+    int x0 = 1, cw = c->g->w - 2;
+    int strip_rows = rows - 2 < 1 ? 1 : rows - 2;
+    timeline_title(c, y, cw);
+    timeline_strip(c, x0, cw, y + 1, strip_rows);
+    timeline_legend(c, y + 1 + strip_rows);
+}
