@@ -33,8 +33,13 @@ static const char *y_label(const char *measure, char *buf, size_t len)
         {"throughput", "throughput S (delivered frame bits / bit rate)"},
         {"throughput_mbps", "throughput (Mb/s)"},
         {"offered_load", "offered load G"},
-        {"mean_delay_us", "mean delay, arrival to end of transmission (us)"},
-        {"p99_delay_us", "99th percentile delay (us)"},
+        /* The delay of stations/MODEL.md's measures: from the frame's
+         * arrival in its queue (a saturated source's frame arrives when
+         * the one before it is done) to its last bit leaving the sender. */
+        {"mean_delay_us", "mean delay, queue arrival to last bit sent (µs)"},
+        {"p50_delay_us", "median delay, queue arrival to last bit sent (µs)"},
+        {"p99_delay_us", "99th percentile delay, queue arrival to last bit sent (µs)"},
+        {"max_delay_us", "maximum delay, queue arrival to last bit sent (µs)"},
         {"completion_s", "time until the last frame is through (s)"},
         {"recovery_s", "time for the backlog to clear after the outage (s)"},
         {"attempts", "transmission attempts (all stations)"},
@@ -49,6 +54,12 @@ static const char *y_label(const char *measure, char *buf, size_t len)
     const char *unit = k >= 0 ? sweep_measure_at((size_t)k)->unit : "";
     snprintf(buf, len, unit[0] ? "%s (%s)" : "%s", measure, unit);
     return buf;
+}
+
+/* Whether a measure is a fraction of something, whose axis ends at 1. */
+static bool is_fraction(const char *measure)
+{
+    return strcmp(measure, "throughput") == 0 || strcmp(measure, "jain_fairness") == 0;
 }
 
 /* The value of axis a at one point, as a number for the x axis. */
@@ -99,8 +110,7 @@ typedef struct figure {
     size_t n_refs, cap_refs;
 } figure;
 
-static plot_ref *add_ref(figure *fg, const char *label, int color, double x0, double x1,
-                         bool logx)
+static plot_ref *add_ref(figure *fg, const char *label, double x0, double x1, bool logx)
 {
     if (fg->n_refs == fg->cap_refs) {
         size_t cap = fg->cap_refs ? 2 * fg->cap_refs : 8;
@@ -120,7 +130,6 @@ static plot_ref *add_ref(figure *fg, const char *label, int color, double x0, do
         return NULL;
     }
     snprintf(r->label, sizeof r->label, "%s", label);
-    r->color = color;
     r->n = REF_SAMPLES;
     for (size_t i = 0; i < REF_SAMPLES; i++) {
         double t = (double)i / (REF_SAMPLES - 1);
@@ -148,9 +157,12 @@ static void figure_free(figure *fg)
 }
 
 /* The analytic references of one series whose first point is `sc`, for
- * the x axis xa over [x0, x1]. */
+ * the x axis xa over [x0, x1]. Each label says it is a model and names it
+ * by its authors (src/theory/analytic.h; K-T: Kleinrock and Tobagi 1975)
+ * and whether it detects collisions ("no CD": a collided frame holds the
+ * channel for its whole length). The README lists them with sources. */
 static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0, double x1,
-                        bool logx, int color, const char *series, size_t n_series)
+                        bool logx, const char *series, size_t n_series)
 {
     char label[160];
     const char *sep = n_series > 1 ? ", " : "";
@@ -160,8 +172,9 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
     plot_ref *r;
     if (sc->traffic.kind == TRAFFIC_SATURATED &&
         (xa == SWEEP_AXIS_STATIONS || xa == SWEEP_AXIS_FRAME_SIZE)) {
-        snprintf(label, sizeof label, "Metcalfe-Boggs%s%.100s", sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+        snprintf(label, sizeof label, "Metcalfe-Boggs CSMA/CD model%s%.100s",
+                 sep, name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
             return;
         for (size_t i = 0; i < r->n; i++) {
             double q = xa == SWEEP_AXIS_STATIONS ? r->x[i] : sc->n_stations;
@@ -170,8 +183,8 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
             r->y[i] = analytic_mb_throughput(q, &c);
         }
     } else if (sc->traffic.kind == TRAFFIC_SATURATED && xa == SWEEP_AXIS_LENGTH) {
-        snprintf(label, sizeof label, "1/(1+5a)%s%.100s", sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+        snprintf(label, sizeof label, "textbook CSMA/CD model 1/(1+5a)%s%.100s", sep, name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
             return;
         for (size_t i = 0; i < r->n; i++) {
             scenario s = *sc;
@@ -180,18 +193,30 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
         }
     } else if ((sc->traffic.kind == TRAFFIC_POISSON || sc->traffic.kind == TRAFFIC_ONOFF) &&
                xa == SWEEP_AXIS_LOAD) {
+        /* a: end-to-end propagation over the frame time; b: the jam that
+         * follows a collision's detection, over the frame time. */
         double a = end_to_end_bits(sc) / frame_bits;
-        snprintf(label, sizeof label, "1-persistent CSMA a=%.3g%s%.100s", a, sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
+        double b = (double)sc->phy.jam_bits / frame_bits;
+        if (a > 0) { /* the model's mini-slot is a: none without a cable */
+            snprintf(label, sizeof label, "Tobagi-Hunt CSMA/CD model, a=%.3g%s%.100s", a, sep,
+                     name);
+            if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+                return;
+            for (size_t i = 0; i < r->n; i++)
+                r->y[i] = analytic_csmacd_slotted_nonpersistent(r->x[i], a, b);
+        }
+        snprintf(label, sizeof label, "K-T non-persistent CSMA, no CD, a=%.3g%s%.100s", a, sep,
+                 name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++)
+            r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
+        snprintf(label, sizeof label, "K-T 1-persistent CSMA, no CD, a=%.3g%s%.100s", a, sep,
+                 name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
             return;
         for (size_t i = 0; i < r->n; i++)
             r->y[i] = analytic_csma_1persistent(r->x[i], a);
-        snprintf(label, sizeof label, "non-persistent CSMA a=%.3g%s%.100s", a, sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
-            return;
-        r->dash = 4;
-        for (size_t i = 0; i < r->n; i++)
-            r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
     }
 }
 
@@ -201,9 +226,11 @@ bool figure_remove_stale(const char *path)
     return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0;
 }
 
-int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *points,
-                const sweep_result *res, outfile *fig, plot_message_fn say, void *ctx, char *err,
-                size_t errlen)
+/* Builds the figure, then draws it into fig (script == NULL) or writes
+ * its script to `script` in format fmt, drawing into the file `path`. */
+static int compose(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                   const sweep_result *res, const char *path, outfile *fig, FILE *script,
+                   plot_format fmt, plot_message_fn say, void *ctx, char *err, size_t errlen)
 {
     /* The panels. */
     const char *ylist = rq->y_list;
@@ -318,20 +345,16 @@ int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *p
                     break;
             }
             if (p < n_points)
-                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, (int)s + 1,
-                            fg.curves[s].label, fg.n_curves);
+                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, fg.curves[s].label,
+                            fg.n_curves);
         }
         const scenario *sc0 = &points[0];
         if ((sc0->traffic.kind == TRAFFIC_POISSON || sc0->traffic.kind == TRAFFIC_ONOFF) &&
             xa == SWEEP_AXIS_LOAD) {
-            plot_ref *r = add_ref(&fg, "pure ALOHA", 0, xmin, xmax, xlog != 0);
-            if (r != NULL)
-                r->dash = 3;
+            plot_ref *r = add_ref(&fg, "pure ALOHA model", xmin, xmax, xlog != 0);
             for (size_t i = 0; r != NULL && i < r->n; i++)
                 r->y[i] = analytic_aloha_pure(r->x[i]);
-            r = add_ref(&fg, "slotted ALOHA", 0, xmin, xmax, xlog != 0);
-            if (r != NULL)
-                r->dash = 5;
+            r = add_ref(&fg, "slotted ALOHA model", xmin, xmax, xlog != 0);
             for (size_t i = 0; r != NULL && i < r->n; i++)
                 r->y[i] = analytic_aloha_slotted(r->x[i]);
         }
@@ -358,12 +381,31 @@ int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *p
         for (size_t i = 0; i < n_y; i++) {
             spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
             spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
+            spec.yfraction[i] = is_fraction(ys[i]);
         }
-        rc = plot_render(&spec, fig, say, ctx, err, errlen);
+        if (script == NULL) {
+            rc = plot_render(&spec, fig, say, ctx, err, errlen);
+        } else if ((rc = plot_write_script(script, &spec, fmt, path)) != 0) {
+            snprintf(err, errlen, "%s: cannot write the script", path);
+        }
     } else {
-        snprintf(err, errlen, "%s: out of memory", fig->path);
+        snprintf(err, errlen, "%s: out of memory", path);
     }
     figure_free(&fg);
     parse_list_free_words(ys, n_y);
     return rc;
+}
+
+int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                const sweep_result *res, outfile *fig, plot_message_fn say, void *ctx, char *err,
+                size_t errlen)
+{
+    return compose(rq, g, points, res, fig->path, fig, NULL, PLOT_SVG, say, ctx, err, errlen);
+}
+
+int figure_write_script(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                        const sweep_result *res, FILE *f, plot_format fmt, const char *path,
+                        char *err, size_t errlen)
+{
+    return compose(rq, g, points, res, path, NULL, f, fmt, NULL, NULL, err, errlen);
 }

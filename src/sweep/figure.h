@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "outfile.h"
 #include "plot.h"
@@ -35,6 +36,13 @@ typedef struct figure_request {
 int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *points,
                 const sweep_result *res, outfile *fig, plot_message_fn say, void *ctx, char *err,
                 size_t errlen);
+
+/* The gnuplot script of the same figure, drawing into path in format fmt
+ * (plot_write_script), without running gnuplot: what figure_draw would
+ * draw, for tests. Returns 0, or -1 with "path: reason". */
+int figure_write_script(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                        const sweep_result *res, FILE *f, plot_format fmt, const char *path,
+                        char *err, size_t errlen);
 
 /* Removes an older figure at path (a regular file, links followed) that
  * would otherwise sit beside rows it does not show. Whether one was. */
