@@ -436,11 +436,10 @@ static void test_figure_load(void **state)
         assert_int_equal(scenario_set(&pts[p], "traffic", "poisson", err, sizeof err), 0);
         assert_int_equal(scenario_set(&pts[p], "stations", "64", err, sizeof err), 0);
         assert_int_equal(scenario_set(&pts[p], "length", "500", err, sizeof err), 0);
-        assert_int_equal(scenario_set(&pts[p], "frame-size",
-                                      g.values[SWEEP_AXIS_FRAME_SIZE][idx[SWEEP_AXIS_FRAME_SIZE]],
-                                      err, sizeof err), 0);
-        assert_int_equal(scenario_set(&pts[p], "load", g.values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]],
-                                      err, sizeof err), 0);
+        const char *size = g.values[SWEEP_AXIS_FRAME_SIZE][idx[SWEEP_AXIS_FRAME_SIZE]];
+        const char *load = g.values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]];
+        assert_int_equal(scenario_set(&pts[p], "frame-size", size, err, sizeof err), 0);
+        assert_int_equal(scenario_set(&pts[p], "load", load, err, sizeof err), 0);
         assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
         res[p].done = true;
         res[p].n_reps = 2;
