@@ -31,7 +31,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,11 +38,11 @@
 #include <mpi.h>
 #endif
 
-#include "analytic.h"
 #include "cli.h"
 #include "commands.h"
 #include "engine.h"
 #include "exit_status.h"
+#include "figure.h"
 #include "outfile.h"
 #include "parse.h"
 #include "plot.h"
@@ -121,18 +120,14 @@ typedef struct sweep_cli {
     const char *preset;
     bool quiet;
     const char *csv, *reps_csv, *plot, *plot_y, *title;
-    int plot_x;            /* an axis, or -1: the first of x_axes swept */
+    int plot_x;            /* an axis, or -1: the first of figure_x_axes swept */
 } sweep_cli;
-
-/* The axes that can be the x axis, in order of preference. */
-static const sweep_axis x_axes[] = {SWEEP_AXIS_STATIONS, SWEEP_AXIS_LOAD, SWEEP_AXIS_LENGTH,
-                                    SWEEP_AXIS_FRAME_SIZE};
 
 static int plot_x_parse(const char *value, int *out, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < sizeof x_axes / sizeof x_axes[0]; i++)
-        if (strcmp(value, sweep_axis_key(x_axes[i])) == 0) {
-            *out = (int)x_axes[i];
+    for (size_t i = 0; i < FIGURE_N_X_AXES; i++)
+        if (strcmp(value, sweep_axis_key(figure_x_axes[i])) == 0) {
+            *out = (int)figure_x_axes[i];
             return 0;
         }
     snprintf(err, errlen, "'%.64s' cannot be the x axis (stations, load, length, frame-size)",
@@ -583,371 +578,13 @@ static void on_progress(void *ctx, size_t done, size_t total, double work)
     fflush(stderr);
 }
 
-/* ---- the figure ---- */
+/* ---- the figure: src/sweep/figure.h ---- */
 
-static const char *x_label(sweep_axis a)
-{
-    switch (a) {
-    case SWEEP_AXIS_STATIONS: return "stations N";
-    case SWEEP_AXIS_LOAD: return "offered load G (all stations, Poisson)";
-    case SWEEP_AXIS_LENGTH: return "cable length (m)";
-    case SWEEP_AXIS_FRAME_SIZE: return "frame size (bytes, DA through FCS)";
-    default: return sweep_axis_key(a);
-    }
-}
-
-static const char *y_label(const char *measure, char *buf, size_t len)
-{
-    static const struct { const char *name, *label; } labels[] = {
-        {"throughput", "throughput S (delivered frame bits / bit rate)"},
-        {"throughput_mbps", "throughput (Mb/s)"},
-        {"offered_load", "offered load G"},
-        {"mean_delay_us", "mean delay, arrival to end of transmission (us)"},
-        {"p99_delay_us", "99th percentile delay (us)"},
-        {"completion_s", "time until the last frame is through (s)"},
-        {"recovery_s", "time for the backlog to clear after the outage (s)"},
-        {"attempts", "transmission attempts (all stations)"},
-        {"frames_corrupted", "frames corrupted at the receiver"},
-        {"collisions_per_frame", "collisions per frame sent"},
-        {"jain_fairness", "Jain's fairness index"},
-    };
-    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
-        if (strcmp(labels[i].name, measure) == 0)
-            return labels[i].label;
-    int k = sweep_measure_find(measure);
-    const char *unit = k >= 0 ? sweep_measure_at((size_t)k)->unit : "";
-    snprintf(buf, len, unit[0] ? "%s (%s)" : "%s", measure, unit);
-    return buf;
-}
-
-/* The value of axis a at one point, as a number for the x axis. */
-static double axis_number(const sweep_grid *g, sweep_axis a, size_t i)
-{
-    return g->n[a] > 0 ? strtod(g->values[a][i], NULL) : NAN;
-}
-
-static void value_label(sweep_axis a, const char *v, char *buf, size_t len)
-{
-    switch (a) {
-    case SWEEP_AXIS_STATIONS: snprintf(buf, len, "N = %s", v); break;
-    case SWEEP_AXIS_LOAD: snprintf(buf, len, "G = %s", v); break;
-    case SWEEP_AXIS_LENGTH: snprintf(buf, len, "%s m", v); break;
-    case SWEEP_AXIS_FRAME_SIZE: snprintf(buf, len, "%s B", v); break;
-    default: snprintf(buf, len, "%s", v); break;
-    }
-}
-
-/* One-way propagation between the two farthest stations, in bit times. */
-static double end_to_end_bits(const scenario *sc)
-{
-    double metres = sc->phy.length_m * (sc->phy.topology == TOPOLOGY_STAR ? 2 : 1);
-    double s = metres / (sc->phy.velocity_c * PHY_SPEED_OF_LIGHT_M_S);
-    double bits = s * (double)sc->phy.rate_bps;
-    if (sc->phy.topology == TOPOLOGY_STAR)
-        bits += sc->phy.hub_delay_bits;
-    return bits;
-}
-
-static analytic_mb_costs mb_costs(const scenario *sc, double frame_bytes)
-{
-    analytic_mb_costs c;
-    c.frame_bits = frame_bytes * 8;
-    c.wire_bits = sc->phy.extension && c.frame_bits < sc->phy.slot_bits ? sc->phy.slot_bits
-                                                                         : c.frame_bits;
-    c.overhead_bits = sc->phy.preamble_bits + sc->phy.ifg_bits;
-    c.slot_bits = sc->phy.slot_bits;
-    return c;
-}
-
-#define REF_SAMPLES 120
-
-typedef struct figure {
-    plot_curve *curves;
-    size_t n_curves;
-    plot_ref *refs;
-    size_t n_refs, cap_refs;
-} figure;
-
-static plot_ref *add_ref(figure *fg, const char *label, int color, double x0, double x1,
-                         bool logx)
-{
-    if (fg->n_refs == fg->cap_refs) {
-        size_t cap = fg->cap_refs ? 2 * fg->cap_refs : 8;
-        plot_ref *r = realloc(fg->refs, sizeof *r * cap);
-        if (r == NULL)
-            return NULL;
-        fg->refs = r;
-        fg->cap_refs = cap;
-    }
-    plot_ref *r = &fg->refs[fg->n_refs];
-    memset(r, 0, sizeof *r);
-    r->x = malloc(sizeof(double) * REF_SAMPLES);
-    r->y = malloc(sizeof(double) * REF_SAMPLES);
-    if (r->x == NULL || r->y == NULL) {
-        free(r->x);
-        free(r->y);
-        return NULL;
-    }
-    snprintf(r->label, sizeof r->label, "%s", label);
-    r->color = color;
-    r->n = REF_SAMPLES;
-    for (size_t i = 0; i < REF_SAMPLES; i++) {
-        double t = (double)i / (REF_SAMPLES - 1);
-        r->x[i] = logx && x0 > 0 ? x0 * pow(x1 / x0, t) : x0 + (x1 - x0) * t;
-    }
-    fg->n_refs++;
-    return r;
-}
-
-static void figure_free(figure *fg)
-{
-    for (size_t c = 0; c < fg->n_curves; c++) {
-        free(fg->curves[c].x);
-        for (size_t p = 0; p < PLOT_MAX_PANELS; p++) {
-            free(fg->curves[c].y[p]);
-            free(fg->curves[c].err[p]);
-        }
-    }
-    free(fg->curves);
-    for (size_t r = 0; r < fg->n_refs; r++) {
-        free(fg->refs[r].x);
-        free(fg->refs[r].y);
-    }
-    free(fg->refs);
-}
-
-/* The analytic references of one series whose first point is `sc`, for
- * the x axis xa over [x0, x1]. */
-static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0, double x1,
-                        bool logx, int color, const char *series, size_t n_series)
-{
-    char label[160];
-    const char *sep = n_series > 1 ? ", " : "";
-    const char *name = n_series > 1 ? series : "";
-    double frame_bytes = frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
-    double frame_bits = frame_bytes * 8;
-    plot_ref *r;
-    if (sc->traffic.kind == TRAFFIC_SATURATED &&
-        (xa == SWEEP_AXIS_STATIONS || xa == SWEEP_AXIS_FRAME_SIZE)) {
-        snprintf(label, sizeof label, "Metcalfe-Boggs%s%.100s", sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
-            return;
-        for (size_t i = 0; i < r->n; i++) {
-            double q = xa == SWEEP_AXIS_STATIONS ? r->x[i] : sc->n_stations;
-            double fb = xa == SWEEP_AXIS_FRAME_SIZE ? r->x[i] : frame_bytes;
-            analytic_mb_costs c = mb_costs(sc, fb);
-            r->y[i] = analytic_mb_throughput(q, &c);
-        }
-    } else if (sc->traffic.kind == TRAFFIC_SATURATED && xa == SWEEP_AXIS_LENGTH) {
-        snprintf(label, sizeof label, "1/(1+5a)%s%.100s", sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
-            return;
-        for (size_t i = 0; i < r->n; i++) {
-            scenario s = *sc;
-            s.phy.length_m = r->x[i];
-            r->y[i] = analytic_efficiency_ka(end_to_end_bits(&s) / frame_bits, 5.0);
-        }
-    } else if ((sc->traffic.kind == TRAFFIC_POISSON || sc->traffic.kind == TRAFFIC_ONOFF) &&
-               xa == SWEEP_AXIS_LOAD) {
-        double a = end_to_end_bits(sc) / frame_bits;
-        snprintf(label, sizeof label, "1-persistent CSMA a=%.3g%s%.100s", a, sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
-            return;
-        for (size_t i = 0; i < r->n; i++)
-            r->y[i] = analytic_csma_1persistent(r->x[i], a);
-        snprintf(label, sizeof label, "non-persistent CSMA a=%.3g%s%.100s", a, sep, name);
-        if ((r = add_ref(fg, label, color, x0, x1, logx)) == NULL)
-            return;
-        r->dash = 4;
-        for (size_t i = 0; i < r->n; i++)
-            r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
-    }
-}
-
-/* Builds and draws the figure from the completed points. Returns 0,
- * PLOT_NO_GNUPLOT, or -1 with the reason. */
 /* gnuplot's warnings, said as csmacd's (plot.h). */
 static void plot_warning(void *ctx, const char *path, const char *text)
 {
     (void)ctx;
     cli_warn("%s: %s", path, text);
-}
-
-/* Removes an older figure at path (a regular file, links followed) that
- * would otherwise sit beside rows it does not show. Whether one was. */
-static bool remove_stale_figure(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0;
-}
-
-static int draw_figure(const sweep_cli *o, const preset *pr, const sweep_grid *g,
-                       const scenario *points, const sweep_result *res, outfile *fig, char *err,
-                       size_t errlen)
-{
-    /* The panels. */
-    const char *ylist = o->plot_y ? o->plot_y : (pr && pr->y[0] ? pr->y : "throughput");
-    char **ys = NULL;
-    size_t n_y = 0;
-    if (parse_list_words(ylist, &ys, &n_y, err, errlen) != 0)
-        return -1;
-    if (n_y > PLOT_MAX_PANELS)
-        n_y = PLOT_MAX_PANELS;
-    int yk[PLOT_MAX_PANELS];
-    for (size_t i = 0; i < n_y; i++)
-        yk[i] = sweep_measure_find(ys[i]);
-
-    /* The x axis: the first of stations, load, length, frame-size with
-     * several values; else stations (one point per series). */
-    sweep_axis xa = SWEEP_AXIS_STATIONS;
-    for (size_t i = 0; i < sizeof x_axes / sizeof x_axes[0]; i++)
-        if (g->n[x_axes[i]] > 1) {
-            xa = x_axes[i];
-            break;
-        }
-    if (o->plot_x >= 0 && g->n[o->plot_x] > 1)
-        xa = (sweep_axis)o->plot_x;
-    size_t nx = g->n[xa] > 0 ? g->n[xa] : 1;
-    size_t n_points = sweep_grid_points(g);
-    size_t n_series = n_points / nx;
-
-    figure fg = {0};
-    fg.curves = calloc(n_series, sizeof *fg.curves);
-    int rc = fg.curves == NULL ? -1 : 0;
-    double xmin = INFINITY, xmax = -INFINITY;
-    for (size_t p = 0; rc == 0 && p < n_points; p++) {
-        size_t idx[SWEEP_N_AXES];
-        sweep_grid_index(g, p, idx);
-        /* The series: p with the x digit taken out. */
-        size_t s = 0;
-        for (int a = 0; a < SWEEP_N_AXES; a++)
-            if ((sweep_axis)a != xa && g->n[a] > 0)
-                s = s * g->n[a] + idx[a];
-        plot_curve *cv = &fg.curves[s];
-        if (cv->x == NULL) {
-            fg.n_curves = s + 1 > fg.n_curves ? s + 1 : fg.n_curves;
-            cv->x = calloc(nx, sizeof(double));
-            for (size_t i = 0; i < n_y; i++) {
-                cv->y[i] = calloc(nx, sizeof(double));
-                cv->err[i] = calloc(nx, sizeof(double));
-                if (cv->y[i] == NULL || cv->err[i] == NULL)
-                    rc = -1;
-            }
-            if (cv->x == NULL)
-                rc = -1;
-            cv->n = nx;
-            size_t used = 0;
-            cv->label[0] = '\0';
-            for (int a = 0; a < SWEEP_N_AXES && rc == 0; a++)
-                if ((sweep_axis)a != xa && g->n[a] > 1) {
-                    char v[128];
-                    value_label((sweep_axis)a, g->values[a][idx[a]], v, sizeof v);
-                    int k = snprintf(cv->label + used, sizeof cv->label - used, "%s%s",
-                                     used ? ", " : "", v);
-                    if (k > 0 && used + (size_t)k < sizeof cv->label)
-                        used += (size_t)k;
-                }
-            if (used == 0)
-                snprintf(cv->label, sizeof cv->label, "csmacd: %.100s", points[p].policy);
-        }
-        if (rc != 0)
-            break;
-        size_t xi = g->n[xa] > 0 ? idx[xa] : 0;
-        double x = g->n[xa] > 0 ? axis_number(g, xa, xi) : points[p].n_stations;
-        cv->x[xi] = x;
-        if (isfinite(x)) {
-            xmin = x < xmin ? x : xmin;
-            xmax = x > xmax ? x : xmax;
-        }
-        for (size_t i = 0; i < n_y; i++) {
-            double mean = NAN, ci = NAN;
-            if (res[p].done && yk[i] >= 0)
-                point_value(&res[p], (size_t)yk[i], &mean, &ci);
-            cv->y[i][xi] = mean;
-            cv->err[i][xi] = ci;
-        }
-    }
-
-    int xlog = 0;
-    if (rc == 0 && xmin > 0 && isfinite(xmax)) {
-        if (xa == SWEEP_AXIS_STATIONS && xmax / xmin >= 16)
-            xlog = 2;
-        else if (xa != SWEEP_AXIS_STATIONS && xmax / xmin >= 50)
-            xlog = 10;
-    }
-    /* References on the throughput panel, one set per series. */
-    size_t ref_panel = 0;
-    bool want_refs = false;
-    for (size_t i = 0; i < n_y; i++)
-        if (strcmp(ys[i], "throughput") == 0) {
-            ref_panel = i;
-            want_refs = true;
-            break;
-        }
-    if (rc == 0 && want_refs && isfinite(xmin) && xmax > xmin) {
-        for (size_t s = 0; s < fg.n_curves; s++) {
-            /* The series' first point. */
-            size_t p = 0;
-            for (; p < n_points; p++) {
-                size_t idx[SWEEP_N_AXES], k = 0;
-                sweep_grid_index(g, p, idx);
-                for (int a = 0; a < SWEEP_N_AXES; a++)
-                    if ((sweep_axis)a != xa && g->n[a] > 0)
-                        k = k * g->n[a] + idx[a];
-                if (k == s)
-                    break;
-            }
-            if (p < n_points)
-                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, (int)s + 1,
-                            fg.curves[s].label, fg.n_curves);
-        }
-        const scenario *sc0 = &points[0];
-        if ((sc0->traffic.kind == TRAFFIC_POISSON || sc0->traffic.kind == TRAFFIC_ONOFF) &&
-            xa == SWEEP_AXIS_LOAD) {
-            plot_ref *r = add_ref(&fg, "pure ALOHA", 0, xmin, xmax, xlog != 0);
-            if (r != NULL)
-                r->dash = 3;
-            for (size_t i = 0; r != NULL && i < r->n; i++)
-                r->y[i] = analytic_aloha_pure(r->x[i]);
-            r = add_ref(&fg, "slotted ALOHA", 0, xmin, xmax, xlog != 0);
-            if (r != NULL)
-                r->dash = 5;
-            for (size_t i = 0; r != NULL && i < r->n; i++)
-                r->y[i] = analytic_aloha_slotted(r->x[i]);
-        }
-    }
-
-    if (rc == 0) {
-        char title[PRESET_TEXT_MAX];
-        if (o->title)
-            snprintf(title, sizeof title, "%s", o->title);
-        else if (pr && pr->title[0])
-            snprintf(title, sizeof title, "%s", pr->title);
-        else
-            snprintf(title, sizeof title, "csmacd sweep: %.200s vs %s", ylist, sweep_axis_key(xa));
-        char ybuf[PLOT_MAX_PANELS][128];
-        plot_spec spec = {
-            .title = title,
-            .xlabel = x_label(xa),
-            .xlog_base = xlog,
-            .n_panels = n_y,
-            .curves = fg.curves,
-            .n_curves = fg.n_curves,
-            .refs = fg.refs,
-            .n_refs = fg.n_refs,
-            .ref_panel = ref_panel,
-        };
-        for (size_t i = 0; i < n_y; i++) {
-            spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
-            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
-        }
-        rc = plot_render(&spec, fig, plot_warning, NULL, err, errlen);
-    } else {
-        snprintf(err, errlen, "%s: out of memory", o->plot);
-    }
-    figure_free(&fg);
-    parse_list_free_words(ys, n_y);
-    return rc;
 }
 
 /* ---- building the points ---- */
@@ -1404,7 +1041,12 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     bool drawn = false;
     char plot_err[sizeof err] = "";
     if (fig.f != NULL && n_done > 0) {
-        int rc = draw_figure(&o, have_preset ? &pr : NULL, &grid, points, res, &fig, plot_err,
+        figure_request rq = {
+            .y_list = o.plot_y ? o.plot_y : (have_preset && pr.y[0] ? pr.y : "throughput"),
+            .title = o.title ? o.title : (have_preset && pr.title[0] ? pr.title : NULL),
+            .x_axis = o.plot_x,
+        };
+        int rc = figure_draw(&rq, &grid, points, res, &fig, plot_warning, NULL, plot_err,
                              sizeof plot_err);
         if (rc == PLOT_NO_GNUPLOT)
             snprintf(plot_err, sizeof plot_err,
@@ -1430,7 +1072,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     } else if (fig.f != NULL) {
         /* No figure of these rows: an older one beside them would show
          * other data, so it goes too (when the rows were replaced). */
-        bool stale = status == EXIT_STATUS_OK && remove_stale_figure(o.plot);
+        bool stale = status == EXIT_STATUS_OK && figure_remove_stale(o.plot);
         outfile_discard(&fig);
         if (plot_err[0] != '\0') {
             say_error(talk, "%s%s", plot_err, stale ? " (the older figure was removed)" : "");

@@ -54,20 +54,48 @@ static void number(FILE *f, double v)
         fputs(" ?", f);
 }
 
+/* The styles of series 0, 1, 2, ...: colours that stay apart on screen
+ * and for colour-blind readers (Okabe and Ito's eight, then four darker
+ * ones), each with a dash pattern of its own (gnuplot's dash strings: '-'
+ * dash, '.' dot, '_' long dash, ' ' gap) and, for measured series, a point
+ * shape of its own (gnuplot's pt: the filled circle, square, triangle and
+ * diamond first, then open shapes, +, x and *). Series 0 is solid. */
+static const struct {
+    const char *color, *dash;
+    int point;
+} styles[PLOT_N_STYLES] = {
+    {"#000000", "", 7},       {"#0072b2", "-", 5},      {"#d55e00", ".", 9},
+    {"#009e73", "-.", 13},    {"#cc79a7", "_ ", 6},     {"#e69f00", "_.", 4},
+    {"#56b4e9", "- .", 11},   {"#7f7f00", "_..", 8},    {"#8b0000", "__ .", 1},
+    {"#00008b", ". ", 2},     {"#006400", "_-", 3},     {"#4b0082", "-..", 12},
+};
+
+/* The line style of series k: colour, then dash (solid for style 0). */
+static void series_style(FILE *f, size_t k)
+{
+    size_t i = k % PLOT_N_STYLES;
+    fprintf(f, "lc rgb '%s' ", styles[i].color);
+    if (styles[i].dash[0] == '\0')
+        fputs("dt solid ", f);
+    else
+        fprintf(f, "dt '%s' ", styles[i].dash);
+}
+
 int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path)
 {
     int height = 360 * (int)(s->n_panels ? s->n_panels : 1) + 60;
+    /* Wide enough for a key of references that say which model they are. */
     switch (fmt) {
     case PLOT_SVG:
-        fprintf(f, "set terminal svg size 960,%d dynamic noenhanced font 'Sans,12' "
+        fprintf(f, "set terminal svg size 1200,%d dynamic noenhanced font 'Sans,12' "
                    "background rgb 'white'\n", height);
         break;
     case PLOT_PNG:
-        fprintf(f, "set terminal pngcairo size 960,%d noenhanced font 'Sans,10' "
+        fprintf(f, "set terminal pngcairo size 1200,%d noenhanced font 'Sans,10' "
                    "background rgb 'white'\n", height);
         break;
     case PLOT_PDF:
-        fprintf(f, "set terminal pdfcairo size 7in,%.2fin noenhanced font 'Sans,9'\n",
+        fprintf(f, "set terminal pdfcairo size 8.75in,%.2fin noenhanced font 'Sans,9'\n",
                 2.6 * (double)(s->n_panels ? s->n_panels : 1) + 0.4);
         break;
     }
@@ -101,7 +129,7 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
     /* Fixed margins so that the panels' plot areas line up whatever the
      * width of their keys; the keys go in the right margin. */
     fputs("set grid\nset key outside right top box opaque\nset bars small\n"
-          "set autoscale xfix\nset lmargin at screen 0.09\nset rmargin at screen 0.68\n", f);
+          "set autoscale xfix\nset lmargin at screen 0.07\nset rmargin at screen 0.6\n", f);
     if (s->xlog_base > 0)
         fprintf(f, "set logscale x %d\n", s->xlog_base);
     fprintf(f, "set multiplot layout %zu,1 title ", s->n_panels ? s->n_panels : 1);
@@ -113,24 +141,23 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
         fputs("\nset ylabel ", f);
         quoted(f, s->ylabel[p]);
         fputs(s->ylog[p] ? "\nset logscale y\n" : "\nunset logscale y\n", f);
+        /* A fraction's axis ends at 1, not at gnuplot's next tic (1.1). */
+        fputs(s->yfraction[p] && !s->ylog[p] ? "set yrange [0:1]\n" : "set autoscale y\n", f);
         fputs("plot ", f);
         bool first = true;
         for (size_t c = 0; c < s->n_curves; c++) {
-            fprintf(f, "%s$curve%zu using 1:%zu:%zu with yerrorlines lc %zu lw 1.5 pt 7 ps 0.6 "
-                       "title ",
-                    first ? "" : ", \\\n     ", c, 2 + 2 * p, 3 + 2 * p, c + 1);
+            fprintf(f, "%s$curve%zu using 1:%zu:%zu with yerrorlines ",
+                    first ? "" : ", \\\n     ", c, 2 + 2 * p, 3 + 2 * p);
+            series_style(f, c);
+            fprintf(f, "lw 1.5 pt %d ps 0.7 title ", styles[c % PLOT_N_STYLES].point);
             quoted(f, s->curves[c].label);
             first = false;
         }
         if (p == s->ref_panel)
             for (size_t r = 0; r < s->n_refs; r++) {
-                fprintf(f, "%s$ref%zu using 1:2 with lines dt %d lw 1.2 ",
-                        first ? "" : ", \\\n     ", r, s->refs[r].dash > 0 ? s->refs[r].dash : 2);
-                if (s->refs[r].color > 0)
-                    fprintf(f, "lc %d ", s->refs[r].color);
-                else
-                    fputs("lc rgb 'grey40' ", f);
-                fputs("title ", f);
+                fprintf(f, "%s$ref%zu using 1:2 with lines ", first ? "" : ", \\\n     ", r);
+                series_style(f, s->n_curves + r);
+                fputs("lw 1.2 title ", f);
                 quoted(f, s->refs[r].label);
                 first = false;
             }

@@ -2,7 +2,11 @@
  *
  * A figure is one or more stacked panels sharing an x axis; each curve has
  * a y value and a 95 % half-width per panel (drawn as error bars), and
- * reference curves (analytic models) are dashed lines on one panel. The
+ * reference curves (analytic models) are lines without points on one
+ * panel. Every series of a panel, measured or reference, gets its own
+ * colour and its own dash pattern, and every measured series its own point
+ * shape, so that a figure printed in black and white still reads (up to
+ * PLOT_N_STYLES series; beyond that the styles repeat). The
  * format follows the file's extension: .svg (gnuplot's svg terminal),
  * .png and .pdf (the cairo terminals, which Debian's gnuplot-nox has).
  *
@@ -25,6 +29,8 @@
 #include "outfile.h"
 
 #define PLOT_MAX_PANELS 4
+/* Distinct (colour, dash, point) styles before they repeat. */
+#define PLOT_N_STYLES 12
 
 typedef enum plot_format { PLOT_SVG, PLOT_PNG, PLOT_PDF } plot_format;
 
@@ -41,8 +47,6 @@ typedef struct plot_curve {
 
 typedef struct plot_ref {
     char label[160];
-    int color;   /* the colour of curve color - 1, or 0 for grey */
-    int dash;    /* gnuplot dash type; 0 means 2 (dashed) */
     size_t n;
     double *x, *y;
 } plot_ref;
@@ -54,6 +58,7 @@ typedef struct plot_spec {
     size_t n_panels;
     const char *ylabel[PLOT_MAX_PANELS];
     int ylog[PLOT_MAX_PANELS];           /* non-zero: logarithmic y */
+    int yfraction[PLOT_MAX_PANELS];      /* non-zero: y is a fraction, axis 0 to 1 */
     const plot_curve *curves;
     size_t n_curves;
     const plot_ref *refs;
@@ -61,8 +66,9 @@ typedef struct plot_spec {
     size_t ref_panel;                    /* the panel the references go on */
 } plot_spec;
 
-/* The gnuplot script drawing spec into output_path. Returns 0, or -1 on a
- * write error. */
+/* The gnuplot script drawing spec into output_path. Series k of a panel
+ * (the curves in order, then the references) is drawn in style k mod
+ * PLOT_N_STYLES. Returns 0, or -1 on a write error. */
 int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path);
 
 #define PLOT_NO_GNUPLOT (-2)

@@ -239,6 +239,13 @@ void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95
     *ci95 = stats_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt((double)n);
 }
 
+void sweep_point_value(const sweep_result *r, size_t k, double *mean, double *ci95)
+{
+    sweep_summarise(r, k, mean, ci95);
+    if ((int)k == sweep_measure_find("throughput") && r->n_reps == 1)
+        *ci95 = r->values[sweep_measure_find("throughput_ci95")];
+}
+
 int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed, double *values,
                   const atomic_int *stop, char *err, size_t errlen)
 {

@@ -127,6 +127,11 @@ typedef struct sweep_result {
  * NaN when not applicable (see the header comment). */
 void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95);
 
+/* A point's value of measure k as its CSV row and its figure give it:
+ * sweep_summarise, except that throughput's interval with one replication
+ * is the run's own batch-means interval (measure throughput_ci95). */
+void sweep_point_value(const sweep_result *r, size_t k, double *mean, double *ci95);
+
 /* Progress, called on the calling thread about ten times a second and once
  * at the end: points complete, points in total, and the fraction of the
  * estimated work done (0 to 1). */

@@ -79,6 +79,10 @@ double analytic_csma_slotted_1persistent(double g, double a)
     return num / den;
 }
 
+/* Tobagi and Hunt (1980) slotted non-persistent CSMA/CD, as a renewal
+ * process (analytic.h): per cycle, the idle mini-slots, then a success
+ * (1 + a, probability y / (1 - x)) or a collision (2a + b):
+ *     S = y / (y + b (1 - x - y) + a (2 - x - y)),  x = e^{-aG}, y = aG x. */
 double analytic_csmacd_slotted_nonpersistent(double g, double a, double b)
 {
     if (g < 0 || !(a > 0) || b < 0)

@@ -51,8 +51,18 @@ double analytic_csma_slotted_nonpersistent(double g, double a);
 double analytic_csma_1persistent(double g, double a);
 double analytic_csma_slotted_1persistent(double g, double a);
 
-/* Slotted non-persistent CSMA/CD (renewal model; the form attributed to
- * Tobagi and Hunt 1980). b = 1 - a gives slotted non-persistent CSMA. */
+/* Slotted non-persistent CSMA/CD, the form attributed to Tobagi and Hunt
+ * (Computer Networks 4(5), 1980), derived as a renewal process: time in
+ * mini-slots of length a; a station with a frame transmits at the next
+ * mini-slot if the channel is idle, else reschedules at random
+ * (non-persistent); Poisson attempts at rate G per frame time. A success
+ * holds the channel 1 + a, a collision 2a + b (a to detect, b to abort and
+ * jam, a to clear), an idle period is geometric in mini-slots. With
+ * x = e^{-aG} and y = aG x:
+ *     S = y / (y + b (1 - x - y) + a (2 - x - y)).
+ * b is the time from detection to the end of the jam over the frame time
+ * (802.3: jamSize / frame bits). b = 1 - a gives slotted non-persistent
+ * CSMA. Domain: a > 0, b >= 0, G >= 0. */
 double analytic_csmacd_slotted_nonpersistent(double g, double a, double b);
 
 /* The textbook family 1 / (1 + k a): k = 5 (Kurose and Ross), 2e

@@ -59,12 +59,14 @@ rerun)
 plot)
     sweep --stations 1,2,4,8,16 --frame-size 64,1518 --duration 3ms --csv n.csv \
         --plot n.svg --plot-y throughput,mean_delay_us || fail "svg sweep"
-    python3 "$HERE/check_plot.py" n.svg "stations N" "throughput S" "mean delay, arrival to end" \
-        "64 B" "1518 B" "Metcalfe-Boggs, 64 B" || fail "n.svg"
+    python3 "$HERE/check_plot.py" n.svg "stations N" "throughput S" \
+        "mean delay, queue arrival to last bit sent (µs)" \
+        "64 B" "1518 B" "Metcalfe-Boggs CSMA/CD model, 64 B" || fail "n.svg"
     sweep --traffic poisson --stations 8 --load 0.2,0.8,2 --duration 3ms --csv g.csv \
         --plot g.svg || fail "load sweep"
-    python3 "$HERE/check_plot.py" g.svg "offered load G" "pure ALOHA" "slotted ALOHA" \
-        "1-persistent CSMA" "non-persistent CSMA" || fail "g.svg"
+    python3 "$HERE/check_plot.py" g.svg "offered load G" "pure ALOHA model" \
+        "slotted ALOHA model" "Tobagi-Hunt CSMA/CD model" "K-T 1-persistent CSMA, no CD" \
+        "K-T non-persistent CSMA, no CD" || fail "g.svg"
     sweep --stations 1,2 --duration 2ms --csv p.csv --plot p.png || fail "png sweep"
     python3 "$HERE/check_plot.py" p.png || fail "p.png"
     sweep --stations 1,2 --duration 2ms --csv d.csv --plot d.pdf || fail "pdf sweep"

@@ -227,13 +227,41 @@ static void test_capacities(void **state)
     check(analytic_csma_1persistent(1.0, 1e-12), 2 * exp(-1) / (1 + exp(-1)), 1e-9);
 }
 
+/* Slotted non-persistent CSMA/CD at points worked by hand. With x =
+ * e^{-aG} and y = aG x, S = y / (y + b(1 - x - y) + a(2 - x - y)).
+ *   a = 0.1, b = 0.1, G = 10: aG = 1, x = y = e^-1 = 0.3678794;
+ *     b(1 - 2/e) = 0.0264241, a(2 - 2/e) = 0.1264241,
+ *     S = 0.3678794 / 0.5207277 = 0.7064719.
+ *   a = 0.01, b = 0.02, G = 100: aG = 1 again; b(1 - 2/e) = 0.0052848,
+ *     a(2 - 2/e) = 0.0126424, S = 0.3678794 / 0.3858067 = 0.9535331.
+ *   a = 0.05, b = 0.0625 (64-byte frames, the 32-bit jam), G = 2: aG =
+ *     0.1, x = 0.9048374, y = 0.0904837; b(1 - x - y) = 0.0002924,
+ *     a(2 - x - y) = 0.0502339, S = 0.0904837 / 0.1410101 = 0.6416826.
+ * Collision detection pays: at the same a and G, no detection (b = 1 - a)
+ * gives less, and a longer jam (larger b) gives less. */
+static void test_csmacd_by_hand(void **state)
+{
+    (void)state;
+    check(analytic_csmacd_slotted_nonpersistent(10, 0.1, 0.1), 0.7064719, 1e-6);
+    check(analytic_csmacd_slotted_nonpersistent(100, 0.01, 0.02), 0.9535331, 1e-6);
+    check(analytic_csmacd_slotted_nonpersistent(2, 0.05, 0.0625), 0.6416826, 1e-6);
+    for (double g = 0.5; g < 50; g *= 2) {
+        double cd = analytic_csmacd_slotted_nonpersistent(g, 0.05, 0.0625);
+        assert_true(cd > analytic_csmacd_slotted_nonpersistent(g, 0.05, 0.95));
+        assert_true(cd > analytic_csmacd_slotted_nonpersistent(g, 0.05, 0.2));
+    }
+    /* Outside the domain: no cable (a = 0, no mini-slot), negative load. */
+    assert_true(isnan(analytic_csmacd_slotted_nonpersistent(1, 0, 0.1)));
+    assert_true(isnan(analytic_csmacd_slotted_nonpersistent(-1, 0.1, 0.1)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mb_table),   cmocka_unit_test(test_mb_generalised),
         cmocka_unit_test(test_ka_family),  cmocka_unit_test(test_aloha),
         cmocka_unit_test(test_csma_a001),  cmocka_unit_test(test_csma_a01),
-        cmocka_unit_test(test_capacities),
+        cmocka_unit_test(test_capacities), cmocka_unit_test(test_csmacd_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

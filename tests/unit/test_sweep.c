@@ -25,7 +25,14 @@
  *     and its [sweep] keys axes or sweep options, its plotted measures
  *     exist;
  *   - the gnuplot script carries the labels, the log x axis, the data
- *     inline with '?' for a missing value, and quotes text safely.
+ *     inline with '?' for a missing value, and quotes text safely; every
+ *     series of a panel has its own colour and its own dash pattern, and
+ *     every measured one its own point shape (a figure read in black and
+ *     white); a fraction's axis ends at 1;
+ *   - the figure of a load sweep (figure.h): throughput on [0, 1], delay in
+ *     µs saying which delay, and references that name their model (the
+ *     CSMA/CD model beside CSMA and ALOHA without collision detection),
+ *     each series styled apart from every other.
  * Not pinned here: the CSV text and gnuplot itself (tests/sweep/).
  */
 #include <math.h>
@@ -40,6 +47,8 @@
 #include <cmocka.h>
 
 #include "parse.h"
+#include "analytic.h"
+#include "figure.h"
 #include "plot.h"
 #include "presets.h"
 #include "scenario.h"
@@ -285,7 +294,7 @@ static void test_plot_script(void **state)
     double x[3] = {1, 2, 4}, y[3] = {0.9, NAN, 0.7}, e[3] = {0.01, NAN, 0.02};
     double rx[2] = {1, 4}, ry[2] = {1.0, 0.8};
     plot_curve c = {.label = "64 B", .n = 3, .x = x, .y = {y}, .err = {e}};
-    plot_ref r = {.label = "Metcalfe-Boggs", .color = 1, .n = 2, .x = rx, .y = ry};
+    plot_ref r = {.label = "Metcalfe-Boggs", .n = 2, .x = rx, .y = ry};
     plot_spec s = {.title = "Bob's figure", .xlabel = "stations N", .xlog_base = 2,
                    .n_panels = 1, .ylabel = {"throughput S"}, .curves = &c, .n_curves = 1,
                    .refs = &r, .n_refs = 1};
@@ -305,12 +314,187 @@ static void test_plot_script(void **state)
     assert_non_null(strstr(buf, "title '64 B'"));
     assert_non_null(strstr(buf, "title 'Metcalfe-Boggs'"));
     assert_non_null(strstr(buf, "with yerrorlines"));
+    assert_null(strstr(buf, "set yrange [0:1]"));
     free(buf);
     plot_format fmt;
     assert_int_equal(plot_format_of("a/b.png", &fmt), 0);
     assert_int_equal(fmt, PLOT_PNG);
     assert_int_equal(plot_format_of("a.jpg", &fmt), -1);
     assert_int_equal(plot_format_of("dir.svg/x", &fmt), -1);
+}
+
+/* The style of each plotted series in a gnuplot script: the text of
+ * "lc ... dt ... " and of "pt N" (empty without points), per series of the
+ * `plot` command of panel `panel` (0 is the first). Returns the count. */
+typedef struct series_style {
+    char line[64], point[16];
+} series_style;
+
+static size_t styles_of(const char *script, size_t panel, series_style *out, size_t cap)
+{
+    const char *p = script;
+    for (size_t i = 0; i <= panel; i++) {
+        p = strstr(p, "\nplot ");
+        assert_non_null(p);
+        p += 6;
+    }
+    const char *end = strstr(p, "\nset xlabel");
+    if (end == NULL)
+        end = strstr(p, "\nunset multiplot");
+    assert_non_null(end);
+    size_t n = 0;
+    for (const char *q = strstr(p, " lc "); q != NULL && q < end; q = strstr(q + 1, " lc ")) {
+        assert_true(n < cap);
+        const char *lw = strstr(q, " lw ");
+        assert_non_null(lw);
+        snprintf(out[n].line, sizeof out[n].line, "%.*s", (int)(lw - q), q);
+        assert_non_null(strstr(out[n].line, " dt "));
+        const char *title = strstr(q, " title ");
+        const char *pt = strstr(q, " pt ");
+        out[n].point[0] = '\0';
+        if (pt != NULL && pt < title)
+            snprintf(out[n].point, sizeof out[n].point, "%.*s", (int)strcspn(pt + 4, " "),
+                     pt + 4);
+        n++;
+    }
+    return n;
+}
+
+/* Every series differs from every other in colour, in dash pattern and,
+ * where both have points, in point shape. */
+static void assert_styles_apart(const series_style *st, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            char ci[32], cj[32], di[32], dj[32];
+            assert_int_equal(sscanf(st[i].line, " lc rgb '%31[^']' dt %31s", ci, di), 2);
+            assert_int_equal(sscanf(st[j].line, " lc rgb '%31[^']' dt %31s", cj, dj), 2);
+            if (strcmp(ci, cj) == 0 || strcmp(di, dj) == 0)
+                fail_msg("series %zu and %zu look alike: %s / %s", i, j, st[i].line, st[j].line);
+            if (st[i].point[0] && st[j].point[0] && strcmp(st[i].point, st[j].point) == 0)
+                fail_msg("series %zu and %zu share point type %s", i, j, st[i].point);
+        }
+}
+
+static void test_plot_styles(void **state)
+{
+    (void)state;
+    enum { NC = 4, NR = 5 };
+    double x[2] = {1, 2}, y[2] = {0.5, 0.6}, e[2] = {0.01, 0.01};
+    plot_curve c[NC];
+    plot_ref r[NR];
+    for (size_t i = 0; i < NC; i++)
+        c[i] = (plot_curve){.label = "m", .n = 2, .x = x, .y = {y, y}, .err = {e, e}};
+    for (size_t i = 0; i < NR; i++)
+        r[i] = (plot_ref){.label = "model", .n = 2, .x = x, .y = y};
+    plot_spec s = {.title = "t", .xlabel = "x", .n_panels = 2,
+                   .ylabel = {"throughput S", "mean delay (µs)"}, .yfraction = {1, 0},
+                   .curves = c, .n_curves = NC, .refs = r, .n_refs = NR, .ref_panel = 0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(plot_write_script(f, &s, PLOT_PDF, "o.pdf"), 0);
+    fclose(f);
+    series_style st[NC + NR];
+    assert_int_equal(styles_of(buf, 0, st, NC + NR), NC + NR);
+    assert_styles_apart(st, NC + NR);
+    for (size_t i = 0; i < NC + NR; i++)
+        assert_true((st[i].point[0] != '\0') == (i < NC)); /* references: lines only */
+    /* The delay panel: the same curves in the same styles, no references. */
+    series_style st2[NC];
+    assert_int_equal(styles_of(buf, 1, st2, NC), NC);
+    for (size_t i = 0; i < NC; i++)
+        assert_string_equal(st2[i].line, st[i].line);
+    /* The fraction's axis ends at 1 on its panel only. */
+    const char *frac = strstr(buf, "set yrange [0:1]\n");
+    assert_non_null(frac);
+    assert_true(frac < strstr(buf, "\nplot "));
+    assert_null(strstr(frac + 1, "set yrange [0:1]"));
+    assert_non_null(strstr(buf, "set ylabel 'mean delay (µs)'"));
+    free(buf);
+}
+
+/* A load sweep on 10BASE5 (64 Poisson stations at 500 m, 64 and 1518-byte
+ * frames, G = 0.2, 0.5, 1) with made-up results: the whole figure. */
+static void test_figure_load(void **state)
+{
+    (void)state;
+    char err[512], warn[512];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_FRAME_SIZE, "64,1518", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_LOAD, "0.2,0.5,1", err, sizeof err), 0);
+    size_t n = sweep_grid_points(&g), m = sweep_measure_count();
+    assert_int_equal(n, 6);
+    scenario pts[6];
+    sweep_result res[6];
+    memset(res, 0, sizeof res);
+    for (size_t p = 0; p < n; p++) {
+        size_t idx[SWEEP_N_AXES];
+        sweep_grid_index(&g, p, idx);
+        scenario_defaults(&pts[p]);
+        assert_int_equal(scenario_set(&pts[p], "traffic", "poisson", err, sizeof err), 0);
+        assert_int_equal(scenario_set(&pts[p], "stations", "64", err, sizeof err), 0);
+        assert_int_equal(scenario_set(&pts[p], "length", "500", err, sizeof err), 0);
+        const char *size = g.values[SWEEP_AXIS_FRAME_SIZE][idx[SWEEP_AXIS_FRAME_SIZE]];
+        const char *load = g.values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]];
+        assert_int_equal(scenario_set(&pts[p], "frame-size", size, err, sizeof err), 0);
+        assert_int_equal(scenario_set(&pts[p], "load", load, err, sizeof err), 0);
+        assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
+        res[p].done = true;
+        res[p].n_reps = 2;
+        res[p].values = calloc(2 * m, sizeof(double));
+        assert_non_null(res[p].values);
+        for (size_t k = 0; k < 2 * m; k++)
+            res[p].values[k] = 0.1 * (double)(p + 1) + 0.01 * (double)(k / m);
+    }
+    figure_request rq = {.y_list = "throughput,mean_delay_us", .title = NULL, .x_axis = -1};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(figure_write_script(&rq, &g, pts, res, f, PLOT_SVG, "g.svg", err, sizeof err),
+                     0);
+    fclose(f);
+    assert_non_null(strstr(buf, "set xlabel 'offered load G"));
+    assert_non_null(strstr(buf, "set ylabel 'throughput S"));
+    assert_non_null(strstr(buf, "set ylabel 'mean delay, queue arrival to last bit sent (µs)'"));
+    /* Throughput on [0, 1], delay autoscaled. */
+    const char *p1 = strstr(buf, "\nplot "), *p2 = strstr(p1 + 1, "\nplot ");
+    const char *yr = strstr(buf, "set yrange [0:1]\n");
+    assert_non_null(yr);
+    assert_true(yr < p1);
+    assert_true(strstr(p1, "set autoscale y\n") < p2);
+    /* Two measured series, then per series three models (CSMA/CD, and
+     * non-persistent and 1-persistent CSMA without CD), then two ALOHAs:
+     * each says which model it is. a = 500 m / (0.77 c) at 10 Mb/s over
+     * the frame: 21.66 bits / 512 = 0.0423 and / 12144 = 0.00178; the
+     * CSMA/CD model's b is the 32-bit jam over the frame. */
+    assert_non_null(strstr(buf, "title 'Tobagi-Hunt CSMA/CD model, a=0.0423, 64 B'"));
+    assert_non_null(strstr(buf, "title 'Tobagi-Hunt CSMA/CD model, a=0.00178, 1518 B'"));
+    assert_non_null(strstr(buf, "title 'K-T non-persistent CSMA, no CD, a=0.0423, 64 B'"));
+    assert_non_null(strstr(buf, "title 'K-T 1-persistent CSMA, no CD, a=0.00178, 1518 B'"));
+    assert_non_null(strstr(buf, "title 'pure ALOHA model'"));
+    assert_non_null(strstr(buf, "title 'slotted ALOHA model'"));
+    series_style st[16];
+    size_t ns = styles_of(buf, 0, st, 16);
+    assert_int_equal(ns, 2 + 2 * 3 + 2);
+    assert_styles_apart(st, ns);
+    assert_int_equal(styles_of(buf, 1, st, 16), 2);
+    /* The CSMA/CD reference's values are the model's at its own x. */
+    const char *ref = strstr(buf, "$ref0 << EOD\n");
+    assert_non_null(ref);
+    double x0, y0;
+    assert_int_equal(sscanf(ref + strlen("$ref0 << EOD\n"), "%lf %lf", &x0, &y0), 2);
+    double a64 = 500.0 / (0.77 * 299792458.0) * 10e6 / 512;
+    assert_true(fabs(x0 - 0.2) < 1e-12);
+    assert_true(fabs(y0 - analytic_csmacd_slotted_nonpersistent(0.2, a64, 32.0 / 512)) < 1e-9);
+    free(buf);
+    for (size_t p = 0; p < n; p++) {
+        scenario_free(&pts[p]);
+        sweep_result_free(&res[p]);
+    }
+    sweep_grid_free(&g);
 }
 
 int main(void)
@@ -324,6 +508,8 @@ int main(void)
         cmocka_unit_test(test_precision_deterministic),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_plot_script),
+        cmocka_unit_test(test_plot_styles),
+        cmocka_unit_test(test_figure_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

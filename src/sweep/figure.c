@@ -1,0 +1,411 @@
+/* figure.c - the figure of a sweep (figure.h): curves, panels and the
+ * analytic reference curves, handed to plot.c.
+ */
+#include "figure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analytic.h"
+#include "parse.h"
+#include "presets.h"
+
+const sweep_axis figure_x_axes[FIGURE_N_X_AXES] = {SWEEP_AXIS_STATIONS, SWEEP_AXIS_LOAD,
+                                                   SWEEP_AXIS_LENGTH, SWEEP_AXIS_FRAME_SIZE};
+
+static const char *x_label(sweep_axis a)
+{
+    switch (a) {
+    case SWEEP_AXIS_STATIONS: return "stations N";
+    case SWEEP_AXIS_LOAD: return "offered load G (all stations, Poisson)";
+    case SWEEP_AXIS_LENGTH: return "cable length (m)";
+    case SWEEP_AXIS_FRAME_SIZE: return "frame size (bytes, DA through FCS)";
+    default: return sweep_axis_key(a);
+    }
+}
+
+static const char *y_label(const char *measure, char *buf, size_t len)
+{
+    static const struct { const char *name, *label; } labels[] = {
+        {"throughput", "throughput S (delivered frame bits / bit rate)"},
+        {"throughput_mbps", "throughput (Mb/s)"},
+        {"offered_load", "offered load G"},
+        /* The delay of stations/MODEL.md's measures: from the frame's
+         * arrival in its queue (a saturated source's frame arrives when
+         * the one before it is done) to its last bit leaving the sender. */
+        {"mean_delay_us", "mean delay, queue arrival to last bit sent (µs)"},
+        {"p50_delay_us", "median delay, queue arrival to last bit sent (µs)"},
+        {"p99_delay_us", "99th percentile delay, queue arrival to last bit sent (µs)"},
+        {"max_delay_us", "maximum delay, queue arrival to last bit sent (µs)"},
+        {"completion_s", "time until the last frame is through (s)"},
+        {"recovery_s", "time for the backlog to clear after the outage (s)"},
+        {"attempts", "transmission attempts (all stations)"},
+        {"frames_corrupted", "frames corrupted at the receiver"},
+        {"collisions_per_frame", "collisions per frame sent"},
+        {"jain_fairness", "Jain's fairness index"},
+    };
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (strcmp(labels[i].name, measure) == 0)
+            return labels[i].label;
+    int k = sweep_measure_find(measure);
+    const char *unit = k >= 0 ? sweep_measure_at((size_t)k)->unit : "";
+    snprintf(buf, len, unit[0] ? "%s (%s)" : "%s", measure, unit);
+    return buf;
+}
+
+/* Whether a measure is a fraction of something, whose axis ends at 1. */
+static bool is_fraction(const char *measure)
+{
+    return strcmp(measure, "throughput") == 0 || strcmp(measure, "jain_fairness") == 0;
+}
+
+/* The value of axis a at one point, as a number for the x axis. */
+static double axis_number(const sweep_grid *g, sweep_axis a, size_t i)
+{
+    return g->n[a] > 0 ? strtod(g->values[a][i], NULL) : NAN;
+}
+
+static void value_label(sweep_axis a, const char *v, char *buf, size_t len)
+{
+    switch (a) {
+    case SWEEP_AXIS_STATIONS: snprintf(buf, len, "N = %s", v); break;
+    case SWEEP_AXIS_LOAD: snprintf(buf, len, "G = %s", v); break;
+    case SWEEP_AXIS_LENGTH: snprintf(buf, len, "%s m", v); break;
+    case SWEEP_AXIS_FRAME_SIZE: snprintf(buf, len, "%s B", v); break;
+    default: snprintf(buf, len, "%s", v); break;
+    }
+}
+
+/* One-way propagation between the two farthest stations, in bit times. */
+static double end_to_end_bits(const scenario *sc)
+{
+    double metres = sc->phy.length_m * (sc->phy.topology == TOPOLOGY_STAR ? 2 : 1);
+    double s = metres / (sc->phy.velocity_c * PHY_SPEED_OF_LIGHT_M_S);
+    double bits = s * (double)sc->phy.rate_bps;
+    if (sc->phy.topology == TOPOLOGY_STAR)
+        bits += sc->phy.hub_delay_bits;
+    return bits;
+}
+
+static analytic_mb_costs mb_costs(const scenario *sc, double frame_bytes)
+{
+    analytic_mb_costs c;
+    c.frame_bits = frame_bytes * 8;
+    c.wire_bits = sc->phy.extension && c.frame_bits < sc->phy.slot_bits ? sc->phy.slot_bits
+                                                                         : c.frame_bits;
+    c.overhead_bits = sc->phy.preamble_bits + sc->phy.ifg_bits;
+    c.slot_bits = sc->phy.slot_bits;
+    return c;
+}
+
+#define REF_SAMPLES 120
+
+typedef struct figure {
+    plot_curve *curves;
+    size_t n_curves;
+    plot_ref *refs;
+    size_t n_refs, cap_refs;
+} figure;
+
+static plot_ref *add_ref(figure *fg, const char *label, double x0, double x1, bool logx)
+{
+    if (fg->n_refs == fg->cap_refs) {
+        size_t cap = fg->cap_refs ? 2 * fg->cap_refs : 8;
+        plot_ref *r = realloc(fg->refs, sizeof *r * cap);
+        if (r == NULL)
+            return NULL;
+        fg->refs = r;
+        fg->cap_refs = cap;
+    }
+    plot_ref *r = &fg->refs[fg->n_refs];
+    memset(r, 0, sizeof *r);
+    r->x = malloc(sizeof(double) * REF_SAMPLES);
+    r->y = malloc(sizeof(double) * REF_SAMPLES);
+    if (r->x == NULL || r->y == NULL) {
+        free(r->x);
+        free(r->y);
+        return NULL;
+    }
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->n = REF_SAMPLES;
+    for (size_t i = 0; i < REF_SAMPLES; i++) {
+        double t = (double)i / (REF_SAMPLES - 1);
+        r->x[i] = logx && x0 > 0 ? x0 * pow(x1 / x0, t) : x0 + (x1 - x0) * t;
+    }
+    fg->n_refs++;
+    return r;
+}
+
+static void figure_free(figure *fg)
+{
+    for (size_t c = 0; c < fg->n_curves; c++) {
+        free(fg->curves[c].x);
+        for (size_t p = 0; p < PLOT_MAX_PANELS; p++) {
+            free(fg->curves[c].y[p]);
+            free(fg->curves[c].err[p]);
+        }
+    }
+    free(fg->curves);
+    for (size_t r = 0; r < fg->n_refs; r++) {
+        free(fg->refs[r].x);
+        free(fg->refs[r].y);
+    }
+    free(fg->refs);
+}
+
+/* The analytic references of one series whose first point is `sc`, for
+ * the x axis xa over [x0, x1]. Each label says it is a model and names it
+ * by its authors (src/theory/analytic.h; K-T: Kleinrock and Tobagi 1975)
+ * and whether it detects collisions ("no CD": a collided frame holds the
+ * channel for its whole length). The README lists them with sources. */
+static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0, double x1,
+                        bool logx, const char *series, size_t n_series)
+{
+    char label[160];
+    const char *sep = n_series > 1 ? ", " : "";
+    const char *name = n_series > 1 ? series : "";
+    double frame_bytes = frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
+    double frame_bits = frame_bytes * 8;
+    plot_ref *r;
+    if (sc->traffic.kind == TRAFFIC_SATURATED &&
+        (xa == SWEEP_AXIS_STATIONS || xa == SWEEP_AXIS_FRAME_SIZE)) {
+        snprintf(label, sizeof label, "Metcalfe-Boggs CSMA/CD model%s%.100s",
+                 sep, name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++) {
+            double q = xa == SWEEP_AXIS_STATIONS ? r->x[i] : sc->n_stations;
+            double fb = xa == SWEEP_AXIS_FRAME_SIZE ? r->x[i] : frame_bytes;
+            analytic_mb_costs c = mb_costs(sc, fb);
+            r->y[i] = analytic_mb_throughput(q, &c);
+        }
+    } else if (sc->traffic.kind == TRAFFIC_SATURATED && xa == SWEEP_AXIS_LENGTH) {
+        snprintf(label, sizeof label, "textbook CSMA/CD model 1/(1+5a)%s%.100s", sep, name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++) {
+            scenario s = *sc;
+            s.phy.length_m = r->x[i];
+            r->y[i] = analytic_efficiency_ka(end_to_end_bits(&s) / frame_bits, 5.0);
+        }
+    } else if ((sc->traffic.kind == TRAFFIC_POISSON || sc->traffic.kind == TRAFFIC_ONOFF) &&
+               xa == SWEEP_AXIS_LOAD) {
+        /* a: end-to-end propagation over the frame time; b: the jam that
+         * follows a collision's detection, over the frame time. */
+        double a = end_to_end_bits(sc) / frame_bits;
+        double b = (double)sc->phy.jam_bits / frame_bits;
+        if (a > 0) { /* the model's mini-slot is a: none without a cable */
+            snprintf(label, sizeof label, "Tobagi-Hunt CSMA/CD model, a=%.3g%s%.100s", a, sep,
+                     name);
+            if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+                return;
+            for (size_t i = 0; i < r->n; i++)
+                r->y[i] = analytic_csmacd_slotted_nonpersistent(r->x[i], a, b);
+        }
+        snprintf(label, sizeof label, "K-T non-persistent CSMA, no CD, a=%.3g%s%.100s", a, sep,
+                 name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++)
+            r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
+        snprintf(label, sizeof label, "K-T 1-persistent CSMA, no CD, a=%.3g%s%.100s", a, sep,
+                 name);
+        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+            return;
+        for (size_t i = 0; i < r->n; i++)
+            r->y[i] = analytic_csma_1persistent(r->x[i], a);
+    }
+}
+
+bool figure_remove_stale(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0;
+}
+
+/* Builds the figure, then draws it into fig (script == NULL) or writes
+ * its script to `script` in format fmt, drawing into the file `path`. */
+static int compose(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                   const sweep_result *res, const char *path, outfile *fig, FILE *script,
+                   plot_format fmt, plot_message_fn say, void *ctx, char *err, size_t errlen)
+{
+    /* The panels. */
+    const char *ylist = rq->y_list;
+    char **ys = NULL;
+    size_t n_y = 0;
+    if (parse_list_words(ylist, &ys, &n_y, err, errlen) != 0)
+        return -1;
+    if (n_y > PLOT_MAX_PANELS)
+        n_y = PLOT_MAX_PANELS;
+    int yk[PLOT_MAX_PANELS];
+    for (size_t i = 0; i < n_y; i++)
+        yk[i] = sweep_measure_find(ys[i]);
+
+    /* The x axis: the first of stations, load, length, frame-size with
+     * several values; else stations (one point per series). */
+    sweep_axis xa = SWEEP_AXIS_STATIONS;
+    for (size_t i = 0; i < FIGURE_N_X_AXES; i++)
+        if (g->n[figure_x_axes[i]] > 1) {
+            xa = figure_x_axes[i];
+            break;
+        }
+    if (rq->x_axis >= 0 && g->n[rq->x_axis] > 1)
+        xa = (sweep_axis)rq->x_axis;
+    size_t nx = g->n[xa] > 0 ? g->n[xa] : 1;
+    size_t n_points = sweep_grid_points(g);
+    size_t n_series = n_points / nx;
+
+    figure fg = {0};
+    fg.curves = calloc(n_series, sizeof *fg.curves);
+    int rc = fg.curves == NULL ? -1 : 0;
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (size_t p = 0; rc == 0 && p < n_points; p++) {
+        size_t idx[SWEEP_N_AXES];
+        sweep_grid_index(g, p, idx);
+        /* The series: p with the x digit taken out. */
+        size_t s = 0;
+        for (int a = 0; a < SWEEP_N_AXES; a++)
+            if ((sweep_axis)a != xa && g->n[a] > 0)
+                s = s * g->n[a] + idx[a];
+        plot_curve *cv = &fg.curves[s];
+        if (cv->x == NULL) {
+            fg.n_curves = s + 1 > fg.n_curves ? s + 1 : fg.n_curves;
+            cv->x = calloc(nx, sizeof(double));
+            for (size_t i = 0; i < n_y; i++) {
+                cv->y[i] = calloc(nx, sizeof(double));
+                cv->err[i] = calloc(nx, sizeof(double));
+                if (cv->y[i] == NULL || cv->err[i] == NULL)
+                    rc = -1;
+            }
+            if (cv->x == NULL)
+                rc = -1;
+            cv->n = nx;
+            size_t used = 0;
+            cv->label[0] = '\0';
+            for (int a = 0; a < SWEEP_N_AXES && rc == 0; a++)
+                if ((sweep_axis)a != xa && g->n[a] > 1) {
+                    char v[128];
+                    value_label((sweep_axis)a, g->values[a][idx[a]], v, sizeof v);
+                    int k = snprintf(cv->label + used, sizeof cv->label - used, "%s%s",
+                                     used ? ", " : "", v);
+                    if (k > 0 && used + (size_t)k < sizeof cv->label)
+                        used += (size_t)k;
+                }
+            if (used == 0)
+                snprintf(cv->label, sizeof cv->label, "csmacd: %.100s", points[p].policy);
+        }
+        if (rc != 0)
+            break;
+        size_t xi = g->n[xa] > 0 ? idx[xa] : 0;
+        double x = g->n[xa] > 0 ? axis_number(g, xa, xi) : points[p].n_stations;
+        cv->x[xi] = x;
+        if (isfinite(x)) {
+            xmin = x < xmin ? x : xmin;
+            xmax = x > xmax ? x : xmax;
+        }
+        for (size_t i = 0; i < n_y; i++) {
+            double mean = NAN, ci = NAN;
+            if (res[p].done && yk[i] >= 0)
+                sweep_point_value(&res[p], (size_t)yk[i], &mean, &ci);
+            cv->y[i][xi] = mean;
+            cv->err[i][xi] = ci;
+        }
+    }
+
+    int xlog = 0;
+    if (rc == 0 && xmin > 0 && isfinite(xmax)) {
+        if (xa == SWEEP_AXIS_STATIONS && xmax / xmin >= 16)
+            xlog = 2;
+        else if (xa != SWEEP_AXIS_STATIONS && xmax / xmin >= 50)
+            xlog = 10;
+    }
+    /* References on the throughput panel, one set per series. */
+    size_t ref_panel = 0;
+    bool want_refs = false;
+    for (size_t i = 0; i < n_y; i++)
+        if (strcmp(ys[i], "throughput") == 0) {
+            ref_panel = i;
+            want_refs = true;
+            break;
+        }
+    if (rc == 0 && want_refs && isfinite(xmin) && xmax > xmin) {
+        for (size_t s = 0; s < fg.n_curves; s++) {
+            /* The series' first point. */
+            size_t p = 0;
+            for (; p < n_points; p++) {
+                size_t idx[SWEEP_N_AXES], k = 0;
+                sweep_grid_index(g, p, idx);
+                for (int a = 0; a < SWEEP_N_AXES; a++)
+                    if ((sweep_axis)a != xa && g->n[a] > 0)
+                        k = k * g->n[a] + idx[a];
+                if (k == s)
+                    break;
+            }
+            if (p < n_points)
+                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, fg.curves[s].label,
+                            fg.n_curves);
+        }
+        const scenario *sc0 = &points[0];
+        if ((sc0->traffic.kind == TRAFFIC_POISSON || sc0->traffic.kind == TRAFFIC_ONOFF) &&
+            xa == SWEEP_AXIS_LOAD) {
+            plot_ref *r = add_ref(&fg, "pure ALOHA model", xmin, xmax, xlog != 0);
+            for (size_t i = 0; r != NULL && i < r->n; i++)
+                r->y[i] = analytic_aloha_pure(r->x[i]);
+            r = add_ref(&fg, "slotted ALOHA model", xmin, xmax, xlog != 0);
+            for (size_t i = 0; r != NULL && i < r->n; i++)
+                r->y[i] = analytic_aloha_slotted(r->x[i]);
+        }
+    }
+
+    if (rc == 0) {
+        char title[PRESET_TEXT_MAX];
+        if (rq->title)
+            snprintf(title, sizeof title, "%s", rq->title);
+        else
+            snprintf(title, sizeof title, "csmacd sweep: %.200s vs %s", ylist, sweep_axis_key(xa));
+        char ybuf[PLOT_MAX_PANELS][128];
+        plot_spec spec = {
+            .title = title,
+            .xlabel = x_label(xa),
+            .xlog_base = xlog,
+            .n_panels = n_y,
+            .curves = fg.curves,
+            .n_curves = fg.n_curves,
+            .refs = fg.refs,
+            .n_refs = fg.n_refs,
+            .ref_panel = ref_panel,
+        };
+        for (size_t i = 0; i < n_y; i++) {
+            spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
+            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
+            spec.yfraction[i] = is_fraction(ys[i]);
+        }
+        if (script == NULL) {
+            rc = plot_render(&spec, fig, say, ctx, err, errlen);
+        } else if ((rc = plot_write_script(script, &spec, fmt, path)) != 0) {
+            snprintf(err, errlen, "%s: cannot write the script", path);
+        }
+    } else {
+        snprintf(err, errlen, "%s: out of memory", path);
+    }
+    figure_free(&fg);
+    parse_list_free_words(ys, n_y);
+    return rc;
+}
+
+int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                const sweep_result *res, outfile *fig, plot_message_fn say, void *ctx, char *err,
+                size_t errlen)
+{
+    return compose(rq, g, points, res, fig->path, fig, NULL, PLOT_SVG, say, ctx, err, errlen);
+}
+
+int figure_write_script(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                        const sweep_result *res, FILE *f, plot_format fmt, const char *path,
+                        char *err, size_t errlen)
+{
+    return compose(rq, g, points, res, path, NULL, f, fmt, NULL, NULL, err, errlen);
+}

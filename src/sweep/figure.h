@@ -1,0 +1,51 @@
+/* figure.h - the figure of a sweep (`csmacd sweep --plot FILE`): which
+ * axis is x, one curve per series of the grid with its error bars, one
+ * panel per measure asked for, and the analytic reference curves
+ * (src/theory) beside the measured throughput. Drawn by plot.h.
+ *
+ * Program code: runs gnuplot (plot_render) and may remove a file; prints
+ * nothing itself (gnuplot's warnings go to the caller's say function).
+ */
+#ifndef CSMACD_FIGURE_H
+#define CSMACD_FIGURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "outfile.h"
+#include "plot.h"
+#include "scenario.h"
+#include "sweep.h"
+
+/* The axes that can be the x axis, in order of preference. */
+#define FIGURE_N_X_AXES 4
+extern const sweep_axis figure_x_axes[FIGURE_N_X_AXES];
+
+/* What the command line asks of the figure. */
+typedef struct figure_request {
+    const char *y_list; /* measures, one panel each: "throughput,mean_delay_us" */
+    const char *title;  /* NULL: "csmacd sweep: Y vs X" */
+    int x_axis;         /* a sweep_axis, or -1: the first of figure_x_axes swept */
+} figure_request;
+
+/* Builds the figure of the completed points (res[p].done) of grid g and
+ * draws it into the open outfile fig (plot_render; the caller commits or
+ * discards fig). say (may be NULL) gets gnuplot's warnings. Returns 0,
+ * PLOT_NO_GNUPLOT, or -1 with "path: reason". */
+int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                const sweep_result *res, outfile *fig, plot_message_fn say, void *ctx, char *err,
+                size_t errlen);
+
+/* The gnuplot script of the same figure, drawing into path in format fmt
+ * (plot_write_script), without running gnuplot: what figure_draw would
+ * draw, for tests. Returns 0, or -1 with "path: reason". */
+int figure_write_script(const figure_request *rq, const sweep_grid *g, const scenario *points,
+                        const sweep_result *res, FILE *f, plot_format fmt, const char *path,
+                        char *err, size_t errlen);
+
+/* Removes an older figure at path (a regular file, links followed) that
+ * would otherwise sit beside rows it does not show. Whether one was. */
+bool figure_remove_stale(const char *path);
+
+#endif
