@@ -28,6 +28,7 @@
 #include "outfile.h"
 #include "pcap_sink.h"
 #include "phy.h"
+#include "reference.h"
 #include "timeline_sink.h"
 
 #define DRIVER_MAX_N 1024u            /* the most stations + will add */
@@ -162,8 +163,9 @@ static double frame_bytes_mean(const scenario *sc)
  * batch (0.1 s at 10 Mb/s, about 500 frames of 256 bytes). */
 static void derive_times(tui_driver *d)
 {
-    d->bit_ps = phy_bit_ps(&d->base.phy);
-    d->slot_ps = d->bit_ps * (sim_time)d->base.phy.slot_bits;
+    const phy_timing t = phy_timing_of(&d->base.phy);
+    d->bit_ps = t.bit_ps;
+    d->slot_ps = t.slot_ps;
     d->batch_ps = d->batch_ps_opt > 0 ? d->batch_ps_opt : d->bit_ps * ((sim_time)1 << 20);
     d->cap_ps = d->cap_ps_opt > 0 ? d->cap_ps_opt : d->batch_ps * 200;
 }
@@ -224,10 +226,7 @@ static void compute_ref(tui_driver *d)
     d->n_ref = 0;
     if (d->base.traffic.kind != TRAFFIC_SATURATED)
         return;
-    const phy_params *p = &d->base.phy;
-    double fb = frame_bytes_mean(&d->base) * 8.0;
-    analytic_mb_costs c = {fb, p->extension && fb < p->slot_bits ? p->slot_bits : fb,
-                           (double)p->preamble_bits + p->ifg_bits, p->slot_bits};
+    analytic_mb_costs c = reference_mb_costs(&d->base.phy, frame_bytes_mean(&d->base));
     double lo = sweep_min(d), hi = sweep_max(d);
     if (hi <= lo)
         hi = lo + 1;
@@ -1150,8 +1149,7 @@ int tui_driver_write_csv(const tui_driver *d, FILE *f)
     qsort(p, d->n_points, sizeof *p, cmp_point);
     const phy_params *ph = &d->base.phy;
     double fb = frame_bytes_mean(&d->base) * 8.0;
-    analytic_mb_costs c = {fb, ph->extension && fb < ph->slot_bits ? ph->slot_bits : fb,
-                           (double)ph->preamble_bits + ph->ifg_bits, ph->slot_bits};
+    analytic_mb_costs c = reference_mb_costs(ph, frame_bytes_mean(&d->base));
     bool sat = d->base.traffic.kind == TRAFFIC_SATURATED;
     fprintf(f, "stations,throughput,throughput_ci95,throughput_mbps,collisions_per_frame,"
                "model_throughput,sim_time_s,phy,frame_bytes,traffic,policy,seed\n");

@@ -939,15 +939,16 @@ static int check_derived_times(const scenario *sc, double longest_m, const backo
 {
     const phy_params *phy = &sc->phy;
     double budget = (double)(INT64_MAX - sc->duration) / 8;
-    double bit_ps = (double)phy_bit_ps(phy);
+    const phy_timing t = phy_timing_of(phy);
+    double bit_ps = (double)t.bit_ps;
     /* Bus: end to end; star: two drop cables and the repeater. */
     double metres = phy->topology == TOPOLOGY_STAR ? 2 * longest_m : longest_m;
     double prop_ps = metres / (phy->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12 +
-                     (double)phy->hub_delay_bits * bit_ps;
+                     (double)t.hub_ps;
     const char *prop_key = phy->velocity_c < 0.01 ? "velocity" : "length";
     if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0)
         return -1;
-    double slot_ps = (double)phy->slot_bits * bit_ps;
+    double slot_ps = (double)t.slot_ps;
     if (derived_too_long("slot-bits", "the slotTime", slot_ps, budget, err, errlen) != 0)
         return -1;
     /* Preamble, SFD and the largest frame, with room for a jam. */
@@ -1149,7 +1150,7 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
 
     /* The policy, reported now rather than when the engine starts. */
     backoff_env env = {
-        .slot_ps = (sim_time)sc->phy.slot_bits * phy_bit_ps(&sc->phy),
+        .slot_ps = phy_timing_of(&sc->phy).slot_ps,
         .attempt_limit = sc->phy.attempt_limit,
         .backoff_limit = sc->phy.backoff_limit,
         .n_stations = sc->n_stations,
