@@ -152,8 +152,8 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
                        .attempt_limit = phy->attempt_limit,
                        .backoff_limit = phy->backoff_limit,
                        .n_stations = n};
-    if (backoff_policy_create(e->sc.policy, &env, &e->policy, err, errlen) != 0)
-        goto fail_quiet;
+    if (backoff_policy_build(&e->sc.policy_spec, &env, &e->policy, err, errlen) != 0)
+        goto fail; /* the spec was checked by scenario_finish: only memory fails */
 
     sim_time *pos = malloc(n * sizeof *pos);
     if (!pos)
