@@ -24,6 +24,10 @@
  * p mod K; each rank runs its points on its own threads and sends their
  * replications to rank 0, which writes the CSV and the figure. Only rank
  * 0 prints.
+ *
+ * This file is the command's flow and its figure; the options are
+ * sweep_cli.c's, the progress bar sweep_progress.c's, the MPI gather
+ * sweep_mpi.c's and the CSV files src/sweep/sweep_csv.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
