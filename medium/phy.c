@@ -112,9 +112,17 @@ phy_timing phy_timing_of(const phy_params *p)
     };
 }
 
-double phy_wire_bits(const phy_params *p, double frame_bits, bool in_burst)
+uint64_t phy_wire_bits(const phy_params *p, uint64_t frame_bits, bool in_burst)
 {
     if (p->extension && !in_burst && frame_bits < p->slot_bits)
         return p->slot_bits;
     return frame_bits;
+}
+
+double phy_mean_wire_bits(const phy_params *p, double mean_bits)
+{
+    /* slotTime is whole, so a mean is below it exactly when its whole
+     * part is: the rule is asked once, of the whole part. */
+    uint64_t whole = mean_bits > 0 ? (uint64_t)mean_bits : 0;
+    return phy_wire_bits(p, whole, false) != whole ? (double)p->slot_bits : mean_bits;
 }

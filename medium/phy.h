@@ -81,10 +81,12 @@ phy_timing phy_timing_of(const phy_params *p);
  * minFrameSize) occupies on the wire, preamble not counted. With carrier
  * extension (4.2.3.4, 1 Gb/s) a frame shorter than slotTime is extended
  * to it, except a second or later frame of a burst (in_burst), which
- * needs none. frame_bits may be a mean frame length (the throughput
- * formula's): the rule is applied to it as to one frame. Exact for whole
- * bit counts below 2^53. */
-double phy_wire_bits(const phy_params *p, double frame_bits, bool in_burst);
+ * needs none. Integers only: the MAC times frames with it. */
+uint64_t phy_wire_bits(const phy_params *p, uint64_t frame_bits, bool in_burst);
+
+/* The same rule for a mean frame length (the throughput formula's, never
+ * in a burst): mean_bits if it is not extended, else slotTime. */
+double phy_mean_wire_bits(const phy_params *p, double mean_bits);
 
 /* Checks a (possibly overridden) parameter set. Returns 0, or -1 with a
  * message naming the parameter in err. */

@@ -266,8 +266,7 @@ static void transmitters_remove(mac *m, uint32_t s)
 static sim_time frame_wire_ps(const mac *m, uint32_t bytes, bool in_burst)
 {
     uint64_t frame_bits = 8ull * (bytes < m->phy.min_frame_bytes ? m->phy.min_frame_bytes : bytes);
-    uint64_t wire_bits = (uint64_t)phy_wire_bits(&m->phy, (double)frame_bits, in_burst);
-    return m->pre_ps + (sim_time)wire_bits * m->bit_ps;
+    return m->pre_ps + (sim_time)phy_wire_bits(&m->phy, frame_bits, in_burst) * m->bit_ps;
 }
 
 /* ---- deference ---------------------------------------------------------- */

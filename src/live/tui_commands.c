@@ -11,7 +11,7 @@
 #include "outfile.h"
 #include "pcap_sink.h"
 #include "phy.h"
-#include "tui_driver_impl.h"
+#include "tui_driver_int.h"
 
 /* The policies the b key cycles through: the reference, its
  * capture-avoiding variant, capped exponential backoff with and without

@@ -7,7 +7,7 @@
 
 #include "analytic.h"
 #include "reference.h"
-#include "tui_driver_impl.h"
+#include "tui_driver_int.h"
 
 static int cmp_point(const void *a, const void *b)
 {

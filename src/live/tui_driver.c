@@ -9,7 +9,7 @@
  *
  * The user's commands are tui_commands.c's, the snapshot and the
  * geometry of the signals tui_snapshot.c's, the saved curve tui_csv.c's;
- * the state they share is tui_driver_impl.h.
+ * the state they share is tui_driver_int.h.
  */
 #include "tui_driver.h"
 
@@ -25,7 +25,7 @@
 #include "phy.h"
 #include "reference.h"
 #include "timeline_sink.h"
-#include "tui_driver_impl.h"
+#include "tui_driver_int.h"
 
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 const double speeds[N_SPEEDS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1, 10, 100, 0};

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "medium.h"
-#include "tui_driver_impl.h"
+#include "tui_driver_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Snapshots */

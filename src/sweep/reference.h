@@ -14,8 +14,8 @@
 
 /* Metcalfe and Boggs' costs for frames of frame_bytes (DA through FCS; a
  * mean size may be given) on this PHY: the frame carrier-extended as
- * phy_wire_bits says (never inside a burst: the formula sends one frame
- * per acquisition), preamble, SFD and gap as overhead, slotTime as the
+ * phy_mean_wire_bits says (never inside a burst: the formula sends one
+ * frame per acquisition), preamble, SFD and gap as overhead, slotTime as the
  * contention slot. O(1). */
 analytic_mb_costs reference_mb_costs(const phy_params *phy, double frame_bytes);
 

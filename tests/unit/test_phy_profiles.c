@@ -163,15 +163,18 @@ static void test_wire_bits(void **state)
 {
     (void)state;
     const phy_params *g = phy_profile_find("1000baset");
-    assert_true(phy_wire_bits(g, 512, false) == 4096);
-    assert_true(phy_wire_bits(g, 4095, false) == 4096);
-    assert_true(phy_wire_bits(g, 4096, false) == 4096);
-    assert_true(phy_wire_bits(g, 12144, false) == 12144);
-    assert_true(phy_wire_bits(g, 512, true) == 512);
-    assert_true(phy_wire_bits(g, 1000.5, false) == 4096);
+    assert_int_equal(phy_wire_bits(g, 512, false), 4096);
+    assert_int_equal(phy_wire_bits(g, 4095, false), 4096);
+    assert_int_equal(phy_wire_bits(g, 4096, false), 4096);
+    assert_int_equal(phy_wire_bits(g, 12144, false), 12144);
+    assert_int_equal(phy_wire_bits(g, 512, true), 512);
+    assert_true(phy_mean_wire_bits(g, 1000.5) == 4096);
+    assert_true(phy_mean_wire_bits(g, 4095.5) == 4096);
+    assert_true(phy_mean_wire_bits(g, 4096) == 4096);
+    assert_true(phy_mean_wire_bits(g, 4096.5) == 4096.5);
     const phy_params *f = phy_profile_find("100basetx");
-    assert_true(phy_wire_bits(f, 512, false) == 512);
-    assert_true(phy_wire_bits(f, 1000.5, false) == 1000.5);
+    assert_int_equal(phy_wire_bits(f, 512, false), 512);
+    assert_true(phy_mean_wire_bits(f, 1000.5) == 1000.5);
 }
 
 int main(void)

@@ -1,11 +1,11 @@
-/* tui_driver_impl.h - the driver's own state, shared by its files and by
+/* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
  * tui_snapshot.c (what the screen shows, the geometry of the signals) and
  * tui_csv.c (the saved curve).
  */
-#ifndef CSMACD_TUI_DRIVER_IMPL_H
-#define CSMACD_TUI_DRIVER_IMPL_H
+#ifndef CSMACD_TUI_DRIVER_INT_H
+#define CSMACD_TUI_DRIVER_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
