@@ -97,3 +97,32 @@ sim_time phy_cable_ps(const phy_params *p, double metres)
 {
     return (sim_time)llround(metres / (p->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12);
 }
+
+phy_timing phy_timing_of(const phy_params *p)
+{
+    sim_time bit = phy_bit_ps(p);
+    return (phy_timing){
+        .bit_ps = bit,
+        .slot_ps = (sim_time)p->slot_bits * bit,
+        .ifg_ps = (sim_time)p->ifg_bits * bit,
+        .ifg_part1_ps = (sim_time)p->ifg_part1_bits * bit,
+        .jam_ps = (sim_time)p->jam_bits * bit,
+        .preamble_ps = (sim_time)p->preamble_bits * bit,
+        .hub_ps = (sim_time)p->hub_delay_bits * bit,
+    };
+}
+
+uint64_t phy_wire_bits(const phy_params *p, uint64_t frame_bits, bool in_burst)
+{
+    if (p->extension && !in_burst && frame_bits < p->slot_bits)
+        return p->slot_bits;
+    return frame_bits;
+}
+
+double phy_mean_wire_bits(const phy_params *p, double mean_bits)
+{
+    /* slotTime is whole, so a mean is below it exactly when its whole
+     * part is: the rule is asked once, of the whole part. */
+    uint64_t whole = mean_bits > 0 ? (uint64_t)mean_bits : 0;
+    return phy_wire_bits(p, whole, false) != whole ? (double)p->slot_bits : mean_bits;
+}

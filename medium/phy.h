@@ -60,6 +60,35 @@ static inline sim_time phy_bit_ps(const phy_params *p)
     return (sim_time)(1000000000000ULL / p->rate_bps);
 }
 
+/* The times a profile's bit counts stand for, in picoseconds: the one
+ * place in the program where slotTime, the gap, the jam and the preamble
+ * of Table 4-2 become times (bits x bit time, exact integers). For a
+ * profile that passed phy_validate every value is below 2^51 ps. */
+typedef struct phy_timing {
+    sim_time bit_ps;       /* one bit time */
+    sim_time slot_ps;      /* slotTime */
+    sim_time ifg_ps;       /* interPacketGap */
+    sim_time ifg_part1_ps; /* its restartable first part (two-part deferral) */
+    sim_time jam_ps;       /* jamSize */
+    sim_time preamble_ps;  /* preamble and SFD */
+    sim_time hub_ps;       /* star: one-way delay through the repeater */
+} phy_timing;
+
+/* Computed once by whoever needs them (the engine, the MAC, the TUI);
+ * O(1). */
+phy_timing phy_timing_of(const phy_params *p);
+
+/* Bits a frame of frame_bits (DA through FCS, already padded to
+ * minFrameSize) occupies on the wire, preamble not counted. With carrier
+ * extension (4.2.3.4, 1 Gb/s) a frame shorter than slotTime is extended
+ * to it, except a second or later frame of a burst (in_burst), which
+ * needs none. Integers only: the MAC times frames with it. */
+uint64_t phy_wire_bits(const phy_params *p, uint64_t frame_bits, bool in_burst);
+
+/* The same rule for a mean frame length (the throughput formula's, never
+ * in a burst): mean_bits if it is not extended, else slotTime. */
+double phy_mean_wire_bits(const phy_params *p, double mean_bits);
+
 /* Checks a (possibly overridden) parameter set. Returns 0, or -1 with a
  * message naming the parameter in err. */
 int phy_validate(const phy_params *p, char *err, size_t errlen);

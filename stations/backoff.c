@@ -62,7 +62,7 @@ typedef struct param_def {
 } param_def;
 
 #define P(field) offsetof(policy_params, field)
-#define MAX_PARAMS 5
+#define MAX_PARAMS BACKOFF_SPEC_MAX_PARAMS
 
 struct backoff_policy;
 typedef struct policy_def {
@@ -506,11 +506,13 @@ const char *backoff_policy_summary_at(size_t i) { return policies[i].summary; }
 
 static double *field(policy_params *pp, size_t off) { return (double *)((char *)pp + off); }
 
-/* Parses one policy-specific key; returns 0, 1 (unknown key) or -1. */
-static int set_param(const policy_def *def, policy_params *pp, const char *key,
+/* Parses one policy-specific key into the spec; returns 0, 1 (unknown key)
+ * or -1. */
+static int set_param(const policy_def *def, backoff_spec *spec, const char *key,
                      const char *value, char *err, size_t errlen)
 {
-    for (const param_def *d = def->params; d->key; d++) {
+    for (size_t i = 0; def->params[i].key; i++) {
+        const param_def *d = &def->params[i];
         if (strcmp(d->key, key) != 0)
             continue;
         char *end;
@@ -523,28 +525,31 @@ static int set_param(const policy_def *def, policy_params *pp, const char *key,
                      d->unit);
             return -1;
         }
-        *field(pp, d->off) = v;
+        spec->value[i] = v;
+        spec->given |= 1u << i;
         return 0;
     }
     return 1;
 }
 
-int backoff_policy_create(const char *spec, const backoff_env *env, backoff_policy **out,
-                          char *err, size_t errlen)
+int backoff_spec_parse(const char *text, backoff_spec *out, char *err, size_t errlen)
 {
     char buf[256];
-    if (strlen(spec) >= sizeof buf) {
+    if (strlen(text) >= sizeof buf) {
         snprintf(err, errlen, "policy: the spec is too long");
         return -1;
     }
-    strcpy(buf, spec);
+    strcpy(buf, text);
     char *params = strchr(buf, ':');
     if (params)
         *params++ = '\0';
     const policy_def *def = NULL;
+    backoff_spec spec = {0};
     for (size_t i = 0; i < backoff_policy_count(); i++)
-        if (strcmp(policies[i].name, buf) == 0)
+        if (strcmp(policies[i].name, buf) == 0) {
             def = &policies[i];
+            spec.policy = (uint32_t)i;
+        }
     if (!def) {
         int n = snprintf(err, errlen, "policy: unknown policy '%s' (", buf);
         for (size_t i = 0; i < backoff_policy_count() && n > 0 && (size_t)n < errlen; i++)
@@ -554,30 +559,19 @@ int backoff_policy_create(const char *spec, const backoff_env *env, backoff_poli
             snprintf(err + n, errlen - (size_t)n, ")");
         return -1;
     }
-    backoff_policy *p = calloc(1, sizeof *p);
-    if (!p) {
-        snprintf(err, errlen, "policy: out of memory");
-        return -1;
-    }
-    p->def = def;
-    p->env = *env;
-    for (const param_def *d = def->params; d->key; d++)
-        *field(&p->params, d->off) = d->dflt;
-    p->params.limit = env->backoff_limit; /* beb, ca-beb: the PHY's backoffLimit */
-    p->attempt_limit = env->attempt_limit;
     for (char *save = NULL, *kv = params ? strtok_r(params, ",", &save) : NULL; kv;
          kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq || eq == kv || !eq[1]) {
             snprintf(err, errlen, "policy: '%s' is not key=value", kv);
-            free(p);
             return -1;
         }
         *eq = '\0';
         const char *key = kv, *value = eq + 1;
         if (strcmp(key, "attempts") == 0) {
+            spec.attempts_given = true;
             if (strcmp(value, "none") == 0) {
-                p->attempt_limit = 0;
+                spec.attempts = 0;
             } else {
                 char *end;
                 errno = 0;
@@ -587,21 +581,39 @@ int backoff_policy_create(const char *spec, const backoff_env *env, backoff_poli
                              "policy: attempts '%s' is not 'none' or a whole number from 1 to "
                              "1000000",
                              value);
-                    free(p);
                     return -1;
                 }
-                p->attempt_limit = (uint32_t)v;
+                spec.attempts = (uint32_t)v;
             }
             continue;
         }
-        int rc = set_param(def, &p->params, key, value, err, errlen);
+        int rc = set_param(def, &spec, key, value, err, errlen);
         if (rc != 0) {
             if (rc > 0)
                 snprintf(err, errlen, "policy: %s has no parameter '%s'", def->name, key);
-            free(p);
             return -1;
         }
     }
+    *out = spec;
+    return 0;
+}
+
+/* A policy from a parsed spec in its environment: the defaults, the PHY's
+ * limits, the given values over them, then the parameters in picoseconds.
+ * Cannot fail: every value was range-checked by the parse. */
+static void policy_init(backoff_policy *p, const backoff_spec *spec, const backoff_env *env)
+{
+    const policy_def *def = &policies[spec->policy];
+    memset(p, 0, sizeof *p);
+    p->def = def;
+    p->env = *env;
+    for (const param_def *d = def->params; d->key; d++)
+        *field(&p->params, d->off) = d->dflt;
+    p->params.limit = env->backoff_limit; /* beb, ca-beb: the PHY's backoffLimit */
+    for (size_t i = 0; def->params[i].key; i++)
+        if (spec->given & (1u << i))
+            *field(&p->params, def->params[i].off) = spec->value[i];
+    p->attempt_limit = spec->attempts_given ? spec->attempts : env->attempt_limit;
     p->base_ps = slots_ps(p, p->params.base);
     p->cap_ps = slots_ps(p, p->params.cap);
     p->step_ps = slots_ps(p, p->params.step);
@@ -615,8 +627,42 @@ int backoff_policy_create(const char *spec, const backoff_env *env, backoff_poli
         p->caps.slot_ps = slots_ps(p, p->params.slot);
     if (def->draw == cabeb_draw)
         p->caps.yield_ps = slots_ps(p, p->params.yield);
+}
+
+int backoff_policy_build(const backoff_spec *spec, const backoff_env *env,
+                         backoff_policy **out, char *err, size_t errlen)
+{
+    backoff_policy *p = malloc(sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "policy: out of memory");
+        return -1;
+    }
+    policy_init(p, spec, env);
     *out = p;
     return 0;
+}
+
+int backoff_policy_create(const char *text, const backoff_env *env, backoff_policy **out,
+                          char *err, size_t errlen)
+{
+    backoff_spec spec;
+    if (backoff_spec_parse(text, &spec, err, errlen) != 0)
+        return -1;
+    return backoff_policy_build(&spec, env, out, err, errlen);
+}
+
+uint32_t backoff_spec_attempt_limit(const backoff_spec *spec, const backoff_env *env)
+{
+    return spec->attempts_given ? spec->attempts : env->attempt_limit;
+}
+
+void backoff_spec_bounds(const backoff_spec *spec, const backoff_env *env,
+                         const backoff_state *st, uint32_t collisions, sim_time *lo_ps,
+                         sim_time *hi_ps)
+{
+    backoff_policy p;
+    policy_init(&p, spec, env);
+    backoff_policy_bounds(&p, st, collisions, lo_ps, hi_ps);
 }
 
 void backoff_policy_destroy(backoff_policy *p) { free(p); }

@@ -78,10 +78,41 @@ typedef struct backoff_caps {
                               (capture avoidance); 0 = none */
 } backoff_caps;
 
-/* Creates a policy from a spec. Returns 0, or -1 with "policy: reason" in
- * err (unknown name, bad parameter). */
-int backoff_policy_create(const char *spec, const backoff_env *env,
+/* A spec read once: plain data, copied with whatever holds it (the
+ * scenario). Only backoff_spec_parse fills it; a zeroed spec is "beb"
+ * with its defaults. The parse needs no environment (ranges are fixed),
+ * so a spec is checked once and built in any network later. */
+#define BACKOFF_SPEC_MAX_PARAMS 5
+typedef struct backoff_spec {
+    uint32_t policy;       /* index in the registry (backoff_policy_name_at) */
+    uint32_t given;        /* bit i: value[i] was given, else its default */
+    double value[BACKOFF_SPEC_MAX_PARAMS]; /* in the order of the policy's
+                                              parameters */
+    bool attempts_given;   /* attempts=...; else the PHY's attemptLimit */
+    uint32_t attempts;     /* attempts=N, 0 = none */
+} backoff_spec;
+
+/* Reads "name" or "name:key=value,...". Returns 0, or -1 with
+ * "policy: reason" in err (too long, unknown name, bad parameter); *out is
+ * written only on success. */
+int backoff_spec_parse(const char *text, backoff_spec *out, char *err, size_t errlen);
+
+/* Builds a policy from a parsed spec. Returns 0, or -1 with
+ * "policy: out of memory" in err. */
+int backoff_policy_build(const backoff_spec *spec, const backoff_env *env,
+                         backoff_policy **out, char *err, size_t errlen);
+
+/* Parse and build in one call, for callers that hold only the text. */
+int backoff_policy_create(const char *text, const backoff_env *env,
                           backoff_policy **out, char *err, size_t errlen);
+
+/* What a policy built from spec in env would declare, without building
+ * it (for checks made before any network exists): its attempt limit
+ * (0 = none) and the bounds of backoff_policy_bounds. */
+uint32_t backoff_spec_attempt_limit(const backoff_spec *spec, const backoff_env *env);
+void backoff_spec_bounds(const backoff_spec *spec, const backoff_env *env,
+                         const backoff_state *st, uint32_t collisions, sim_time *lo_ps,
+                         sim_time *hi_ps);
 void backoff_policy_destroy(backoff_policy *p);
 
 /* The wait before the next attempt after the frame's `collisions`-th

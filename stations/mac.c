@@ -116,6 +116,8 @@ typedef struct pending_rx {
 
 struct mac {
     phy_params phy;
+    /* The PHY's timing (phy_timing_of), under the short names the hot
+     * paths use. */
     sim_time bit_ps, slot_ps, ifg_ps, part1_ps, jam_ps, pre_ps;
     uint32_t n;
     station *st;
@@ -270,9 +272,7 @@ static void transmitters_remove(mac *m, uint32_t s)
 static sim_time frame_wire_ps(const mac *m, uint32_t bytes, bool in_burst)
 {
     uint64_t frame_bits = 8ull * (bytes < m->phy.min_frame_bytes ? m->phy.min_frame_bytes : bytes);
-    if (m->phy.extension && !in_burst && frame_bits < m->phy.slot_bits)
-        frame_bits = m->phy.slot_bits;
-    return (sim_time)(m->phy.preamble_bits + frame_bits) * m->bit_ps;
+    return m->pre_ps + (sim_time)phy_wire_bits(&m->phy, frame_bits, in_burst) * m->bit_ps;
 }
 
 /* ---- deference ---------------------------------------------------------- */
@@ -1281,12 +1281,13 @@ int mac_create(const mac_config *cfg, mac **out)
     if (!m)
         return -1;
     m->phy = *cfg->phy;
-    m->bit_ps = phy_bit_ps(&m->phy);
-    m->slot_ps = (sim_time)m->phy.slot_bits * m->bit_ps;
-    m->ifg_ps = (sim_time)m->phy.ifg_bits * m->bit_ps;
-    m->part1_ps = (sim_time)m->phy.ifg_part1_bits * m->bit_ps;
-    m->jam_ps = (sim_time)m->phy.jam_bits * m->bit_ps;
-    m->pre_ps = (sim_time)m->phy.preamble_bits * m->bit_ps;
+    const phy_timing t = phy_timing_of(&m->phy);
+    m->bit_ps = t.bit_ps;
+    m->slot_ps = t.slot_ps;
+    m->ifg_ps = t.ifg_ps;
+    m->part1_ps = t.ifg_part1_ps;
+    m->jam_ps = t.jam_ps;
+    m->pre_ps = t.preamble_ps;
     m->n = cfg->n_stations;
     m->med = cfg->medium;
     m->q = cfg->queue;

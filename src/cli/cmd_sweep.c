@@ -24,6 +24,10 @@
  * p mod K; each rank runs its points on its own threads and sends their
  * replications to rank 0, which writes the CSV and the figure. Only rank
  * 0 prints.
+ *
+ * This file is the command's flow and its figure; the options are
+ * sweep_cli.c's, the progress bar sweep_progress.c's, the MPI gather
+ * sweep_mpi.c's and the CSV files src/sweep/sweep_csv.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,6 +40,8 @@
 
 #ifdef CSMACD_MPI
 #include <mpi.h>
+
+#include "sweep_mpi.h"
 #endif
 
 #include "cli.h"
@@ -49,163 +55,14 @@
 #include "presets.h"
 #include "replay.h"
 #include "sweep.h"
+#include "sweep_cli.h"
+#include "sweep_csv.h"
+#include "sweep_progress.h"
 
-#define SWEEP_MAX_REPS_DEFAULT 100u
 #define SWEEP_MAX_POINTS 100000u
 /* points x replications: each keeps its measures (a few hundred bytes)
  * until the rows are written. */
 #define SWEEP_MAX_RUNS 1000000u
-
-enum {
-    OPT_AXIS = 1, /* + sweep_axis */
-    OPT_REPS = 100,
-    OPT_PRECISION,
-    OPT_MAX_REPS,
-    OPT_JOBS,
-    OPT_PRESET,
-    OPT_QUIET,
-    OPT_CSV,
-    OPT_REPS_CSV,
-    OPT_PLOT,
-    OPT_PLOT_Y,
-    OPT_TITLE,
-    OPT_PLOT_X,
-};
-
-static const cli_option sweep_options_table[] = {
-    {"stations", CLI_ARG_REQUIRED, "LIST", "numbers of stations: 1,2,4 or 1..1024:log",
-     OPT_AXIS + SWEEP_AXIS_STATIONS},
-    {"load", CLI_ARG_REQUIRED, "LIST", "offered loads G (poisson, onoff): 0.1..1:0.1",
-     OPT_AXIS + SWEEP_AXIS_LOAD},
-    {"frame-size", CLI_ARG_REQUIRED, "LIST", "frame sizes in bytes: 64,512,1518 (or one N-M)",
-     OPT_AXIS + SWEEP_AXIS_FRAME_SIZE},
-    {"phy", CLI_ARG_REQUIRED, "LIST", "PHY profiles: 10base5,100basetx",
-     OPT_AXIS + SWEEP_AXIS_PHY},
-    {"length", CLI_ARG_REQUIRED, "LIST", "cable lengths in metres: 0,500,2500",
-     OPT_AXIS + SWEEP_AXIS_LENGTH},
-    {"policy", CLI_ARG_REQUIRED, "LIST", "backoff policies: beb,fixed:slots=4",
-     OPT_AXIS + SWEEP_AXIS_POLICY},
-    {"reps", CLI_ARG_REQUIRED, "R", "independent replications per point (1)", OPT_REPS},
-    {"precision", CLI_ARG_REQUIRED, "REL",
-     "add replications until the throughput CI half-width <= REL x mean", OPT_PRECISION},
-    {"max-reps", CLI_ARG_REQUIRED, "M", "cap on replications per point with --precision (100)",
-     OPT_MAX_REPS},
-    {"jobs", CLI_ARG_REQUIRED, "J", "worker threads (the number of cores)", OPT_JOBS},
-    {"preset", CLI_ARG_REQUIRED, "NAME", "start from a built-in experiment (csmacd presets)",
-     OPT_PRESET},
-    {"quiet", CLI_ARG_NONE, NULL, "no progress bar", OPT_QUIET},
-    {"csv", CLI_ARG_REQUIRED, "FILE", "write one row per point to FILE (required)", OPT_CSV},
-    {"reps-csv", CLI_ARG_REQUIRED, "FILE", "also write one row per replication to FILE",
-     OPT_REPS_CSV},
-    {"plot", CLI_ARG_REQUIRED, "FILE", "draw the figure with gnuplot: FILE.svg, .png or .pdf",
-     OPT_PLOT},
-    {"plot-y", CLI_ARG_REQUIRED, "LIST", "measures to plot, one panel each (throughput)",
-     OPT_PLOT_Y},
-    {"plot-x", CLI_ARG_REQUIRED, "AXIS",
-     "the figure's x axis: stations, load, length or frame-size (the first swept)", OPT_PLOT_X},
-    {"title", CLI_ARG_REQUIRED, "TEXT", "the figure's title", OPT_TITLE},
-};
-
-typedef struct sweep_cli {
-    bool ignore;           /* later passes of cli_parse: options already read */
-    sweep_grid grid;       /* axes from the command line */
-    bool given[SWEEP_N_AXES];
-    uint32_t reps;
-    bool reps_given;
-    double precision;
-    bool precision_given;
-    uint32_t max_reps;
-    bool max_reps_given;
-    unsigned jobs;
-    const char *preset;
-    bool quiet;
-    const char *csv, *reps_csv, *plot, *plot_y, *title;
-    int plot_x;            /* an axis, or -1: the first of figure_x_axes swept */
-} sweep_cli;
-
-static int plot_x_parse(const char *value, int *out, char *err, size_t errlen)
-{
-    for (size_t i = 0; i < FIGURE_N_X_AXES; i++)
-        if (strcmp(value, sweep_axis_key(figure_x_axes[i])) == 0) {
-            *out = (int)figure_x_axes[i];
-            return 0;
-        }
-    snprintf(err, errlen, "'%.64s' cannot be the x axis (stations, load, length, frame-size)",
-             value);
-    return -1;
-}
-
-static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
-{
-    sweep_cli *o = ctx;
-    if (o->ignore)
-        return 0;
-    if (id >= OPT_AXIS && id < OPT_AXIS + SWEEP_N_AXES) {
-        o->given[id - OPT_AXIS] = true;
-        return sweep_grid_set(&o->grid, (sweep_axis)(id - OPT_AXIS), value, err, errlen);
-    }
-    uint32_t u = 0;
-    switch (id) {
-    case OPT_REPS:
-        if (parse_u32(value, 1, 1000000, &o->reps, err, errlen) != 0)
-            return -1;
-        o->reps_given = true;
-        return 0;
-    case OPT_PRECISION:
-        if (parse_double(value, 1e-6, 0.999, &o->precision, err, errlen) != 0)
-            return -1;
-        o->precision_given = true;
-        return 0;
-    case OPT_MAX_REPS:
-        if (parse_u32(value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps, err, errlen) != 0)
-            return -1;
-        o->max_reps_given = true;
-        return 0;
-    case OPT_JOBS:
-        if (parse_u32(value, 1, 1024, &u, err, errlen) != 0)
-            return -1;
-        o->jobs = u;
-        return 0;
-    case OPT_PRESET:
-        o->preset = value;
-        return 0;
-    case OPT_QUIET:
-        o->quiet = true;
-        return 0;
-    case OPT_CSV:
-    case OPT_REPS_CSV:
-    case OPT_PLOT:
-        if (value[0] == '\0') {
-            snprintf(err, errlen, "needs a file name");
-            return -1;
-        }
-        if (id == OPT_PLOT) {
-            plot_format fmt;
-            if (plot_format_of(value, &fmt) != 0) {
-                snprintf(err, errlen, "'%.128s': the figure's name must end in .svg, .png or .pdf",
-                         value);
-                return -1;
-            }
-            o->plot = value;
-        } else if (id == OPT_CSV) {
-            o->csv = value;
-        } else {
-            o->reps_csv = value;
-        }
-        return 0;
-    case OPT_PLOT_Y:
-        o->plot_y = value;
-        return 0;
-    case OPT_TITLE:
-        o->title = value;
-        return 0;
-    case OPT_PLOT_X:
-        return plot_x_parse(value, &o->plot_x, err, errlen);
-    default:
-        snprintf(err, errlen, "unhandled option");
-        return -1;
-    }
-}
 
 /* ---- messages: only rank 0 talks ---- */
 
@@ -259,323 +116,6 @@ static void warned_free(warned *w)
     for (size_t i = 0; i < w->n; i++)
         free(w->lines[i]);
     free(w->lines);
-}
-
-/* ---- CSV ---- */
-
-static void fmt_double(double v, char *buf, size_t len)
-{
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, len, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
-/* Exact seconds from picoseconds: "0.2", "1e-06" would lose nothing but
- * a decimal string is what TIME reads back exactly. */
-static void fmt_seconds(sim_time ps, char *buf, size_t len)
-{
-    long long s = (long long)(ps / SIM_PS_PER_S), frac = (long long)(ps % SIM_PS_PER_S);
-    if (frac == 0) {
-        snprintf(buf, len, "%lld", s);
-        return;
-    }
-    char digits[16];
-    snprintf(digits, sizeof digits, "%012lld", frac);
-    for (int i = 11; i > 0 && digits[i] == '0'; i--)
-        digits[i] = '\0';
-    snprintf(buf, len, "%lld.%s", s, digits);
-}
-
-/* The scenario columns: the name (with its unit) and the value as text
- * that the matching option of `csmacd run` reads back exactly. */
-typedef void (*column_fn)(const scenario *sc, char *buf, size_t len);
-
-#define COL_U(fn, expr)                                                                       \
-    static void fn(const scenario *sc, char *buf, size_t len)                                \
-    {                                                                                         \
-        snprintf(buf, len, "%" PRIu64, (uint64_t)(expr));                                     \
-    }
-#define COL_B(fn, expr)                                                                       \
-    static void fn(const scenario *sc, char *buf, size_t len)                                \
-    {                                                                                         \
-        snprintf(buf, len, "%s", (expr) ? "yes" : "no");                                      \
-    }
-#define COL_D(fn, expr)                                                                       \
-    static void fn(const scenario *sc, char *buf, size_t len) { fmt_double((expr), buf, len); }
-COL_U(col_stations, sc->n_stations)
-COL_D(col_length, sc->phy.length_m)
-COL_D(col_probe, sc->probe_m)
-COL_D(col_load, sc->traffic.load)
-COL_U(col_batch, sc->traffic.batch_frames)
-COL_U(col_queue, sc->queue_capacity)
-COL_U(col_batches, sc->batches)
-COL_U(col_rate, sc->phy.rate_bps)
-COL_U(col_slot, sc->phy.slot_bits)
-COL_U(col_ifg, sc->phy.ifg_bits)
-COL_U(col_ifg1, sc->phy.ifg_part1_bits)
-COL_U(col_jam, sc->phy.jam_bits)
-COL_U(col_preamble, sc->phy.preamble_bits)
-COL_U(col_min_frame, sc->phy.min_frame_bytes)
-COL_U(col_max_frame, sc->phy.max_frame_bytes)
-COL_U(col_attempt_limit, sc->phy.attempt_limit)
-COL_U(col_backoff_limit, sc->phy.backoff_limit)
-COL_B(col_two_part, sc->phy.two_part_deferral)
-COL_B(col_extension, sc->phy.extension)
-COL_B(col_bursting, sc->phy.bursting)
-COL_U(col_burst_limit, sc->phy.burst_limit_bits)
-COL_B(col_retry_late, sc->phy.retry_late)
-COL_D(col_velocity, sc->phy.velocity_c)
-COL_U(col_hub_delay, sc->phy.hub_delay_bits)
-#undef COL_U
-#undef COL_B
-#undef COL_D
-
-static void col_phy(const scenario *sc, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", sc->phy.name);
-}
-static void col_topology(const scenario *sc, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star");
-}
-static void col_traffic(const scenario *sc, char *buf, size_t len)
-{
-    if (sc->traffic.kind == TRAFFIC_PCAP)
-        snprintf(buf, len, "pcap:%s", sc->pcap_path);
-    else
-        snprintf(buf, len, "%s", scenario_traffic_name(sc->traffic.kind));
-}
-static void col_frame_size(const scenario *sc, char *buf, size_t len)
-{
-    scenario_frame_size_text(&sc->traffic.size, buf, len);
-}
-static void col_dest(const scenario *sc, char *buf, size_t len)
-{
-    if (sc->traffic.dest == DEST_SERVER)
-        snprintf(buf, len, "server:%u", sc->traffic.server + 1);
-    else
-        snprintf(buf, len, "%s", sc->traffic.dest == DEST_BROADCAST ? "broadcast" : "random");
-}
-static void col_on(const scenario *sc, char *buf, size_t len)
-{
-    fmt_seconds((sim_time)llround(sc->traffic.on_mean_s * 1e12), buf, len);
-}
-static void col_off(const scenario *sc, char *buf, size_t len)
-{
-    fmt_seconds((sim_time)llround(sc->traffic.off_mean_s * 1e12), buf, len);
-}
-static void col_policy(const scenario *sc, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", sc->policy);
-}
-static void col_duration(const scenario *sc, char *buf, size_t len)
-{
-    fmt_seconds(sc->duration, buf, len);
-}
-static void col_warmup(const scenario *sc, char *buf, size_t len)
-{
-    fmt_seconds(sc->warmup, buf, len);
-}
-
-typedef struct column {
-    const char *name;
-    column_fn fn;
-} column;
-
-/* The order of the scenario columns (README "Sweeps and experiments"
- * gives the matching `run` options). */
-static const column scenario_columns[] = {
-    {"phy", col_phy},
-    {"stations", col_stations},
-    {"topology", col_topology},
-    {"length_m", col_length},
-    {"probe_m", col_probe},
-    {"traffic", col_traffic},
-    {"load", col_load},
-    {"frame_size_bytes", col_frame_size},
-    {"dest", col_dest},
-    {"batch_frames", col_batch},
-    {"on_mean_s", col_on},
-    {"off_mean_s", col_off},
-    {"queue_frames", col_queue},
-    {"policy", col_policy},
-    {"duration_s", col_duration},
-    {"warmup_s", col_warmup},
-    {"batches", col_batches},
-    {"rate_bps", col_rate},
-    {"slot_bits", col_slot},
-    {"ifg_bits", col_ifg},
-    {"ifg_part1_bits", col_ifg1},
-    {"jam_bits", col_jam},
-    {"preamble_bits", col_preamble},
-    {"min_frame_bytes", col_min_frame},
-    {"max_frame_bytes", col_max_frame},
-    {"attempt_limit", col_attempt_limit},
-    {"backoff_limit", col_backoff_limit},
-    {"two_part_deferral", col_two_part},
-    {"extension", col_extension},
-    {"bursting", col_bursting},
-    {"burst_limit_bits", col_burst_limit},
-    {"retry_late", col_retry_late},
-    {"velocity_c", col_velocity},
-    {"hub_delay_bits", col_hub_delay},
-};
-
-#define N_SCENARIO_COLUMNS (sizeof scenario_columns / sizeof scenario_columns[0])
-
-/* One CSV field, quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s, bool first)
-{
-    if (!first)
-        fputc(',', f);
-    if (strpbrk(s, ",\"\n\r") == NULL) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_real(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, ",%.12g", v);
-    else
-        fputc(',', f);
-}
-
-static void write_scenario_fields(FILE *f, const scenario *sc)
-{
-    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++) {
-        char buf[SCENARIO_PATH_MAX + 16];
-        scenario_columns[i].fn(sc, buf, sizeof buf);
-        csv_field(f, buf, i == 0);
-    }
-}
-
-static void write_header(FILE *f)
-{
-    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
-        csv_field(f, scenario_columns[i].name, i == 0);
-    fputs(",point,reps,seed,master_seed,precision_met", f);
-    for (size_t k = 0; k < sweep_measure_count(); k++) {
-        const char *name = sweep_measure_at(k)->name;
-        if (strcmp(name, "throughput_ci95") == 0)
-            continue;
-        fprintf(f, ",%s,%s_ci95", name, name);
-    }
-    fputs(",throughput_rel_ci95\n", f);
-}
-
-/* Mean and half-width of measure k for a point: sweep_summarise, except
- * that throughput's interval with one replication is the run's own batch
- * means interval. */
-static void point_value(const sweep_result *r, size_t k, double *mean, double *ci)
-{
-    sweep_summarise(r, k, mean, ci);
-    if ((int)k == sweep_measure_find("throughput") && r->n_reps == 1)
-        *ci = r->values[sweep_measure_find("throughput_ci95")];
-}
-
-static void write_row(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
-                      const sweep_options *so)
-{
-    write_scenario_fields(f, sc);
-    fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s", p, r->n_reps,
-            sweep_seed(so->seed, p, 0), so->seed,
-            so->precision > 0 ? (r->precision_met ? "1" : "0") : "");
-    double thr = NAN, thr_ci = NAN;
-    int k_throughput = sweep_measure_find("throughput");
-    int k_throughput_ci = sweep_measure_find("throughput_ci95");
-    for (size_t k = 0; k < sweep_measure_count(); k++) {
-        if ((int)k == k_throughput_ci)
-            continue;
-        double mean, ci;
-        point_value(r, k, &mean, &ci);
-        if ((int)k == k_throughput) {
-            thr = mean;
-            thr_ci = ci;
-        }
-        csv_real(f, mean);
-        csv_real(f, ci);
-    }
-    csv_real(f, thr != 0 ? thr_ci / thr : NAN);
-    fputc('\n', f);
-}
-
-static void write_reps_header(FILE *f)
-{
-    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
-        csv_field(f, scenario_columns[i].name, i == 0);
-    fputs(",point,rep,seed", f);
-    for (size_t k = 0; k < sweep_measure_count(); k++)
-        fprintf(f, ",%s", sweep_measure_at(k)->name);
-    fputc('\n', f);
-}
-
-static void write_reps_rows(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
-                            uint64_t master)
-{
-    size_t m = sweep_measure_count();
-    for (uint32_t rep = 0; rep < r->n_reps; rep++) {
-        write_scenario_fields(f, sc);
-        fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64, p, rep, sweep_seed(master, p, rep));
-        for (size_t k = 0; k < m; k++)
-            csv_real(f, r->values[(size_t)rep * m + k]);
-        fputc('\n', f);
-    }
-}
-
-/* ---- progress ---- */
-
-typedef struct progress {
-    bool on;
-    struct timespec t0;
-    size_t last_len;
-} progress;
-
-static double since(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void fmt_clock(double s, char *buf, size_t len)
-{
-    long t = s > 0 && s < 1e7 ? lround(s) : 0;
-    if (t >= 3600)
-        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
-}
-
-static void on_progress(void *ctx, size_t done, size_t total, double work)
-{
-    progress *pg = ctx;
-    if (!pg->on)
-        return;
-    double el = since(&pg->t0);
-    char bar[31], elapsed[32], eta[32];
-    int fill = (int)(work * 30 + 0.5);
-    for (int i = 0; i < 30; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[30] = '\0';
-    fmt_clock(el, elapsed, sizeof elapsed);
-    if (work > 0.005 && done < total)
-        fmt_clock(el * (1 - work) / work, eta, sizeof eta);
-    else
-        snprintf(eta, sizeof eta, done == total ? "0:00" : "--:--");
-    fprintf(stderr, "\rsweep [%s] %3.0f%%  %zu/%zu points  %s elapsed  ETA %s ", bar,
-            work * 100, done, total, elapsed, eta);
-    fflush(stderr);
 }
 
 /* ---- the figure: src/sweep/figure.h ---- */
@@ -659,75 +199,6 @@ static unsigned default_jobs(int local_ranks)
     return n < 1 ? 1 : (unsigned)n;
 }
 
-#ifdef CSMACD_MPI
-enum { MPI_TAG_POINT = 17 };
-
-/* Sends this rank's points to rank 0 (rank != 0) or receives everyone
- * else's (rank 0). A message is [point, done, n_reps, precision_met,
- * values...] as doubles (exact for these integers). */
-static int mpi_gather(sweep_result *res, size_t n_points, int rank, int size, char *err,
-                      size_t errlen)
-{
-    size_t m = sweep_measure_count();
-    if (rank != 0) {
-        for (size_t p = 0; p < n_points; p++) {
-            if ((int)(p % (size_t)size) != rank)
-                continue;
-            size_t n = 4 + (size_t)res[p].n_reps * m;
-            double *buf = malloc(sizeof *buf * n);
-            if (buf == NULL)
-                MPI_Abort(MPI_COMM_WORLD, EXIT_STATUS_RUNTIME);
-            buf[0] = (double)p;
-            buf[1] = res[p].done;
-            buf[2] = res[p].n_reps;
-            buf[3] = res[p].precision_met;
-            if (res[p].n_reps > 0)
-                memcpy(buf + 4, res[p].values, sizeof *buf * res[p].n_reps * m);
-            MPI_Send(buf, (int)n, MPI_DOUBLE, 0, MPI_TAG_POINT, MPI_COMM_WORLD);
-            free(buf);
-        }
-        return 0;
-    }
-    size_t expect = 0;
-    for (size_t p = 0; p < n_points; p++)
-        expect += (p % (size_t)size) != 0;
-    for (size_t i = 0; i < expect; i++) {
-        MPI_Status st;
-        int count = 0;
-        MPI_Probe(MPI_ANY_SOURCE, MPI_TAG_POINT, MPI_COMM_WORLD, &st);
-        MPI_Get_count(&st, MPI_DOUBLE, &count);
-        double *buf = malloc(sizeof *buf * (size_t)(count > 0 ? count : 1));
-        if (buf == NULL) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        MPI_Recv(buf, count, MPI_DOUBLE, st.MPI_SOURCE, MPI_TAG_POINT, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        size_t p = (size_t)buf[0];
-        if (count < 4 || p >= n_points) {
-            free(buf);
-            snprintf(err, errlen, "MPI: malformed result from rank %d", st.MPI_SOURCE);
-            return -1;
-        }
-        sweep_result *r = &res[p];
-        free(r->values);
-        memset(r, 0, sizeof *r);
-        r->done = buf[1] != 0;
-        r->n_reps = (uint32_t)buf[2];
-        r->precision_met = buf[3] != 0;
-        r->values = malloc(sizeof(double) * (r->n_reps ? r->n_reps : 1) * m);
-        if (r->values == NULL || (size_t)count != 4 + (size_t)r->n_reps * m) {
-            free(buf);
-            snprintf(err, errlen, "MPI: malformed result from rank %d", st.MPI_SOURCE);
-            return -1;
-        }
-        memcpy(r->values, buf + 4, sizeof(double) * r->n_reps * m);
-        free(buf);
-    }
-    return 0;
-}
-#endif
-
 static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks)
 {
     const char *scenario_file = NULL;
@@ -745,10 +216,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                    "with the mean and 95 % confidence half-width (_ci95) of every measure.\n"
                    "Replication r of point p uses seed mix(mix(mix(S) ^ p) ^ r) of the master\n"
                    "seed S (README); the row's seed column re-runs replication 0 with `run`.",
-        .options = sweep_options_table,
-        .n_options = sizeof sweep_options_table / sizeof sweep_options_table[0],
+        .options = sweep_cli_options,
+        .n_options = sweep_cli_n_options,
         .scenario_options = true,
-        .on_option = on_option,
+        .on_option = sweep_cli_on_option,
         .ctx = &o,
         .scenario_file = &scenario_file,
     };
@@ -813,7 +284,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         goto usage;
     if (have_preset && pr.x[0] && o.plot_x < 0) {
         char reason[512];
-        if (plot_x_parse(pr.x, &o.plot_x, reason, sizeof reason) != 0) {
+        if (sweep_cli_plot_x(pr.x, &o.plot_x, reason, sizeof reason) != 0) {
             snprintf(err, sizeof err, "preset %s: x: %s", pr.name, reason);
             goto usage;
         }
@@ -992,13 +463,13 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         goto done;
     }
     so.replay = shared;
-    progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
+    sweep_progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
     /* A point that fails (out of memory) ends the sweep, but the rows
      * already finished are data: they are written as after a signal. */
     bool failed = false;
     if (cli_signal_caught() == 0 &&
-        sweep_execute(points, n_points, owned, &so, res, on_progress, &pg, cli_signal_caught,
+        sweep_execute(points, n_points, owned, &so, res, sweep_progress_show, &pg, cli_signal_caught,
                       err, sizeof err) != 0) {
         if (pg.on)
             fputc('\n', stderr);
@@ -1010,7 +481,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         fputc('\n', stderr);
     int sig = cli_signal_caught();
 #ifdef CSMACD_MPI
-    if (size > 1 && mpi_gather(res, n_points, rank, size, err, sizeof err) != 0) {
+    if (size > 1 && sweep_mpi_gather(res, n_points, rank, size, err, sizeof err) != 0) {
         say_error(talk, "%s", err);
         status = EXIT_STATUS_RUNTIME;
         goto done;
@@ -1023,16 +494,16 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
 
     /* 5. The rows, in point order, and the figure. */
     size_t n_done = 0;
-    write_header(csv.f);
+    sweep_csv_header(csv.f);
     if (reps_csv.f)
-        write_reps_header(reps_csv.f);
+        sweep_csv_reps_header(reps_csv.f);
     for (size_t p = 0; p < n_points; p++) {
         if (!res[p].done)
             continue;
         n_done++;
-        write_row(csv.f, &points[p], p, &res[p], &so);
+        sweep_csv_row(csv.f, &points[p], p, &res[p], &so);
         if (reps_csv.f)
-            write_reps_rows(reps_csv.f, &points[p], p, &res[p], so.seed);
+            sweep_csv_reps_rows(reps_csv.f, &points[p], p, &res[p], so.seed);
     }
     /* The figure is drawn before anything is renamed into place, so that
      * the rows and the figure are replaced together; a signal meanwhile

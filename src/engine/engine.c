@@ -147,14 +147,14 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
     }
     const phy_params *phy = &e->sc.phy;
     uint32_t n = e->sc.n_stations;
-    sim_time bit_ps = phy_bit_ps(phy);
+    const phy_timing t = phy_timing_of(phy);
 
-    backoff_env env = {.slot_ps = (sim_time)phy->slot_bits * bit_ps,
+    backoff_env env = {.slot_ps = t.slot_ps,
                        .attempt_limit = phy->attempt_limit,
                        .backoff_limit = phy->backoff_limit,
                        .n_stations = n};
-    if (backoff_policy_create(e->sc.policy, &env, &e->policy, err, errlen) != 0)
-        goto fail_quiet;
+    if (backoff_policy_build(&e->sc.policy_spec, &env, &e->policy, err, errlen) != 0)
+        goto fail; /* the spec was checked by scenario_finish: only memory fails */
 
     sim_time *pos = malloc(n * sizeof *pos);
     if (!pos)
@@ -174,11 +174,11 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
         .n_stations = n,
         .topology = phy->topology,
         .pos_ps = pos,
-        .hub_ps = point ? 0 : (sim_time)phy->hub_delay_bits * bit_ps,
+        .hub_ps = point ? 0 : t.hub_ps,
         .probe_pos_ps = phy_cable_ps(phy, e->sc.probe_m),
-        .retain_ps = (sim_time)phy->ifg_bits * bit_ps,
-        .chain_ps = (sim_time)phy->ifg_part1_bits * bit_ps,
-        .chain_cap_ps = 8 * (sim_time)phy->slot_bits * bit_ps,
+        .retain_ps = t.ifg_ps,
+        .chain_ps = t.ifg_part1_ps,
+        .chain_cap_ps = 8 * t.slot_ps,
         .fault_start_ps = e->sc.outage_start,
         .fault_end_ps = e->sc.outage_start + e->sc.outage_duration,
     };
@@ -197,7 +197,7 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
         goto fail;
     /* Ends of frames, collisions and gaps are mostly due within a couple
      * of slot times; backoffs and arrivals mostly later (evq.c). */
-    evq_set_horizon(e->q, 2 * (sim_time)e->sc.phy.slot_bits * phy_bit_ps(&e->sc.phy));
+    evq_set_horizon(e->q, 2 * t.slot_ps);
     e->arrivals = calloc(n, sizeof *e->arrivals);
     e->per_station = calloc(n, sizeof *e->per_station);
     e->warm = e->sc.warmup <= 0;

@@ -28,10 +28,11 @@ typedef enum engine_status {
                              failure: the caller says so and keeps nothing) */
 } engine_status;
 
-/* Builds the network. The scenario must have passed scenario_finish; it is
- * copied. Returns 0, or -1 with a reason in err (e.g. a bad policy: an
- * input error), or ENGINE_NO_MEMORY with "out of memory" (a runtime
- * failure). */
+/* Builds the network. The scenario must have passed scenario_finish (the
+ * policy is built from the spec it parsed, sc->policy_spec); it is
+ * copied. Returns 0, or -1 with a reason in err (e.g. a replayed capture
+ * that does not fit: an input error), or ENGINE_NO_MEMORY with "out of
+ * memory" (a runtime failure). */
 #define ENGINE_NO_MEMORY (-2)
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
 

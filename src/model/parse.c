@@ -494,123 +494,158 @@ static int next_item(const char **p, const char *text, char *a, char *hi, char *
     return kind;
 }
 
-int parse_list_u64(const char *text, uint64_t min, uint64_t max, uint64_t **out, size_t *n,
-                   char *err, size_t errlen)
+/* One item of a number list, already split by next_item: pushes its
+ * value, or the values of its range A..B[:STEP], onto b. Returns 0, -1
+ * with a message in err, or LIST_FULL (more than PARSE_LIST_MAX items, or
+ * no memory). */
+#define LIST_FULL (-2)
+typedef int (*list_item_fn)(list_buf *b, int kind, const char *a, const char *hi,
+                            const char *step, const void *bounds, char *err, size_t errlen);
+
+static int empty_range(const char *a, const char *hi, char *err, size_t errlen)
 {
     char e[ECHO_MAX + 8];
-    list_buf b = {.size = sizeof(uint64_t)};
+    snprintf(err, errlen, "'%s..%s' is an empty range", parse_echo(a, e, sizeof e), hi);
+    return -1;
+}
+
+/* The reader both number lists share: comma-separated items, each a value
+ * or a range that `item` expands; one message for a list too long. On
+ * success the caller owns *out (n items of `size` bytes). */
+static int parse_list(const char *text, size_t size, list_item_fn item, const void *bounds,
+                      void **out, size_t *n, char *err, size_t errlen)
+{
+    list_buf b = {.size = size};
     const char *p = text;
     for (;;) {
         char a[128], hi[128], step[128];
         int kind = next_item(&p, text, a, hi, step, sizeof a, err, errlen);
         if (kind < 0)
             goto fail;
-        uint64_t va = 0, vb = 0, vs = 1;
-        if (parse_u64(a, min, max, &va, err, errlen) != 0)
+        int rc = item(&b, kind, a, hi, step, bounds, err, errlen);
+        if (rc == LIST_FULL)
+            too_many(err, errlen);
+        if (rc != 0)
             goto fail;
-        if (kind == 0) {
-            if (list_push(&b, &va) != 0)
-                goto fail_many;
-        } else {
-            bool log2 = strcmp(step, "log") == 0;
-            if (parse_u64(hi, min, max, &vb, err, errlen) != 0)
-                goto fail;
-            if (!log2 && step[0] != '\0' &&
-                parse_u64(step, 1, UINT64_MAX, &vs, err, errlen) != 0)
-                goto fail;
-            if (va > vb || (log2 && va == 0)) {
-                snprintf(err, errlen, "'%s..%s' is an empty range", parse_echo(a, e, sizeof e), hi);
-                goto fail;
-            }
-            for (uint64_t v = va;;) {
-                if (list_push(&b, &v) != 0)
-                    goto fail_many;
-                uint64_t next = log2 ? v * 2 : v + vs;
-                if ((log2 && v > UINT64_MAX / 2) || next < v || next > vb)
-                    break;
-                v = next;
-            }
-        }
         if (p == NULL)
             break;
     }
     *out = b.items;
     *n = b.n;
     return 0;
-fail_many:
-    too_many(err, errlen);
 fail:
     free(b.items);
     return -1;
 }
 
+typedef struct u64_bounds {
+    uint64_t min, max;
+} u64_bounds;
+
+/* A..B (step 1), A..B:S (whole S >= 1) or A..B:log (doubling from A > 0),
+ * each stopping at B or before the values would wrap. */
+static int u64_item(list_buf *b, int kind, const char *a, const char *hi, const char *step,
+                    const void *bounds, char *err, size_t errlen)
+{
+    const u64_bounds *r = bounds;
+    uint64_t va = 0, vb = 0, vs = 1;
+    if (parse_u64(a, r->min, r->max, &va, err, errlen) != 0)
+        return -1;
+    if (kind == 0)
+        return list_push(b, &va) != 0 ? LIST_FULL : 0;
+    bool log2 = strcmp(step, "log") == 0;
+    if (parse_u64(hi, r->min, r->max, &vb, err, errlen) != 0)
+        return -1;
+    if (!log2 && step[0] != '\0' && parse_u64(step, 1, UINT64_MAX, &vs, err, errlen) != 0)
+        return -1;
+    if (va > vb || (log2 && va == 0))
+        return empty_range(a, hi, err, errlen);
+    for (uint64_t v = va;;) {
+        if (list_push(b, &v) != 0)
+            return LIST_FULL;
+        uint64_t next = log2 ? v * 2 : v + vs;
+        if ((log2 && v > UINT64_MAX / 2) || next < v || next > vb)
+            break;
+        v = next;
+    }
+    return 0;
+}
+
+int parse_list_u64(const char *text, uint64_t min, uint64_t max, uint64_t **out, size_t *n,
+                   char *err, size_t errlen)
+{
+    u64_bounds r = {min, max};
+    void *items = NULL;
+    if (parse_list(text, sizeof(uint64_t), u64_item, &r, &items, n, err, errlen) != 0)
+        return -1;
+    *out = items;
+    return 0;
+}
+
+typedef struct double_bounds {
+    double min, max;
+} double_bounds;
+
+/* A..B:S (S > 0 required: a real range has no natural step) or A..B:log
+ * (doubling from A > 0). The last value within 1e-9 of B (relative) is B
+ * itself, so 0.1..1:0.1 ends at exactly 1. */
+static int double_item(list_buf *b, int kind, const char *a, const char *hi, const char *step,
+                       const void *bounds, char *err, size_t errlen)
+{
+    const double_bounds *r = bounds;
+    char e[ECHO_MAX + 8];
+    double va = 0, vb = 0, vs = 0;
+    if (parse_double(a, r->min, r->max, &va, err, errlen) != 0)
+        return -1;
+    if (kind == 0)
+        return list_push(b, &va) != 0 ? LIST_FULL : 0;
+    bool log2 = strcmp(step, "log") == 0;
+    if (parse_double(hi, r->min, r->max, &vb, err, errlen) != 0)
+        return -1;
+    if (!log2) {
+        if (step[0] == '\0') {
+            snprintf(err, errlen, "'%s..%s' needs a step (A..B:STEP or A..B:log)",
+                     parse_echo(a, e, sizeof e), hi);
+            return -1;
+        }
+        if (parse_double(step, 0, INFINITY, &vs, err, errlen) != 0)
+            return -1;
+        if (vs <= 0) {
+            snprintf(err, errlen, "step %s is not above 0", parse_echo(step, e, sizeof e));
+            return -1;
+        }
+    }
+    if (va > vb || (log2 && va <= 0))
+        return empty_range(a, hi, err, errlen);
+    double tol = 1e-9 * fmax(fabs(va), fabs(vb));
+    if (log2) {
+        for (double v = va; v <= vb + tol; v *= 2)
+            if (list_push(b, &v) != 0)
+                return LIST_FULL;
+        return 0;
+    }
+    double count = floor((vb - va) / vs + 1e-9);
+    if (count >= PARSE_LIST_MAX)
+        return LIST_FULL;
+    for (size_t i = 0; i <= (size_t)count; i++) {
+        double v = va + (double)i * vs;
+        if (fabs(v - vb) <= tol)
+            v = vb;
+        if (list_push(b, &v) != 0)
+            return LIST_FULL;
+    }
+    return 0;
+}
+
 int parse_list_double(const char *text, double min, double max, double **out, size_t *n,
                       char *err, size_t errlen)
 {
-    char e[ECHO_MAX + 8];
-    list_buf b = {.size = sizeof(double)};
-    const char *p = text;
-    for (;;) {
-        char a[128], hi[128], step[128];
-        int kind = next_item(&p, text, a, hi, step, sizeof a, err, errlen);
-        if (kind < 0)
-            goto fail;
-        double va = 0, vb = 0, vs = 0;
-        if (parse_double(a, min, max, &va, err, errlen) != 0)
-            goto fail;
-        if (kind == 0) {
-            if (list_push(&b, &va) != 0)
-                goto fail_many;
-        } else {
-            bool log2 = strcmp(step, "log") == 0;
-            if (parse_double(hi, min, max, &vb, err, errlen) != 0)
-                goto fail;
-            if (!log2) {
-                if (step[0] == '\0') {
-                    snprintf(err, errlen, "'%s..%s' needs a step (A..B:STEP or A..B:log)",
-                             parse_echo(a, e, sizeof e), hi);
-                    goto fail;
-                }
-                if (parse_double(step, 0, INFINITY, &vs, err, errlen) != 0)
-                    goto fail;
-                if (vs <= 0) {
-                    snprintf(err, errlen, "step %s is not above 0", parse_echo(step, e, sizeof e));
-                    goto fail;
-                }
-            }
-            if (va > vb || (log2 && va <= 0)) {
-                snprintf(err, errlen, "'%s..%s' is an empty range", parse_echo(a, e, sizeof e), hi);
-                goto fail;
-            }
-            double tol = 1e-9 * fmax(fabs(va), fabs(vb));
-            if (log2) {
-                for (double v = va; v <= vb + tol; v *= 2)
-                    if (list_push(&b, &v) != 0)
-                        goto fail_many;
-            } else {
-                double count = floor((vb - va) / vs + 1e-9);
-                if (count >= PARSE_LIST_MAX)
-                    goto fail_many;
-                for (size_t i = 0; i <= (size_t)count; i++) {
-                    double v = va + (double)i * vs;
-                    if (fabs(v - vb) <= tol)
-                        v = vb;
-                    if (list_push(&b, &v) != 0)
-                        goto fail_many;
-                }
-            }
-        }
-        if (p == NULL)
-            break;
-    }
-    *out = b.items;
-    *n = b.n;
+    double_bounds r = {min, max};
+    void *items = NULL;
+    if (parse_list(text, sizeof(double), double_item, &r, &items, n, err, errlen) != 0)
+        return -1;
+    *out = items;
     return 0;
-fail_many:
-    too_many(err, errlen);
-fail:
-    free(b.items);
-    return -1;
 }
 
 void parse_list_free_words(char **words, size_t n)

@@ -934,20 +934,21 @@ static int derived_too_long(const char *key, const char *what, double ps, double
     return -1;
 }
 
-static int check_derived_times(const scenario *sc, double longest_m, const backoff_policy *p,
+static int check_derived_times(const scenario *sc, double longest_m, const backoff_env *env,
                                char *err, size_t errlen)
 {
     const phy_params *phy = &sc->phy;
     double budget = (double)(INT64_MAX - sc->duration) / 8;
-    double bit_ps = (double)phy_bit_ps(phy);
+    const phy_timing t = phy_timing_of(phy);
+    double bit_ps = (double)t.bit_ps;
     /* Bus: end to end; star: two drop cables and the repeater. */
     double metres = phy->topology == TOPOLOGY_STAR ? 2 * longest_m : longest_m;
     double prop_ps = metres / (phy->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12 +
-                     (double)phy->hub_delay_bits * bit_ps;
+                     (double)t.hub_ps;
     const char *prop_key = phy->velocity_c < 0.01 ? "velocity" : "length";
     if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0)
         return -1;
-    double slot_ps = (double)phy->slot_bits * bit_ps;
+    double slot_ps = (double)t.slot_ps;
     if (derived_too_long("slot-bits", "the slotTime", slot_ps, budget, err, errlen) != 0)
         return -1;
     /* Preamble, SFD and the largest frame, with room for a jam. */
@@ -960,12 +961,12 @@ static int check_derived_times(const scenario *sc, double longest_m, const backo
      * its attempt limit (the bounds stop growing well before 64). A wrapped
      * parameter shows as a negative or inverted bound. */
     backoff_state st = {.frame_ps = (sim_time)frame_ps, .attempt_ps = (sim_time)frame_ps};
-    uint32_t limit = backoff_policy_attempt_limit(p);
+    uint32_t limit = backoff_spec_attempt_limit(&sc->policy_spec, env);
     if (limit == 0 || limit > 64)
         limit = 64;
     for (uint32_t n = 1; n <= limit; n++) {
         sim_time lo = 0, hi = 0;
-        backoff_policy_bounds(p, &st, n, &lo, &hi);
+        backoff_spec_bounds(&sc->policy_spec, env, &st, n, &lo, &hi);
         if (lo < 0 || hi < lo || (double)hi > budget)
             return derived_too_long("policy", "the longest backoff wait",
                                     lo < 0 || hi < lo ? -1.0 : (double)hi, budget, err, errlen);
@@ -1147,17 +1148,15 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         return -1;
     }
 
-    /* The policy, reported now rather than when the engine starts. */
+    /* The policy, parsed once and reported now rather than when the
+     * engine starts; the engine builds it from sc->policy_spec. */
+    if (backoff_spec_parse(sc->policy, &sc->policy_spec, err, errlen) != 0)
+        return -1;
     backoff_env env = {
-        .slot_ps = (sim_time)sc->phy.slot_bits * phy_bit_ps(&sc->phy),
+        .slot_ps = phy_timing_of(&sc->phy).slot_ps,
         .attempt_limit = sc->phy.attempt_limit,
         .backoff_limit = sc->phy.backoff_limit,
         .n_stations = sc->n_stations,
     };
-    backoff_policy *p = NULL;
-    if (backoff_policy_create(sc->policy, &env, &p, err, errlen) != 0)
-        return -1;
-    int rc = check_derived_times(sc, longest_m, p, err, errlen);
-    backoff_policy_destroy(p);
-    return rc;
+    return check_derived_times(sc, longest_m, &env, err, errlen);
 }

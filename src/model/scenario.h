@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backoff.h"
 #include "phy.h"
 #include "simtime.h"
 #include "traffic.h"
@@ -44,6 +45,10 @@ typedef struct scenario {
     double pcap_time_scale;    /* replay: stretch (> 1) or squeeze time; 1 = as captured */
     uint32_t pcap_max_stations;/* replay: at most this many stations, 0 = no cap */
     char policy[SCENARIO_POLICY_MAX];  /* backoff policy spec, "beb" */
+    /* The spec above as parsed by scenario_finish (the engine builds its
+     * policy from this, without reading the text again). Set it with
+     * backoff_spec_parse when filling `policy` by hand. */
+    backoff_spec policy_spec;
     uint32_t queue_capacity;   /* frames per station */
     sim_time duration;         /* total simulated time */
     sim_time warmup;           /* discarded at the start of the measures */

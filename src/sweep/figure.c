@@ -12,6 +12,7 @@
 #include "analytic.h"
 #include "parse.h"
 #include "presets.h"
+#include "reference.h"
 
 const sweep_axis figure_x_axes[FIGURE_N_X_AXES] = {SWEEP_AXIS_STATIONS, SWEEP_AXIS_LOAD,
                                                    SWEEP_AXIS_LENGTH, SWEEP_AXIS_FRAME_SIZE};
@@ -88,17 +89,6 @@ static double end_to_end_bits(const scenario *sc)
     if (sc->phy.topology == TOPOLOGY_STAR)
         bits += sc->phy.hub_delay_bits;
     return bits;
-}
-
-static analytic_mb_costs mb_costs(const scenario *sc, double frame_bytes)
-{
-    analytic_mb_costs c;
-    c.frame_bits = frame_bytes * 8;
-    c.wire_bits = sc->phy.extension && c.frame_bits < sc->phy.slot_bits ? sc->phy.slot_bits
-                                                                         : c.frame_bits;
-    c.overhead_bits = sc->phy.preamble_bits + sc->phy.ifg_bits;
-    c.slot_bits = sc->phy.slot_bits;
-    return c;
 }
 
 #define REF_SAMPLES 120
@@ -179,7 +169,7 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
         for (size_t i = 0; i < r->n; i++) {
             double q = xa == SWEEP_AXIS_STATIONS ? r->x[i] : sc->n_stations;
             double fb = xa == SWEEP_AXIS_FRAME_SIZE ? r->x[i] : frame_bytes;
-            analytic_mb_costs c = mb_costs(sc, fb);
+            analytic_mb_costs c = reference_mb_costs(&sc->phy, fb);
             r->y[i] = analytic_mb_throughput(q, &c);
         }
     } else if (sc->traffic.kind == TRAFFIC_SATURATED && xa == SWEEP_AXIS_LENGTH) {

@@ -91,6 +91,11 @@ static void fill(scenario *sc, const bench_case *c, double *pos)
     sc->traffic.on_mean_s = 1e-3;
     sc->traffic.off_mean_s = 1e-3;
     snprintf(sc->policy, sizeof sc->policy, "%s", c->policy ? c->policy : "beb");
+    char err[256]; /* the engine builds from the parsed spec (scenario.h) */
+    if (backoff_spec_parse(sc->policy, &sc->policy_spec, err, sizeof err) != 0) {
+        fprintf(stderr, "csmacd_bench: %s\n", err);
+        exit(2);
+    }
     sc->queue_capacity = 64;
     sc->duration = (sim_time)(c->sim_s * 1e12);
     sc->warmup = 0;

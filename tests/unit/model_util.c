@@ -106,6 +106,14 @@ void mu_scenario(scenario *sc, const char *phy, uint32_t n, const double *positi
     sc->batches = 10;
 }
 
+void mu_set_policy(scenario *sc, const char *spec)
+{
+    char err[512];
+    snprintf(sc->policy, sizeof sc->policy, "%s", spec);
+    if (backoff_spec_parse(sc->policy, &sc->policy_spec, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
 void mu_scenario_free(scenario *sc)
 {
     free(sc->positions_m);

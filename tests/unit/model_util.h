@@ -58,6 +58,9 @@ void mu_scenario(scenario *sc, const char *phy, uint32_t n, const double *positi
                  traffic_kind kind, uint32_t frame_bytes, sim_time duration,
                  uint64_t seed);
 void mu_scenario_free(scenario *sc);
+/* Sets sc's backoff policy as scenario_finish would: the text and its
+ * parsed spec, which the engine builds from (fails the test if bad). */
+void mu_set_policy(scenario *sc, const char *spec);
 
 typedef struct mu_run {
     mu_trace tr;

@@ -140,6 +140,54 @@ static void test_unknown_policy(void **state)
     assert_true(strlen(err) > 0);
 }
 
+/* A spec is read once and built in any network later: a zeroed spec is
+ * beb with the PHY's limits; a parsed "linear:base=2,cap=8,attempts=5"
+ * keeps its values whatever the environment, the PHY's backoffLimit fills
+ * what it leaves, and the bounds read off the spec are the built
+ * policy's: linear at n = 4 waits base + 3 x step = 2 + 3 x 1 = 5 slots,
+ * capped at 8; at n = 9, 10 is capped to 8 slots (of 51.2 us). */
+static void test_spec_parse_once(void **state)
+{
+    (void)state;
+    backoff_env env = {.slot_ps = 51200000, .attempt_limit = 16, .backoff_limit = 3,
+                       .n_stations = 2};
+    char err[256] = "";
+    backoff_spec zero = {0};
+    backoff_policy *p = NULL;
+    assert_int_equal(backoff_policy_build(&zero, &env, &p, err, sizeof err), 0);
+    assert_string_equal(backoff_policy_name(p), "beb");
+    assert_int_equal(backoff_policy_attempt_limit(p), 16);
+    sim_time lo, hi;
+    backoff_policy_bounds(p, &(backoff_state){0}, 5, &lo, &hi);
+    assert_int_equal(hi, 7 * 51200000); /* k = min(5, backoffLimit 3) */
+    backoff_policy_destroy(p);
+
+    backoff_spec s;
+    assert_int_equal(backoff_spec_parse("linear:base=2,cap=8,attempts=5", &s, err, sizeof err),
+                     0);
+    assert_int_equal(backoff_spec_attempt_limit(&s, &env), 5);
+    assert_int_equal(backoff_policy_build(&s, &env, &p, err, sizeof err), 0);
+    assert_string_equal(backoff_policy_name(p), "linear");
+    for (uint32_t n = 1; n <= 12; n++) {
+        sim_time slo, shi;
+        backoff_policy_bounds(p, &(backoff_state){0}, n, &lo, &hi);
+        backoff_spec_bounds(&s, &env, &(backoff_state){0}, n, &slo, &shi);
+        assert_int_equal(lo, slo);
+        assert_int_equal(hi, shi);
+    }
+    backoff_policy_bounds(p, &(backoff_state){0}, 4, &lo, &hi);
+    assert_int_equal(hi, 5 * 51200000);
+    backoff_policy_bounds(p, &(backoff_state){0}, 9, &lo, &hi);
+    assert_int_equal(hi, 8 * 51200000);
+    backoff_policy_destroy(p);
+
+    /* A failed parse leaves the spec as it was and says why. */
+    backoff_spec kept = s;
+    assert_int_equal(backoff_spec_parse("linear:cap=-1", &s, err, sizeof err), -1);
+    assert_string_equal(err, "policy: linear cap '-1' is not a number from 0 to 1e+07 (slots)");
+    assert_memory_equal(&kept, &s, sizeof s);
+}
+
 /* Two stations at one point (zero-length cable), one 64-byte frame each,
  * backoffLimit overridden to 0 so every draw is r = 0 (range [0, 2^0)):
  * they collide on every attempt, deterministically.
@@ -246,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_discard_after_16th_collision),
         cmocka_unit_test(test_attempt_limit_override),
         cmocka_unit_test(test_engine_draws_in_range),
+        cmocka_unit_test(test_spec_parse_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,7 +115,7 @@ static void two_stations(const char *policy, uint64_t min_longest, uint64_t max_
     static const double pos[] = {0, 25};
     scenario sc;
     mu_scenario(&sc, "10base5", 2, pos, TRAFFIC_SATURATED, 64, SIM_PS_PER_S / 10, 3);
-    snprintf(sc.policy, sizeof sc.policy, "%s", policy);
+    mu_set_policy(&sc, policy);
     check(&sc);
     mu_run run;
     mu_run_scenario(&sc, &run);

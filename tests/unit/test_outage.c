@@ -199,7 +199,7 @@ static void check_many(const char *policy, uint64_t seed)
     scenario sc;
     mu_scenario(&sc, "10base5", n, pos, TRAFFIC_POISSON, 256, 60 * SIM_PS_PER_S / 1000, seed);
     sc.traffic.load = 0.6;
-    snprintf(sc.policy, sizeof sc.policy, "%s", policy);
+    mu_set_policy(&sc, policy);
     sc.outage_start = S;
     sc.outage_duration = E - S;
     mu_run run;

@@ -271,6 +271,30 @@ static void test_list_double(void **state)
     assert_int_equal(parse_list_double("1,x", 0, 10, &v, &n, err, sizeof err), -1);
 }
 
+/* Both number lists share one reader: the same messages for an empty
+ * range and a list too long (100 001 values: 0..100000 in steps of 1). */
+static void test_list_shared(void **state)
+{
+    (void)state;
+    uint64_t *u = NULL;
+    double *v = NULL;
+    size_t n = 0;
+    assert_int_equal(parse_list_u64("8..2", 0, 100, &u, &n, err, sizeof err), -1);
+    assert_string_equal(err, "'8..2' is an empty range");
+    assert_int_equal(parse_list_double("8..2:1", 0, 100, &v, &n, err, sizeof err), -1);
+    assert_string_equal(err, "'8..2' is an empty range");
+    assert_int_equal(parse_list_u64("0..100000", 0, 1000000, &u, &n, err, sizeof err), -1);
+    assert_string_equal(err, "the list has more than 100000 items (or no memory)");
+    assert_int_equal(parse_list_double("0..100000:1", 0, 1e6, &v, &n, err, sizeof err), -1);
+    assert_string_equal(err, "the list has more than 100000 items (or no memory)");
+    assert_int_equal(parse_list_u64("1,0..99999", 0, 1000000, &u, &n, err, sizeof err), -1);
+    assert_string_equal(err, "the list has more than 100000 items (or no memory)");
+    assert_int_equal(parse_list_u64("5,0..99998", 0, 1000000, &u, &n, err, sizeof err), 0);
+    assert_int_equal(n, 100000);
+    assert_true(u[0] == 5 && u[1] == 0 && u[99999] == 99998);
+    free(u);
+}
+
 static void test_list_words(void **state)
 {
     (void)state;
@@ -297,7 +321,7 @@ int main(void)
         cmocka_unit_test(test_double),     cmocka_unit_test(test_time),
         cmocka_unit_test(test_format_time), cmocka_unit_test(test_metres_rate_bool),
         cmocka_unit_test(test_list_u64),   cmocka_unit_test(test_list_double),
-        cmocka_unit_test(test_list_words),
+        cmocka_unit_test(test_list_words),  cmocka_unit_test(test_list_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

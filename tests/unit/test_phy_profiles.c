@@ -133,6 +133,50 @@ static void test_derived(void **state)
     assert_int_equal(phy_cable_ps(t, 100), 570195);
 }
 
+/* The timing every layer asks for, by hand: at 10 Mb/s one bit is
+ * 100 000 ps, so slotTime (512 bits) is 51.2 us, the gap (96) 9.6 us, its
+ * first part (64) 6.4 us, the jam (32) 3.2 us, the preamble and SFD (64)
+ * 6.4 us; 10BASE-T's repeater adds 8 bits, 0.8 us. At 1 Gb/s slotTime is
+ * 4096 bits of 1000 ps and the repeater 488 bits. */
+static void test_timing(void **state)
+{
+    (void)state;
+    phy_timing t = phy_timing_of(phy_profile_find("10baset"));
+    assert_int_equal(t.bit_ps, 100000);
+    assert_int_equal(t.slot_ps, 51200000);
+    assert_int_equal(t.ifg_ps, 9600000);
+    assert_int_equal(t.ifg_part1_ps, 6400000);
+    assert_int_equal(t.jam_ps, 3200000);
+    assert_int_equal(t.preamble_ps, 6400000);
+    assert_int_equal(t.hub_ps, 800000);
+    t = phy_timing_of(phy_profile_find("1000baset"));
+    assert_int_equal(t.bit_ps, 1000);
+    assert_int_equal(t.slot_ps, 4096000);
+    assert_int_equal(t.hub_ps, 488000);
+}
+
+/* Carrier extension (4.2.3.4): at 1 Gb/s a minimum frame (512 bits) is
+ * extended to slotTime (4096), a frame of slotTime or more is not, nor is
+ * a frame inside a burst; below 1 Gb/s nothing is extended. A mean frame
+ * length follows the same rule. */
+static void test_wire_bits(void **state)
+{
+    (void)state;
+    const phy_params *g = phy_profile_find("1000baset");
+    assert_int_equal(phy_wire_bits(g, 512, false), 4096);
+    assert_int_equal(phy_wire_bits(g, 4095, false), 4096);
+    assert_int_equal(phy_wire_bits(g, 4096, false), 4096);
+    assert_int_equal(phy_wire_bits(g, 12144, false), 12144);
+    assert_int_equal(phy_wire_bits(g, 512, true), 512);
+    assert_true(phy_mean_wire_bits(g, 1000.5) == 4096);
+    assert_true(phy_mean_wire_bits(g, 4095.5) == 4096);
+    assert_true(phy_mean_wire_bits(g, 4096) == 4096);
+    assert_true(phy_mean_wire_bits(g, 4096.5) == 4096.5);
+    const phy_params *f = phy_profile_find("100basetx");
+    assert_int_equal(phy_wire_bits(f, 512, false), 512);
+    assert_true(phy_mean_wire_bits(f, 1000.5) == 1000.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +184,8 @@ int main(void)
         cmocka_unit_test(test_table_4_2_common),
         cmocka_unit_test(test_rate_and_medium),
         cmocka_unit_test(test_derived),
+        cmocka_unit_test(test_timing),
+        cmocka_unit_test(test_wire_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

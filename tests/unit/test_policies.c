@@ -516,8 +516,9 @@ static void test_property_bounds_and_termination(void **state)
             sc.traffic.load = 1.5;
             sc.traffic.batch_frames = 3;
             /* a short limit for half the runs, so aborts happen */
-            snprintf(sc.policy, sizeof sc.policy, "%s%s", all_policies[i],
-                     rep % 2 ? ":attempts=4" : "");
+            char spec[64];
+            snprintf(spec, sizeof spec, "%s%s", all_policies[i], rep % 2 ? ":attempts=4" : "");
+            mu_set_policy(&sc, spec);
             backoff_env env = {.slot_ps = (sim_time)sc.phy.slot_bits * phy_bit_ps(&sc.phy),
                                .attempt_limit = sc.phy.attempt_limit,
                                .backoff_limit = sc.phy.backoff_limit, .n_stations = n};
@@ -575,7 +576,7 @@ static void test_policies_deterministic(void **state)
         scenario sc;
         mu_scenario(&sc, "10base5", 12, NULL, TRAFFIC_POISSON, 128, SIM_PS_PER_S / 20, 77);
         sc.traffic.load = 0.9;
-        snprintf(sc.policy, sizeof sc.policy, "%s", all_policies[i]);
+        mu_set_policy(&sc, all_policies[i]);
         mu_run_scenario(&sc, &a);
         mu_run_scenario(&sc, &b);
         assert_int_equal(a.tr.n, b.tr.n);

@@ -103,7 +103,7 @@ static void test_slotted_aloha(void **state)
         scenario sc;
         mu_scenario(&sc, "10base5", 200, NULL, TRAFFIC_POISSON, 64, duration, 900 + i);
         sc.traffic.load = loads[i];
-        snprintf(sc.policy, sizeof sc.policy, "slotted-aloha:q=0.01,attempts=none");
+        mu_set_policy(&sc, "slotted-aloha:q=0.01,attempts=none");
         mu_run run;
         mu_run_scenario(&sc, &run);
         double slots = (double)duration / (double)slot_ps;
@@ -141,7 +141,7 @@ static void test_pure_aloha(void **state)
         scenario sc;
         mu_scenario(&sc, "10base5", 200, NULL, TRAFFIC_POISSON, 64, duration, 3);
         sc.traffic.load = loads[i];
-        snprintf(sc.policy, sizeof sc.policy, "aloha:window=30,attempts=none");
+        mu_set_policy(&sc, "aloha:window=30,attempts=none");
         mu_run run;
         mu_run_scenario(&sc, &run);
         double frames = (double)duration / (double)frame_ps;
@@ -173,7 +173,7 @@ static void test_ppersistent_metcalfe_boggs(void **state)
         scenario sc;
         mu_scenario(&sc, "10base5", n, NULL, TRAFFIC_SATURATED, 512, SIM_PS_PER_S, 70 + n);
         sc.batches = 20;
-        snprintf(sc.policy, sizeof sc.policy, "ppersistent:attempts=none");
+        mu_set_policy(&sc, "ppersistent:attempts=none");
         engine *eng = NULL;
         char err[256];
         assert_int_equal(engine_create(&sc, &eng, err, sizeof err), 0);
@@ -258,7 +258,7 @@ static void capture_runs(const char *policy, int runs, double *discarded, double
         scenario sc;
         mu_scenario(&sc, "10base5", 2, NULL, TRAFFIC_SATURATED, 1518, 10 * SIM_PS_PER_S,
                     5000 + (uint64_t)i);
-        snprintf(sc.policy, sizeof sc.policy, "%s", policy);
+        mu_set_policy(&sc, policy);
         engine *e = NULL;
         char err[256];
         assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);

@@ -504,7 +504,7 @@ static void test_slotted_start_on_boundary(void **state)
     scenario sc;
     mu_scenario(&sc, "10base5", 1, NULL, TRAFFIC_SATURATED, 1518, 50 * slot, 4);
     sc.traffic.dest = DEST_BROADCAST;
-    snprintf(sc.policy, sizeof sc.policy, "slotted-aloha");
+    mu_set_policy(&sc, "slotted-aloha");
     mu_run run;
     mu_run_scenario(&sc, &run);
     for (size_t k = 0; k < 49; k++) {

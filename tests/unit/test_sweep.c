@@ -51,6 +51,7 @@
 #include "figure.h"
 #include "plot.h"
 #include "presets.h"
+#include "reference.h"
 #include "scenario.h"
 #include "stats.h"
 #include "sweep.h"
@@ -497,6 +498,22 @@ static void test_figure_load(void **state)
     sweep_grid_free(&g);
 }
 
+/* The throughput formula's costs read off a PHY: 1518-byte frames at
+ * 10 Mb/s cost 12144 bits plus 160 (preamble, SFD, gap) and 512-bit slots,
+ * so one station alone gets 12144 / 12304; 64-byte frames at 1 Gb/s are
+ * carrier-extended from 512 to 4096 bits with 4096-bit slots. */
+static void test_reference_costs(void **state)
+{
+    (void)state;
+    analytic_mb_costs c = reference_mb_costs(phy_profile_find("10base5"), 1518);
+    assert_true(c.frame_bits == 12144 && c.wire_bits == 12144);
+    assert_true(c.overhead_bits == 160 && c.slot_bits == 512);
+    assert_true(fabs(analytic_mb_throughput(1, &c) - 12144.0 / 12304.0) < 1e-12);
+    c = reference_mb_costs(phy_profile_find("1000baset"), 64);
+    assert_true(c.frame_bits == 512 && c.wire_bits == 4096);
+    assert_true(c.overhead_bits == 160 && c.slot_bits == 4096);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_plot_styles),
         cmocka_unit_test(test_figure_load),
+        cmocka_unit_test(test_reference_costs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,352 @@
+/* tui_commands.c - the TUI's commands (tui_driver_command): load, frame
+ * size, PHY, policy and station count change the base scenario and start a
+ * new sweep; the saves write the curve (CSV) and a replayed trace (pcap).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+#include "pcap_sink.h"
+#include "phy.h"
+#include "tui_driver_int.h"
+
+/* The policies the b key cycles through: the reference, its
+ * capture-avoiding variant, capped exponential backoff with and without
+ * jitter, fixed retry, and the two textbook channels (ALOHA, p-persistent
+ * CSMA; POLICIES.md), each with its default parameters. */
+static const char *const policy_cycle[] = {"beb",   "ca-beb", "full-jitter", "expo",
+                                           "fixed", "aloha",  "ppersistent"};
+#define N_POLICIES (sizeof policy_cycle / sizeof policy_cycle[0])
+
+static const uint32_t frame_ladder[] = {64, 128, 256, 512, 1024, 1518};
+#define N_FRAMES (sizeof frame_ladder / sizeof frame_ladder[0])
+/* Offered loads below saturation, total over all stations. */
+static const double load_ladder[] = {0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0};
+#define N_LOADS (sizeof load_ladder / sizeof load_ladder[0])
+
+/* ------------------------------------------------------------------ */
+/* Commands */
+
+/* Applies keys to the base scenario (all or none), then starts a new sweep.
+ * A key the scenario refuses becomes a message; the run goes on. */
+static int change_base(tui_driver *d, const char *const *keys, const char *const *values,
+                       size_t n, const char *what, char *err, size_t errlen)
+{
+    scenario trial;
+    char e2[512], warn[512];
+    if (scenario_copy(&trial, &d->base) != 0) {
+        set_message(d, "out of memory");
+        return 0;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = scenario_set(&trial, keys[i], values[i], e2, sizeof e2);
+    if (rc == 0) {
+        /* Checked as the sweep will run it: N = 1 is special-cased in
+         * start_engine, so check with at least two stations. */
+        scenario check;
+        if (scenario_copy(&check, &trial) != 0) {
+            scenario_free(&trial);
+            set_message(d, "out of memory");
+            return 0;
+        }
+        if (check.n_stations < 2 && check.positions_m == NULL)
+            check.n_stations = 2;
+        rc = scenario_finish(&check, e2, sizeof e2, warn, sizeof warn);
+        scenario_free(&check);
+    }
+    if (rc != 0) {
+        set_message(d, "cannot change %s: %s", what, e2);
+        scenario_free(&trial);
+        return 0;
+    }
+    scenario_free(&d->base);
+    d->base = trial;
+    if (restart_sweep(d, err, errlen) != 0)
+        return -1;
+    set_message(d, "%s: %s; a new sweep started", what, values[n - 1]);
+    return 0;
+}
+
+static int cmd_load(tui_driver *d, int dir, char *err, size_t errlen)
+{
+    const traffic_config *t = &d->base.traffic;
+    char v[32];
+    if (t->kind == TRAFFIC_SATURATED) {
+        if (dir > 0) {
+            set_message(d, "offered load is already at the top: saturated stations");
+            return 0;
+        }
+        snprintf(v, sizeof v, "%g", load_ladder[N_LOADS - 1]);
+    } else {
+        /* The next rung above or below the current load. */
+        double g = t->load;
+        size_t i = 0;
+        if (dir > 0) {
+            while (i < N_LOADS && load_ladder[i] <= g + 1e-9)
+                i++;
+            if (i == N_LOADS) {
+                const char *k[] = {"traffic"}, *val[] = {"saturated"};
+                return change_base(d, k, val, 1, "offered load", err, errlen);
+            }
+        } else {
+            i = N_LOADS;
+            while (i > 0 && load_ladder[i - 1] >= g - 1e-9)
+                i--;
+            if (i == 0) {
+                set_message(d, "offered load is already at its lowest, G = %g", g);
+                return 0;
+            }
+            i--;
+        }
+        snprintf(v, sizeof v, "%g", load_ladder[i]);
+    }
+    const char *k[] = {"traffic", "load"}, *val[] = {"poisson", v};
+    return change_base(d, k, val, 2, "offered load G (poisson)", err, errlen);
+}
+
+static int cmd_frame(tui_driver *d, int dir, char *err, size_t errlen)
+{
+    double cur = frame_bytes_mean(&d->base);
+    size_t i;
+    char v[32];
+    if (dir > 0) {
+        for (i = 0; i < N_FRAMES && frame_ladder[i] <= cur + 1e-9; i++)
+            ;
+        if (i == N_FRAMES) {
+            set_message(d, "frame size is already the largest, %u bytes",
+                        frame_ladder[N_FRAMES - 1]);
+            return 0;
+        }
+    } else {
+        for (i = N_FRAMES; i > 0 && frame_ladder[i - 1] >= cur - 1e-9; i--)
+            ;
+        if (i == 0) {
+            set_message(d, "frame size is already the smallest, %u bytes", frame_ladder[0]);
+            return 0;
+        }
+        i--;
+    }
+    snprintf(v, sizeof v, "%u", frame_ladder[i]);
+    const char *k[] = {"frame-size"}, *val[] = {v};
+    return change_base(d, k, val, 1, "frame size (bytes)", err, errlen);
+}
+
+static int cmd_phy(tui_driver *d, char *err, size_t errlen)
+{
+    size_t n = phy_profile_count(), i;
+    for (i = 0; i < n; i++)
+        if (strcmp(phy_profile_at(i)->name, d->base.phy.name) == 0)
+            break;
+    const char *next = phy_profile_at(i < n ? (i + 1) % n : 0)->name;
+    /* A new profile brings its own cable: explicit positions do not carry. */
+    free(d->base.positions_m);
+    d->base.positions_m = NULL;
+    d->base.n_positions = 0;
+    d->base.probe_m = 0;
+    const char *k[] = {"phy"}, *val[] = {next};
+    return change_base(d, k, val, 1, "PHY profile", err, errlen);
+}
+
+/* The next policy of policy_cycle after the current one, compared by name
+ * (a spec with parameters, "fixed:wait=4", counts as its name); a policy
+ * outside the list goes to the first. Parameters do not carry over. */
+static int cmd_policy(tui_driver *d, char *err, size_t errlen)
+{
+    size_t len = strcspn(d->base.policy, ":"), i;
+    for (i = 0; i < N_POLICIES; i++)
+        if (strlen(policy_cycle[i]) == len && strncmp(policy_cycle[i], d->base.policy, len) == 0)
+            break;
+    const char *next = policy_cycle[i < N_POLICIES ? (i + 1) % N_POLICIES : 0];
+    const char *k[] = {"policy"}, *val[] = {next};
+    return change_base(d, k, val, 1, "backoff policy", err, errlen);
+}
+
+static void cmd_save_csv(tui_driver *d)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/csmacd-sweep-%s-%uB-seed%llu.csv", d->save_dir,
+             d->base.phy.name, (unsigned)lround(frame_bytes_mean(&d->base)),
+             (unsigned long long)d->base.seed);
+    /* Like every output: a temporary renamed into place when whole. */
+    outfile out;
+    char err[1400];
+    if (outfile_open(&out, path, err, sizeof err) != 0) {
+        set_message(d, "%s", err);
+        return;
+    }
+    errno = 0;
+    if (tui_driver_write_csv(d, out.f) != 0) {
+        set_message(d, "%s: %s", path, strerror(errno ? errno : EIO));
+        outfile_discard(&out);
+        return;
+    }
+    if (outfile_commit(&out, err, sizeof err) != 0) {
+        set_message(d, "%s", err);
+        return;
+    }
+    set_message(d, "saved the plot data (%zu points) to %s", d->n_points, path);
+}
+
+/* The current run's trace: the run is replayed from t = 0 with a pcap sink
+ * (a scenario and a seed give the same events), up to the current time or
+ * DRIVER_PCAP_MAX_PS, whichever is earlier. */
+static void cmd_save_pcap(tui_driver *d)
+{
+    char path[1200], e2[512];
+    const scenario *sc = engine_scenario(d->e);
+    snprintf(path, sizeof path, "%s/csmacd-%s-N%u-seed%llu.pcap", d->save_dir, sc->phy.name,
+             sc->n_stations, (unsigned long long)sc->seed);
+    sim_time until = d->view_t < DRIVER_PCAP_MAX_PS ? d->view_t : DRIVER_PCAP_MAX_PS;
+    engine *e2e = NULL;
+    if (engine_create(sc, &e2e, e2, sizeof e2) != 0) {
+        set_message(d, "cannot save the trace: %s", e2);
+        return;
+    }
+    pcap_sink *ps = NULL;
+    pcap_sink_options po = {.collisions = true};
+    if (pcap_sink_open(path, &sc->phy, &po, &ps, e2, sizeof e2) != 0) {
+        engine_destroy(e2e);
+        set_message(d, "%s", e2);
+        return;
+    }
+    if (engine_add_sink(e2e, pcap_sink_trace(ps)) != 0) {
+        pcap_sink_discard(ps);
+        engine_destroy(e2e);
+        set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
+    if (engine_start(e2e, e2, sizeof e2) != 0) {
+        pcap_sink_discard(ps);
+        engine_destroy(e2e);
+        set_message(d, "cannot save the trace: %s", e2);
+        return;
+    }
+    if (engine_run(e2e, until, 0) == ENGINE_OUT_OF_MEMORY) {
+        pcap_sink_discard(ps);
+        engine_destroy(e2e);
+        set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
+    engine_destroy(e2e);
+    uint64_t recs = pcap_sink_records(ps);
+    if (pcap_sink_close(ps, e2, sizeof e2) != 0) {
+        set_message(d, "%s", e2);
+        return;
+    }
+    set_message(d, "saved the trace of the first %.6f s (%llu records) to %s",
+                sim_time_to_s(until), (unsigned long long)recs, path);
+}
+
+static int cmd_stations(tui_driver *d, int dir, char *err, size_t errlen)
+{
+    uint32_t n = d->n;
+    if (dir < 0 && n <= 1) {
+        set_message(d, "at least one station");
+        return 0;
+    }
+    if (dir > 0 && n >= DRIVER_MAX_N) {
+        set_message(d, "at most %u stations here", DRIVER_MAX_N);
+        return 0;
+    }
+    n = dir > 0 ? n + 1 : n - 1;
+    d->phase = TUI_SWEEP_MANUAL;
+    if (start_engine(d, n, true, err, errlen) != 0)
+        return -1;
+    compute_ref(d);
+    return 0;
+}
+
+int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, size_t errlen)
+{
+    int page = table_rows > 1 ? table_rows - 1 : 1;
+    switch (c) {
+    case TUI_CMD_NONE:
+    case TUI_CMD_RESIZE:
+    case TUI_CMD_COUNT:
+        return 0;
+    case TUI_CMD_QUIT:
+        return 1;
+    case TUI_CMD_PAUSE:
+        d->paused = !d->paused;
+        return 0;
+    case TUI_CMD_STEP_EVENT:
+        d->paused = true;
+        return run_to(d, SIM_TIME_NEVER, 1, err, errlen) < 0 ? -1 : 0;
+    case TUI_CMD_STEP_SLOT:
+        d->paused = true;
+        return run_to(d, d->view_t + d->slot_ps, UINT64_MAX, err, errlen) < 0 ? -1 : 0;
+    case TUI_CMD_SLOWER:
+        if (d->speed_idx > 0)
+            d->speed_idx--;
+        return 0;
+    case TUI_CMD_FASTER:
+        if (d->speed_idx + 1 < N_SPEEDS)
+            d->speed_idx++;
+        return 0;
+    case TUI_CMD_MORE_STATIONS:
+        return cmd_stations(d, +1, err, errlen);
+    case TUI_CMD_FEWER_STATIONS:
+        return cmd_stations(d, -1, err, errlen);
+    case TUI_CMD_LOAD_UP:
+        return cmd_load(d, +1, err, errlen);
+    case TUI_CMD_LOAD_DOWN:
+        return cmd_load(d, -1, err, errlen);
+    case TUI_CMD_FRAME_UP:
+        return cmd_frame(d, +1, err, errlen);
+    case TUI_CMD_FRAME_DOWN:
+        return cmd_frame(d, -1, err, errlen);
+    case TUI_CMD_NEXT_PHY:
+        return cmd_phy(d, err, errlen);
+    case TUI_CMD_NEXT_POLICY:
+        return cmd_policy(d, err, errlen);
+    case TUI_CMD_RESTART:
+        if (restart_sweep(d, err, errlen) != 0)
+            return -1;
+        set_message(d, "sweep restarted");
+        return 0;
+    case TUI_CMD_TOGGLE_REF:
+        d->show_ref = !d->show_ref;
+        if (d->show_ref && d->n_ref == 0)
+            set_message(d, "the reference model is for saturated stations only");
+        return 0;
+    case TUI_CMD_ZOOM:
+        d->zoom = !d->zoom;
+        set_message(d, d->zoom ? "S axis zoomed to the data (z: whole 0 .. 1)"
+                               : "S axis from 0 to 1 (z: zoom to the data)");
+        return 0;
+    case TUI_CMD_SAVE_PCAP:
+        cmd_save_pcap(d);
+        return 0;
+    case TUI_CMD_SAVE_CSV:
+        cmd_save_csv(d);
+        return 0;
+    case TUI_CMD_HELP:
+        d->show_help = !d->show_help;
+        return 0;
+    case TUI_CMD_CLOSE:
+        d->show_help = false;
+        return 0;
+    case TUI_CMD_SCROLL_UP:
+        if (d->scroll > 0)
+            d->scroll--;
+        return 0;
+    case TUI_CMD_SCROLL_DOWN:
+        d->scroll++;
+        break;
+    case TUI_CMD_PAGE_UP:
+        d->scroll = d->scroll > (size_t)page ? d->scroll - (size_t)page : 0;
+        return 0;
+    case TUI_CMD_PAGE_DOWN:
+        d->scroll += (size_t)page;
+        break;
+    }
+    /* Scrolling down: never past the last page. */
+    size_t last = d->n > (uint32_t)table_rows && table_rows > 0 ? d->n - (size_t)table_rows : 0;
+    if (d->scroll > last)
+        d->scroll = last;
+    return 0;
+}

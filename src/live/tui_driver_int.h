@@ -1,0 +1,100 @@
+/* tui_driver_int.h - the driver's own state, shared by its files and by
+ * no one else (tui_driver.h is the contract): tui_driver.c (the engines
+ * and the measured sweep), tui_commands.c (the user's commands),
+ * tui_snapshot.c (what the screen shows, the geometry of the signals) and
+ * tui_csv.c (the saved curve).
+ */
+#ifndef CSMACD_TUI_DRIVER_INT_H
+#define CSMACD_TUI_DRIVER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "results.h"
+#include "scenario.h"
+#include "timeline_sink.h"
+#include "tui_driver.h"
+
+#define DRIVER_MAX_N 1024u            /* the most stations + will add */
+#define DRIVER_RUN_PS (3600 * SIM_PS_PER_S) /* engines run "for ever": 1 h */
+#define DRIVER_REF_POINTS 160
+#define DRIVER_TIMELINE_RING 8192
+#define DRIVER_PCAP_MAX_PS (10 * SIM_PS_PER_S) /* longest trace a save replays */
+
+/* Simulated seconds per wall second; 0 = as fast as the budget allows. */
+#define N_SPEEDS 10
+extern const double speeds[N_SPEEDS];
+
+struct tui_driver {
+    scenario base;
+    double precision;
+    uint32_t min_batches;
+    sim_time batch_ps_opt, cap_ps_opt; /* as given (0 = derive from the PHY) */
+    sim_time batch_ps, cap_ps;
+    char save_dir[1024];
+    char save_dir_shown[4096]; /* save_dir resolved, for the help overlay */
+
+    uint32_t *sweep;
+    size_t n_sweep, sweep_idx;
+    bool log_x;
+    tui_sweep_phase phase;
+
+    engine *e;
+    uint64_t engine_gen; /* counts engines built (pointers may be reused) */
+    uint32_t n;
+    timeline_sink *tl;
+    sim_time view_t;
+    sim_time slot_ps, bit_ps;
+
+    /* The point being measured. */
+    bool measuring;
+    sim_time next_batch;
+    uint64_t prev_bits;
+    uint32_t batches_seen; /* the first is the warm-up */
+    double sum, sumsq;     /* over the kept batches */
+    uint32_t kept;
+    tui_point cur;
+
+    tui_point *points;
+    size_t n_points, cap_points;
+
+    tui_ref_point ref[DRIVER_REF_POINTS];
+    size_t n_ref;
+    bool show_ref;
+    bool zoom; /* S axis zoomed to the data */
+
+    size_t speed_idx;
+    bool paused, show_help, exhausted;
+    size_t scroll;
+    char message[512];
+    double message_age_s;
+
+    /* Geometry of the current engine, for the cable drawing. */
+    sim_time *pos_ps;  /* bus: from the left end; star: drop delay */
+    sim_time cable_ps; /* bus: left end to right end */
+
+    /* Snapshot storage. */
+    tui_station_row *rows;
+    double *pos;
+    size_t rows_cap;
+    tui_span *spans;
+    size_t n_spans, spans_cap;
+    uint8_t timeline[TUI_TIMELINE_MAX];
+    char traffic_desc[64];
+    char ref_label[64];
+    results res;
+};
+
+/* Shared between the driver's files (tui_driver.c). */
+void set_message(tui_driver *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+double frame_bytes_mean(const scenario *sc);
+uint32_t sweep_min(const tui_driver *d);
+uint32_t sweep_max(const tui_driver *d);
+void compute_ref(tui_driver *d);
+int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen);
+int restart_sweep(tui_driver *d, char *err, size_t errlen);
+int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,275 @@
+/* tui_snapshot.c - the snapshot the screen draws (tui_driver_snapshot).
+ *
+ * What the screen shows of the medium is computed here from the timeline
+ * sink (transmissions with their start, end and jam) and the medium's
+ * delays: on a bus, the stretch of cable a signal covers at time t is
+ * |x - x_s| in [t - end, t - start); on a star each station's column shows
+ * the signals present at that station.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "medium.h"
+#include "tui_driver_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Snapshots */
+
+static tui_station_state map_state(mac_state s)
+{
+    switch (s) {
+    case MAC_IDLE:
+        return TUI_ST_IDLE;
+    case MAC_DEFER:
+        return TUI_ST_DEFER;
+    case MAC_TX:
+        return TUI_ST_TX;
+    case MAC_JAM:
+        return TUI_ST_JAM;
+    case MAC_BACKOFF:
+        return TUI_ST_BACKOFF;
+    case MAC_BURST_GAP:
+        return TUI_ST_BURST;
+    }
+    return TUI_ST_IDLE;
+}
+
+static int grow(tui_driver *d, size_t n)
+{
+    if (n <= d->rows_cap)
+        return 0;
+    tui_station_row *r = realloc(d->rows, n * sizeof *r);
+    if (!r)
+        return -1;
+    d->rows = r;
+    double *p = realloc(d->pos, n * sizeof *p);
+    if (!p)
+        return -1;
+    d->pos = p;
+    d->rows_cap = n;
+    return 0;
+}
+
+/* The bottom of a zoomed S axis: the highest of 0.9, 0.8, 0.7, 0.6, 0.5 that
+ * leaves everything drawn (points with their intervals, the reference
+ * curve) at least 0.02 above it; 0 when nothing is measured yet. */
+static double zoom_floor(const tui_driver *d)
+{
+    double lo = 2.0;
+    for (size_t i = 0; i < d->n_points; i++)
+        lo = fmin(lo, d->points[i].s - fmax(d->points[i].s_ci95, 0));
+    if (d->measuring && d->kept > 0)
+        lo = fmin(lo, d->cur.s - fmax(d->cur.s_ci95, 0));
+    if (lo > 1.5)
+        return 0;
+    if (d->show_ref)
+        for (size_t i = 0; i < d->n_ref; i++)
+            lo = fmin(lo, d->ref[i].s);
+    static const double floors[] = {0.9, 0.8, 0.7, 0.6, 0.5};
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+        if (lo - 0.02 >= floors[i])
+            return floors[i];
+    return 0;
+}
+
+static void add_span(tui_driver *d, double from, double to, bool jam, uint32_t station)
+{
+    if (to <= from)
+        return;
+    if (d->n_spans == d->spans_cap) {
+        size_t nc = d->spans_cap ? 2 * d->spans_cap : 64;
+        tui_span *ns = realloc(d->spans, nc * sizeof *ns);
+        if (!ns)
+            return;
+        d->spans = ns;
+        d->spans_cap = nc;
+    }
+    d->spans[d->n_spans++] = (tui_span){from, to, jam, station};
+}
+
+/* Bus: the signal of one transmission covers the points whose distance
+ * (as delay) from the transmitter lies in [t - end, t - start): the part
+ * sent as jam covers [t - end, t - jam_start). */
+static void bus_spans(tui_driver *d, const timeline_tx *r, sim_time t)
+{
+    if (r->start > t || r->station >= d->n)
+        return;
+    double L = d->cable_ps > 0 ? (double)d->cable_ps : 1.0;
+    double x = (double)d->pos_ps[r->station];
+    sim_time end = r->end == SIM_TIME_NEVER || r->end > t ? t : r->end;
+    double far = (double)(t - r->start);
+    double near = (double)(t - end);
+    double jam = r->jam_start != SIM_TIME_NEVER && r->jam_start < t ? (double)(t - r->jam_start)
+                                                                     : -1;
+    if (near >= L + x && near >= L)
+        return; /* the whole signal has left the cable */
+    /* Sections by distance from the transmitter: [near, jam) jam, [jam, far)
+     * frame; without a jam [near, far) is all frame. */
+    /* A signal that has just left its transmitter covers no cable yet:
+     * show it at the transmitter all the same (a sliver of one column). */
+    if (far <= 0)
+        far = 1e-6 * L;
+    double sect[2][2] = {{near, jam >= 0 ? jam : near}, {jam >= 0 ? jam : near, far}};
+    for (int k = 0; k < 2; k++) {
+        double a = sect[k][0], b = sect[k][1];
+        if (b <= a)
+            continue;
+        bool is_jam = k == 0;
+        if (d->cable_ps == 0) { /* every station at one point */
+            add_span(d, 0, 1, is_jam, r->station);
+            continue;
+        }
+        if (a <= 0) { /* one stretch through the transmitter */
+            add_span(d, fmax(x - b, 0) / L, fmin(x + b, L) / L, is_jam, r->station);
+            continue;
+        }
+        /* Right of the transmitter: [x + a, x + b); left: (x - b, x - a]. */
+        double r0 = x + a, r1 = x + b, l0 = x - b, l1 = x - a;
+        if (r1 > r0)
+            add_span(d, fmax(r0, 0) / L, fmin(r1, L) / L, is_jam, r->station);
+        if (l1 > l0)
+            add_span(d, fmax(l0, 0) / L, fmin(l1, L) / L, is_jam, r->station);
+    }
+}
+
+/* Star: station j hears transmission r during [start + delay, end + delay). */
+static void star_spans(tui_driver *d, const timeline_tx *r, sim_time t, const medium *m)
+{
+    uint32_t n = d->n;
+    double half = n > 1 ? 0.5 / (double)(n - 1) : 0.5;
+    for (uint32_t j = 0; j < n; j++) {
+        sim_time dl = medium_delay(m, r->station, j);
+        if (r->start + dl > t)
+            continue;
+        if (r->end != SIM_TIME_NEVER && r->end + dl <= t)
+            continue;
+        bool jam = r->jam_start != SIM_TIME_NEVER && r->jam_start + dl <= t;
+        double c = d->pos[j];
+        add_span(d, c - half * 0.8, c + half * 0.8, jam, r->station);
+    }
+}
+
+void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    const scenario *sc = &d->base;
+    engine_results(d->e, &d->res);
+    const results *r = &d->res;
+    sim_time t = d->view_t;
+
+    s->phy_name = sc->phy.name;
+    s->rate_bps = (double)sc->phy.rate_bps;
+    s->star = sc->phy.topology == TOPOLOGY_STAR;
+    s->length_m = sc->phy.length_m;
+    s->traffic = d->traffic_desc;
+    s->frame_bytes = (uint32_t)lround(frame_bytes_mean(sc));
+    s->policy = sc->policy;
+    s->seed = sc->seed;
+    s->slot_s = sim_time_to_s(d->slot_ps);
+
+    s->phase = d->phase;
+    s->n_min = sweep_min(d);
+    s->n_max = sweep_max(d);
+    s->log_x = d->log_x;
+    s->sweep_index = d->sweep_idx;
+    s->sweep_count = d->n_sweep;
+    s->points = d->points;
+    s->n_points = d->n_points;
+    s->has_current = d->measuring && d->kept > 0; /* no marker before the first batch */
+    s->current = d->cur;
+    s->target_rel_ci = d->precision;
+    s->batches = d->measuring ? d->kept : 0;
+    s->min_batches = d->min_batches;
+    s->batch_s = sim_time_to_s(d->batch_ps);
+    s->ref = d->ref;
+    s->n_ref = d->n_ref;
+    s->show_ref = d->show_ref;
+    s->ref_label = d->ref_label;
+    s->s_axis_min = d->zoom ? zoom_floor(d) : 0;
+
+    s->n_stations = d->n;
+    s->sim_time_s = sim_time_to_s(t);
+    s->events = r->events;
+    s->throughput = r->throughput;
+    s->measuring = d->measuring;
+    /* Measured only per point, and only from two batches on. */
+    s->throughput_ci95 = d->measuring && d->kept >= 2 ? d->cur.s_ci95 : -1;
+    s->offered_load = r->offered_load;
+    s->coll_per_frame = r->collisions_per_frame;
+    s->jain = r->jain_fairness;
+    s->capture_mean_run = r->capture_mean_run;
+    s->capture_max_run = r->capture_max_run;
+    s->frames_aborted = r->frames_aborted;
+    s->frames_late_discarded = r->frames_late_discarded;
+    s->frames_dropped = r->frames_dropped;
+
+    if (grow(d, d->n) == 0) {
+        for (uint32_t i = 0; i < d->n; i++) {
+            mac_station_view v;
+            engine_station_view(d->e, i, &v);
+            tui_station_row *row = &d->rows[i];
+            row->index = i;
+            row->state = map_state(v.state);
+            row->attempt = v.attempt;
+            row->backoff_slots_left = 0;
+            if (v.state == MAC_BACKOFF && v.backoff_until > t && d->slot_ps > 0)
+                row->backoff_slots_left =
+                    (uint64_t)((v.backoff_until - t + d->slot_ps - 1) / d->slot_ps);
+            /* the window's counts, as every other figure on screen */
+            const mac_counters *c = i < r->n_stations && r->stations ? &r->stations[i].c : NULL;
+            row->successes = c ? c->frames_transmitted_ok : 0;
+            row->collisions = c ? c->collisions : 0;
+            row->aborted = c ? c->frames_aborted_xs_colls : 0;
+            row->late_discarded = c ? c->frames_late_discarded : 0;
+            row->dropped = c ? c->frames_dropped : 0;
+            row->share = i < r->n_stations && r->stations ? r->stations[i].share : 0;
+            if (s->star || d->cable_ps == 0)
+                d->pos[i] = d->n > 1 ? (double)i / (double)(d->n - 1) : 0.5;
+            else
+                d->pos[i] = (double)d->pos_ps[i] / (double)d->cable_ps;
+        }
+        s->rows = d->rows;
+        s->n_rows = d->n;
+        s->station_pos = d->pos;
+    }
+    s->scroll = d->scroll;
+
+    /* Signals now. Only recent transmissions can still be on the wire. */
+    d->n_spans = 0;
+    const medium *m = engine_medium(d->e);
+    size_t cnt = timeline_sink_count(d->tl);
+    size_t first = cnt > 64 ? cnt - 64 : 0;
+    for (size_t i = first; i < cnt; i++) {
+        const timeline_tx *tx = timeline_sink_at(d->tl, i);
+        if (s->star)
+            star_spans(d, tx, t, m);
+        else
+            bus_spans(d, tx, t);
+    }
+    s->spans = d->spans;
+    s->n_spans = d->n_spans;
+
+    /* One column per slot; in slow motion, finer columns (halving down to
+     * one bit time) so the strip still scrolls a few columns a second. */
+    sim_time cell_ps = d->slot_ps;
+    double speed = speeds[d->speed_idx];
+    while (speed > 0 && cell_ps / 2 >= d->bit_ps && (double)cell_ps > speed * 0.25e12)
+        cell_ps /= 2;
+    timeline_sink_cells(d->tl, t, cell_ps, TUI_TIMELINE_MAX, d->timeline);
+    for (size_t i = 0; i < TUI_TIMELINE_MAX; i++)
+        d->timeline[i] = d->timeline[i] == TIMELINE_FRAME       ? TUI_CHAN_FRAME
+                       : d->timeline[i] == TIMELINE_JAM         ? TUI_CHAN_JAM
+                       : d->timeline[i] == TIMELINE_COLLISION   ? TUI_CHAN_COLLISION
+                                                                : TUI_CHAN_IDLE;
+    s->timeline = d->timeline;
+    s->n_timeline = TUI_TIMELINE_MAX;
+    s->cell_s = sim_time_to_s(cell_ps);
+
+    s->speed = speeds[d->speed_idx];
+    s->paused = d->paused;
+    s->show_help = d->show_help;
+    s->can_save_pcap = true;
+    s->save_dir = d->save_dir_shown;
+    s->message = d->message[0] ? d->message : NULL;
+}

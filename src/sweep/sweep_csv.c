@@ -1,0 +1,270 @@
+/* sweep_csv.c - the sweep's CSV files (sweep_csv.h): the table of
+ * scenario columns and the writers.
+ */
+#include "sweep_csv.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fmt_double(double v, char *buf, size_t len)
+{
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* Exact seconds from picoseconds: "0.2", "1e-06" would lose nothing but
+ * a decimal string is what TIME reads back exactly. */
+static void fmt_seconds(sim_time ps, char *buf, size_t len)
+{
+    long long s = (long long)(ps / SIM_PS_PER_S), frac = (long long)(ps % SIM_PS_PER_S);
+    if (frac == 0) {
+        snprintf(buf, len, "%lld", s);
+        return;
+    }
+    char digits[16];
+    snprintf(digits, sizeof digits, "%012lld", frac);
+    for (int i = 11; i > 0 && digits[i] == '0'; i--)
+        digits[i] = '\0';
+    snprintf(buf, len, "%lld.%s", s, digits);
+}
+
+/* The scenario columns: the name (with its unit) and the value as text
+ * that the matching option of `csmacd run` reads back exactly. */
+typedef void (*column_fn)(const scenario *sc, char *buf, size_t len);
+
+#define COL_U(fn, expr)                                                                       \
+    static void fn(const scenario *sc, char *buf, size_t len)                                \
+    {                                                                                         \
+        snprintf(buf, len, "%" PRIu64, (uint64_t)(expr));                                     \
+    }
+#define COL_B(fn, expr)                                                                       \
+    static void fn(const scenario *sc, char *buf, size_t len)                                \
+    {                                                                                         \
+        snprintf(buf, len, "%s", (expr) ? "yes" : "no");                                      \
+    }
+#define COL_D(fn, expr)                                                                       \
+    static void fn(const scenario *sc, char *buf, size_t len) { fmt_double((expr), buf, len); }
+COL_U(col_stations, sc->n_stations)
+COL_D(col_length, sc->phy.length_m)
+COL_D(col_probe, sc->probe_m)
+COL_D(col_load, sc->traffic.load)
+COL_U(col_batch, sc->traffic.batch_frames)
+COL_U(col_queue, sc->queue_capacity)
+COL_U(col_batches, sc->batches)
+COL_U(col_rate, sc->phy.rate_bps)
+COL_U(col_slot, sc->phy.slot_bits)
+COL_U(col_ifg, sc->phy.ifg_bits)
+COL_U(col_ifg1, sc->phy.ifg_part1_bits)
+COL_U(col_jam, sc->phy.jam_bits)
+COL_U(col_preamble, sc->phy.preamble_bits)
+COL_U(col_min_frame, sc->phy.min_frame_bytes)
+COL_U(col_max_frame, sc->phy.max_frame_bytes)
+COL_U(col_attempt_limit, sc->phy.attempt_limit)
+COL_U(col_backoff_limit, sc->phy.backoff_limit)
+COL_B(col_two_part, sc->phy.two_part_deferral)
+COL_B(col_extension, sc->phy.extension)
+COL_B(col_bursting, sc->phy.bursting)
+COL_U(col_burst_limit, sc->phy.burst_limit_bits)
+COL_B(col_retry_late, sc->phy.retry_late)
+COL_D(col_velocity, sc->phy.velocity_c)
+COL_U(col_hub_delay, sc->phy.hub_delay_bits)
+#undef COL_U
+#undef COL_B
+#undef COL_D
+
+static void col_phy(const scenario *sc, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", sc->phy.name);
+}
+static void col_topology(const scenario *sc, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star");
+}
+static void col_traffic(const scenario *sc, char *buf, size_t len)
+{
+    if (sc->traffic.kind == TRAFFIC_PCAP)
+        snprintf(buf, len, "pcap:%s", sc->pcap_path);
+    else
+        snprintf(buf, len, "%s", scenario_traffic_name(sc->traffic.kind));
+}
+static void col_frame_size(const scenario *sc, char *buf, size_t len)
+{
+    scenario_frame_size_text(&sc->traffic.size, buf, len);
+}
+static void col_dest(const scenario *sc, char *buf, size_t len)
+{
+    if (sc->traffic.dest == DEST_SERVER)
+        snprintf(buf, len, "server:%u", sc->traffic.server + 1);
+    else
+        snprintf(buf, len, "%s", sc->traffic.dest == DEST_BROADCAST ? "broadcast" : "random");
+}
+static void col_on(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds((sim_time)llround(sc->traffic.on_mean_s * 1e12), buf, len);
+}
+static void col_off(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds((sim_time)llround(sc->traffic.off_mean_s * 1e12), buf, len);
+}
+static void col_policy(const scenario *sc, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", sc->policy);
+}
+static void col_duration(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds(sc->duration, buf, len);
+}
+static void col_warmup(const scenario *sc, char *buf, size_t len)
+{
+    fmt_seconds(sc->warmup, buf, len);
+}
+
+typedef struct column {
+    const char *name;
+    column_fn fn;
+} column;
+
+/* The order of the scenario columns (README "Sweeps and experiments"
+ * gives the matching `run` options). */
+static const column scenario_columns[] = {
+    {"phy", col_phy},
+    {"stations", col_stations},
+    {"topology", col_topology},
+    {"length_m", col_length},
+    {"probe_m", col_probe},
+    {"traffic", col_traffic},
+    {"load", col_load},
+    {"frame_size_bytes", col_frame_size},
+    {"dest", col_dest},
+    {"batch_frames", col_batch},
+    {"on_mean_s", col_on},
+    {"off_mean_s", col_off},
+    {"queue_frames", col_queue},
+    {"policy", col_policy},
+    {"duration_s", col_duration},
+    {"warmup_s", col_warmup},
+    {"batches", col_batches},
+    {"rate_bps", col_rate},
+    {"slot_bits", col_slot},
+    {"ifg_bits", col_ifg},
+    {"ifg_part1_bits", col_ifg1},
+    {"jam_bits", col_jam},
+    {"preamble_bits", col_preamble},
+    {"min_frame_bytes", col_min_frame},
+    {"max_frame_bytes", col_max_frame},
+    {"attempt_limit", col_attempt_limit},
+    {"backoff_limit", col_backoff_limit},
+    {"two_part_deferral", col_two_part},
+    {"extension", col_extension},
+    {"bursting", col_bursting},
+    {"burst_limit_bits", col_burst_limit},
+    {"retry_late", col_retry_late},
+    {"velocity_c", col_velocity},
+    {"hub_delay_bits", col_hub_delay},
+};
+
+#define N_SCENARIO_COLUMNS (sizeof scenario_columns / sizeof scenario_columns[0])
+
+/* One CSV field, quoted when it holds a comma, a quote or a line break. */
+static void csv_field(FILE *f, const char *s, bool first)
+{
+    if (!first)
+        fputc(',', f);
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_real(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.12g", v);
+    else
+        fputc(',', f);
+}
+
+static void write_scenario_fields(FILE *f, const scenario *sc)
+{
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++) {
+        char buf[SCENARIO_PATH_MAX + 16];
+        scenario_columns[i].fn(sc, buf, sizeof buf);
+        csv_field(f, buf, i == 0);
+    }
+}
+
+void sweep_csv_header(FILE *f)
+{
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
+        csv_field(f, scenario_columns[i].name, i == 0);
+    fputs(",point,reps,seed,master_seed,precision_met", f);
+    for (size_t k = 0; k < sweep_measure_count(); k++) {
+        const char *name = sweep_measure_at(k)->name;
+        if (strcmp(name, "throughput_ci95") == 0)
+            continue;
+        fprintf(f, ",%s,%s_ci95", name, name);
+    }
+    fputs(",throughput_rel_ci95\n", f);
+}
+
+void sweep_csv_row(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
+                   const sweep_options *so)
+{
+    write_scenario_fields(f, sc);
+    fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s", p, r->n_reps,
+            sweep_seed(so->seed, p, 0), so->seed,
+            so->precision > 0 ? (r->precision_met ? "1" : "0") : "");
+    double thr = NAN, thr_ci = NAN;
+    int k_throughput = sweep_measure_find("throughput");
+    int k_throughput_ci = sweep_measure_find("throughput_ci95");
+    for (size_t k = 0; k < sweep_measure_count(); k++) {
+        if ((int)k == k_throughput_ci)
+            continue;
+        double mean, ci;
+        sweep_point_value(r, k, &mean, &ci);
+        if ((int)k == k_throughput) {
+            thr = mean;
+            thr_ci = ci;
+        }
+        csv_real(f, mean);
+        csv_real(f, ci);
+    }
+    csv_real(f, thr != 0 ? thr_ci / thr : NAN);
+    fputc('\n', f);
+}
+
+void sweep_csv_reps_header(FILE *f)
+{
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
+        csv_field(f, scenario_columns[i].name, i == 0);
+    fputs(",point,rep,seed", f);
+    for (size_t k = 0; k < sweep_measure_count(); k++)
+        fprintf(f, ",%s", sweep_measure_at(k)->name);
+    fputc('\n', f);
+}
+
+void sweep_csv_reps_rows(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
+                         uint64_t master)
+{
+    size_t m = sweep_measure_count();
+    for (uint32_t rep = 0; rep < r->n_reps; rep++) {
+        write_scenario_fields(f, sc);
+        fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64, p, rep, sweep_seed(master, p, rep));
+        for (size_t k = 0; k < m; k++)
+            csv_real(f, r->values[(size_t)rep * m + k]);
+        fputc('\n', f);
+    }
+}
