@@ -47,11 +47,12 @@ local f = {
     fcs           = ProtoField.uint32("csmacd.fcs", "Frame check sequence", base.HEX),
     fragment      = ProtoField.bool("csmacd.fragment", "Collision fragment"),
     fragment_len  = ProtoField.uint32("csmacd.fragment.length", "Octets on the wire", base.DEC),
+    collision     = ProtoField.uint32("csmacd.collision", "Collision number (from 1)", base.DEC),
 }
 p_csmacd.fields = {
     f.version, f.length, f.attempt, f.station, f.frame, f.collisions,
     f.backoff_slots, f.queued_ns, f.padding, f.fcs, f.fragment,
-    f.fragment_len,
+    f.fragment_len, f.collision,
 }
 
 local ef_fragment = ProtoExpert.new("csmacd.fragment.expert", "Collision fragment",
@@ -181,33 +182,91 @@ end
 
 DissectorTable.get("ethertype"):add(0x88B5, p_csmacd)
 
--- Post-dissector: marks collision fragments in any trace csmacd wrote.
+-- Post-dissector: marks collision fragments in any trace csmacd wrote,
+-- numbers the collisions, and decodes the frames of netANALYZER
+-- transparent records (csmacd's default link type), which Wireshark itself
+-- shows as raw octets.
 local p_frag = Proto("csmacd_collision", "csmacd collision fragments")
+p_frag.prefs.rate_mbps = Pref.uint("Bit rate (Mb/s)", 10,
+    "The trace's bit rate, to tell when a fragment ends: fragments that overlap "
+    .. "at the probe belong to one collision")
 
--- In netANALYZER records (csmacd run --pcap-linktype netanalyzer) the
--- frame follows a 4-octet status header.
 local ok_na, f_na_len = pcall(Field.new, "netanalyzer.framelen")
 if not ok_na then f_na_len = nil end
+local eth_fcs = Dissector.get("eth_withfcs")
+
+-- Collision numbers, from 1, computed on the first pass in file order
+-- (records are in time order): a fragment that starts before every
+-- fragment of the current collision has ended at the probe joins it.
+local collision_of = {}
+local cur = { n = 0, ends = -1 }
+
+local function collision_number(pinfo, wire_octets)
+    local k = collision_of[pinfo.number]
+    if k then return k end
+    local t = pinfo.abs_ts
+    local dur = wire_octets * 8 / (p_frag.prefs.rate_mbps * 1e6)
+    if t >= cur.ends then
+        cur.n = cur.n + 1
+        cur.ends = t + dur
+    elseif t + dur > cur.ends then
+        cur.ends = t + dur
+    end
+    collision_of[pinfo.number] = cur.n
+    return cur.n
+end
+
+function p_frag.init()
+    collision_of = {}
+    cur = { n = 0, ends = -1 }
+end
 
 function p_frag.dissector(tvb, pinfo, tree)
+    local status, preamble = nil, 8
     if f_na_len and f_na_len() and tvb:len() > 4 then
-        tvb = tvb(4):tvb()
+        status = tvb(0, 1):uint()
+        if band(tvb(1, 1):uint(), 0x02) ~= 0 then
+            -- Transparent: the preamble and SFD follow the header.
+            local i = 4
+            while i < tvb:len() and tvb(i, 1):uint() == 0x55 do i = i + 1 end
+            if i < tvb:len() and tvb(i, 1):uint() == 0xD5 then i = i + 1 end
+            preamble = i - 4
+            if i >= tvb:len() then return end
+            tvb = tvb(i):tvb()
+            if status == 0 and eth_fcs then
+                -- A whole frame: Ethernet (and csmacd's header) as usual.
+                eth_fcs:call(tvb, pinfo, tree)
+                return
+            end
+        else
+            tvb = tvb(4):tvb()
+        end
     end
-    if not is_fragment(tvb) then return end
+    local fragment
+    if status then
+        fragment = band(status, 0x24) ~= 0 -- FCS error or shorter than 64
+    else
+        fragment = is_fragment(tvb)
+    end
+    if not fragment then return end
     local n = tvb:len()
     local t = tree:add(p_csmacd, tvb(0, n), "csmacd collision fragment")
     t:add(f.fragment, tvb(0, n), true)
     t:add(f.fragment_len, n):set_generated()
+    local k = collision_number(pinfo, preamble + n)
+    t:add(f.collision, k):set_generated()
     t:add_proto_expert_info(ef_fragment, string.format(
         "Collision fragment: %d octets reached the wire before the jam", n))
     local who = ""
     if n >= 14 + 8 and tvb(12, 2):uint() == 0x88B5 then
-        who = string.format(" (station %d, attempt %d)", tvb(18, 4):uint(), tvb(16, 2):uint())
-    elseif n >= 12 then
+        who = string.format(" from station %d, attempt %d", tvb(18, 4):uint(), tvb(16, 2):uint())
+    elseif n >= 12 + 4 then
         who = " from " .. tostring(tvb(6, 6):ether())
+    else
+        who = " (sent before its source address)"
     end
     pinfo.cols.protocol:set("CSMACD")
-    pinfo.cols.info:set(string.format("Collision fragment, %d octets%s", n, who))
+    pinfo.cols.info:set(string.format("Collision %d: fragment of %d octets%s", k, n, who))
 end
 
 register_postdissector(p_frag)

@@ -85,6 +85,11 @@ int ethframe_fcs_ok(const uint8_t *buf, size_t n)
            f[3] == (uint8_t)(c >> 24);
 }
 
+uint64_t ethframe_frame_number(uint64_t frame_id)
+{
+    return (frame_id & ((UINT64_C(1) << 40) - 1)) + 1;
+}
+
 void ethframe_station_addr(uint32_t station, uint8_t addr[ETHFRAME_ADDR_BYTES])
 {
     if (station == ETHFRAME_BROADCAST) {

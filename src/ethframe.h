@@ -17,8 +17,8 @@
  *        1    1 header length      32 (octets, this header)
  *        2    2 attempt            1-based number of this transmission attempt
  *        4    4 station            the sender, counted from 1
- *        8    8 frame              the sender's own frame number (frame_id's
- *                                  low 40 bits)
+ *        8    8 frame              the sender's own frame number, counted
+ *                                  from 1 (ethframe_frame_number)
  *       16    4 collisions         collisions the frame had before this attempt
  *       20    4 backoff slots      slots drawn by the backoff that preceded
  *                                  this attempt (0 on a first attempt;
@@ -59,7 +59,7 @@
 typedef struct ethframe_info {
     uint32_t station;        /* index, counted from 0 (written + 1) */
     uint32_t dest;           /* index, or ETHFRAME_BROADCAST */
-    uint64_t frame_number;   /* the sender's own frame number */
+    uint64_t frame_number;   /* the sender's own frame number, from 1 (written as is) */
     uint32_t attempt;        /* 1-based */
     uint32_t collisions;     /* before this attempt */
     uint64_t backoff_slots;  /* drawn before this attempt */
@@ -76,6 +76,11 @@ typedef struct ethframe_header {
     uint32_t backoff_slots;
     uint64_t queued_ns;
 } ethframe_header;
+
+/* The number a person reads for a frame: its sender's frames counted from
+ * 1, as stations are. The engine's frame_id is station << 40 | n with n
+ * counted from 0 (the event log prints frame_id as it is), so this is n + 1. */
+uint64_t ethframe_frame_number(uint64_t frame_id);
 
 /* IEEE 802.3 CRC-32 of n octets (the value whose octets, least significant
  * first, form the FCS). */

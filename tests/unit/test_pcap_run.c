@@ -123,7 +123,8 @@ static void run_traced(const scenario *sc, const char *name, bool collisions, ui
         fail_msg("engine_create: %s", err);
     pcap_sink *ps;
     pcap_sink_options po = {.collisions = collisions};
-    if (pcap_sink_open(path, &engine_scenario(e)->phy, &po, &ps, err, sizeof err) != 0)
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = 0};
+    if (pcap_sink_open_format(path, &engine_scenario(e)->phy, &po, &f, &ps, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(engine_add_sink(e, pcap_sink_trace(ps)), 0);
     trace_sink rec = {rec_sink, &out->tr};

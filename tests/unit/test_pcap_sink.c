@@ -101,7 +101,9 @@ static void open_sink(const char *path, bool collisions, pcap_sink **out)
 {
     char err[512];
     pcap_sink_options o = {.collisions = collisions};
-    int rc = pcap_sink_open(path, phy_profile_find("10base5"), &o, out, err, sizeof err);
+    /* Ethernet from t = 0: the records are the frames, stamped from 0. */
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = 0};
+    int rc = pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &f, out, err, sizeof err);
     if (rc != 0)
         fail_msg("%s", err);
 }
@@ -262,8 +264,8 @@ static void test_netanalyzer(void **state)
     snprintf(path, sizeof path, "%s/na.pcap", dir);
     pcap_sink_options o = {.collisions = true};
     pcap_sink *s;
-    if (pcap_sink_open_linktype(path, phy_profile_find("10base5"), &o, PCAP_SINK_NETANALYZER, &s,
-                                err, sizeof err) != 0)
+    pcap_sink_format na = {.linktype = PCAP_SINK_NETANALYZER, .epoch_s = 0};
+    if (pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &na, &s, err, sizeof err) != 0)
         fail_msg("%s", err);
     hand_seen seen;
     hand_run(s, &seen);
@@ -310,7 +312,7 @@ static void test_netanalyzer(void **state)
     phy_params big = *phy_profile_find("10base5");
     big.max_frame_bytes = 9000;
     assert_int_equal(
-        pcap_sink_open_linktype(path, &big, &o, PCAP_SINK_NETANALYZER, &s, err, sizeof err), -1);
+        pcap_sink_open_format(path, &big, &o, &na, &s, err, sizeof err), -1);
     char msg[600];
     snprintf(msg, sizeof msg,
              "%s: the netanalyzer link type carries frames of at most 4091 octets "
