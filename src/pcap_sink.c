@@ -305,7 +305,7 @@ static void write_record(pcap_sink *s, const record *r)
     int64_t ns = r->stamp / SIM_PS_PER_NS;
     int64_t sec = ns / 1000000000;
     if (sec > PCAP_SINK_MAX_SECONDS - s->fmt.epoch_s) {
-        set_error(s, "a record falls after 2106-02-07T06:28:15Z, beyond pcap's 32-bit "
+        set_error(s, "a record falls after 2038-01-19T03:14:07Z, beyond pcap's 32-bit "
                      "seconds (--pcap-epoch)");
         return;
     }

@@ -52,9 +52,9 @@
  * bit passes the probe (trace_event.probe_start), rounded DOWN to the
  * nanosecond, plus the trace's epoch (pcap_sink_format.epoch_s: the date
  * and time the run's t = 0 stands for; PCAP_SINK_DEFAULT_EPOCH_S, a fixed
- * date, so that reruns stay byte-identical). A pcap record holds unsigned
- * 32-bit seconds: a record that would fall after 2106-02-07T06:28:15Z is
- * an error (kept as the sink's first error; callers check the epoch plus
+ * date, so that reruns stay byte-identical). A pcap record holds 32-bit
+ * seconds, read signed by libpcap: a record that would fall after
+ * 2038-01-19T03:14:07Z (PCAP_SINK_MAX_SECONDS) is an error (kept as the sink's first error; callers check the epoch plus
  * the run's length first, pcap_sink_fits). Rounding down is monotonic, so the file's order survives it;
  * at 10 and 100 Mb/s a bit lasts a whole number of nanoseconds, so a gap of
  * 96 bit times between two frames stamped at bit boundaries stays exact.
@@ -96,8 +96,10 @@ typedef enum pcap_sink_linktype {
 #define PCAP_SINK_DEFAULT_LINKTYPE PCAP_SINK_NETANALYZER_TRANSPARENT
 /* 2000-01-01T00:00:00Z, in seconds since 1970-01-01T00:00:00Z. */
 #define PCAP_SINK_DEFAULT_EPOCH_S INT64_C(946684800)
-/* The last second a pcap record can hold (2106-02-07T06:28:15Z). */
-#define PCAP_SINK_MAX_SECONDS INT64_C(4294967295)
+/* The last second a pcap record can hold for every reader: the field is 32
+ * bits, and libpcap (tcpdump, csmacd's own replay) reads it signed, so an
+ * instant after 2038-01-19T03:14:07Z would read back as 1901. */
+#define PCAP_SINK_MAX_SECONDS INT64_C(2147483647)
 
 typedef struct pcap_sink_options {
     bool collisions; /* write collision fragments too (--pcap-collisions yes) */

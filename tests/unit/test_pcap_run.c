@@ -208,7 +208,8 @@ static void check_trace(const scenario *sc, const traced *t, const char *path, b
             ethframe_info info = {
                 .station = ev->station,
                 .dest = ev->dest == TRACE_NO_DEST ? ETHFRAME_BROADCAST : ev->dest,
-                .frame_number = ev->frame_id & ((UINT64_C(1) << 40) - 1),
+                /* the station's frames counted from 1 */
+                .frame_number = (ev->frame_id & ((UINT64_C(1) << 40) - 1)) + 1,
                 .attempt = ev->attempt, .collisions = st->collisions,
                 .backoff_slots = st->backoff_slots,
                 .queued_ns = (uint64_t)((ev->tx_start - ev->queued_at) / 1000)};
