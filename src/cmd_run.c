@@ -308,7 +308,8 @@ int cmd_run_main(int argc, char **argv)
         .name = "run",
         .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
                     "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
-                    "[--pcap-linktype TYPE] [--pcap-epoch DATE] [--series FILE] "
+                    "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
+                    "[--pcap-epoch DATE] [--series FILE] "
                     "[--series-interval TIME]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
