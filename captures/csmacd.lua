@@ -7,20 +7,25 @@
 -- or copy it into the personal Lua plugins folder (Help > About Wireshark >
 -- Folders > Personal Lua Plugins, usually ~/.local/lib/wireshark/plugins/).
 --
--- What it decodes (the layout is documented in src/ethframe.h):
+-- What it decodes (the layout is documented in src/ethframe.h; frame
+-- numbers, like stations, count from 1):
 --   * EtherType 0x88B5 (IEEE local experimental), csmacd's header:
 --       csmacd.version, csmacd.length, csmacd.attempt, csmacd.station,
 --       csmacd.frame, csmacd.collisions, csmacd.backoff_slots,
 --       csmacd.queued_ns, then csmacd.padding and csmacd.fcs (every record
 --       of a whole frame ends with its FCS).
---   * Collision fragments, from any traffic (a post-dissector; Ethernet and
---       netANALYZER link types): a record
---       that ends in csmacd's jam (four or more 0x55 octets) and is shorter
---       than the 64-octet minimum frame or fails its FCS gets
---       csmacd.fragment = True, an expert item (Sequence / Warning) and an
---       Info line of its own. Fields of the header that made it onto the
---       wire before the jam are still decoded, so a fragment of a retry
---       still matches csmacd.attempt > 1.
+--   * Collision fragments, from any traffic (a post-dissector; netANALYZER
+--       transparent, netANALYZER and Ethernet link types): a record flagged
+--       in error by its netANALYZER status, or (Ethernet) one that ends in
+--       csmacd's jam and is shorter than the 64-octet minimum frame or
+--       fails its FCS, gets csmacd.fragment = True, csmacd.collision (the
+--       collision's number, from 1), the station and attempt its jam
+--       names, an expert item (Sequence / Warning) and an Info line of its
+--       own. Fields of the header that made it onto the wire before the
+--       jam are still decoded, so a fragment of a retry still matches
+--       csmacd.attempt > 1.
+--   * The frames of netANALYZER transparent records (csmacd's default),
+--       which Wireshark itself shows as raw octets, as Ethernet.
 --
 -- Handy filters:
 --   csmacd.fragment              collided attempts
@@ -102,6 +107,16 @@ local function fcs_ok(tvb)
     return crc32(tvb, 0, n - 4) == tvb(n - 4, 4):le_uint()
 end
 
+-- csmacd's 32-bit jam (src/ethframe.h): a mark (0xC5, or 0xC6 where 0xC5
+-- would have made it the FCS of what came before), the attempt, and the
+-- sending station from 1 (16 bits).
+local function ends_in_jam(tvb)
+    local n = tvb:len()
+    if n < 4 then return false end
+    local mark = tvb(n - 4, 1):uint()
+    return mark == 0xC5 or mark == 0xC6
+end
+
 -- Whether a whole frame (tvb from the DA) is a collision fragment as
 -- csmacd writes them: it ends in the jam, and it is shorter than a minimum
 -- frame or (a late collision) its last 4 octets are not its FCS. The CRC
@@ -109,7 +124,7 @@ end
 local function is_fragment(tvb)
     local n = tvb:len()
     if n < 4 or n ~= tvb:reported_length_remaining() then return false end
-    if tvb(n - 4, 4):uint() ~= 0x55555555 then return false end
+    if not ends_in_jam(tvb) then return false end
     return n < MIN_FRAME or not fcs_ok(tvb)
 end
 
@@ -126,8 +141,7 @@ function p_csmacd.dissector(tvb, pinfo, tree)
     -- A fragment ends in 4 octets of jam; only the octets before it were
     -- the frame's. (A late-collision fragment, 64 octets or more, holds the
     -- whole header before its jam.)
-    local jam_tail = n >= 4 and tvb(n - 4, 4):uint() == 0x55555555
-    local fragment = jam_tail and n + 14 < MIN_FRAME
+    local fragment = n + 14 < MIN_FRAME and ends_in_jam(tvb)
     local usable = n
     if fragment then usable = n - 4 end
     local v = {}
@@ -153,7 +167,7 @@ function p_csmacd.dissector(tvb, pinfo, tree)
     -- Zero padding up to the minimum size, then the FCS (4 octets, least
     -- significant first) that ends every whole frame csmacd writes.
     local hdr = 32
-    if not jam_tail and n >= hdr + 4 then
+    if not fragment and n >= hdr + 4 then
         if n > hdr + 4 then t:add(f.padding, tvb(hdr, n - hdr - 4)) end
         t:add_le(f.fcs, tvb(n - 4, 4))
     end
@@ -256,14 +270,18 @@ function p_frag.dissector(tvb, pinfo, tree)
     local k = collision_number(pinfo, preamble + n)
     t:add(f.collision, k):set_generated()
     t:add_proto_expert_info(ef_fragment, string.format(
-        "Collision fragment: %d octets reached the wire before the jam", n))
+        "Collision fragment: %d octets on the wire, the jam's 4 included", n))
     local who = ""
-    if n >= 14 + 8 and tvb(12, 2):uint() == 0x88B5 then
+    if ends_in_jam(tvb) and tvb(n - 2, 2):uint() > 0 then
+        -- The jam names the sender and the attempt.
+        local st, att = tvb(n - 2, 2):uint(), tvb(n - 3, 1):uint()
+        t:add(f.station, tvb(n - 2, 2), st):append_text(" (from the jam)")
+        t:add(f.attempt, tvb(n - 3, 1), att):append_text(" (from the jam)")
+        who = string.format(" from station %d, attempt %d", st, att)
+    elseif n >= 14 + 8 and tvb(12, 2):uint() == 0x88B5 then
         who = string.format(" from station %d, attempt %d", tvb(18, 4):uint(), tvb(16, 2):uint())
     elseif n >= 12 + 4 then
         who = " from " .. tostring(tvb(6, 6):ether())
-    else
-        who = " (sent before its source address)"
     end
     pinfo.cols.protocol:set("CSMACD")
     pinfo.cols.info:set(string.format("Collision %d: fragment of %d octets%s", k, n, who))

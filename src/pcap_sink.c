@@ -412,7 +412,8 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         uint64_t data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
         uint64_t frame_bits = (uint64_t)fb * 8;
         uint64_t sent = data_bits < frame_bits ? data_bits : frame_bits;
-        len = ethframe_make_fragment(buf, fb, data_bits, s->phy.jam_bits);
+        len = ethframe_make_fragment(buf, fb, data_bits, s->phy.jam_bits, ev->station,
+                                     ev->attempt);
         /* Dribble bits were dropped. In transparent mode the bit would
          * announce a half octet kept at the end, which is not there. */
         if ((sent + s->phy.jam_bits) % 8 != 0 &&

@@ -10,7 +10,8 @@
  *     address through FCS, padded to the minimum size: its length is the
  *     frame size the run reports (so a minimum frame is 64 octets);
  *   - a collided attempt: the fragment actually on the wire, the whole
- *     octets of the frame sent before the jam, then the jam (0x55 octets):
+ *     octets of the frame sent before the jam, then the jam, which names
+ *     its sender and attempt (ethframe_make_fragment):
  *     (bits_on_wire - preamble/SFD bits) / 8 octets, rounded down. Normal
  *     collisions give fragments shorter than 64 octets (with the Ethernet
  *     link type, `frame.len < 64` finds them in a plain Wireshark).

@@ -111,6 +111,14 @@ TS $LX -r t.pcap -Y 'csmacd.fragment' -V >frag.txt
 TS $LX -r t.pcap -Y 'csmacd.fragment' >frag1.txt
 [ "$(grep -c 'Collision [0-9]*: fragment of [0-9]* octets' frag1.txt)" -eq "$jams" ] ||
     fail "fragment Info lines != $jams"
+# Every fragment names its sender and attempt (from the jam): the same
+# pairs as the event log's jam lines.
+awk -F, 'NR > 1 && $3 == "jam" { print $2, $4 }' ev.csv | sort >jam-want.txt
+TS $LX -r t.pcap -Y 'csmacd.fragment' -T fields -E occurrence=l -e csmacd.station \
+    -e csmacd.attempt | tr '\t' ' ' | sort >jam-got.txt
+cmp -s jam-want.txt jam-got.txt || { diff jam-want.txt jam-got.txt | head; fail "fragments' station and attempt"; }
+[ "$(grep -c 'Collision [0-9]*: fragment of [0-9]* octets from station [0-9]*, attempt [0-9]*$' frag1.txt)" -eq "$jams" ] ||
+    fail "fragment Info lines without station and attempt"
 # Frame numbers, as a person reads them, start at 1 (section 3 pins them
 # against the event log's frame_id): none is 0, and frames 1 got through.
 [ "$(TS $LX -r t.pcap -Y 'csmacd.frame == 0' | wc -l)" -eq 0 ] || fail "a frame numbered 0"

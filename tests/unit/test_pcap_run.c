@@ -242,8 +242,11 @@ static void check_trace(const scenario *sc, const traced *t, const char *path, b
             uint64_t data_bits = ev->bits_on_wire - sc->phy.preamble_bits - sc->phy.jam_bits;
             assert_int_equal(r->len, ethframe_fragment_bytes(data_bits, sc->phy.jam_bits,
                                                              ev->frame_bytes));
-            for (uint32_t k = r->len - sc->phy.jam_bits / 8; k < r->len; k++)
-                assert_int_equal(r->data[k], ETHFRAME_JAM_OCTET);
+            /* The jam names the sender and the attempt. */
+            const uint8_t *j = r->data + r->len - 4;
+            assert_true(j[0] == ETHFRAME_JAM_MARK || j[0] == ETHFRAME_JAM_MARK_ALT);
+            assert_int_equal(j[1], ev->attempt);
+            assert_int_equal((uint32_t)j[2] << 8 | j[3], ev->station + 1);
         }
         prev = ev;
     }

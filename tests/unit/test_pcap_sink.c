@@ -200,7 +200,8 @@ static void test_order_and_contents(void **state)
     /* Y: 4000 ns, 4 octets of jam. */
     assert_int_equal(c.recs[1].ts_ns, 4000);
     assert_int_equal(c.recs[1].len, 4);
-    assert_memory_equal(c.recs[1].data, ((uint8_t[]){0x55, 0x55, 0x55, 0x55}), 4);
+    /* Y's jam: station 2, attempt 1 (ev_start's). */
+    assert_memory_equal(c.recs[1].data, ((uint8_t[]){0xC5, 0x01, 0x00, 0x02}), 4);
 
     /* Z: replayed octets, padded, FCS; 70000.999 ns rounds down. */
     assert_int_equal(c.recs[2].ts_ns, 70000);
