@@ -133,8 +133,9 @@ pcap_sink_format pcap_sink_default_format(void)
 
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration)
 {
-    /* The last record starts before the run's end, so its second is at
-     * most epoch + floor(duration). */
+    /* Records are of transmissions that ended by the run's end; one far
+     * from the probe can be stamped up to a propagation delay later, which
+     * write_record still refuses if it crosses the last second. */
     return epoch_s >= 0 && duration >= 0 && epoch_s <= PCAP_SINK_MAX_SECONDS &&
            duration / SIM_PS_PER_S <= PCAP_SINK_MAX_SECONDS - epoch_s;
 }
