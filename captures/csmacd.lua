@@ -7,20 +7,25 @@
 -- or copy it into the personal Lua plugins folder (Help > About Wireshark >
 -- Folders > Personal Lua Plugins, usually ~/.local/lib/wireshark/plugins/).
 --
--- What it decodes (the layout is documented in src/model/ethframe.h):
+-- What it decodes (the layout is documented in src/model/ethframe.h; frame
+-- numbers, like stations, count from 1):
 --   * EtherType 0x88B5 (IEEE local experimental), csmacd's header:
 --       csmacd.version, csmacd.length, csmacd.attempt, csmacd.station,
 --       csmacd.frame, csmacd.collisions, csmacd.backoff_slots,
 --       csmacd.queued_ns, then csmacd.padding and csmacd.fcs (every record
 --       of a whole frame ends with its FCS).
---   * Collision fragments, from any traffic (a post-dissector; Ethernet and
---       netANALYZER link types): a record
---       that ends in csmacd's jam (four or more 0x55 octets) and is shorter
---       than the 64-octet minimum frame or fails its FCS gets
---       csmacd.fragment = True, an expert item (Sequence / Warning) and an
---       Info line of its own. Fields of the header that made it onto the
---       wire before the jam are still decoded, so a fragment of a retry
---       still matches csmacd.attempt > 1.
+--   * Collision fragments, from any traffic (a post-dissector; netANALYZER
+--       transparent, netANALYZER and Ethernet link types): a record flagged
+--       in error by its netANALYZER status, or (Ethernet) one that ends in
+--       csmacd's jam and is shorter than the 64-octet minimum frame or
+--       fails its FCS, gets csmacd.fragment = True, csmacd.collision (the
+--       collision's number, from 1), the station and attempt its jam
+--       names, an expert item (Sequence / Warning) and an Info line of its
+--       own. Fields of the header that made it onto the wire before the
+--       jam are still decoded, so a fragment of a retry still matches
+--       csmacd.attempt > 1.
+--   * The frames of netANALYZER transparent records (csmacd's default),
+--       which Wireshark itself shows as raw octets, as Ethernet.
 --
 -- Handy filters:
 --   csmacd.fragment              collided attempts
@@ -47,11 +52,12 @@ local f = {
     fcs           = ProtoField.uint32("csmacd.fcs", "Frame check sequence", base.HEX),
     fragment      = ProtoField.bool("csmacd.fragment", "Collision fragment"),
     fragment_len  = ProtoField.uint32("csmacd.fragment.length", "Octets on the wire", base.DEC),
+    collision     = ProtoField.uint32("csmacd.collision", "Collision number (from 1)", base.DEC),
 }
 p_csmacd.fields = {
     f.version, f.length, f.attempt, f.station, f.frame, f.collisions,
     f.backoff_slots, f.queued_ns, f.padding, f.fcs, f.fragment,
-    f.fragment_len,
+    f.fragment_len, f.collision,
 }
 
 local ef_fragment = ProtoExpert.new("csmacd.fragment.expert", "Collision fragment",
@@ -101,6 +107,16 @@ local function fcs_ok(tvb)
     return crc32(tvb, 0, n - 4) == tvb(n - 4, 4):le_uint()
 end
 
+-- csmacd's 32-bit jam (src/model/ethframe.h): a mark (0xC5, or 0xC6 where 0xC5
+-- would have made it the FCS of what came before), the attempt, and the
+-- sending station from 1 (16 bits).
+local function ends_in_jam(tvb)
+    local n = tvb:len()
+    if n < 4 then return false end
+    local mark = tvb(n - 4, 1):uint()
+    return mark == 0xC5 or mark == 0xC6
+end
+
 -- Whether a whole frame (tvb from the DA) is a collision fragment as
 -- csmacd writes them: it ends in the jam, and it is shorter than a minimum
 -- frame or (a late collision) its last 4 octets are not its FCS. The CRC
@@ -108,7 +124,7 @@ end
 local function is_fragment(tvb)
     local n = tvb:len()
     if n < 4 or n ~= tvb:reported_length_remaining() then return false end
-    if tvb(n - 4, 4):uint() ~= 0x55555555 then return false end
+    if not ends_in_jam(tvb) then return false end
     return n < MIN_FRAME or not fcs_ok(tvb)
 end
 
@@ -125,8 +141,7 @@ function p_csmacd.dissector(tvb, pinfo, tree)
     -- A fragment ends in 4 octets of jam; only the octets before it were
     -- the frame's. (A late-collision fragment, 64 octets or more, holds the
     -- whole header before its jam.)
-    local jam_tail = n >= 4 and tvb(n - 4, 4):uint() == 0x55555555
-    local fragment = jam_tail and n + 14 < MIN_FRAME
+    local fragment = n + 14 < MIN_FRAME and ends_in_jam(tvb)
     local usable = n
     if fragment then usable = n - 4 end
     local v = {}
@@ -152,7 +167,7 @@ function p_csmacd.dissector(tvb, pinfo, tree)
     -- Zero padding up to the minimum size, then the FCS (4 octets, least
     -- significant first) that ends every whole frame csmacd writes.
     local hdr = 32
-    if not jam_tail and n >= hdr + 4 then
+    if not fragment and n >= hdr + 4 then
         if n > hdr + 4 then t:add(f.padding, tvb(hdr, n - hdr - 4)) end
         t:add_le(f.fcs, tvb(n - 4, 4))
     end
@@ -181,33 +196,95 @@ end
 
 DissectorTable.get("ethertype"):add(0x88B5, p_csmacd)
 
--- Post-dissector: marks collision fragments in any trace csmacd wrote.
+-- Post-dissector: marks collision fragments in any trace csmacd wrote,
+-- numbers the collisions, and decodes the frames of netANALYZER
+-- transparent records (csmacd's default link type), which Wireshark itself
+-- shows as raw octets.
 local p_frag = Proto("csmacd_collision", "csmacd collision fragments")
+p_frag.prefs.rate_mbps = Pref.uint("Bit rate (Mb/s)", 10,
+    "The trace's bit rate, to tell when a fragment ends: fragments that overlap "
+    .. "at the probe belong to one collision")
 
--- In netANALYZER records (csmacd run --pcap-linktype netanalyzer) the
--- frame follows a 4-octet status header.
 local ok_na, f_na_len = pcall(Field.new, "netanalyzer.framelen")
 if not ok_na then f_na_len = nil end
+local eth_fcs = Dissector.get("eth_withfcs")
+
+-- Collision numbers, from 1, computed on the first pass in file order
+-- (records are in time order): a fragment that starts before every
+-- fragment of the current collision has ended at the probe joins it.
+local collision_of = {}
+local cur = { n = 0, ends = -1 }
+
+local function collision_number(pinfo, wire_octets)
+    local k = collision_of[pinfo.number]
+    if k then return k end
+    local t = pinfo.abs_ts
+    local dur = wire_octets * 8 / (p_frag.prefs.rate_mbps * 1e6)
+    if t >= cur.ends then
+        cur.n = cur.n + 1
+        cur.ends = t + dur
+    elseif t + dur > cur.ends then
+        cur.ends = t + dur
+    end
+    collision_of[pinfo.number] = cur.n
+    return cur.n
+end
+
+function p_frag.init()
+    collision_of = {}
+    cur = { n = 0, ends = -1 }
+end
 
 function p_frag.dissector(tvb, pinfo, tree)
+    local status, preamble = nil, 8
     if f_na_len and f_na_len() and tvb:len() > 4 then
-        tvb = tvb(4):tvb()
+        status = tvb(0, 1):uint()
+        if band(tvb(1, 1):uint(), 0x02) ~= 0 then
+            -- Transparent: the preamble and SFD follow the header.
+            local i = 4
+            while i < tvb:len() and tvb(i, 1):uint() == 0x55 do i = i + 1 end
+            if i < tvb:len() and tvb(i, 1):uint() == 0xD5 then i = i + 1 end
+            preamble = i - 4
+            if i >= tvb:len() then return end
+            tvb = tvb(i):tvb()
+            if status == 0 and eth_fcs then
+                -- A whole frame: Ethernet (and csmacd's header) as usual.
+                eth_fcs:call(tvb, pinfo, tree)
+                return
+            end
+        else
+            tvb = tvb(4):tvb()
+        end
     end
-    if not is_fragment(tvb) then return end
+    local fragment
+    if status then
+        fragment = band(status, 0x24) ~= 0 -- FCS error or shorter than 64
+    else
+        fragment = is_fragment(tvb)
+    end
+    if not fragment then return end
     local n = tvb:len()
     local t = tree:add(p_csmacd, tvb(0, n), "csmacd collision fragment")
     t:add(f.fragment, tvb(0, n), true)
     t:add(f.fragment_len, n):set_generated()
+    local k = collision_number(pinfo, preamble + n)
+    t:add(f.collision, k):set_generated()
     t:add_proto_expert_info(ef_fragment, string.format(
-        "Collision fragment: %d octets reached the wire before the jam", n))
+        "Collision fragment: %d octets on the wire, the jam's 4 included", n))
     local who = ""
-    if n >= 14 + 8 and tvb(12, 2):uint() == 0x88B5 then
-        who = string.format(" (station %d, attempt %d)", tvb(18, 4):uint(), tvb(16, 2):uint())
-    elseif n >= 12 then
+    if ends_in_jam(tvb) and tvb(n - 2, 2):uint() > 0 then
+        -- The jam names the sender and the attempt.
+        local st, att = tvb(n - 2, 2):uint(), tvb(n - 3, 1):uint()
+        t:add(f.station, tvb(n - 2, 2), st):append_text(" (from the jam)")
+        t:add(f.attempt, tvb(n - 3, 1), att):append_text(" (from the jam)")
+        who = string.format(" from station %d, attempt %d", st, att)
+    elseif n >= 14 + 8 and tvb(12, 2):uint() == 0x88B5 then
+        who = string.format(" from station %d, attempt %d", tvb(18, 4):uint(), tvb(16, 2):uint())
+    elseif n >= 12 + 4 then
         who = " from " .. tostring(tvb(6, 6):ether())
     end
     pinfo.cols.protocol:set("CSMACD")
-    pinfo.cols.info:set(string.format("Collision fragment, %d octets%s", n, who))
+    pinfo.cols.info:set(string.format("Collision %d: fragment of %d octets%s", k, n, who))
 end
 
 register_postdissector(p_frag)

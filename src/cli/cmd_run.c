@@ -40,7 +40,7 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_LINKTYPE, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
+       OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -52,7 +52,13 @@ static const cli_option run_options[] = {
     {"pcap-collisions", CLI_ARG_REQUIRED, "yes|no",
      "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
     {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
-     "ethernet, or netanalyzer to flag fragments in each record (ethernet)", OPT_PCAP_LINKTYPE},
+     "netanalyzer-transparent (preamble and status: a collision reads as one in a plain "
+     "Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
+     OPT_PCAP_LINKTYPE},
+    {"pcap-epoch", CLI_ARG_REQUIRED, "DATE",
+     "the date and time the run starts at in the trace: 2026-01-01T00:00:00Z, 2026-01-01 or "
+     "seconds since 1970 (2000-01-01T00:00:00Z)",
+     OPT_PCAP_EPOCH},
     {"series", CLI_ARG_REQUIRED, "FILE",
      "write a time series to FILE (CSV): throughput, attempts, backlog... per interval",
      OPT_SERIES},
@@ -69,8 +75,9 @@ typedef struct run_opts {
     const char *pcap;
     bool pcap_collisions;
     bool pcap_collisions_set;
-    pcap_sink_linktype pcap_linktype;
+    pcap_sink_format pcap_format;
     bool pcap_linktype_set;
+    bool pcap_epoch_set;
     const char *series;
     sim_time series_interval; /* 0: not given */
     uint64_t series_max_rows; /* 0: not given */
@@ -94,16 +101,22 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_PCAP_LINKTYPE:
         o->pcap_linktype_set = true;
         if (strcmp(value, "ethernet") == 0) {
-            o->pcap_linktype = PCAP_SINK_ETHERNET;
+            o->pcap_format.linktype = PCAP_SINK_ETHERNET;
         } else if (strcmp(value, "netanalyzer") == 0) {
-            o->pcap_linktype = PCAP_SINK_NETANALYZER;
+            o->pcap_format.linktype = PCAP_SINK_NETANALYZER;
+        } else if (strcmp(value, "netanalyzer-transparent") == 0) {
+            o->pcap_format.linktype = PCAP_SINK_NETANALYZER_TRANSPARENT;
         } else {
             char q[64];
-            snprintf(err, errlen, "unknown link type '%s' (ethernet, netanalyzer)",
+            snprintf(err, errlen,
+                     "unknown link type '%s' (netanalyzer-transparent, netanalyzer, ethernet)",
                      parse_echo(value, q, sizeof q));
             return -1;
         }
         return 0;
+    case OPT_PCAP_EPOCH:
+        o->pcap_epoch_set = true;
+        return parse_date_s(value, PCAP_SINK_MAX_SECONDS, &o->pcap_format.epoch_s, err, errlen);
     case OPT_SERIES_INTERVAL:
         if (parse_time_ps(value, &o->series_interval, err, errlen) != 0)
             return -1;
@@ -263,15 +276,40 @@ static double wall_now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The trace's format against the scenario, before any file is touched:
+ * the link type must carry the PHY's records, and the whole run must fit
+ * pcap's 32-bit seconds after the epoch. Prints the error; returns -1. */
+static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
+{
+    char why[400];
+    if (pcap_sink_check_format(&sc->phy, fmt, why, sizeof why) != 0) {
+        cli_error("--pcap-linktype: %s", why);
+        return -1;
+    }
+    if (!pcap_sink_fits(fmt->epoch_s, sc->duration)) {
+        char from[32], last[32], dur[64];
+        parse_format_date(fmt->epoch_s, from, sizeof from);
+        parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
+        parse_format_time(sc->duration, dur, sizeof dur);
+        cli_error("--pcap-epoch: a run of %s from %s would end after %s, beyond pcap's "
+                  "32-bit seconds",
+                  dur, from, last);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_run_main(int argc, char **argv)
 {
-    run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true};
+    run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true,
+                     .pcap_format = pcap_sink_default_format()};
     const char *scenario_file = NULL;
     const cli_command cmd = {
         .name = "run",
         .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
                     "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
-                    "[--pcap-linktype ethernet|netanalyzer] [--series FILE] "
+                    "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
+                    "[--pcap-epoch DATE] [--series FILE] "
                     "[--series-interval TIME]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
@@ -312,9 +350,11 @@ int cmd_run_main(int argc, char **argv)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
-    if ((opts.pcap_collisions_set || opts.pcap_linktype_set) && opts.pcap == NULL) {
-        cli_error("%s: needs --pcap FILE",
-                  opts.pcap_collisions_set ? "--pcap-collisions" : "--pcap-linktype");
+    if ((opts.pcap_collisions_set || opts.pcap_linktype_set || opts.pcap_epoch_set) &&
+        opts.pcap == NULL) {
+        cli_error("%s: needs --pcap FILE", opts.pcap_collisions_set ? "--pcap-collisions"
+                                           : opts.pcap_linktype_set ? "--pcap-linktype"
+                                                                    : "--pcap-epoch");
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
@@ -325,6 +365,10 @@ int cmd_run_main(int argc, char **argv)
     }
     if (cli_finish(&sc, err, sizeof err) != 0) {
         cli_error("%s", err);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    if (opts.pcap != NULL && check_pcap_format(&sc, &opts.pcap_format) != 0) {
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
@@ -373,8 +417,8 @@ int cmd_run_main(int argc, char **argv)
     pcap_sink *pcap = NULL;
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
-        if (pcap_sink_open_linktype(opts.pcap, &engine_scenario(e)->phy, &po, opts.pcap_linktype,
-                                    &pcap, err, sizeof err) != 0)
+        if (pcap_sink_open_format(opts.pcap, &engine_scenario(e)->phy, &po, &opts.pcap_format,
+                                  &pcap, err, sizeof err) != 0)
             goto open_failed;
         sinks[n_sinks++] = (file_sink){pcap, pcap_close_fn, pcap_discard_fn};
         if (engine_add_sink(e, pcap_sink_trace(pcap)) != 0) {

@@ -85,6 +85,11 @@ int ethframe_fcs_ok(const uint8_t *buf, size_t n)
            f[3] == (uint8_t)(c >> 24);
 }
 
+uint64_t ethframe_frame_number(uint64_t frame_id)
+{
+    return (frame_id & ((UINT64_C(1) << 40) - 1)) + 1;
+}
+
 void ethframe_station_addr(uint32_t station, uint8_t addr[ETHFRAME_ADDR_BYTES])
 {
     if (station == ETHFRAME_BROADCAST) {
@@ -164,7 +169,7 @@ uint32_t ethframe_fragment_bytes(uint64_t data_bits, uint32_t jam_bits, uint32_t
 }
 
 uint32_t ethframe_make_fragment(uint8_t *buf, uint32_t frame_bytes, uint64_t data_bits,
-                                uint32_t jam_bits)
+                                uint32_t jam_bits, uint32_t station, uint32_t attempt)
 {
     uint64_t frame_bits = (uint64_t)frame_bytes * 8;
     uint64_t d = data_bits < frame_bits ? data_bits : frame_bits;
@@ -174,7 +179,14 @@ uint32_t ethframe_make_fragment(uint8_t *buf, uint32_t frame_bytes, uint64_t dat
      * recorded as jam. The buffer holds at least frame_bytes octets, and
      * len can exceed that only by the jam's octets: the caller sizes buf
      * for frame_bytes + jam_bits / 8 + 1. */
-    memset(buf + whole, ETHFRAME_JAM_OCTET, len - whole);
+    uint32_t who = station < 0xFFFF ? station + 1 : 0;
+    uint8_t jam[4] = {ETHFRAME_JAM_MARK, (uint8_t)(attempt < 255 ? attempt : 255),
+                      (uint8_t)(who >> 8), (uint8_t)who};
+    uint32_t n = len - whole;
+    memset(buf + whole, ETHFRAME_JAM_OCTET, n);
+    memcpy(buf + whole, jam, n < 4 ? n : 4);
+    if (n > 0 && ethframe_fcs_ok(buf, len))
+        buf[whole] = ETHFRAME_JAM_MARK_ALT; /* never the CRC of what came before */
     return len;
 }
 

@@ -17,8 +17,8 @@
  *        1    1 header length      32 (octets, this header)
  *        2    2 attempt            1-based number of this transmission attempt
  *        4    4 station            the sender, counted from 1
- *        8    8 frame              the sender's own frame number (frame_id's
- *                                  low 40 bits)
+ *        8    8 frame              the sender's own frame number, counted
+ *                                  from 1 (ethframe_frame_number)
  *       16    4 collisions         collisions the frame had before this attempt
  *       20    4 backoff slots      slots drawn by the backoff that preceded
  *                                  this attempt (0 on a first attempt;
@@ -52,14 +52,17 @@
 #define ETHFRAME_ETHERTYPE 0x88B5 /* IEEE local experimental EtherType 1 */
 #define ETHFRAME_CSMACD_BYTES 32  /* the csmacd header after the EtherType */
 #define ETHFRAME_CSMACD_VERSION 1
-#define ETHFRAME_JAM_OCTET 0x55   /* alternating ones and zeros, like the preamble */
+#define ETHFRAME_JAM_OCTET 0x55   /* a jam longer than 32 bits goes on with these */
+#define ETHFRAME_JAM_MARK 0xC5    /* the jam's first octet (0xC6 when 0xC5 would make
+                                     the jam the FCS of the octets before it) */
+#define ETHFRAME_JAM_MARK_ALT 0xC6
 #define ETHFRAME_BROADCAST UINT32_MAX
 
 /* The csmacd header of a synthetic frame (units in the names). */
 typedef struct ethframe_info {
     uint32_t station;        /* index, counted from 0 (written + 1) */
     uint32_t dest;           /* index, or ETHFRAME_BROADCAST */
-    uint64_t frame_number;   /* the sender's own frame number */
+    uint64_t frame_number;   /* the sender's own frame number, from 1 (written as is) */
     uint32_t attempt;        /* 1-based */
     uint32_t collisions;     /* before this attempt */
     uint64_t backoff_slots;  /* drawn before this attempt */
@@ -76,6 +79,11 @@ typedef struct ethframe_header {
     uint32_t backoff_slots;
     uint64_t queued_ns;
 } ethframe_header;
+
+/* The number a person reads for a frame: its sender's frames counted from
+ * 1, as stations are. The engine's frame_id is station << 40 | n with n
+ * counted from 0 (the event log prints frame_id as it is), so this is n + 1. */
+uint64_t ethframe_frame_number(uint64_t frame_id);
 
 /* IEEE 802.3 CRC-32 of n octets (the value whose octets, least significant
  * first, form the FCS). */
@@ -106,11 +114,22 @@ int ethframe_fcs_ok(const uint8_t *buf, size_t n);
  * whole octets (a trailing part octet is dribble bits no receiver keeps). */
 uint32_t ethframe_fragment_bytes(uint64_t data_bits, uint32_t jam_bits, uint32_t frame_bytes);
 
-/* Turns a whole frame in buf (frame_bytes octets) into the fragment of a
- * collided attempt, in place: whole octets of data kept, the rest jam
- * (ETHFRAME_JAM_OCTET). Returns the fragment's length. */
+/* The jam csmacd sends. 802.3 leaves its bits open (4.2.3.2.4), except
+ * that it must not be the CRC of the partial frame sent before it; csmacd's
+ * names its sender, so that a fragment says whose it was even when nothing
+ * but the jam reached the wire (a collision in the preamble):
+ *   octet 0  ETHFRAME_JAM_MARK (0xC5), or ETHFRAME_JAM_MARK_ALT (0xC6) when
+ *            0xC5 would make the jam the FCS of the octets before it
+ *   octet 1  the attempt, from 1 (255 for 255 and above)
+ *   octets 2-3  the sender, counted from 1, big-endian (0 above 65535)
+ * then ETHFRAME_JAM_OCTET (0x55) for a jam longer than 32 bits; a shorter
+ * jam (a jam-bits override) keeps its first octets.
+ *
+ * Turns a whole frame in buf (frame_bytes octets) into the fragment of a
+ * collided attempt of `station` (index, from 0), in place: whole octets of
+ * data kept, the rest jam. Returns the fragment's length. */
 uint32_t ethframe_make_fragment(uint8_t *buf, uint32_t frame_bytes, uint64_t data_bits,
-                                uint32_t jam_bits);
+                                uint32_t jam_bits, uint32_t station, uint32_t attempt);
 
 /* Decodes the csmacd header of a frame of `len` octets. Returns 0, or -1
  * when the frame is not a csmacd frame or its header is cut short. */

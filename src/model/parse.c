@@ -709,3 +709,95 @@ fail:
     parse_list_free_words(b.items, b.n);
     return -1;
 }
+
+/* Days from 1970-01-01 to year y, month m (1-12), day d of the proleptic
+ * Gregorian calendar: eras of 400 years (146097 days) counted from March,
+ * so the leap day ends a year (the usual civil-from-days inverse). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+void parse_format_date(int64_t s, char *buf, size_t buflen)
+{
+    int64_t z = s / 86400 + 719468, sod = s % 86400;
+    int64_t era = z / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    int64_t y = yoe + era * 400 + (m <= 2);
+    snprintf(buf, buflen, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y,
+             (long long)m, (long long)d, (long long)(sod / 3600), (long long)(sod / 60 % 60),
+             (long long)(sod % 60));
+}
+
+/* n decimal digits at p, into *v. */
+static bool digits(const char *p, int n, int *v)
+{
+    int x = 0;
+    for (int i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        x = x * 10 + (p[i] - '0');
+    }
+    *v = x;
+    return true;
+}
+
+int parse_date_s(const char *text, int64_t max_s, int64_t *out_s, char *err, size_t errlen)
+{
+    char e[ECHO_MAX + 8], last[32];
+    size_t n = strlen(text);
+    int64_t v;
+    parse_format_date(max_s, last, sizeof last);
+    if ((n == 10 || n == 20) && text[4] == '-') {
+        int y, mo, d, h = 0, mi = 0, sec = 0;
+        bool ok = digits(text, 4, &y) && text[4] == '-' && digits(text + 5, 2, &mo) &&
+                  text[7] == '-' && digits(text + 8, 2, &d);
+        if (ok && n == 20)
+            ok = text[10] == 'T' && digits(text + 11, 2, &h) && text[13] == ':' &&
+                 digits(text + 14, 2, &mi) && text[16] == ':' && digits(text + 17, 2, &sec) &&
+                 text[19] == 'Z';
+        if (!ok) {
+            snprintf(err, errlen,
+                     "'%s' is not a date (e.g. 2026-01-01T00:00:00Z, 2026-01-01, or "
+                     "seconds since 1970)",
+                     parse_echo(text, e, sizeof e));
+            return -1;
+        }
+        static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap) ||
+            h > 23 || mi > 59 || sec > 59) {
+            snprintf(err, errlen, "%s is not a valid date", parse_echo(text, e, sizeof e));
+            return -1;
+        }
+        v = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+    } else {
+        uint64_t u;
+        char e2[160];
+        if (parse_u64(text, 0, UINT64_MAX, &u, e2, sizeof e2) != 0) {
+            snprintf(err, errlen,
+                     "'%s' is not a date (e.g. 2026-01-01T00:00:00Z, 2026-01-01, or "
+                     "seconds since 1970)",
+                     parse_echo(text, e, sizeof e));
+            return -1;
+        }
+        v = u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u;
+    }
+    if (v < 0 || v > max_s) {
+        snprintf(err, errlen, "%s is out of range (1970-01-01T00:00:00Z to %s)",
+                 parse_echo(text, e, sizeof e), last);
+        return -1;
+    }
+    *out_s = v;
+    return 0;
+}

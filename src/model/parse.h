@@ -22,6 +22,10 @@
  *            k, M or G (powers of ten) and an optional "b/s" or "bps":
  *            "10M", "100Mb/s", "2.5G", "10000000".
  *   BOOL     yes, no, true, false, on, off, 1, 0.
+ *   DATE     an instant in UTC: ISO 8601 "2026-01-01T00:00:00Z" (the "T"
+ *            and the "Z" required, no fractions, no other time zones),
+ *            a day "2026-01-01" (its midnight), or a whole number of
+ *            seconds since 1970-01-01T00:00:00Z.
  *   LIST     items separated by commas; an item is a value or a range
  *            A..B (integers: every value from A to B), A..B:S (step S),
  *            A..B:log (A, 2A, 4A, ... up to B: "1..1024:log" gives the
@@ -75,6 +79,14 @@ int parse_rate_bps(const char *text, uint64_t min_bps, uint64_t max_bps, uint64_
                    char *err, size_t errlen);
 
 int parse_bool(const char *text, bool *out, char *err, size_t errlen);
+
+/* A DATE (see above), in seconds since 1970-01-01T00:00:00Z, within
+ * [0, max_s]. Out of range: "D is out of range (1970-01-01T00:00:00Z to
+ * <max_s as a date>)". */
+int parse_date_s(const char *text, int64_t max_s, int64_t *out_s, char *err, size_t errlen);
+
+/* Writes seconds since 1970 (>= 0) as "YYYY-MM-DDTHH:MM:SSZ". */
+void parse_format_date(int64_t s, char *buf, size_t buflen);
 
 /* Formats a time for a person: "1.5s", "500ms", "10us", "0s": the largest
  * unit that shows the value exactly. Always NUL-terminates. */

@@ -49,7 +49,10 @@
 #define NA_ALIGNMENT_ERROR (1u << 1)
 #define NA_FCS_ERROR (1u << 2)
 #define NA_SHORT_FRAME (1u << 5)
+#define NA_TRANSPARENT (1u << 9)   /* preamble and SFD recorded */
 #define NA_VERSION (1u << 10)      /* header version 1, bits 10-13 */
+#define PREAMBLE_OCTET 0x55        /* 10101010 on the wire, least significant bit first */
+#define SFD_OCTET 0xD5             /* 10101011: the SFD ends the preamble (4.2.5, 4.2.6) */
 
 typedef struct open_tx {
     uint64_t tx_id;
@@ -69,7 +72,8 @@ typedef struct record {
 struct pcap_sink {
     phy_params phy;
     pcap_sink_options opt;
-    pcap_sink_linktype linktype;
+    pcap_sink_format fmt;
+    uint32_t link_bytes;     /* octets before the frame: header (and preamble) */
     char *path;              /* the user's path */
     outfile out;             /* the file (outfile.h); out.f is the dumper's stream */
     pcap_t *dead;
@@ -120,15 +124,69 @@ static void sink_free(pcap_sink *s)
     free(s);
 }
 
+pcap_sink_format pcap_sink_default_format(void)
+{
+    pcap_sink_format f = {.linktype = PCAP_SINK_DEFAULT_LINKTYPE,
+                          .epoch_s = PCAP_SINK_DEFAULT_EPOCH_S};
+    return f;
+}
+
+bool pcap_sink_fits(int64_t epoch_s, sim_time duration)
+{
+    /* Records are of transmissions that ended by the run's end; one far
+     * from the probe can be stamped up to a propagation delay later, which
+     * write_record still refuses if it crosses the last second. */
+    return epoch_s >= 0 && duration >= 0 && epoch_s <= PCAP_SINK_MAX_SECONDS &&
+           duration / SIM_PS_PER_S <= PCAP_SINK_MAX_SECONDS - epoch_s;
+}
+
 int pcap_sink_open(const char *path, const phy_params *phy, const pcap_sink_options *opt,
                    pcap_sink **out, char *err, size_t errlen)
 {
-    return pcap_sink_open_linktype(path, phy, opt, PCAP_SINK_ETHERNET, out, err, errlen);
+    pcap_sink_format f = pcap_sink_default_format();
+    return pcap_sink_open_format(path, phy, opt, &f, out, err, errlen);
 }
 
-int pcap_sink_open_linktype(const char *path, const phy_params *phy,
-                            const pcap_sink_options *opt, pcap_sink_linktype linktype,
-                            pcap_sink **out, char *err, size_t errlen)
+static const char *linktype_name(pcap_sink_linktype t)
+{
+    return t == PCAP_SINK_NETANALYZER_TRANSPARENT ? "netanalyzer-transparent"
+           : t == PCAP_SINK_NETANALYZER           ? "netanalyzer"
+                                                  : "ethernet";
+}
+
+int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, char *err,
+                           size_t errlen)
+{
+    pcap_sink_linktype lt = fmt->linktype;
+    if (fmt->epoch_s < 0 || fmt->epoch_s > PCAP_SINK_MAX_SECONDS) {
+        snprintf(err, errlen, "epoch %lld is beyond pcap's 32-bit seconds",
+                 (long long)fmt->epoch_s);
+        return -1;
+    }
+    if (lt == PCAP_SINK_NETANALYZER_TRANSPARENT &&
+        (phy->preamble_bits < 8 || phy->preamble_bits % 8 != 0)) {
+        snprintf(err, errlen,
+                 "the %s link type records the preamble and SFD as whole octets "
+                 "(preamble-bits is %u; ethernet and netanalyzer do not record it)",
+                 linktype_name(lt), phy->preamble_bits);
+        return -1;
+    }
+    uint64_t pre = lt == PCAP_SINK_NETANALYZER_TRANSPARENT ? phy->preamble_bits / 8 : 0;
+    uint64_t fixed = pre + phy->jam_bits / 8;
+    if (lt != PCAP_SINK_ETHERNET && fixed + phy->max_frame_bytes > NA_MAX_FRAME_BYTES) {
+        snprintf(err, errlen, "the %s link type carries frames of at most %llu octets "
+                              "(max-frame is %u)",
+                 linktype_name(lt),
+                 (unsigned long long)(fixed < NA_MAX_FRAME_BYTES ? NA_MAX_FRAME_BYTES - fixed : 0),
+                 phy->max_frame_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+int pcap_sink_open_format(const char *path, const phy_params *phy,
+                          const pcap_sink_options *opt, const pcap_sink_format *fmt,
+                          pcap_sink **out, char *err, size_t errlen)
 {
     *out = NULL;
     pcap_sink *s = calloc(1, sizeof *s);
@@ -139,25 +197,26 @@ int pcap_sink_open_linktype(const char *path, const phy_params *phy,
     }
     s->phy = *phy;
     s->opt = *opt;
-    s->linktype = linktype;
+    s->fmt = *fmt;
     s->last_stamp = INT64_MIN;
     s->clock = INT64_MIN;
 
-    bool na = linktype == PCAP_SINK_NETANALYZER;
-    if (na && (uint64_t)phy->max_frame_bytes + phy->jam_bits / 8 > NA_MAX_FRAME_BYTES) {
-        snprintf(err, errlen,
-                 "%s: the netanalyzer link type carries frames of at most %u octets "
-                 "(max-frame is %u)",
-                 path, NA_MAX_FRAME_BYTES - phy->jam_bits / 8, phy->max_frame_bytes);
+    char why[300];
+    if (pcap_sink_check_format(phy, fmt, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
         sink_free(s);
         return -1;
     }
+    pcap_sink_linktype lt = fmt->linktype;
+    bool na = lt != PCAP_SINK_ETHERNET;
+    bool transparent = lt == PCAP_SINK_NETANALYZER_TRANSPARENT;
+    s->link_bytes = (na ? NA_HEADER_BYTES : 0) + (transparent ? phy->preamble_bits / 8 : 0);
     /* 65535 holds every record of the standard PHYs; a max-frame override
      * near 64 KiB gets room for the fragment's jam and the link header. */
-    uint64_t longest = (uint64_t)phy->max_frame_bytes + phy->jam_bits / 8 + NA_HEADER_BYTES;
+    uint64_t longest = (uint64_t)phy->max_frame_bytes + phy->jam_bits / 8 + s->link_bytes;
     int snaplen = longest > PCAP_SINK_SNAPLEN ? (int)longest : PCAP_SINK_SNAPLEN;
-    s->dead = pcap_open_dead_with_tstamp_precision(na ? DLT_NETANALYZER : DLT_EN10MB, snaplen,
-                                                   PCAP_TSTAMP_PRECISION_NANO);
+    int dlt = transparent ? DLT_NETANALYZER_TRANSPARENT : na ? DLT_NETANALYZER : DLT_EN10MB;
+    s->dead = pcap_open_dead_with_tstamp_precision(dlt, snaplen, PCAP_TSTAMP_PRECISION_NANO);
     if (!s->dead) {
         snprintf(err, errlen, "%s: libpcap could not create a capture handle", path);
         sink_free(s);
@@ -245,9 +304,15 @@ static void write_record(pcap_sink *s, const record *r)
         return;
     /* Round down to the nanosecond (times are >= 0). */
     int64_t ns = r->stamp / SIM_PS_PER_NS;
+    int64_t sec = ns / 1000000000;
+    if (sec > PCAP_SINK_MAX_SECONDS - s->fmt.epoch_s) {
+        set_error(s, "a record falls after 2038-01-19T03:14:07Z, beyond pcap's 32-bit "
+                     "seconds (--pcap-epoch)");
+        return;
+    }
     struct pcap_pkthdr h;
     memset(&h, 0, sizeof h);
-    h.ts.tv_sec = (time_t)(ns / 1000000000);
+    h.ts.tv_sec = (time_t)(s->fmt.epoch_s + sec);
     /* With nanosecond precision, libpcap stores tv_usec as nanoseconds. */
     h.ts.tv_usec = (suseconds_t)(ns % 1000000000);
     h.caplen = r->len;
@@ -317,7 +382,7 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
 
     uint32_t fb = ev->frame_bytes;
     assert(fb >= 18 && fb <= 65535);
-    uint32_t hl = s->linktype == PCAP_SINK_NETANALYZER ? NA_HEADER_BYTES : 0;
+    uint32_t hl = s->link_bytes;
     /* Room for a fragment: the frame's octets, the jam's, and the octet in
      * which the jam began. */
     uint8_t *data = malloc(hl + (size_t)fb + s->phy.jam_bits / 8 + 2);
@@ -333,7 +398,7 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         ethframe_info info = {
             .station = ev->station,
             .dest = ev->dest == TRACE_NO_DEST ? ETHFRAME_BROADCAST : ev->dest,
-            .frame_number = ev->frame_id & ((UINT64_C(1) << 40) - 1),
+            .frame_number = ethframe_frame_number(ev->frame_id),
             .attempt = ev->attempt,
             .collisions = collisions,
             .backoff_slots = backoff_slots,
@@ -348,16 +413,26 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         uint64_t data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
         uint64_t frame_bits = (uint64_t)fb * 8;
         uint64_t sent = data_bits < frame_bits ? data_bits : frame_bits;
-        len = ethframe_make_fragment(buf, fb, data_bits, s->phy.jam_bits);
-        if ((sent + s->phy.jam_bits) % 8 != 0)
-            status |= NA_ALIGNMENT_ERROR; /* dribble bits were dropped */
+        len = ethframe_make_fragment(buf, fb, data_bits, s->phy.jam_bits, ev->station,
+                                     ev->attempt);
+        /* Dribble bits were dropped. In transparent mode the bit would
+         * announce a half octet kept at the end, which is not there. */
+        if ((sent + s->phy.jam_bits) % 8 != 0 &&
+            s->fmt.linktype == PCAP_SINK_NETANALYZER)
+            status |= NA_ALIGNMENT_ERROR;
     }
-    if (hl) {
+    if (s->fmt.linktype != PCAP_SINK_ETHERNET) {
         if (!ethframe_fcs_ok(buf, len))
             status |= NA_FCS_ERROR;
         if (len < 64)
             status |= NA_SHORT_FRAME;
-        uint32_t h = status | NA_VERSION | len << 16;
+        uint32_t pre = hl - NA_HEADER_BYTES; /* preamble and SFD octets, if recorded */
+        if (pre > 0) {
+            status |= NA_TRANSPARENT;
+            memset(data + NA_HEADER_BYTES, PREAMBLE_OCTET, pre - 1);
+            data[hl - 1] = SFD_OCTET;
+        }
+        uint32_t h = status | NA_VERSION | (pre + len) << 16;
         data[0] = (uint8_t)h;
         data[1] = (uint8_t)(h >> 8);
         data[2] = (uint8_t)(h >> 16);

@@ -1,38 +1,62 @@
 /* pcap_sink.h - a trace sink that writes what the probe saw as a pcap file.
  *
- * The file is a classic pcap (libpcap's pcap_dump), link type DLT_EN10MB,
- * nanosecond time stamps, snapshot length 65535 (more only when max-frame
- * is overridden close to 64 KiB), every record whole (caplen == len). Each transmission that
- * left its transmitter whole or collided (a TRACE_TX_END of a frame attempt)
- * becomes one record:
+ * The file is a classic pcap (libpcap's pcap_dump), nanosecond time
+ * stamps, snapshot length 65535 (more only when max-frame is overridden
+ * close to 64 KiB), every record whole (caplen == len). Each transmission
+ * that left its transmitter whole or collided (a TRACE_TX_END of a frame
+ * attempt) becomes one record, which holds (after the link type's header,
+ * below):
  *   - a whole frame: the Ethernet frame as built (ethframe.h), destination
  *     address through FCS, padded to the minimum size: its length is the
  *     frame size the run reports (so a minimum frame is 64 octets);
  *   - a collided attempt: the fragment actually on the wire, the whole
- *     octets of the frame sent before the jam, then the jam (0x55 octets):
+ *     octets of the frame sent before the jam, then the jam, which names
+ *     its sender and attempt (ethframe_make_fragment):
  *     (bits_on_wire - preamble/SFD bits) / 8 octets, rounded down. Normal
- *     collisions give fragments shorter than 64 octets, so `frame.len < 64`
- *     finds them in a plain Wireshark. `collisions = false` leaves them out.
+ *     collisions give fragments shorter than 64 octets (with the Ethernet
+ *     link type, `frame.len < 64` finds them in a plain Wireshark).
+ *     `collisions = false` leaves them out.
  * Extension bursts between the frames of a 1 Gb/s burst are not records
  * (they carry no octets), and carrier extension is not part of a record.
  * Replayed frames carry their original bytes (trace_event.payload) padded
  * to the frame size, then a freshly computed FCS.
  *
- * Link type: DLT_EN10MB by default. PCAP_SINK_NETANALYZER writes the
- * same frames (FCS included, which this link type states for every record)
- * behind the 4-octet little-endian header of Hilscher's netANALYZER
- * (LINKTYPE_NETANALYZER): error bits 0-7 (bit 1 alignment error: the
- * fragment held a part octet, dropped; bit 2 FCS error: its last 4 octets
- * are not its FCS; bit 5 shorter than 64 octets), header version 1 in bits
- * 10-13, the frame's length in bits 16-27. Wireshark then marks collision
- * fragments as errored frames with no plugin, and knows where the FCS is.
- * It carries frames up to 4095 octets, so the PHY's max-frame must allow
- * for that (checked at open).
- *
+ * Link types (pcap_sink_format.linktype):
+ *   - PCAP_SINK_NETANALYZER_TRANSPARENT, the default: LINKTYPE_NETANALYZER_
+ *     TRANSPARENT (241), Hilscher's netANALYZER in transparent mode. Each
+ *     record is a 4-octet little-endian status header, then every whole
+ *     octet on the wire: the preamble and SFD (0x55 ... 0xD5, preamble_bits
+ *     / 8 octets), then the frame or fragment as above. Header: error bits
+ *     0-7 (bit 2 FCS error: the last 4 octets are not the FCS of the frame
+ *     before them; bit 5 frame shorter than 64 octets), bit 9 transparent
+ *     mode, header version 1 in bits 10-13, the octets after the header in
+ *     bits 16-27. Wireshark shows such a record as raw octets with its
+ *     status, never hands it to its Ethernet dissector, so a collision
+ *     fragment of any length reads "FCS error, Frame smaller 64 bytes" with
+ *     no plugin and no "Malformed Packet". A part octet at the end of a
+ *     fragment is dropped as in the other types; the alignment-error bit
+ *     is not set here, because in transparent mode it announces a half
+ *     octet kept at the end, which is not there. The preamble must be whole
+ *     octets (checked at open).
+ *   - PCAP_SINK_NETANALYZER: LINKTYPE_NETANALYZER (240), the same header
+ *     without bit 9 before the frame (no preamble); bit 1 (alignment error)
+ *     is set when a fragment held a part octet, which was dropped.
+ *     Wireshark hands each record to its Ethernet dissector, which knows
+ *     the FCS is there; fragments shorter than 18 octets (a header and an
+ *     FCS) then read "Malformed Packet".
+ *   - PCAP_SINK_ETHERNET: DLT_EN10MB, the frames alone: every tool reads
+ *     them, fragments are told apart by length (`frame.len < 64`).
+ * The netANALYZER types carry records of at most 4095 octets after the
+ * header (its 12-bit length field), so the PHY's max-frame must allow for
+ * that (checked at open).
  * Time stamps: each record is stamped with the instant its first preamble
- * bit passes the probe (trace_event.probe_start), counted from the start of
- * the run (so Wireshark shows dates in January 1970), rounded DOWN to the
- * nanosecond. Rounding down is monotonic, so the file's order survives it;
+ * bit passes the probe (trace_event.probe_start), rounded DOWN to the
+ * nanosecond, plus the trace's epoch (pcap_sink_format.epoch_s: the date
+ * and time the run's t = 0 stands for; PCAP_SINK_DEFAULT_EPOCH_S, a fixed
+ * date, so that reruns stay byte-identical). A pcap record holds 32-bit
+ * seconds, read signed by libpcap: a record that would fall after
+ * 2038-01-19T03:14:07Z (PCAP_SINK_MAX_SECONDS) is an error (kept as the sink's first error; callers check the epoch plus
+ * the run's length first, pcap_sink_fits). Rounding down is monotonic, so the file's order survives it;
  * at 10 and 100 Mb/s a bit lasts a whole number of nanoseconds, so a gap of
  * 96 bit times between two frames stamped at bit boundaries stays exact.
  * Records are written in order of (probe_start, transmission id), which is
@@ -66,21 +90,53 @@ typedef enum pcap_sink_linktype {
     PCAP_SINK_ETHERNET,    /* DLT_EN10MB: frames with FCS, fragments by length */
     PCAP_SINK_NETANALYZER, /* DLT_NETANALYZER: the same, each after a status
                               header that flags fragments natively */
+    PCAP_SINK_NETANALYZER_TRANSPARENT, /* DLT_NETANALYZER_TRANSPARENT: status
+                              header, preamble and SFD, then the frame */
 } pcap_sink_linktype;
+
+#define PCAP_SINK_DEFAULT_LINKTYPE PCAP_SINK_NETANALYZER_TRANSPARENT
+/* 2000-01-01T00:00:00Z, in seconds since 1970-01-01T00:00:00Z. */
+#define PCAP_SINK_DEFAULT_EPOCH_S INT64_C(946684800)
+/* The last second a pcap record can hold for every reader: the field is 32
+ * bits, and libpcap (tcpdump, csmacd's own replay) reads it signed, so an
+ * instant after 2038-01-19T03:14:07Z would read back as 1901. */
+#define PCAP_SINK_MAX_SECONDS INT64_C(2147483647)
 
 typedef struct pcap_sink_options {
     bool collisions; /* write collision fragments too (--pcap-collisions yes) */
 } pcap_sink_options;
 
-/* Opens the output, link type Ethernet. `phy` gives the preamble, jam and
- * frame sizes; it is copied. Returns 0, or -1 with "path: reason" in err. */
+/* How the records are written (--pcap-linktype, --pcap-epoch). */
+typedef struct pcap_sink_format {
+    pcap_sink_linktype linktype;
+    int64_t epoch_s; /* seconds since 1970-01-01T00:00:00Z that t = 0 stands for,
+                        0 to PCAP_SINK_MAX_SECONDS */
+} pcap_sink_format;
+
+/* The defaults: PCAP_SINK_DEFAULT_LINKTYPE, PCAP_SINK_DEFAULT_EPOCH_S. */
+pcap_sink_format pcap_sink_default_format(void);
+
+/* Whether every record of a run `duration` long (picoseconds) fits the
+ * 32-bit seconds of pcap when t = 0 is epoch_s. */
+bool pcap_sink_fits(int64_t epoch_s, sim_time duration);
+
+/* Whether the format can carry this PHY's records: the epoch in range, a
+ * preamble of whole octets for the transparent type, frames within the
+ * netANALYZER's 12-bit length. Returns 0, or -1 with a reason (no path) in
+ * err. pcap_sink_open_format checks the same. */
+int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, char *err,
+                           size_t errlen);
+
+/* Opens the output in the default format (pcap_sink_default_format). `phy`
+ * gives the preamble, jam and frame sizes; it is copied. Returns 0, or -1
+ * with "path: reason" in err. */
 int pcap_sink_open(const char *path, const phy_params *phy, const pcap_sink_options *opt,
                    pcap_sink **out, char *err, size_t errlen);
 
-/* The same with a chosen link type (--pcap-linktype). */
-int pcap_sink_open_linktype(const char *path, const phy_params *phy,
-                            const pcap_sink_options *opt, pcap_sink_linktype linktype,
-                            pcap_sink **out, char *err, size_t errlen);
+/* The same in a chosen format. */
+int pcap_sink_open_format(const char *path, const phy_params *phy,
+                          const pcap_sink_options *opt, const pcap_sink_format *fmt,
+                          pcap_sink **out, char *err, size_t errlen);
 
 /* The trace sink to hand to engine_add_sink (ctx is the pcap_sink). */
 trace_sink pcap_sink_trace(pcap_sink *s);

@@ -65,6 +65,7 @@ complete_words sweep --preset retry | grep -qx retry-storm || fail "bash complet
 complete_words run --phy 100 | grep -qx 100basetx || fail "bash completion: --phy"
 complete_words run --format j | grep -qx json || fail "bash completion: --format"
 complete_words run --pcap-linktype n | grep -qx netanalyzer || fail "bash completion: linktype"
+complete_words run --pcap-linktype n | grep -qx netanalyzer-transparent || fail "bash completion: linktype"
 echo "bash completion: commands, options, presets and values"
 
 if command -v zsh >/dev/null 2>&1; then

@@ -4,7 +4,7 @@
 # Usage: test_pcap_cli.sh CSMACD SOURCE_DIR WORKDIR
 #
 # Pins the exit status and the one message of every bad use of --pcap,
-# --pcap-collisions, --pcap-linktype and --traffic pcap:FILE (2 for usage
+# --pcap-collisions, --pcap-linktype, --pcap-epoch and --traffic pcap:FILE (2 for usage
 # and input errors, 1 for a file that cannot be written), that nothing is
 # left behind by a failed run, that a replayed capture runs, that
 # --pcap-max-stations reports what it leaves out, and that a capture
@@ -34,8 +34,16 @@ expect() {
 
 expect 2 "--pcap-collisions: needs --pcap FILE" --pcap-collisions no
 expect 2 "--pcap-linktype: needs --pcap FILE" --pcap-linktype netanalyzer
-expect 2 "--pcap-linktype: unknown link type 'tokenring' (ethernet, netanalyzer)" \
+expect 2 "--pcap-linktype: unknown link type 'tokenring' (netanalyzer-transparent, netanalyzer, ethernet)" \
     --pcap t.pcap --pcap-linktype tokenring
+expect 2 "--pcap-linktype: the netanalyzer-transparent link type records the preamble and SFD as whole octets (preamble-bits is 60; ethernet and netanalyzer do not record it)" \
+    --pcap t.pcap --preamble-bits 60
+expect 2 "--pcap-epoch: needs --pcap FILE" --pcap-epoch 2026-01-01
+expect 2 "--pcap-epoch: 2026-02-30 is not a valid date" --pcap t.pcap --pcap-epoch 2026-02-30
+expect 2 "--pcap-epoch: 2038-01-19T03:14:08Z is out of range (1970-01-01T00:00:00Z to 2038-01-19T03:14:07Z)" \
+    --pcap t.pcap --pcap-epoch 2038-01-19T03:14:08Z
+expect 2 "--pcap-epoch: a run of 2s from 2038-01-19T03:14:06Z would end after 2038-01-19T03:14:07Z, beyond pcap's 32-bit seconds" \
+    --pcap t.pcap --pcap-epoch 2038-01-19T03:14:06Z --duration 2s
 expect 2 "--events, --pcap: conflicting options: both write same.out" \
     --pcap same.out --events same.out
 expect 1 "$W/no/such/dir/t.pcap: No such file or directory" --pcap "$W/no/such/dir/t.pcap"

@@ -161,17 +161,23 @@ static void test_fragments(void **state)
     ethframe_build_synthetic(&info, 64, f);
     uint8_t whole[64];
     memcpy(whole, f, 64);
-    uint32_t len = ethframe_make_fragment(f, 64, 44, 32);
+    /* Station index 2 (station 3), attempt 2: the jam C5 02 00 03. */
+    uint32_t len = ethframe_make_fragment(f, 64, 44, 32, 2, 2);
     assert_int_equal(len, 9);
     assert_memory_equal(f, whole, 5);
-    for (int i = 5; i < 9; i++)
-        assert_int_equal(f[i], ETHFRAME_JAM_OCTET);
+    assert_memory_equal(f + 5, ((uint8_t[]){0xC5, 0x02, 0x00, 0x03}), 4);
     ethframe_build_synthetic(&info, 64, f);
-    len = ethframe_make_fragment(f, 64, 500, 32);
+    len = ethframe_make_fragment(f, 64, 500, 32, 299, 300);
     assert_int_equal(len, 66);
     assert_memory_equal(f, whole, 62);
-    for (int i = 62; i < 66; i++)
-        assert_int_equal(f[i], ETHFRAME_JAM_OCTET);
+    assert_memory_equal(f + 62, ((uint8_t[]){0xC5, 0xFF, 0x01, 0x2C}), 4); /* 255+, 300 */
+    /* A longer jam goes on with 0x55; a shorter one keeps its first octets. */
+    ethframe_build_synthetic(&info, 64, f);
+    assert_int_equal(ethframe_make_fragment(f, 64, 0, 48, 0, 1), 6);
+    assert_memory_equal(f, ((uint8_t[]){0xC5, 0x01, 0x00, 0x01, 0x55, 0x55}), 6);
+    ethframe_build_synthetic(&info, 64, f);
+    assert_int_equal(ethframe_make_fragment(f, 64, 0, 16, 0, 1), 2);
+    assert_memory_equal(f, ((uint8_t[]){0xC5, 0x01}), 2);
 }
 
 static void test_parse_rejects(void **state)

@@ -314,6 +314,49 @@ static void test_list_words(void **state)
     assert_int_equal(parse_list_words("k=v,beb", &w, &n, err, sizeof err), -1);
 }
 
+/* DATE: ISO 8601 UTC, a day, or seconds; the calendar checked at known
+ * instants (leap days, the 2038 bound) and both ways. */
+static void test_date(void **state)
+{
+    (void)state;
+    char why[256], buf[32];
+    int64_t v = -1;
+    const int64_t max = INT64_C(2147483647);
+    assert_int_equal(parse_date_s("1970-01-01T00:00:00Z", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(parse_date_s("2000-01-01T00:00:00Z", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, INT64_C(946684800));
+    assert_int_equal(parse_date_s("2000-03-01", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, INT64_C(951868800)); /* 2000 is a leap year: 29 Feb counted */
+    assert_int_equal(parse_date_s("2026-01-01T00:00:00Z", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, INT64_C(1767225600));
+    assert_int_equal(parse_date_s("1767225600", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, INT64_C(1767225600));
+    assert_int_equal(parse_date_s("2038-01-19T03:14:07Z", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, max);
+    assert_int_equal(parse_date_s("2024-02-29T23:59:59Z", max, &v, why, sizeof why), 0);
+    assert_int_equal(v, INT64_C(1709251199));
+    parse_format_date(INT64_C(1709251199), buf, sizeof buf);
+    assert_string_equal(buf, "2024-02-29T23:59:59Z");
+    parse_format_date(max, buf, sizeof buf);
+    assert_string_equal(buf, "2038-01-19T03:14:07Z");
+    parse_format_date(0, buf, sizeof buf);
+    assert_string_equal(buf, "1970-01-01T00:00:00Z");
+    /* Refused: no such day, hour, zone; before 1970 or after the bound. */
+    assert_int_equal(parse_date_s("2100-02-29", max, &v, why, sizeof why), -1);
+    assert_string_equal(why, "2100-02-29 is not a valid date");
+    assert_int_equal(parse_date_s("2026-01-01T24:00:00Z", max, &v, why, sizeof why), -1);
+    assert_int_equal(parse_date_s("2026-01-01T00:00:00+01:00", max, &v, why, sizeof why), -1);
+    assert_int_equal(parse_date_s("2026-1-1", max, &v, why, sizeof why), -1);
+    assert_int_equal(parse_date_s("", max, &v, why, sizeof why), -1);
+    assert_int_equal(parse_date_s("2038-01-19T03:14:08Z", max, &v, why, sizeof why), -1);
+    assert_string_equal(why, "2038-01-19T03:14:08Z is out of range (1970-01-01T00:00:00Z to "
+                             "2038-01-19T03:14:07Z)");
+    assert_int_equal(parse_date_s("1969-12-31", max, &v, why, sizeof why), -1);
+    assert_int_equal(parse_date_s("-1", max, &v, why, sizeof why), -1);
+    assert_int_equal(v, INT64_C(1709251199)); /* untouched by the failures */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_format_time), cmocka_unit_test(test_metres_rate_bool),
         cmocka_unit_test(test_list_u64),   cmocka_unit_test(test_list_double),
         cmocka_unit_test(test_list_words),  cmocka_unit_test(test_list_shared),
+        cmocka_unit_test(test_date),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

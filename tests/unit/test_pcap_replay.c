@@ -89,7 +89,8 @@ static void run_replay(const scenario *sc, const char *name, replayed_run *out)
         fail_msg("engine_create: %s", err);
     pcap_sink *ps;
     pcap_sink_options po = {.collisions = true};
-    if (pcap_sink_open(path, &engine_scenario(e)->phy, &po, &ps, err, sizeof err) != 0)
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = 0};
+    if (pcap_sink_open_format(path, &engine_scenario(e)->phy, &po, &f, &ps, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(engine_add_sink(e, pcap_sink_trace(ps)), 0);
     engine_run_all(e);

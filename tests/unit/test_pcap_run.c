@@ -123,7 +123,8 @@ static void run_traced(const scenario *sc, const char *name, bool collisions, ui
         fail_msg("engine_create: %s", err);
     pcap_sink *ps;
     pcap_sink_options po = {.collisions = collisions};
-    if (pcap_sink_open(path, &engine_scenario(e)->phy, &po, &ps, err, sizeof err) != 0)
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = 0};
+    if (pcap_sink_open_format(path, &engine_scenario(e)->phy, &po, &f, &ps, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(engine_add_sink(e, pcap_sink_trace(ps)), 0);
     trace_sink rec = {rec_sink, &out->tr};
@@ -207,7 +208,8 @@ static void check_trace(const scenario *sc, const traced *t, const char *path, b
             ethframe_info info = {
                 .station = ev->station,
                 .dest = ev->dest == TRACE_NO_DEST ? ETHFRAME_BROADCAST : ev->dest,
-                .frame_number = ev->frame_id & ((UINT64_C(1) << 40) - 1),
+                /* the station's frames counted from 1 */
+                .frame_number = (ev->frame_id & ((UINT64_C(1) << 40) - 1)) + 1,
                 .attempt = ev->attempt, .collisions = st->collisions,
                 .backoff_slots = st->backoff_slots,
                 .queued_ns = (uint64_t)((ev->tx_start - ev->queued_at) / 1000)};
@@ -240,8 +242,11 @@ static void check_trace(const scenario *sc, const traced *t, const char *path, b
             uint64_t data_bits = ev->bits_on_wire - sc->phy.preamble_bits - sc->phy.jam_bits;
             assert_int_equal(r->len, ethframe_fragment_bytes(data_bits, sc->phy.jam_bits,
                                                              ev->frame_bytes));
-            for (uint32_t k = r->len - sc->phy.jam_bits / 8; k < r->len; k++)
-                assert_int_equal(r->data[k], ETHFRAME_JAM_OCTET);
+            /* The jam names the sender and the attempt. */
+            const uint8_t *j = r->data + r->len - 4;
+            assert_true(j[0] == ETHFRAME_JAM_MARK || j[0] == ETHFRAME_JAM_MARK_ALT);
+            assert_int_equal(j[1], ev->attempt);
+            assert_int_equal((uint32_t)j[2] << 8 | j[3], ev->station + 1);
         }
         prev = ev;
     }

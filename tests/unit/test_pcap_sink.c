@@ -101,7 +101,9 @@ static void open_sink(const char *path, bool collisions, pcap_sink **out)
 {
     char err[512];
     pcap_sink_options o = {.collisions = collisions};
-    int rc = pcap_sink_open(path, phy_profile_find("10base5"), &o, out, err, sizeof err);
+    /* Ethernet from t = 0: the records are the frames, stamped from 0. */
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = 0};
+    int rc = pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &f, out, err, sizeof err);
     if (rc != 0)
         fail_msg("%s", err);
 }
@@ -189,7 +191,8 @@ static void test_order_and_contents(void **state)
     assert_int_equal(c.recs[0].len, 64);
     assert_int_equal(c.recs[0].caplen, 64);
     uint8_t want[64];
-    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 5, .attempt = 2,
+    /* frame_id's per-station number 5 is the station's sixth frame. */
+    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 6, .attempt = 2,
                           .collisions = 1, .backoff_slots = 1, .queued_ns = 1500};
     ethframe_build_synthetic(&info, 64, want);
     assert_memory_equal(c.recs[0].data, want, 64);
@@ -197,7 +200,8 @@ static void test_order_and_contents(void **state)
     /* Y: 4000 ns, 4 octets of jam. */
     assert_int_equal(c.recs[1].ts_ns, 4000);
     assert_int_equal(c.recs[1].len, 4);
-    assert_memory_equal(c.recs[1].data, ((uint8_t[]){0x55, 0x55, 0x55, 0x55}), 4);
+    /* Y's jam: station 2, attempt 1 (ev_start's). */
+    assert_memory_equal(c.recs[1].data, ((uint8_t[]){0xC5, 0x01, 0x00, 0x02}), 4);
 
     /* Z: replayed octets, padded, FCS; 70000.999 ns rounds down. */
     assert_int_equal(c.recs[2].ts_ns, 70000);
@@ -262,8 +266,8 @@ static void test_netanalyzer(void **state)
     snprintf(path, sizeof path, "%s/na.pcap", dir);
     pcap_sink_options o = {.collisions = true};
     pcap_sink *s;
-    if (pcap_sink_open_linktype(path, phy_profile_find("10base5"), &o, PCAP_SINK_NETANALYZER, &s,
-                                err, sizeof err) != 0)
+    pcap_sink_format na = {.linktype = PCAP_SINK_NETANALYZER, .epoch_s = 0};
+    if (pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &na, &s, err, sizeof err) != 0)
         fail_msg("%s", err);
     hand_seen seen;
     hand_run(s, &seen);
@@ -283,7 +287,8 @@ static void test_netanalyzer(void **state)
     assert_int_equal(c.recs[0].len, 4 + 64);
     assert_int_equal(le32_at(c.recs[0].data), 1u << 10 | 64u << 16);
     uint8_t want[64];
-    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 5, .attempt = 2,
+    /* frame_id's per-station number 5 is the station's sixth frame. */
+    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 6, .attempt = 2,
                           .collisions = 1, .backoff_slots = 1, .queued_ns = 1500};
     ethframe_build_synthetic(&info, 64, want);
     assert_memory_equal(c.recs[0].data + 4, want, 64);
@@ -310,7 +315,7 @@ static void test_netanalyzer(void **state)
     phy_params big = *phy_profile_find("10base5");
     big.max_frame_bytes = 9000;
     assert_int_equal(
-        pcap_sink_open_linktype(path, &big, &o, PCAP_SINK_NETANALYZER, &s, err, sizeof err), -1);
+        pcap_sink_open_format(path, &big, &o, &na, &s, err, sizeof err), -1);
     char msg[600];
     snprintf(msg, sizeof msg,
              "%s: the netanalyzer link type carries frames of at most 4091 octets "
@@ -518,11 +523,126 @@ static void test_random_order(void **state)
         } else {
             ethframe_header h;
             assert_int_equal(ethframe_parse(c.recs[i].data, c.recs[i].len, &h), 0);
-            assert_int_equal(h.frame_number, t[i].id);
+            assert_int_equal(h.frame_number, t[i].id + 1); /* read from 1 */
             assert_true(ethframe_fcs_ok(c.recs[i].data, c.recs[i].len));
         }
     }
     pcap_contents_free(&c);
+}
+
+/* The default: netANALYZER transparent records (status header, preamble
+ * and SFD, frame), stamped from the default epoch. */
+static void test_transparent_default(void **state)
+{
+    (void)state;
+    char path[400], err[512];
+    snprintf(path, sizeof path, "%s/tr.pcap", dir);
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink *s;
+    if (pcap_sink_open(path, phy_profile_find("10base5"), &o, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    hand_seen seen;
+    hand_run(s, &seen);
+    trace_event v = ev_start(20, 3, 130000000000000, 130000000000000, 1, 0);
+    feed(s, v);
+    feed(s, ev_end(&v, 0, 2, 64, v.time, v.time + (64 + 44) * BIT_PS, 64 + 44 + 32));
+    close_sink(s);
+
+    pcap_contents c;
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.linktype, DLT_NETANALYZER_TRANSPARENT);
+    assert_int_equal(c.n, 4);
+    static const uint8_t pre[8] = {0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0xD5};
+    /* X: whole, at 2000-01-01T00:00:00Z + 3 us; transparent, version 1,
+     * 72 octets after the header. */
+    assert_int_equal(c.recs[0].ts_ns, INT64_C(946684800) * 1000000000 + 3000);
+    assert_int_equal(c.recs[0].len, 4 + 8 + 64);
+    assert_int_equal(le32_at(c.recs[0].data), 1u << 9 | 1u << 10 | 72u << 16);
+    assert_memory_equal(c.recs[0].data + 4, pre, 8);
+    uint8_t want[64];
+    ethframe_info info = {.station = 0, .dest = 1, .frame_number = 6, .attempt = 2,
+                          .collisions = 1, .backoff_slots = 1, .queued_ns = 1500};
+    ethframe_build_synthetic(&info, 64, want);
+    assert_memory_equal(c.recs[0].data + 12, want, 64);
+    /* Y: the preamble, then 4 octets of jam: FCS error, short. */
+    assert_int_equal(c.recs[1].len, 4 + 8 + 4);
+    assert_int_equal(le32_at(c.recs[1].data), 0x24u | 1u << 9 | 1u << 10 | 12u << 16);
+    assert_memory_equal(c.recs[1].data + 4, pre, 8);
+    /* V: 9 octets; the dropped part octet sets no alignment error here. */
+    assert_int_equal(c.recs[3].len, 4 + 8 + 9);
+    assert_int_equal(le32_at(c.recs[3].data), 0x24u | 1u << 9 | 1u << 10 | 17u << 16);
+    pcap_contents_free(&c);
+
+    /* The replay reader takes the whole frames and drops the preamble. */
+    replay_options ro = {.time_scale = 1.0, .max_stations = 0};
+    replay *r;
+    if (replay_load(path, &ro, 64, 1518, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    replay_stats st;
+    replay_get_stats(r, &st);
+    assert_int_equal(st.frames_loaded, 2);
+    assert_int_equal(st.errored, 2);
+    assert_int_equal(replay_frames(r, 0)[0].payload_len, 60);
+    assert_memory_equal(replay_frames(r, 0)[0].payload, want, 60);
+    replay_destroy(r);
+
+    /* A preamble of part octets cannot be recorded. */
+    phy_params odd = *phy_profile_find("10base5");
+    odd.preamble_bits = 60;
+    assert_int_equal(pcap_sink_open(path, &odd, &o, &s, err, sizeof err), -1);
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "%s: the netanalyzer-transparent link type records the preamble and SFD as "
+             "whole octets (preamble-bits is 60; ethernet and netanalyzer do not record it)",
+             path);
+    assert_string_equal(err, msg);
+}
+
+/* The epoch: added to every stamp; the last second pcap holds is the last
+ * a record may have. */
+static void test_epoch(void **state)
+{
+    (void)state;
+    char path[400], err[512];
+    snprintf(path, sizeof path, "%s/epoch.pcap", dir);
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = INT64_C(2147483646)};
+    pcap_sink *s;
+    if (pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &f, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    /* Frames at 0.5 s and 1.999999999 s: seconds 2147483646 and ...95. */
+    sim_time at[2] = {SIM_PS_PER_S / 2, 2 * SIM_PS_PER_S - 1000};
+    for (int i = 0; i < 2; i++) {
+        trace_event a = ev_start(30 + i, 0, at[i], at[i], 1, 0);
+        feed(s, a);
+        feed(s, ev_end(&a, 1, i, 64, a.time, SIM_TIME_NEVER, 64 + 512));
+    }
+    close_sink(s);
+    pcap_contents c;
+    if (pcap_read_all(path, &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.recs[0].ts_ns, INT64_C(2147483646) * 1000000000 + 500000000);
+    assert_int_equal(c.recs[1].ts_ns, INT64_C(2147483647) * 1000000000 + 999999999);
+    pcap_contents_free(&c);
+    /* One second more does not fit: an error, and no file. */
+    if (pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &f, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    trace_event b = ev_start(40, 0, 2 * SIM_PS_PER_S, 2 * SIM_PS_PER_S, 1, 0);
+    feed(s, b);
+    feed(s, ev_end(&b, 1, 0, 64, b.time, SIM_TIME_NEVER, 64 + 512));
+    assert_int_equal(pcap_sink_close(s, err, sizeof err), -1);
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "%s: a record falls after 2038-01-19T03:14:07Z, beyond pcap's 32-bit seconds "
+             "(--pcap-epoch)",
+             path);
+    assert_string_equal(err, msg);
+    assert_true(pcap_sink_fits(INT64_C(2147483646), 2 * SIM_PS_PER_S - 1));
+    assert_false(pcap_sink_fits(INT64_C(2147483646), 2 * SIM_PS_PER_S));
+    assert_true(pcap_sink_fits(0, 0));
+    assert_false(pcap_sink_fits(INT64_C(2147483648), 0));
 }
 
 int main(void)
@@ -532,6 +652,8 @@ int main(void)
         cmocka_unit_test(test_future_stamped_event),
         cmocka_unit_test(test_no_collisions),
         cmocka_unit_test(test_netanalyzer),
+        cmocka_unit_test(test_transparent_default),
+        cmocka_unit_test(test_epoch),
         cmocka_unit_test(test_seconds_split),
         cmocka_unit_test(test_temp_and_rename),
         cmocka_unit_test(test_errors),

@@ -542,11 +542,10 @@ static void test_padding_whole_program(void **state)
         snprintf(path, sizeof path, "%s/pad%d.pcap", dir, linktype);
         pcap_sink *ps = NULL;
         pcap_sink_options po = {.collisions = false};
-        assert_int_equal(pcap_sink_open_linktype(path, &engine_scenario(e)->phy, &po,
-                                                 linktype ? PCAP_SINK_NETANALYZER
-                                                          : PCAP_SINK_ETHERNET,
-                                                 &ps, err, sizeof err),
-                         0);
+        pcap_sink_format f = {.linktype = linktype ? PCAP_SINK_NETANALYZER : PCAP_SINK_ETHERNET,
+                              .epoch_s = 0};
+        assert_int_equal(
+            pcap_sink_open_format(path, &engine_scenario(e)->phy, &po, &f, &ps, err, sizeof err), 0);
         assert_int_equal(engine_add_sink(e, pcap_sink_trace(ps)), 0);
         engine_run_all(e);
         results r;

@@ -503,9 +503,10 @@ static void test_save_pcap(void **state)
     if (pcap_read_all(path, &pc, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_true(pc.nano);
-    /* Ethernet, or netANALYZER's 4-octet header before each frame. */
-    size_t hdr = pc.linktype == 1 ? 0 : 4;
-    assert_true(pc.linktype == 1 || pc.linktype == 240);
+    /* The default link type, netANALYZER transparent (241): a 4-octet
+     * status header and the 8 octets of preamble and SFD before each frame. */
+    assert_int_equal(pc.linktype, 241);
+    size_t hdr = 4 + 8;
     uint64_t frames = 0, fragments = 0;
     for (size_t i = 0; i < pc.n; i++) {
         assert_int_equal(pc.recs[i].caplen, pc.recs[i].len);

@@ -7,7 +7,7 @@ _csmacd_words() { # _csmacd_words PROGRAM COMMAND OPTION: the option's values
     local help set
     help=$("$1" "$2" --help 2>/dev/null)
     # "--format text|json|csv", in the usage or the option's line ...
-    set=$(printf '%s\n' "$help" | grep -oE -- "$3 [a-z0-9]+(\|[a-z0-9]+)+" | head -n 1)
+    set=$(printf '%s\n' "$help" | grep -oE -- "$3 [a-z0-9-]+(\|[a-z0-9-]+)+" | head -n 1)
     if [ -n "$set" ]; then
         printf '%s\n' "${set#* }" | tr '|' ' '
         return
