@@ -605,7 +605,6 @@ static void replan_after_start(mac *m, uint32_t src, sim_time now)
 {
     if (m->n_timed <= CROWD) {
         /* a handful: walk them (replan may swap-remove behind i) */
-        medium_reach_rest(m->plan_reach);
         for (uint32_t i = m->n_timed; i-- > 0;) {
             if (i >= m->n_timed)
                 continue;
@@ -852,7 +851,6 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
          * reaches in time (cd_reach), in the order of the transmitters'
          * list, which is the order their COLLISION events are queued in. */
         if (m->n_transmitters <= CROWD) { /* a handful: walk them */
-            medium_reach_rest(m->cd_reach);
             for (uint32_t i = 0; i < m->n_transmitters; i++) {
                 uint32_t k = m->transmitters[i];
                 if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
