@@ -61,8 +61,10 @@
 
 /* Up to this many live transmissions (or transmitters, or timed
  * contenders), scanning them is cheaper than asking the medium's indexes;
- * both give the same answers, so this only decides the cost. */
-#define CROWD 8
+ * both give the same answers, so this only decides the cost. The carrier
+ * index rests while no more than MEDIUM_QUIET are live (medium.h), so
+ * that nothing asks it then. */
+#define CROWD MEDIUM_QUIET
 
 typedef struct station {
     mac_state state;
