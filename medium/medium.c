@@ -16,6 +16,66 @@
 #include <assert.h>
 #include <stdlib.h>
 
+/* Stations whose leaves in an index changed while it rested. Repairing
+ * them costs O(d log n) for d stations; past `limit` (n / log2 n, where a
+ * whole rebuild in O(n) costs as much) they are no longer listed and the
+ * whole tree is rebuilt instead. The trees themselves are not touched
+ * while resting, so they stay consistent with their old leaves. */
+typedef struct dirty_set {
+    uint32_t *list;
+    uint8_t *mark; /* per station: listed */
+    uint32_t count, limit;
+    bool all;      /* too many: rebuild everything */
+} dirty_set;
+
+static int dirty_init(dirty_set *d, uint32_t n, uint32_t tsize)
+{
+    size_t n1 = n ? n : 1;
+    uint32_t lg = 1;
+    while ((1u << lg) < tsize)
+        lg++;
+    d->limit = tsize / lg ? tsize / lg : 1;
+    d->list = malloc((d->limit < n1 ? d->limit : n1) * sizeof *d->list);
+    d->mark = calloc(n1, sizeof *d->mark);
+    d->count = 0;
+    d->all = false;
+    return d->list && d->mark ? 0 : -1;
+}
+
+static void dirty_free(dirty_set *d)
+{
+    free(d->list);
+    free(d->mark);
+}
+
+static inline void dirty_add(dirty_set *d, uint32_t s)
+{
+    if (d->all || d->mark[s])
+        return;
+    if (d->count == d->limit) {
+        for (uint32_t i = 0; i < d->count; i++)
+            d->mark[d->list[i]] = 0;
+        d->count = 0;
+        d->all = true;
+        return;
+    }
+    d->mark[s] = 1;
+    d->list[d->count++] = s;
+}
+
+static void dirty_clear(dirty_set *d)
+{
+    for (uint32_t i = 0; i < d->count; i++)
+        d->mark[d->list[i]] = 0;
+    d->count = 0;
+    d->all = false;
+}
+
+static inline size_t dirty_bytes(const dirty_set *d, uint32_t n)
+{
+    return (d->limit < n ? d->limit : n) * sizeof *d->list + n * sizeof *d->mark;
+}
+
 struct medium {
     uint32_t n;
     topology_kind topology;
@@ -59,6 +119,11 @@ struct medium {
     sim_time *open_l, *open_r; /* minima of the keys of open_start */
     sim_time *end_l, *end_r;   /* maxima of the keys of last_end */
     uint32_t *end_l_who, *end_r_who;
+    /* The index rests while at most MEDIUM_QUIET live records remain (no
+     * caller asks it then): starts and ends only note the station in
+     * `stale`, and the next question repairs the trees first. */
+    bool resting;
+    dirty_set stale;
 };
 
 #define CI_NONE UINT32_MAX
@@ -128,90 +193,156 @@ static inline sim_time at_station(const medium *m, uint32_t j, sim_time key, boo
     return left ? key + m->pos_ps[j] : key - m->pos_ps[j];
 }
 
-static void set_open(medium *m, uint32_t s, sim_time start)
+/* The leaves of station s from open_start / last_end. */
+static void open_leaf(medium *m, uint32_t s)
 {
-    m->open_start[s] = start;
+    sim_time start = m->open_start[s];
     size_t i = m->tsize + m->rank[s];
     m->open_l[i] = start == SIM_TIME_NEVER ? CI_EMPTY_MIN : key_of(m, s, start, true);
     m->open_r[i] = start == SIM_TIME_NEVER ? CI_EMPTY_MIN : key_of(m, s, start, false);
-    for (i /= 2; i >= 1; i /= 2) {
-        sim_time a = m->open_l[2 * i], b = m->open_l[2 * i + 1];
-        m->open_l[i] = a < b ? a : b;
-        a = m->open_r[2 * i], b = m->open_r[2 * i + 1];
-        m->open_r[i] = a < b ? a : b;
+}
+
+static void closed_leaf(medium *m, uint32_t s)
+{
+    size_t i = m->tsize + m->rank[s];
+    sim_time end = m->last_end[s];
+    bool none = end == CI_EMPTY_MAX;
+    m->end_l[i] = none ? CI_EMPTY_MAX : key_of(m, s, end, true);
+    m->end_r[i] = none ? CI_EMPTY_MAX : key_of(m, s, end, false);
+    m->end_l_who[i] = m->end_r_who[i] = none ? CI_NONE : s;
+}
+
+/* Node i of each tree from its children. */
+static inline void open_node(medium *m, size_t i)
+{
+    sim_time a = m->open_l[2 * i], b = m->open_l[2 * i + 1];
+    m->open_l[i] = a < b ? a : b;
+    a = m->open_r[2 * i], b = m->open_r[2 * i + 1];
+    m->open_r[i] = a < b ? a : b;
+}
+
+static inline void closed_node(medium *m, size_t i)
+{
+    size_t c = m->end_l[2 * i] >= m->end_l[2 * i + 1] ? 2 * i : 2 * i + 1;
+    m->end_l[i] = m->end_l[c];
+    m->end_l_who[i] = m->end_l_who[c];
+    c = m->end_r[2 * i] >= m->end_r[2 * i + 1] ? 2 * i : 2 * i + 1;
+    m->end_r[i] = m->end_r[c];
+    m->end_r_who[i] = m->end_r_who[c];
+}
+
+static void set_open(medium *m, uint32_t s, sim_time start)
+{
+    m->open_start[s] = start;
+    if (m->resting) {
+        dirty_add(&m->stale, s);
+        return;
     }
+    open_leaf(m, s);
+    for (size_t i = (m->tsize + m->rank[s]) / 2; i >= 1; i /= 2)
+        open_node(m, i);
 }
 
 static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
 {
     m->last_start[s] = start;
     m->last_end[s] = end;
-    size_t i = m->tsize + m->rank[s];
-    m->end_l[i] = key_of(m, s, end, true);
-    m->end_r[i] = key_of(m, s, end, false);
-    m->end_l_who[i] = m->end_r_who[i] = s;
-    for (i /= 2; i >= 1; i /= 2) {
-        size_t c = m->end_l[2 * i] >= m->end_l[2 * i + 1] ? 2 * i : 2 * i + 1;
-        m->end_l[i] = m->end_l[c];
-        m->end_l_who[i] = m->end_l_who[c];
-        c = m->end_r[2 * i] >= m->end_r[2 * i + 1] ? 2 * i : 2 * i + 1;
-        m->end_r[i] = m->end_r[c];
-        m->end_r_who[i] = m->end_r_who[c];
+    if (m->resting) {
+        dirty_add(&m->stale, s);
+        return;
     }
+    closed_leaf(m, s);
+    for (size_t i = (m->tsize + m->rank[s]) / 2; i >= 1; i /= 2)
+        closed_node(m, i);
 }
 
-/* Minimum of t[] over the leaves [lo, hi). */
-static sim_time tree_min(const medium *m, const sim_time *t, size_t lo, size_t hi)
+/* Brings a resting index up to date before a question: the stale
+ * stations' leaves and their paths, O(d log n), or the whole trees, O(n).
+ * Either gives the trees that eager upkeep would have built (a node is a
+ * function of its children). */
+static void index_wake(medium *m)
 {
-    sim_time best = CI_EMPTY_MIN;
-    for (lo += m->tsize, hi += m->tsize; lo < hi; lo /= 2, hi /= 2) {
-        if (lo & 1) {
-            if (t[lo] < best)
-                best = t[lo];
-            lo++;
+    if (!m->resting)
+        return;
+    m->resting = false;
+    if (m->stale.all) {
+        for (uint32_t s = 0; s < m->n; s++) {
+            open_leaf(m, s);
+            closed_leaf(m, s);
         }
-        if (hi & 1) {
-            hi--;
-            if (t[hi] < best)
-                best = t[hi];
+        for (size_t i = m->tsize; i-- > 1;) {
+            open_node(m, i);
+            closed_node(m, i);
+        }
+    } else {
+        for (uint32_t k = 0; k < m->stale.count; k++) {
+            uint32_t s = m->stale.list[k];
+            size_t leaf = m->tsize + m->rank[s];
+            sim_time ol = m->open_l[leaf], el = m->end_l[leaf];
+            open_leaf(m, s);
+            closed_leaf(m, s);
+            if (m->open_l[leaf] != ol)
+                for (size_t i = leaf / 2; i >= 1; i /= 2)
+                    open_node(m, i);
+            if (m->end_l[leaf] != el)
+                for (size_t i = leaf / 2; i >= 1; i /= 2)
+                    closed_node(m, i);
         }
     }
-    return best;
+    dirty_clear(&m->stale);
 }
 
-/* Maximum of t[] over the leaves [lo, hi), and the station holding it. */
-static sim_time tree_max(const medium *m, const sim_time *t, const uint32_t *who, size_t lo,
-                         size_t hi, uint32_t *best_who)
+/* The minimum of tl[] over the leaves left of leaf r and of tr[] over
+ * those right of it, in one walk from the leaf to the root: a node that
+ * is a right child has every leaf of its left sibling left of r, and
+ * conversely. O(log n), one comparison per level. */
+static void walk_min(const medium *m, const sim_time *tl, const sim_time *tr, size_t r,
+                     sim_time *left, sim_time *right)
 {
-    sim_time best = CI_EMPTY_MAX;
-    *best_who = CI_NONE;
-    for (lo += m->tsize, hi += m->tsize; lo < hi; lo /= 2, hi /= 2) {
-        if (lo & 1) {
-            if (t[lo] > best) {
-                best = t[lo];
-                *best_who = who[lo];
+    sim_time bl = CI_EMPTY_MIN, br = CI_EMPTY_MIN;
+    for (size_t i = m->tsize + r; i > 1; i /= 2) {
+        if (i & 1) {
+            if (tl[i - 1] < bl)
+                bl = tl[i - 1];
+        } else if (tr[i + 1] < br) {
+            br = tr[i + 1];
+        }
+    }
+    *left = bl;
+    *right = br;
+}
+
+/* The same with maxima, and the stations holding them (of equal keys on
+ * one side, the one met first from the leaf up). */
+static void walk_max(const medium *m, size_t r, sim_time *left, uint32_t *left_who,
+                     sim_time *right, uint32_t *right_who)
+{
+    sim_time bl = CI_EMPTY_MAX, br = CI_EMPTY_MAX;
+    uint32_t wl = CI_NONE, wr = CI_NONE;
+    for (size_t i = m->tsize + r; i > 1; i /= 2) {
+        if (i & 1) {
+            if (m->end_l[i - 1] > bl) {
+                bl = m->end_l[i - 1];
+                wl = m->end_l_who[i - 1];
             }
-            lo++;
-        }
-        if (hi & 1) {
-            hi--;
-            if (t[hi] > best) {
-                best = t[hi];
-                *best_who = who[hi];
-            }
+        } else if (m->end_r[i + 1] > br) {
+            br = m->end_r[i + 1];
+            wr = m->end_r_who[i + 1];
         }
     }
-    return best;
+    *left = bl;
+    *left_who = wl;
+    *right = br;
+    *right_who = wr;
 }
 
-sim_time medium_open_arrival(const medium *m, uint32_t j)
+sim_time medium_open_arrival(medium *m, uint32_t j)
 {
-    size_t r = m->rank[j];
-    sim_time best = SIM_TIME_NEVER;
-    sim_time kl = tree_min(m, m->open_l, 0, r);
+    index_wake(m);
+    sim_time best = SIM_TIME_NEVER, kl, kr;
+    walk_min(m, m->open_l, m->open_r, m->rank[j], &kl, &kr);
     if (kl != CI_EMPTY_MIN)
         best = at_station(m, j, kl, true);
-    sim_time kr = tree_min(m, m->open_r, r + 1, m->tsize);
     if (kr != CI_EMPTY_MIN) {
         sim_time a = at_station(m, j, kr, false);
         if (a < best)
@@ -222,18 +353,17 @@ sim_time medium_open_arrival(const medium *m, uint32_t j)
 
 /* The latest end of carrier at j of other stations' finished
  * transmissions, and who sent it; CI_EMPTY_MAX when none. */
-static sim_time foreign_closed_end(const medium *m, uint32_t j, uint32_t *who)
+static sim_time foreign_closed_end(medium *m, uint32_t j, uint32_t *who)
 {
-    size_t r = m->rank[j];
+    index_wake(m);
     uint32_t wl, wr;
-    sim_time best = CI_EMPTY_MAX;
+    sim_time best = CI_EMPTY_MAX, kl, kr;
     *who = CI_NONE;
-    sim_time kl = tree_max(m, m->end_l, m->end_l_who, 0, r, &wl);
+    walk_max(m, m->rank[j], &kl, &wl, &kr, &wr);
     if (kl != CI_EMPTY_MAX) {
         best = at_station(m, j, kl, true);
         *who = wl;
     }
-    sim_time kr = tree_max(m, m->end_r, m->end_r_who, r + 1, m->tsize, &wr);
     if (kr != CI_EMPTY_MAX) {
         sim_time e = at_station(m, j, kr, false);
         if (e > best) {
@@ -244,7 +374,7 @@ static sim_time foreign_closed_end(const medium *m, uint32_t j, uint32_t *who)
     return best;
 }
 
-sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time *from)
+sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from)
 {
     sim_time best = foreign_closed_end(m, j, who);
     if (m->last_end[j] != CI_EMPTY_MAX && m->last_end[j] > best) {
@@ -352,11 +482,12 @@ int medium_create(const medium_config *cfg, medium **out)
         m->max_delay = hi - lo;
     else
         m->max_delay = m->n > 1 ? d1 + d2 + m->hub_ps : 0;
-    if (rank_stations(m) != 0) {
+    if (rank_stations(m) != 0 || dirty_init(&m->stale, m->n, m->tsize) != 0) {
         medium_destroy(m);
         return -1;
     }
     m->dead_all = INT64_MIN;
+    m->resting = true; /* (every leaf is empty, as the trees are) */
     for (uint32_t i = 0; i < m->n; i++) {
         m->open_start[i] = SIM_TIME_NEVER;
         m->last_start[i] = SIM_TIME_NEVER;
@@ -381,6 +512,7 @@ void medium_destroy(medium *m)
         free(m->end_r);
         free(m->end_l_who);
         free(m->end_r_who);
+        dirty_free(&m->stale);
         free(m);
     }
 }
@@ -490,6 +622,8 @@ static void pop_front(medium *m, size_t k)
     m->count -= k;
     m->first_id += k;
     m->scan_k = 0;
+    if (m->count <= MEDIUM_QUIET)
+        m->resting = true;
 }
 
 void medium_retire(medium *m, sim_time now)
@@ -665,11 +799,11 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
     return k;
 }
 
-sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t)
+sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t)
 {
     uint32_t who;
     /* (a handful of live records: the scan below is cheaper) */
-    if (m->count > 8 && foreign_closed_end(m, j, &who) <= t) {
+    if (m->count > MEDIUM_QUIET && foreign_closed_end(m, j, &who) <= t) {
         /* No finished signal passes j after t: only those under way
          * count (at most one per station), and the fault. */
         sim_time best = medium_open_arrival(m, j);
@@ -728,7 +862,8 @@ size_t medium_bytes(const medium *m)
 {
     size_t nodes = 2 * (size_t)m->tsize;
     return sizeof *m + m->n * (sizeof *m->pos_ps + 3 * sizeof(sim_time) + sizeof(uint32_t)) +
-           m->cap * sizeof *m->ring + nodes * (4 * sizeof(sim_time) + 2 * sizeof(uint32_t));
+           m->cap * sizeof *m->ring + nodes * (4 * sizeof(sim_time) + 2 * sizeof(uint32_t)) +
+           dirty_bytes(&m->stale, m->n);
 }
 
 /* ---- reach indexes -------------------------------------------------------- */
@@ -737,7 +872,7 @@ struct medium_reach {
     const medium *m;
     uint32_t tsize;
     sim_time *dl;            /* per station: the deadline */
-    bool live;               /* the tree is up to date (else only dl is) */
+    dirty_set stale;         /* stations whose deadline the tree does not know yet */
     sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
     uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
 };
@@ -770,7 +905,8 @@ int medium_reach_create(const medium *m, medium_reach **out)
     r->key_r = malloc(nodes * sizeof *r->key_r);
     r->who = malloc(r->tsize * sizeof *r->who);
     r->dl = malloc((m->n ? m->n : 1) * sizeof *r->dl);
-    if (!r->key_l || !r->key_r || !r->who || !r->dl) {
+    if (!r->key_l || !r->key_r || !r->who || !r->dl ||
+        dirty_init(&r->stale, m->n, r->tsize) != 0) {
         medium_reach_destroy(r);
         return -1;
     }
@@ -782,7 +918,6 @@ int medium_reach_create(const medium *m, medium_reach **out)
         r->who[m->rank[k]] = k;
         r->dl[k] = MEDIUM_REACH_NONE;
     }
-    r->live = true;
     *out = r;
     return 0;
 }
@@ -794,15 +929,16 @@ void medium_reach_destroy(medium_reach *r)
         free(r->key_r);
         free(r->who);
         free(r->dl);
+        dirty_free(&r->stale);
         free(r);
     }
 }
 
-void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
+/* Station s's leaf from its deadline, then the path above it while it
+ * changes. O(log n). */
+static void reach_fix(medium_reach *r, uint32_t s)
 {
-    r->dl[s] = deadline;
-    if (!r->live)
-        return; /* medium_reach_find rebuilds the tree */
+    sim_time deadline = r->dl[s];
     size_t i = r->tsize + r->m->rank[s];
     sim_time kl = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, true);
     sim_time kr = deadline == MEDIUM_REACH_NONE ? deadline : reach_key(r->m, s, deadline, false);
@@ -818,6 +954,15 @@ void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
         r->key_l[i] = a > b ? a : b;
         r->key_r[i] = c > d ? c : d;
     }
+}
+
+/* Only notes the station: a deadline often changes several times between
+ * two questions (a transmitter's start, its collision, its end), and the
+ * question repairs it once. */
+void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
+{
+    r->dl[s] = deadline;
+    dirty_add(&r->stale, s);
 }
 
 /* Every leaf under node i with key > thr, appended to out. */
@@ -847,11 +992,17 @@ static size_t reach_range(const medium_reach *r, const sim_time *key, size_t lo,
     return k;
 }
 
-void medium_reach_rest(medium_reach *r) { r->live = false; }
-
-/* The whole tree from the deadlines: O(n). */
-static void reach_rebuild(medium_reach *r)
+/* The tree from the deadlines: the stale stations' paths, O(d log n), or
+ * the whole tree, O(n). */
+static void reach_wake(medium_reach *r)
 {
+    if (!r->stale.all) {
+        for (uint32_t k = 0; k < r->stale.count; k++)
+            reach_fix(r, r->stale.list[k]);
+        dirty_clear(&r->stale);
+        return;
+    }
+    dirty_clear(&r->stale);
     const medium *m = r->m;
     for (uint32_t i = 0; i < r->tsize; i++) {
         uint32_t k = r->who[i];
@@ -866,13 +1017,11 @@ static void reach_rebuild(medium_reach *r)
         a = r->key_r[2 * i], b = r->key_r[2 * i + 1];
         r->key_r[i] = a > b ? a : b;
     }
-    r->live = true;
 }
 
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
 {
-    if (!r->live)
-        reach_rebuild(r);
+    reach_wake(r);
     const medium *m = r->m;
     size_t rank = m->rank[src];
     size_t k = reach_range(r, r->key_l, 0, rank, reach_threshold(m, src, t, true), out, 0);
@@ -883,5 +1032,5 @@ size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *ou
 size_t medium_reach_bytes(const medium_reach *r)
 {
     return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who +
-           r->m->n * sizeof *r->dl;
+           r->m->n * sizeof *r->dl + dirty_bytes(&r->stale, r->m->n);
 }

@@ -26,6 +26,14 @@
  * ends gives the last end of carrier at i. Each start or end updates one
  * leaf: O(log n). Costs of every operation are given below.
  *
+ * The index is kept only while a crowd may ask it. While at most
+ * MEDIUM_QUIET transmissions are live, callers scan them instead, so the
+ * index rests: a start or an end only notes its station (O(1)), and the
+ * first question after that repairs the noted stations' leaves, O(log n)
+ * each, or rebuilds the trees in O(n) when more than n / log2 n stations
+ * changed (as cheap, then). A quiet segment never pays for the trees; a
+ * crowd pays what eager upkeep would, at most.
+ *
  * A fault (an outage of the whole medium, medium_config.fault_*) is a
  * jamming signal present at every station during [fault_start, fault_end),
  * with no propagation delay: the signal queries below include it as a
@@ -55,6 +63,10 @@ typedef struct medium medium;
 
 /* The transmitter named by the fault's signal (medium_signal.station). */
 #define MEDIUM_FAULT_STATION UINT32_MAX
+
+/* Up to this many live transmissions a scan of them is cheaper than the
+ * carrier index, which then rests (see above). */
+#define MEDIUM_QUIET 8
 
 typedef struct medium_config {
     uint32_t n_stations;
@@ -108,9 +120,11 @@ sim_time medium_max_delay(const medium *m);
 
 /* Starts a transmission at `start` (not earlier than any earlier start;
  * at most one under way per station). Returns its id, or UINT64_MAX when
- * memory cannot be had. O(log n) (the carrier index). */
+ * memory cannot be had. O(log n) (the carrier index; O(1) while it
+ * rests). */
 uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user);
-/* Publishes the end of a transmission under way. O(log n). */
+/* Publishes the end of a transmission under way. O(log n) (O(1) while
+ * the carrier index rests). */
 void medium_tx_end(medium *m, uint64_t id, sim_time end);
 /* The live record, or NULL when it was retired. */
 medium_tx *medium_tx_get(medium *m, uint64_t id);
@@ -154,21 +168,24 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
 /* The earliest instant >= t at which the signal of a live transmission
  * of another station, or the fault, is present at station j, or
  * SIM_TIME_NEVER. Transmissions that have not begun yet are not known.
- * O(log n) when no finished transmission's signal is still passing j
- * after t (the usual case at a start), else O(L). */
-sim_time medium_foreign_signal_from(const medium *m, uint32_t j, sim_time t);
+ * O(log n) when more than MEDIUM_QUIET transmissions are live and no
+ * finished transmission's signal is still passing j after t (the usual
+ * case at a start), else O(L). (Not const: it may wake the index.) */
+sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t);
 
-/* The carrier index. Neither includes the fault (medium_fault). */
+/* The carrier index. Neither includes the fault (medium_fault). Each
+ * question first wakes a resting index (see above): amortised, the cost
+ * of the upkeep it skipped. */
 /* The earliest arrival at j of the signal of a transmission under way of
  * another station, or SIM_TIME_NEVER when no other station transmits.
  * O(log n). */
-sim_time medium_open_arrival(const medium *m, uint32_t j);
+sim_time medium_open_arrival(medium *m, uint32_t j);
 /* The latest instant at which the carrier of a finished transmission
  * ends at j (j's own included, with no delay), the station that sent it
  * (*who) and the instant its signal arrived at j (*from); INT64_MIN when
  * no transmission has ended yet. Records already retired count too: they
  * ended long before any instant a caller asks about. O(log n). */
-sim_time medium_closed_end(const medium *m, uint32_t j, uint32_t *who, sim_time *from);
+sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from);
 /* The end of station j's last finished transmission, INT64_MIN when it
  * has not finished one. O(1). */
 sim_time medium_own_end(const medium *m, uint32_t j);
@@ -193,7 +210,11 @@ bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
  * a new signal may still collide with, and contenders that a new signal
  * may still stop. A segment tree of the deadlines' maxima over the
  * medium's station order (the delay splits as for the carrier index):
- * set O(log n), a query O((m + 1) log n) for m stations found. */
+ * set O(1): it only notes the station, and the next query repairs the
+ * noted ones (a deadline often changes several times between two
+ * questions): O(log n) each, or the whole tree in O(n) for more than
+ * n / log2 n of them. A query O((m + 1) log n) for m stations found, plus
+ * those repairs. */
 typedef struct medium_reach medium_reach;
 #define MEDIUM_REACH_NONE INT64_MIN /* no deadline: never reached */
 /* Returns 0, or -1 when memory cannot be had. */
@@ -201,13 +222,8 @@ int medium_reach_create(const medium *m, medium_reach **out);
 void medium_reach_destroy(medium_reach *r);
 void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline);
 /* The stations other than src reached before their deadline, written to
- * out (room for every station), in no particular order; returns how many.
- * O(n) instead when the index rested since the last question. */
+ * out (room for every station), in no particular order; returns how many. */
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out);
-/* Until the next medium_reach_find, keeps only the deadlines, so that
- * medium_reach_set costs O(1): for a caller that scans a handful instead
- * of asking. */
-void medium_reach_rest(medium_reach *r);
 size_t medium_reach_bytes(const medium_reach *r);
 
 /* Bytes held (for the memory benchmark). */

@@ -61,8 +61,10 @@
 
 /* Up to this many live transmissions (or transmitters, or timed
  * contenders), scanning them is cheaper than asking the medium's indexes;
- * both give the same answers, so this only decides the cost. */
-#define CROWD 8
+ * both give the same answers, so this only decides the cost. The carrier
+ * index rests while no more than MEDIUM_QUIET are live (medium.h), so
+ * that nothing asks it then. */
+#define CROWD MEDIUM_QUIET
 
 typedef struct station {
     mac_state state;
@@ -139,6 +141,11 @@ struct mac {
                                   instant after which no new signal matters */
     uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
     uint32_t *transmitters, n_transmitters;
+    /* Per entry of transmitters: its start, its expected end and the
+     * station's position, side by side so that open_blocker's loop over a
+     * crowd reads one array, not every station's record. */
+    sim_time *tr_start, *tr_end, *tr_pos;
+    sim_time hub_ps; /* star: the repeater's delay (medium_delay) */
     /* Who a new signal can still reach in time (medium_reach): transmitters
      * in a frame or a burst's extension, until their end or the collision
      * already coming (cd_reach); timed contenders, until timed_until
@@ -261,6 +268,9 @@ static void transmitters_remove(mac *m, uint32_t s)
     assert(i != NONE);
     uint32_t last = m->transmitters[--m->n_transmitters];
     m->transmitters[i] = last;
+    m->tr_start[i] = m->tr_start[m->n_transmitters];
+    m->tr_end[i] = m->tr_end[m->n_transmitters];
+    m->tr_pos[i] = m->tr_pos[m->n_transmitters];
     m->st[last].transmitter = i;
     m->st[s].transmitter = NONE;
     cd_watch(m, s);
@@ -398,37 +408,46 @@ static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
  * transmissions under way. */
 static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
 {
-    uint32_t arrived = NONE, first = NONE;
-    sim_time a_end = 0, a_from = 0, f_from = SIM_TIME_NEVER;
-    bool a_tie = false, f_tie = false;
-    for (uint32_t i = 0; i < m->n_transmitters; i++) {
-        uint32_t t = m->transmitters[i];
-        const station *y = &m->st[t];
-        sim_time from = y->tx_start + medium_delay(m->med, t, s);
-        if (from <= r) {
-            if (arrived == NONE || y->tx_end > a_end || (y->tx_end == a_end && from > a_from)) {
-                arrived = t;
-                a_end = y->tx_end;
-                a_from = from;
-                a_tie = false;
-            } else if (y->tx_end == a_end && from == a_from) {
-                a_tie = true;
+    const uint32_t n = m->n_transmitters;
+    const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
+    /* medium_delay(t, s) = |pos_t + off|: on a bus off = -pos_s, on a star
+     * off = hub + pos_s (and the sum is positive) */
+    const sim_time off = medium_topology(m->med) == TOPOLOGY_BUS
+                             ? -medium_station_pos(m->med, s)
+                             : m->hub_ps + medium_station_pos(m->med, s);
+    uint32_t best = NONE;
+    sim_time b_end = INT64_MIN, b_from = INT64_MIN;
+    bool tie = false;
+    for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
+        sim_time d = pos[i] + off;
+        sim_time from = start[i] + (d < 0 ? -d : d);
+        if (from > r)
+            continue;
+        if (end[i] > b_end || (end[i] == b_end && from > b_from)) {
+            best = i;
+            b_end = end[i];
+            b_from = from;
+            tie = false;
+        } else if (end[i] == b_end && from == b_from) {
+            tie = true;
+        }
+    }
+    if (best == NONE) { /* none arrived: the first to arrive */
+        b_from = SIM_TIME_NEVER;
+        for (uint32_t i = 0; i < n; i++) {
+            sim_time d = pos[i] + off;
+            sim_time from = start[i] + (d < 0 ? -d : d);
+            if (from < b_from) {
+                best = i;
+                b_from = from;
+                tie = false;
+            } else if (from == b_from) {
+                tie = true;
             }
         }
-        if (from < f_from) {
-            first = t;
-            f_from = from;
-            f_tie = false;
-        } else if (from == f_from) {
-            f_tie = true;
-        }
     }
-    if (arrived != NONE) {
-        *blocker = arrived;
-        return !a_tie;
-    }
-    *blocker = first;
-    return first != NONE && !f_tie;
+    *blocker = best == NONE ? NONE : m->transmitters[best];
+    return best != NONE && !tie;
 }
 
 /* The replay's answer from the carrier index, where it can be had without
@@ -613,7 +632,6 @@ static void replan_after_start(mac *m, uint32_t src, sim_time now)
 {
     if (m->n_timed <= CROWD) {
         /* a handful: walk them (replan may swap-remove behind i) */
-        medium_reach_rest(m->plan_reach);
         for (uint32_t i = m->n_timed; i-- > 0;) {
             if (i >= m->n_timed)
                 continue;
@@ -828,6 +846,9 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->cd_pending = SIM_TIME_NEVER;
     x->late = false;
     x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
+    m->tr_start[m->n_transmitters] = now;
+    m->tr_end[m->n_transmitters] = x->tx_end;
+    m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
     cd_watch(m, s);
     if (kind == TRACE_TX_FRAME) {
@@ -864,7 +885,6 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
          * reaches in time (cd_reach), in the order of the transmitters'
          * list, which is the order their COLLISION events are queued in. */
         if (m->n_transmitters <= CROWD) { /* a handful: walk them */
-            medium_reach_rest(m->cd_reach);
             for (uint32_t i = 0; i < m->n_transmitters; i++) {
                 uint32_t k = m->transmitters[i];
                 if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
@@ -938,6 +958,7 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     sim_time preamble_end = x->tx_start + (in_frame ? m->pre_ps : 0);
     x->jam_start = now > preamble_end ? now : preamble_end;
     x->tx_end = x->jam_start + m->jam_ps;
+    m->tr_end[x->transmitter] = x->tx_end;
     x->jam_in_gap = !in_frame;
     x->state = MAC_JAM;
     cd_watch(m, s);
@@ -1303,6 +1324,9 @@ int mac_create(const mac_config *cfg, mac **out)
     m->timed_until = malloc(m->n * sizeof *m->timed_until);
     m->blocked_head = malloc(m->n * sizeof *m->blocked_head);
     m->transmitters = malloc(m->n * sizeof *m->transmitters);
+    m->tr_start = malloc((m->n ? m->n : 1) * sizeof *m->tr_start);
+    m->tr_end = malloc((m->n ? m->n : 1) * sizeof *m->tr_end);
+    m->tr_pos = malloc((m->n ? m->n : 1) * sizeof *m->tr_pos);
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
     m->found = malloc((m->n ? m->n : 1) * sizeof *m->found);
@@ -1315,6 +1339,7 @@ int mac_create(const mac_config *cfg, mac **out)
         return -1;
     }
     if (!m->st || !m->timed || !m->timed_until || !m->blocked_head || !m->transmitters ||
+        !m->tr_start || !m->tr_end || !m->tr_pos ||
         !m->sinks || !m->sink_kinds || !m->sig || !m->found || !m->events) {
         mac_destroy(m);
         return -1;
@@ -1326,6 +1351,9 @@ int mac_create(const mac_config *cfg, mac **out)
         m->sink_kinds[i] = cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
         m->wanted |= m->sink_kinds[i];
     }
+    if (medium_topology(m->med) == TOPOLOGY_STAR && m->n > 1)
+        m->hub_ps = medium_delay(m->med, 0, 1) - medium_station_pos(m->med, 0) -
+                    medium_station_pos(m->med, 1);
     for (uint32_t s = 0; s < m->n; s++) {
         station *x = &m->st[s];
         x->state = MAC_IDLE;
@@ -1352,6 +1380,9 @@ void mac_destroy(mac *m)
     free(m->timed_until);
     free(m->blocked_head);
     free(m->transmitters);
+    free(m->tr_start);
+    free(m->tr_end);
+    free(m->tr_pos);
     free(m->sinks);
     free(m->sink_kinds);
     free(m->sig);
@@ -1404,7 +1435,7 @@ void mac_counters_since(mac_counters *now, const mac_counters *then)
 
 size_t mac_bytes(const mac *m)
 {
-    size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + sizeof(sim_time)) +
+    size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + 4 * sizeof(sim_time)) +
                m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
                m->n_sinks * sizeof *m->sinks + m->n * sizeof *m->found +
                medium_reach_bytes(m->cd_reach) + medium_reach_bytes(m->plan_reach) +

@@ -2,7 +2,8 @@
  * (medium_signals_at): every live signal and the fault, as seen at one
  * station, in order of arrival there, with the delays of the geometry;
  * and the carrier index and reach indexes (segment trees over the station
- * order) against a plain scan of every station, on a bus and a star. */
+ * order, repaired lazily) against a plain scan of every station, on a bus
+ * and a star. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,12 +155,17 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
     }
     sim_time now = 0;
     for (int step = 0; step < 3000; step++) {
-        now += (sim_time)(rng_next(r) % 700);
+        /* Busy and quiet phases in turn: in a quiet one transmissions only
+         * end and time runs on, so the records retire and the carrier
+         * index rests (MEDIUM_QUIET); the busy one after it wakes it with
+         * a few stale stations or, past n / log2 n of them, many. */
+        bool quiet = (step / 150) % 2 == 1;
+        now += (sim_time)(rng_next(r) % (quiet ? 20000 : 700));
         uint32_t s = (uint32_t)(rng_next(r) % n);
-        if (open[s] == SIM_TIME_NEVER) {
+        if (open[s] == SIM_TIME_NEVER && !quiet) {
             id[s] = medium_tx_begin(m, s, now, 0);
             open[s] = now;
-        } else if (now > open[s]) {
+        } else if (open[s] != SIM_TIME_NEVER && now > open[s]) {
             medium_tx_end(m, id[s], now);
             ls[s] = open[s];
             le[s] = now;
@@ -168,8 +174,15 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
         uint32_t k = (uint32_t)(rng_next(r) % n);
         dl[k] = rng_next(r) % 4 == 0 ? MEDIUM_REACH_NONE : now + (sim_time)(rng_next(r) % 9000);
         medium_reach_set(reach, k, dl[k]);
-        if (rng_next(r) % 5 == 0)
-            medium_reach_rest(reach); /* the next question rebuilds it */
+        if (rng_next(r) % 50 == 0) {
+            /* many deadlines change before the next question: the reach
+             * index rebuilds its whole tree */
+            for (uint32_t t = 0; t < n; t++) {
+                dl[t] = rng_next(r) % 4 == 0 ? MEDIUM_REACH_NONE
+                                             : now + (sim_time)(rng_next(r) % 9000);
+                medium_reach_set(reach, t, dl[t]);
+            }
+        }
         medium_retire(m, now);
 
         uint32_t j = (uint32_t)(rng_next(r) % n);
