@@ -261,12 +261,12 @@ int main(int argc, char **argv)
 
     printf("\n");
     const bench_case cases[] = {
-        {"(a) 10base5 N=64 saturated 64 B", "10base5", 64, TRAFFIC_SATURATED, 0, 64, 60, 200,
+        {"(a) 10base5 N=64 saturated 64 B", "10base5", 64, TRAFFIC_SATURATED, 0, 64, 60, 250,
          NULL, 0, 0},
         {"(b) 10base5 N=1024 saturated 1518 B", "10base5", 1024, TRAFFIC_SATURATED, 0, 1518, 60,
-         1000, NULL, 0, 0},
+         100, NULL, 0, 0},
         {"(c) 100basetx N=256 poisson G=0.8 512 B", "100basetx", 256, TRAFFIC_POISSON, 0.8, 512,
-         10, 50, NULL, 0, 0},
+         10, 60, NULL, 0, 0},
         {"(d) 10base5 N=500 saturated 512 B fixed", "10base5", 500, TRAFFIC_SATURATED, 0, 512, 20,
          0, "fixed", 5, 30},
     };
