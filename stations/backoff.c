@@ -613,7 +613,7 @@ static void policy_init(backoff_policy *p, const backoff_spec *spec, const backo
     for (size_t i = 0; def->params[i].key; i++)
         if (spec->given & (1u << i))
             *field(&p->params, def->params[i].off) = spec->value[i];
-    p->attempt_limit = spec->attempts_given ? spec->attempts : env->attempt_limit;
+    p->attempt_limit = backoff_spec_attempt_limit(spec, env);
     p->base_ps = slots_ps(p, p->params.base);
     p->cap_ps = slots_ps(p, p->params.cap);
     p->step_ps = slots_ps(p, p->params.step);
