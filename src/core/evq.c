@@ -49,6 +49,21 @@ static int heap_init(heap *h, size_t cap)
     return h->v ? 0 : -1;
 }
 
+/* Puts ev into the hole at i, moving the hole up past every parent that
+ * comes after ev: the climb of a push, and the end of Floyd's pop. */
+static inline void sift_up(heap *h, size_t i, sim_event ev)
+{
+    unsigned __int128 k = key(&ev);
+    while (i > 0) {
+        size_t parent = (i - 1) / ARITY;
+        if (key(&h->v[parent]) <= k)
+            break;
+        h->v[i] = h->v[parent];
+        i = parent;
+    }
+    h->v[i] = ev;
+}
+
 static int heap_push(heap *h, const sim_event *ev)
 {
     if (h->size == h->cap) {
@@ -59,16 +74,7 @@ static int heap_push(heap *h, const sim_event *ev)
         h->v = v;
         h->cap = ncap;
     }
-    unsigned __int128 k = key(ev);
-    size_t i = h->size++;
-    while (i > 0) {
-        size_t parent = (i - 1) / ARITY;
-        if (key(&h->v[parent]) <= k)
-            break;
-        h->v[i] = h->v[parent];
-        i = parent;
-    }
-    h->v[i] = *ev;
+    sift_up(h, h->size++, *ev);
     return 0;
 }
 
@@ -101,16 +107,7 @@ static void heap_pop(heap *h, sim_event *out)
         h->v[i] = h->v[best];
         i = best;
     }
-    const sim_event *last = &h->v[n]; /* still in place: the hole is below n */
-    unsigned __int128 k = key(last);
-    while (i > 0) {
-        size_t parent = (i - 1) / ARITY;
-        if (key(&h->v[parent]) <= k)
-            break;
-        h->v[i] = h->v[parent];
-        i = parent;
-    }
-    h->v[i] = *last;
+    sift_up(h, i, h->v[n]); /* the last event, still in place: the hole is below n */
 }
 
 int evq_create(evq **out, size_t initial_capacity)
