@@ -255,6 +255,30 @@ static uint32_t le32_at(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* The hand-made run and, after it, station 20's attempt cut by a
+ * collision 44 bits into the frame (5 whole octets, a part octet dropped,
+ * 4 of jam), written to path in format fmt (NULL: pcap_sink_open's
+ * defaults) and read back into c. */
+static void hand_trace(const char *path, const pcap_sink_format *fmt, pcap_contents *c)
+{
+    char err[512];
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink *s;
+    int rc = fmt ? pcap_sink_open_format(path, phy_profile_find("10base5"), &o, fmt, &s, err,
+                                         sizeof err)
+                 : pcap_sink_open(path, phy_profile_find("10base5"), &o, &s, err, sizeof err);
+    if (rc != 0)
+        fail_msg("%s", err);
+    hand_seen seen;
+    hand_run(s, &seen);
+    trace_event v = ev_start(20, 3, 130000000000000, 130000000000000, 1, 0);
+    feed(s, v);
+    feed(s, ev_end(&v, 0, 2, 64, v.time, v.time + (64 + 44) * BIT_PS, 64 + 44 + 32));
+    close_sink(s);
+    if (pcap_read_all(path, c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
 /* The netANALYZER link type: the same frames behind a status header whose
  * error bits flag fragments (FCS error, shorter than 64, alignment error
  * when a part octet was dropped), version 1, the frame's length. The
@@ -264,23 +288,9 @@ static void test_netanalyzer(void **state)
     (void)state;
     char path[400], err[512];
     snprintf(path, sizeof path, "%s/na.pcap", dir);
-    pcap_sink_options o = {.collisions = true};
-    pcap_sink *s;
     pcap_sink_format na = {.linktype = PCAP_SINK_NETANALYZER, .epoch_s = 0};
-    if (pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &na, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    hand_seen seen;
-    hand_run(s, &seen);
-    /* A collision 44 bits into the frame: 5 whole octets, a part octet
-     * dropped, 4 of jam. */
-    trace_event v = ev_start(20, 3, 130000000000000, 130000000000000, 1, 0);
-    feed(s, v);
-    feed(s, ev_end(&v, 0, 2, 64, v.time, v.time + (64 + 44) * BIT_PS, 64 + 44 + 32));
-    close_sink(s);
-
     pcap_contents c;
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    hand_trace(path, &na, &c);
     assert_int_equal(c.linktype, DLT_NETANALYZER);
     assert_int_equal(c.n, 4);
     /* X: whole, no error bits. */
@@ -314,6 +324,8 @@ static void test_netanalyzer(void **state)
     /* Frames longer than its 12-bit length field cannot be carried. */
     phy_params big = *phy_profile_find("10base5");
     big.max_frame_bytes = 9000;
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink *s;
     assert_int_equal(
         pcap_sink_open_format(path, &big, &o, &na, &s, err, sizeof err), -1);
     char msg[600];
@@ -537,20 +549,8 @@ static void test_transparent_default(void **state)
     (void)state;
     char path[400], err[512];
     snprintf(path, sizeof path, "%s/tr.pcap", dir);
-    pcap_sink_options o = {.collisions = true};
-    pcap_sink *s;
-    if (pcap_sink_open(path, phy_profile_find("10base5"), &o, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    hand_seen seen;
-    hand_run(s, &seen);
-    trace_event v = ev_start(20, 3, 130000000000000, 130000000000000, 1, 0);
-    feed(s, v);
-    feed(s, ev_end(&v, 0, 2, 64, v.time, v.time + (64 + 44) * BIT_PS, 64 + 44 + 32));
-    close_sink(s);
-
     pcap_contents c;
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    hand_trace(path, NULL, &c);
     assert_int_equal(c.linktype, DLT_NETANALYZER_TRANSPARENT);
     assert_int_equal(c.n, 4);
     static const uint8_t pre[8] = {0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0xD5};
@@ -590,6 +590,8 @@ static void test_transparent_default(void **state)
     /* A preamble of part octets cannot be recorded. */
     phy_params odd = *phy_profile_find("10base5");
     odd.preamble_bits = 60;
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink *s;
     assert_int_equal(pcap_sink_open(path, &odd, &o, &s, err, sizeof err), -1);
     char msg[600];
     snprintf(msg, sizeof msg,
