@@ -130,6 +130,16 @@ struct medium {
 #define CI_EMPTY_MIN INT64_MAX
 #define CI_EMPTY_MAX INT64_MIN
 
+/* A walk from a leaf up reads, at each level, the sibling on one side:
+ * which side follows the bits of the station's rank, which no branch
+ * predictor can guess. Node 0 of every tree is never a node (the root is
+ * 1) and always holds the empty key, so a walk reads node 0 instead of
+ * the sibling it must skip: one load at a computed index, no branch. */
+static inline size_t sibling_if(bool take, size_t i)
+{
+    return (i ^ 1) & -(size_t)take;
+}
+
 /* ---- the carrier index --------------------------------------------------- */
 
 /* Leaves in order of position on a bus (ties by index), of index on a
@@ -231,6 +241,20 @@ static inline void closed_node(medium *m, size_t i)
     m->end_r_who[i] = m->end_r_who[c];
 }
 
+/* The nodes above a leaf, after it changed. (Stopping at the first node
+ * that stays as it was costs more than it saves: measured.) */
+static void open_path(medium *m, size_t leaf)
+{
+    for (size_t i = leaf / 2; i >= 1; i /= 2)
+        open_node(m, i);
+}
+
+static void closed_path(medium *m, size_t leaf)
+{
+    for (size_t i = leaf / 2; i >= 1; i /= 2)
+        closed_node(m, i);
+}
+
 static void set_open(medium *m, uint32_t s, sim_time start)
 {
     m->open_start[s] = start;
@@ -239,8 +263,7 @@ static void set_open(medium *m, uint32_t s, sim_time start)
         return;
     }
     open_leaf(m, s);
-    for (size_t i = (m->tsize + m->rank[s]) / 2; i >= 1; i /= 2)
-        open_node(m, i);
+    open_path(m, m->tsize + m->rank[s]);
 }
 
 static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
@@ -252,8 +275,7 @@ static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
         return;
     }
     closed_leaf(m, s);
-    for (size_t i = (m->tsize + m->rank[s]) / 2; i >= 1; i /= 2)
-        closed_node(m, i);
+    closed_path(m, m->tsize + m->rank[s]);
 }
 
 /* Brings a resting index up to date before a question: the stale
@@ -282,11 +304,9 @@ static void index_wake(medium *m)
             open_leaf(m, s);
             closed_leaf(m, s);
             if (m->open_l[leaf] != ol)
-                for (size_t i = leaf / 2; i >= 1; i /= 2)
-                    open_node(m, i);
+                open_path(m, leaf);
             if (m->end_l[leaf] != el)
-                for (size_t i = leaf / 2; i >= 1; i /= 2)
-                    closed_node(m, i);
+                closed_path(m, leaf);
         }
     }
     dirty_clear(&m->stale);
@@ -295,18 +315,17 @@ static void index_wake(medium *m)
 /* The minimum of tl[] over the leaves left of leaf r and of tr[] over
  * those right of it, in one walk from the leaf to the root: a node that
  * is a right child has every leaf of its left sibling left of r, and
- * conversely. O(log n), one comparison per level. */
+ * conversely. O(log n), one comparison per level, no branch
+ * (sibling_if). */
 static void walk_min(const medium *m, const sim_time *tl, const sim_time *tr, size_t r,
                      sim_time *left, sim_time *right)
 {
     sim_time bl = CI_EMPTY_MIN, br = CI_EMPTY_MIN;
     for (size_t i = m->tsize + r; i > 1; i /= 2) {
-        if (i & 1) {
-            if (tl[i - 1] < bl)
-                bl = tl[i - 1];
-        } else if (tr[i + 1] < br) {
-            br = tr[i + 1];
-        }
+        bool is_right = i & 1;
+        sim_time a = tl[sibling_if(is_right, i)], b = tr[sibling_if(!is_right, i)];
+        bl = a < bl ? a : bl;
+        br = b < br ? b : br;
     }
     *left = bl;
     *right = br;
@@ -320,15 +339,15 @@ static void walk_max(const medium *m, size_t r, sim_time *left, uint32_t *left_w
     sim_time bl = CI_EMPTY_MAX, br = CI_EMPTY_MAX;
     uint32_t wl = CI_NONE, wr = CI_NONE;
     for (size_t i = m->tsize + r; i > 1; i /= 2) {
-        if (i & 1) {
-            if (m->end_l[i - 1] > bl) {
-                bl = m->end_l[i - 1];
-                wl = m->end_l_who[i - 1];
-            }
-        } else if (m->end_r[i + 1] > br) {
-            br = m->end_r[i + 1];
-            wr = m->end_r_who[i + 1];
-        }
+        bool is_right = i & 1;
+        size_t il = sibling_if(is_right, i), ir = sibling_if(!is_right, i);
+        sim_time a = m->end_l[il], b = m->end_r[ir];
+        uint32_t a_who = m->end_l_who[il], b_who = m->end_r_who[ir];
+        bool ta = a > bl, tb = b > br;
+        wl = ta ? a_who : wl;
+        bl = ta ? a : bl;
+        wr = tb ? b_who : wr;
+        br = tb ? b : br;
     }
     *left = bl;
     *left_who = wl;
@@ -979,15 +998,23 @@ static size_t reach_collect(const medium_reach *r, const sim_time *key, size_t i
     return reach_collect(r, key, 2 * i + 1, thr, out, k);
 }
 
-/* The leaves [lo, hi) with key > thr. */
+/* The leaves [lo, hi) with key > thr. Whether a level adds a node at
+ * either end follows the bits of lo and hi, unpredictable; that it holds
+ * a key above thr is rare. One branch tests both, so it is taken only
+ * when something is found. */
 static size_t reach_range(const medium_reach *r, const sim_time *key, size_t lo, size_t hi,
                           sim_time thr, uint32_t *out, size_t k)
 {
     for (lo += r->tsize, hi += r->tsize; lo < hi; lo /= 2, hi /= 2) {
-        if (lo & 1)
-            k = reach_collect(r, key, lo++, thr, out, k);
-        if (hi & 1)
-            k = reach_collect(r, key, --hi, thr, out, k);
+        /* (lo < hi here, so both lo and hi - 1 are nodes of the tree) */
+        bool take_lo = lo & 1, take_hi = hi & 1;
+        if ((int)take_lo & (key[lo] > thr))
+            k = reach_collect(r, key, lo, thr, out, k);
+        lo += take_lo;
+        size_t last = hi - 1; /* the node at the upper end, if taken */
+        hi -= take_hi;
+        if ((int)take_hi & (key[last] > thr))
+            k = reach_collect(r, key, last, thr, out, k);
     }
     return k;
 }
