@@ -822,12 +822,13 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t)
 {
     uint32_t who;
     /* (a handful of live records: the scan below is cheaper) */
+    sim_time open = m->count > MEDIUM_QUIET ? medium_open_arrival(m, j) : SIM_TIME_NEVER;
+    if (open <= t)
+        return t; /* a signal under way is present at j now (a crowd's usual case) */
     if (m->count > MEDIUM_QUIET && foreign_closed_end(m, j, &who) <= t) {
         /* No finished signal passes j after t: only those under way
          * count (at most one per station), and the fault. */
-        sim_time best = medium_open_arrival(m, j);
-        if (best != SIM_TIME_NEVER && best < t)
-            best = t;
+        sim_time best = open;
         if (m->fault && m->fault_end > t) {
             sim_time at = m->fault_start > t ? m->fault_start : t;
             if (at < best)

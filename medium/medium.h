@@ -168,9 +168,10 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
 /* The earliest instant >= t at which the signal of a live transmission
  * of another station, or the fault, is present at station j, or
  * SIM_TIME_NEVER. Transmissions that have not begun yet are not known.
- * O(log n) when more than MEDIUM_QUIET transmissions are live and no
- * finished transmission's signal is still passing j after t (the usual
- * case at a start), else O(L). (Not const: it may wake the index.) */
+ * O(log n) when more than MEDIUM_QUIET transmissions are live and
+ * either a signal under way is present at j at t (a crowd's usual case)
+ * or no finished transmission's signal is still passing j after t (the
+ * usual case at a start), else O(L). (Not const: it may wake the index.) */
 sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t);
 
 /* The carrier index. Neither includes the fault (medium_fault). Each

@@ -203,6 +203,25 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
             assert_int_equal(le[who] + medium_delay(m, who, j), end);
             assert_int_equal(from, ls[who] + medium_delay(m, who, j));
         }
+        /* the first foreign signal at j from t on (collision detect at a
+         * start): the index's answer, or its scan, equals the one read off
+         * every live signal at j */
+        for (int q = 0; q < 2; q++) {
+            sim_time t = now + (q ? (sim_time)(rng_next(r) % 6000) : 0);
+            size_t ns = medium_signal_count(m);
+            medium_signal *sig = calloc(ns ? ns : 1, sizeof *sig);
+            size_t got = medium_signals_at(m, j, sig, ns);
+            sim_time first = SIM_TIME_NEVER;
+            for (size_t i = 0; i < got; i++) {
+                if (sig[i].own || (sig[i].until != SIM_TIME_NEVER && sig[i].until <= t))
+                    continue;
+                sim_time at = sig[i].from > t ? sig[i].from : t;
+                if (at < first)
+                    first = at;
+            }
+            free(sig);
+            assert_int_equal(medium_foreign_signal_from(m, j, t), first);
+        }
         /* the reach index: exactly the stations reached before their deadline */
         size_t nf = medium_reach_find(reach, j, now, found);
         size_t want = 0;
