@@ -124,6 +124,16 @@ struct medium {
      * `stale`, and the next question repairs the trees first. */
     bool resting;
     dirty_set stale;
+    /* The last answers of the two walks, for station memo_j (CI_NONE:
+     * none): the MAC asks about one station twice at one instant (its
+     * deference when a backoff ends, then collision detect at the start
+     * that follows), and in between only that station's own transmission
+     * begins, which its own questions do not see. Any other station's
+     * start or end forgets them. */
+    uint32_t memo_j;
+    bool memo_open_ok, memo_closed_ok;
+    sim_time memo_open, memo_closed;
+    uint32_t memo_closed_who;
 };
 
 #define CI_NONE UINT32_MAX
@@ -255,8 +265,16 @@ static void closed_path(medium *m, size_t leaf)
         closed_node(m, i);
 }
 
+/* Station s's carrier changes: answers memoised for another station go. */
+static inline void memo_forget(medium *m, uint32_t s)
+{
+    if (s != m->memo_j)
+        m->memo_j = CI_NONE;
+}
+
 static void set_open(medium *m, uint32_t s, sim_time start)
 {
+    memo_forget(m, s);
     m->open_start[s] = start;
     if (m->resting) {
         dirty_add(&m->stale, s);
@@ -268,6 +286,7 @@ static void set_open(medium *m, uint32_t s, sim_time start)
 
 static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
 {
+    memo_forget(m, s);
     m->last_start[s] = start;
     m->last_end[s] = end;
     if (m->resting) {
@@ -355,8 +374,19 @@ static void walk_max(const medium *m, size_t r, sim_time *left, uint32_t *left_w
     *right_who = wr;
 }
 
+/* Starts memoising answers for station j, if it is not the one already. */
+static inline void memo_for(medium *m, uint32_t j)
+{
+    if (m->memo_j != j) {
+        m->memo_j = j;
+        m->memo_open_ok = m->memo_closed_ok = false;
+    }
+}
+
 sim_time medium_open_arrival(medium *m, uint32_t j)
 {
+    if (m->memo_j == j && m->memo_open_ok)
+        return m->memo_open;
     index_wake(m);
     sim_time best = SIM_TIME_NEVER, kl, kr;
     walk_min(m, m->open_l, m->open_r, m->rank[j], &kl, &kr);
@@ -367,6 +397,9 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
         if (a < best)
             best = a;
     }
+    memo_for(m, j);
+    m->memo_open = best;
+    m->memo_open_ok = true;
     return best;
 }
 
@@ -374,6 +407,10 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
  * transmissions, and who sent it; CI_EMPTY_MAX when none. */
 static sim_time foreign_closed_end(medium *m, uint32_t j, uint32_t *who)
 {
+    if (m->memo_j == j && m->memo_closed_ok) {
+        *who = m->memo_closed_who;
+        return m->memo_closed;
+    }
     index_wake(m);
     uint32_t wl, wr;
     sim_time best = CI_EMPTY_MAX, kl, kr;
@@ -390,6 +427,10 @@ static sim_time foreign_closed_end(medium *m, uint32_t j, uint32_t *who)
             *who = wr;
         }
     }
+    memo_for(m, j);
+    m->memo_closed = best;
+    m->memo_closed_who = *who;
+    m->memo_closed_ok = true;
     return best;
 }
 
@@ -506,6 +547,7 @@ int medium_create(const medium_config *cfg, medium **out)
         return -1;
     }
     m->dead_all = INT64_MIN;
+    m->memo_j = CI_NONE;
     m->resting = true; /* (every leaf is empty, as the trees are) */
     for (uint32_t i = 0; i < m->n; i++) {
         m->open_start[i] = SIM_TIME_NEVER;

@@ -176,7 +176,10 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t);
 
 /* The carrier index. Neither includes the fault (medium_fault). Each
  * question first wakes a resting index (see above): amortised, the cost
- * of the upkeep it skipped. */
+ * of the upkeep it skipped. The last answers are kept for one station:
+ * asked again about it, with no other station's start or end in between,
+ * each answers in O(1) (a station's deference at the end of its backoff
+ * and its collision detect at the start that follows ask the same). */
 /* The earliest arrival at j of the signal of a transmission under way of
  * another station, or SIM_TIME_NEVER when no other station transmits.
  * O(log n). */
