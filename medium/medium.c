@@ -1095,10 +1095,13 @@ size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *ou
     const medium *m = r->m;
     size_t rank = m->rank[src];
     sim_time thr_l = reach_threshold(m, src, t, true), thr_r = reach_threshold(m, src, t, false);
-    /* The root holds the maxima over every station: when neither passes,
-     * nothing is reached (nine questions in ten, in a crowd or a collapse,
-     * where most deadlines have passed), and the walks are skipped. */
-    if (r->key_l[1] <= thr_l && r->key_r[1] <= thr_r)
+    /* The root holds each side's maximum over every station, and a
+     * station reached on either side passes both thresholds (on a bus
+     * |p_k - p_src| >= p_k - p_src and >= p_src - p_k; on a star the two
+     * are the same): when one root fails, nothing is reached (nine
+     * questions in ten in a crowd or a collapse, where most deadlines
+     * have passed) and the walks are skipped. */
+    if (r->key_l[1] <= thr_l || r->key_r[1] <= thr_r)
         return 0;
     size_t k = reach_range(r, r->key_l, 0, rank, thr_l, out, 0);
     return reach_range(r, r->key_r, rank + 1, r->tsize, thr_r, out, k);
