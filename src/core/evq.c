@@ -18,17 +18,20 @@
  * Costs. A push is O(1): a slot from the free list, the bucket from an
  * xor and a count of leading zeros, a link at the list's head, a
  * comparison with the bucket's first event. An event only ever moves to a
- * lower bucket: at most 63 moves in its life, about 2 to 5 in the
- * engine's runs (the range of times of a bucket halves at each move), each
- * a few instructions. Bucket 0 costs O(log k) per event for k events due
+ * lower bucket, of at most half the width in time: at most 63 moves in
+ * its life, 1.5 to 4 per event in the engine's runs, each a few
+ * instructions. Bucket 0 costs O(log k) per event for k events due
  * at the same instant: one or two on a quiet medium, about 50 in a
- * fixed-retry collapse of 1024 stations, whose starts fall on the same
- * picosecond. Long gaps (backoffs, Poisson arrivals) only start events in
+ * fixed-retry collapse of 1024 stations. Long gaps (backoffs, Poisson arrivals) only start events in
  * higher buckets. Against the two 4-ary heaps of 32-byte events this
  * replaces, which sifted events through log4(n) levels at each push and
  * pop (n: the events queued, about the number of stations in a crowd),
- * events are copied in and out once and move as 4-byte links: about 30 %
- * fewer instructions in the queue at 1024 stations (tests/bench).
+ * events are copied in and out once and move as 4-byte links. Measured
+ * with callgrind on the benchmark's shapes (tests/bench), the queue's
+ * instructions per event went from 151 to 130 on 64 saturated stations,
+ * 231 to 149 on Poisson traffic, 220 to 158 and 420 to 312 in a
+ * fixed-retry collapse of 16 and 1024 stations; what still grows with N
+ * there is mostly bucket 0's heap.
  * Memory: 44 bytes per slot (40 in the pool, 4 in bucket 0's heap, which
  * can hold every event, so a pop never allocates); the slots double when
  * full and are never given back. The sequence number has 56 bits: FIFO
