@@ -1,4 +1,4 @@
-/* evq.h - the event queue: a priority queue of events (a radix heap, evq.c).
+/* evq.h - the event queue: a priority queue of events (4-ary heaps, evq.c).
  *
  * The order of events is a contract, pinned by tests/unit/test_evq.c:
  *   1. earlier time first;
@@ -6,12 +6,10 @@
  *      its own header: ends of transmissions before starts, and so on);
  *   3. at equal time and phase, first inserted first (FIFO).
  * So a run is a pure function of its inputs. Events are stored by value;
- * a push costs O(1), a pop O(log) of the span of times queued, amortised
- * (evq.c). There is no cancellation: owners stamp events with a generation
- * number and ignore stale ones when they pop.
+ * push and pop cost O(log n). There is no cancellation: owners stamp events
+ * with a generation number and ignore stale ones when they pop.
  * Times must not be negative, nor earlier than the last event popped
- * (an event at that same instant with a lower phase is allowed): the
- * queue relies on it, and asserts it.
+ * (an event at that same instant with a lower phase is allowed).
  */
 #ifndef CSMACD_EVQ_H
 #define CSMACD_EVQ_H
@@ -32,13 +30,16 @@ typedef struct sim_event {
 
 typedef struct evq evq;
 
-/* `initial_capacity` events fit before the queue first grows.
- * Returns 0, or -1 when memory cannot be had. */
+/* Returns 0, or -1 when memory cannot be had. */
 int evq_create(evq **out, size_t initial_capacity);
 void evq_destroy(evq *q);
 
-/* Inserts a copy of *ev (its order field set here). Returns 0, or -1 when
- * memory cannot be had (the queue is then unchanged). */
+/* Events due less than `horizon` after the last event popped are kept
+ * apart from the others (a tuning knob: the order does not depend on it;
+ * 0, the default, keeps them all together). */
+void evq_set_horizon(evq *q, sim_time horizon);
+
+/* Inserts a copy of *ev (its order field set here). Returns 0 or -1 (no memory). */
 int evq_push(evq *q, const sim_event *ev);
 
 /* Removes the first event into *out. Returns 0, or -1 when empty. */

@@ -195,6 +195,9 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
                         .outage_end = e->sc.outage_start + e->sc.outage_duration};
     if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
         goto fail;
+    /* Ends of frames, collisions and gaps are mostly due within a couple
+     * of slot times; backoffs and arrivals mostly later (evq.c). */
+    evq_set_horizon(e->q, 2 * t.slot_ps);
     e->arrivals = calloc(n, sizeof *e->arrivals);
     e->per_station = calloc(n, sizeof *e->per_station);
     e->warm = e->sc.warmup <= 0;

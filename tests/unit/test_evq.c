@@ -1,9 +1,8 @@
 /* test_evq.c - pins the event order contract of src/core/evq.h:
  * time first, then phase, then insertion order (FIFO); and that the queue
- * (a radix heap: buckets by the highest bit in which a time differs from
- * the last one popped, a heap for the events due at that instant) stays
- * correct through growth, ties, long gaps, times near the end of
- * sim_time's range, and interleaved pushes, peeks and pops.
+ * (its front slot, near and far heaps) stays correct through growth, ties,
+ * long gaps, times near the end of sim_time's range, and interleaved
+ * pushes, peeks and pops, whatever the near/far horizon.
  * It does not test the engine's use of phases (the model tests do). */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -22,6 +21,7 @@ static void test_order_contract(void **state)
     (void)state;
     evq *q;
     assert_int_equal(evq_create(&q, 4), 0);
+    evq_set_horizon(q, 8); /* 5 is near, the others far */
     /* pushed out of order; ids name the expected position */
     assert_int_equal(evq_push(q, &ev(20, 0, 5)), 0);
     assert_int_equal(evq_push(q, &ev(10, 3, 3)), 0);
@@ -47,11 +47,12 @@ static void test_pop_before(void **state)
     (void)state;
     evq *q;
     assert_int_equal(evq_create(&q, 4), 0);
+    evq_set_horizon(q, 8);
     sim_event out = ev(0, 0, 99);
     assert_int_equal(evq_pop_before(q, 100, &out), -1); /* empty */
-    assert_int_equal(evq_push(q, &ev(30, 0, 2)), 0);
-    assert_int_equal(evq_push(q, &ev(7, 0, 1)), 0);
-    assert_int_equal(evq_push(q, &ev(5, 0, 0)), 0);      /* ahead of all */
+    assert_int_equal(evq_push(q, &ev(30, 0, 2)), 0);     /* far */
+    assert_int_equal(evq_push(q, &ev(7, 0, 1)), 0);      /* near */
+    assert_int_equal(evq_push(q, &ev(5, 0, 0)), 0);      /* ahead of all: the front */
     assert_int_equal(evq_pop_before(q, 5, &out), -1);    /* due at the limit: not before */
     assert_int_equal(out.target, 99);                   /* untouched */
     assert_int_equal(evq_size(q), 3);
@@ -68,14 +69,17 @@ static void test_pop_before(void **state)
 }
 
 /* The events due at the instant of the last pop are ordered by phase,
- * then FIFO, however they arrived: pushed before that instant was reached
- * (moved there from a higher bucket), or pushed at it, including with a
- * phase lower than that of the event just popped. */
+ * then FIFO, however they arrived: pushed before that instant was reached,
+ * or pushed at it, including with a phase lower than that of the event
+ * just popped (which then goes to the front, ahead of both heaps). */
 static void test_same_instant(void **state)
 {
     (void)state;
     evq *q;
     assert_int_equal(evq_create(&q, 4), 0);
+    /* before 999 is popped, all but the front go far; after it, the
+     * pushes at 1000 go near: one instant across all three places */
+    evq_set_horizon(q, 2);
     sim_event out;
     assert_int_equal(evq_push(q, &ev(1000, 4, 2)), 0);
     assert_int_equal(evq_push(q, &ev(1000, 2, 1)), 0);
@@ -125,19 +129,17 @@ static void test_growth_and_ties(void **state)
     }
     assert_int_equal(evq_pop(q, &out), -1);
     assert_int_equal(evq_pushed(q), N);
-    /* a queue's slots are 32-bit: a capacity beyond them is refused */
-    evq *big;
-    assert_int_equal(evq_create(&big, (size_t)UINT32_MAX), -1);
     evq_destroy(q);
 }
 
-/* The top buckets: times that differ from the last pop in bit 62, up to
- * the last picosecond before SIM_TIME_NEVER. */
+/* Times that differ from the last pop in bit 62, up to the last
+ * picosecond before SIM_TIME_NEVER: the order key keeps all 63 bits. */
 static void test_extreme_times(void **state)
 {
     (void)state;
     evq *q;
     assert_int_equal(evq_create(&q, 4), 0);
+    evq_set_horizon(q, (sim_time)1 << 61);
     const sim_time big = (sim_time)1 << 62;
     assert_int_equal(evq_push(q, &ev(SIM_TIME_NEVER - 1, 0, 4)), 0);
     assert_int_equal(evq_push(q, &ev(big, 0, 2)), 0);
@@ -157,17 +159,20 @@ static void test_extreme_times(void **state)
 /* Random interleaving against a brute-force model: every pop returns the
  * pending event with the least (time, phase, push order), and evq_peek
  * shows it beforehand. `spread` is the range of the delays drawn: 4 makes
- * ties of time common, 2^40 puts events in many buckets (long gaps), and
- * `mixed` draws each delay from one or the other. */
+ * ties of time common, 2^40 makes long gaps, and `mixed` draws each delay
+ * from one or the other. The near/far split must not change the order:
+ * each run is made with every event far (horizon 0) and with a horizon
+ * that splits them. */
 #define MODEL_MAX 4096
 
-static void random_against_model(uint64_t spread, bool mixed, uint64_t seed)
+static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim_time horizon)
 {
     static sim_event pending[MODEL_MAX];
     static uint32_t pushed_order[MODEL_MAX];
     size_t n = 0;
     evq *q;
     assert_int_equal(evq_create(&q, 1), 0);
+    evq_set_horizon(q, horizon);
     rng r;
     rng_seed(&r, seed, 0);
     sim_time now = 0;
@@ -218,10 +223,14 @@ static void random_against_model(uint64_t spread, bool mixed, uint64_t seed)
 static void test_random_against_model(void **state)
 {
     (void)state;
-    random_against_model(50, false, 7);
-    random_against_model(4, false, 8);
-    random_against_model((uint64_t)1 << 40, false, 9);
-    random_against_model((uint64_t)1 << 40, true, 10);
+    random_against_model(50, false, 7, 0);
+    random_against_model(50, false, 7, 10);
+    random_against_model(4, false, 8, 0);
+    random_against_model(4, false, 8, 2);
+    random_against_model((uint64_t)1 << 40, false, 9, 0);
+    random_against_model((uint64_t)1 << 40, false, 9, (sim_time)1 << 38);
+    random_against_model((uint64_t)1 << 40, true, 10, 0);
+    random_against_model((uint64_t)1 << 40, true, 10, 3);
 }
 
 int main(void)
