@@ -9,6 +9,14 @@
  * is exactly that of one heap; only the cost changes. An event pushed
  * ahead of everything queued (a collision due shortly, the end of a jam)
  * waits in `front` and touches neither heap.
+ *
+ * A radix heap (events filed by the highest bit in which their time
+ * differs from the last one popped, O(1) per push, and a small heap for
+ * the events of one instant) was measured in place of the two heaps: the
+ * same order, a quarter fewer instructions in the queue, but the engine
+ * ran 5 to 15 % slower by the wall clock on 64 saturated stations and on
+ * a fixed-retry collapse of 1024 (its pops walk linked lists), so the
+ * heaps stay.
  */
 #include "evq.h"
 

@@ -1,8 +1,11 @@
 /* test_evq.c - pins the event order contract of src/core/evq.h:
- * time first, then phase, then insertion order (FIFO); and that the heap
- * stays correct through growth and interleaved pushes and pops.
+ * time first, then phase, then insertion order (FIFO); and that the queue
+ * (its front slot, near and far heaps) stays correct through growth, ties,
+ * long gaps, times near the end of sim_time's range, and interleaved
+ * pushes, peeks and pops, whatever the near/far horizon.
  * It does not test the engine's use of phases (the model tests do). */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,14 +68,104 @@ static void test_pop_before(void **state)
     evq_destroy(q);
 }
 
+/* The events due at the instant of the last pop are ordered by phase,
+ * then FIFO, however they arrived: pushed before that instant was reached,
+ * or pushed at it, including with a phase lower than that of the event
+ * just popped (which then goes to the front, ahead of both heaps). */
+static void test_same_instant(void **state)
+{
+    (void)state;
+    evq *q;
+    assert_int_equal(evq_create(&q, 4), 0);
+    /* before 999 is popped, all but the front go far; after it, the
+     * pushes at 1000 go near: one instant across all three places */
+    evq_set_horizon(q, 2);
+    sim_event out;
+    assert_int_equal(evq_push(q, &ev(1000, 4, 2)), 0);
+    assert_int_equal(evq_push(q, &ev(1000, 2, 1)), 0);
+    assert_int_equal(evq_push(q, &ev(1000, 4, 3)), 0);
+    assert_int_equal(evq_push(q, &ev(999, 4, 0)), 0);
+    assert_int_equal(evq_pop(q, &out), 0);
+    assert_int_equal(out.target, 0);
+    assert_int_equal(evq_pop(q, &out), 0); /* 1000 reached: (1000, 2) first */
+    assert_int_equal(out.target, 1);
+    /* pushed at the instant just popped: phase 1 before the queued phase 4,
+     * phase 4 after those of phase 4 already queued (FIFO) */
+    assert_int_equal(evq_push(q, &ev(1000, 4, 5)), 0);
+    assert_int_equal(evq_push(q, &ev(1000, 1, 4)), 0);
+    assert_int_equal(evq_push(q, &ev(1001, 0, 6)), 0);
+    const sim_event *top = evq_peek(q);
+    assert_non_null(top);
+    assert_int_equal(top->target, 4);
+    const uint32_t want[] = {4, 2, 3, 5, 6};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        assert_int_equal(evq_pop(q, &out), 0);
+        assert_int_equal(out.target, want[i]);
+    }
+    assert_int_equal(evq_size(q), 0);
+    evq_destroy(q);
+}
+
+/* Many events at one instant (a batch at time 0) keep their FIFO order
+ * by phase, and the queue grows past its initial capacity for them. */
+static void test_growth_and_ties(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    evq *q;
+    assert_int_equal(evq_create(&q, 1), 0);
+    size_t bytes = evq_bytes(q);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(evq_push(q, &ev(0, (uint16_t)(i % 3), i)), 0);
+    assert_int_equal(evq_size(q), N);
+    assert_true(evq_bytes(q) > bytes);
+    sim_event out;
+    for (uint32_t p = 0; p < 3; p++) {
+        for (uint32_t i = p; i < N; i += 3) {
+            assert_int_equal(evq_pop(q, &out), 0);
+            assert_int_equal(out.target, i);
+            assert_int_equal(out.phase, p);
+        }
+    }
+    assert_int_equal(evq_pop(q, &out), -1);
+    assert_int_equal(evq_pushed(q), N);
+    evq_destroy(q);
+}
+
+/* Times that differ from the last pop in bit 62, up to the last
+ * picosecond before SIM_TIME_NEVER: the order key keeps all 63 bits. */
+static void test_extreme_times(void **state)
+{
+    (void)state;
+    evq *q;
+    assert_int_equal(evq_create(&q, 4), 0);
+    evq_set_horizon(q, (sim_time)1 << 61);
+    const sim_time big = (sim_time)1 << 62;
+    assert_int_equal(evq_push(q, &ev(SIM_TIME_NEVER - 1, 0, 4)), 0);
+    assert_int_equal(evq_push(q, &ev(big, 0, 2)), 0);
+    assert_int_equal(evq_push(q, &ev(big - 1, 0, 1)), 0);
+    assert_int_equal(evq_push(q, &ev(0, 0, 0)), 0);
+    assert_int_equal(evq_push(q, &ev(big + 1, 0, 3)), 0);
+    sim_event out;
+    for (uint32_t want = 0; want < 5; want++) {
+        assert_int_equal(evq_pop_before(q, SIM_TIME_NEVER, &out), 0);
+        assert_int_equal(out.target, want);
+    }
+    assert_int_equal(out.time, SIM_TIME_NEVER - 1);
+    assert_int_equal(evq_pop(q, &out), -1);
+    evq_destroy(q);
+}
+
 /* Random interleaving against a brute-force model: every pop returns the
- * pending event with the least (time, phase, push order). */
+ * pending event with the least (time, phase, push order), and evq_peek
+ * shows it beforehand. `spread` is the range of the delays drawn: 4 makes
+ * ties of time common, 2^40 makes long gaps, and `mixed` draws each delay
+ * from one or the other. The near/far split must not change the order:
+ * each run is made with every event far (horizon 0) and with a horizon
+ * that splits them. */
 #define MODEL_MAX 4096
 
-/* The near/far split (evq_set_horizon) must not change the order: the
- * same random test runs with every event far, and with a horizon that
- * splits them. */
-static void random_against_model(sim_time horizon)
+static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim_time horizon)
 {
     static sim_event pending[MODEL_MAX];
     static uint32_t pushed_order[MODEL_MAX];
@@ -81,12 +174,13 @@ static void random_against_model(sim_time horizon)
     assert_int_equal(evq_create(&q, 1), 0);
     evq_set_horizon(q, horizon);
     rng r;
-    rng_seed(&r, 7, 0);
+    rng_seed(&r, seed, 0);
     sim_time now = 0;
     uint32_t next_id = 0;
     for (int step = 0; step < 100000; step++) {
         if ((rng_below(&r, 3) != 0 || n == 0) && n < MODEL_MAX) {
-            sim_event e = ev(now + (sim_time)rng_below(&r, 50), (uint16_t)rng_below(&r, 4),
+            uint64_t range = mixed && rng_below(&r, 2) ? 4 : spread;
+            sim_event e = ev(now + (sim_time)rng_below(&r, range), (uint16_t)rng_below(&r, 4),
                              next_id);
             pending[n] = e;
             pushed_order[n++] = next_id++;
@@ -101,9 +195,20 @@ static void random_against_model(sim_time horizon)
                                              pushed_order[i] < pushed_order[best]))))
                     best = i;
             }
+            const sim_event *top = evq_peek(q);
+            assert_non_null(top);
+            assert_int_equal(top->target, pending[best].target);
             sim_event out;
-            assert_int_equal(evq_pop(q, &out), 0);
+            if (rng_below(&r, 2)) {
+                /* a limit at the first event's time refuses it */
+                assert_int_equal(evq_pop_before(q, pending[best].time, &out), -1);
+                assert_int_equal(evq_pop_before(q, pending[best].time + 1, &out), 0);
+            } else {
+                assert_int_equal(evq_pop(q, &out), 0);
+            }
             assert_int_equal(out.target, pending[best].target);
+            assert_int_equal(out.time, pending[best].time);
+            assert_int_equal(out.phase, pending[best].phase);
             now = out.time; /* the queue never receives events in the past */
             pending[best] = pending[n - 1];
             pushed_order[best] = pushed_order[n - 1];
@@ -118,8 +223,14 @@ static void random_against_model(sim_time horizon)
 static void test_random_against_model(void **state)
 {
     (void)state;
-    random_against_model(0);
-    random_against_model(10);
+    random_against_model(50, false, 7, 0);
+    random_against_model(50, false, 7, 10);
+    random_against_model(4, false, 8, 0);
+    random_against_model(4, false, 8, 2);
+    random_against_model((uint64_t)1 << 40, false, 9, 0);
+    random_against_model((uint64_t)1 << 40, false, 9, (sim_time)1 << 38);
+    random_against_model((uint64_t)1 << 40, true, 10, 0);
+    random_against_model((uint64_t)1 << 40, true, 10, 3);
 }
 
 int main(void)
@@ -127,6 +238,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_contract),
         cmocka_unit_test(test_pop_before),
+        cmocka_unit_test(test_same_instant),
+        cmocka_unit_test(test_growth_and_ties),
+        cmocka_unit_test(test_extreme_times),
         cmocka_unit_test(test_random_against_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
