@@ -251,18 +251,46 @@ static inline void closed_node(medium *m, size_t i)
     m->end_r_who[i] = m->end_r_who[c];
 }
 
-/* The nodes above a leaf, after it changed. (Stopping at the first node
- * that stays as it was costs more than it saves: measured.) */
+/* The nodes above a leaf, after it changed. The value climbing up is
+ * carried in registers: each level reads only the sibling (whose address
+ * is known in advance, so the loads overlap), never the node written one
+ * level below, which would chain every level through a store and a load.
+ * (Stopping at the first node that stays as it was costs more than it
+ * saves: measured.) */
 static void open_path(medium *m, size_t leaf)
 {
-    for (size_t i = leaf / 2; i >= 1; i /= 2)
-        open_node(m, i);
+    sim_time vl = m->open_l[leaf], vr = m->open_r[leaf];
+    for (size_t i = leaf; i > 1; i /= 2) {
+        sim_time sl = m->open_l[i ^ 1], sr = m->open_r[i ^ 1];
+        vl = sl < vl ? sl : vl;
+        vr = sr < vr ? sr : vr;
+        m->open_l[i / 2] = vl;
+        m->open_r[i / 2] = vr;
+    }
 }
 
+/* The same for the closed tree, whose nodes also name their station: of
+ * equal keys the left child's (closed_node). */
 static void closed_path(medium *m, size_t leaf)
 {
-    for (size_t i = leaf / 2; i >= 1; i /= 2)
-        closed_node(m, i);
+    sim_time vl = m->end_l[leaf], vr = m->end_r[leaf];
+    uint32_t wl = m->end_l_who[leaf], wr = m->end_r_who[leaf];
+    for (size_t i = leaf; i > 1; i /= 2) {
+        size_t sib = i ^ 1;
+        bool sib_left = i & 1;
+        sim_time sl = m->end_l[sib], sr = m->end_r[sib];
+        uint32_t swl = m->end_l_who[sib], swr = m->end_r_who[sib];
+        bool take_l = sl > vl || (sib_left && sl == vl);
+        bool take_r = sr > vr || (sib_left && sr == vr);
+        vl = take_l ? sl : vl;
+        wl = take_l ? swl : wl;
+        vr = take_r ? sr : vr;
+        wr = take_r ? swr : wr;
+        m->end_l[i / 2] = vl;
+        m->end_l_who[i / 2] = wl;
+        m->end_r[i / 2] = vr;
+        m->end_r_who[i / 2] = wr;
+    }
 }
 
 /* Station s's carrier changes: answers memoised for another station go. */
@@ -1008,13 +1036,15 @@ static void reach_fix(medium_reach *r, uint32_t s)
         return;
     r->key_l[i] = kl;
     r->key_r[i] = kr;
-    for (i /= 2; i >= 1; i /= 2) {
-        sim_time a = r->key_l[2 * i], b = r->key_l[2 * i + 1];
-        sim_time c = r->key_r[2 * i], d = r->key_r[2 * i + 1];
-        if (r->key_l[i] == (a > b ? a : b) && r->key_r[i] == (c > d ? c : d))
+    /* (the climbing maxima in registers, as in open_path) */
+    for (; i > 1; i /= 2) {
+        sim_time sl = r->key_l[i ^ 1], sr = r->key_r[i ^ 1];
+        kl = sl > kl ? sl : kl;
+        kr = sr > kr ? sr : kr;
+        if (r->key_l[i / 2] == kl && r->key_r[i / 2] == kr)
             break; /* nothing above changes */
-        r->key_l[i] = a > b ? a : b;
-        r->key_r[i] = c > d ? c : d;
+        r->key_l[i / 2] = kl;
+        r->key_r[i / 2] = kr;
     }
 }
 
