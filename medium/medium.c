@@ -280,12 +280,15 @@ static void closed_path(medium *m, size_t leaf)
         bool sib_left = i & 1;
         sim_time sl = m->end_l[sib], sr = m->end_r[sib];
         uint32_t swl = m->end_l_who[sib], swr = m->end_r_who[sib];
-        bool take_l = sl > vl || (sib_left && sl == vl);
-        bool take_r = sr > vr || (sib_left && sr == vr);
-        vl = take_l ? sl : vl;
-        wl = take_l ? swl : wl;
-        vr = take_r ? sr : vr;
-        wr = take_r ? swr : wr;
+        /* which child wins follows the data: chosen by masks, not branches */
+        bool take_l = (sl > vl) | (sib_left & (sl == vl));
+        bool take_r = (sr > vr) | (sib_left & (sr == vr));
+        sim_time ml = -(sim_time)take_l, mr = -(sim_time)take_r;
+        uint32_t mwl = -(uint32_t)take_l, mwr = -(uint32_t)take_r;
+        vl = (sl & ml) | (vl & ~ml);
+        wl = (swl & mwl) | (wl & ~mwl);
+        vr = (sr & mr) | (vr & ~mr);
+        wr = (swr & mwr) | (wr & ~mwr);
         m->end_l[i / 2] = vl;
         m->end_l_who[i / 2] = wl;
         m->end_r[i / 2] = vr;
