@@ -218,7 +218,8 @@ bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
  * noted ones (a deadline often changes several times between two
  * questions): O(log n) each, or the whole tree in O(n) for more than
  * n / log2 n of them. A query O((m + 1) log n) for m stations found, plus
- * those repairs. */
+ * those repairs; O(1) after them when the root shows that no deadline
+ * can be met (most questions in a crowd). */
 typedef struct medium_reach medium_reach;
 #define MEDIUM_REACH_NONE INT64_MIN /* no deadline: never reached */
 /* Returns 0, or -1 when memory cannot be had. */
