@@ -115,6 +115,27 @@ static void close_sink(pcap_sink *s)
         fail_msg("%s", err);
 }
 
+/* The trace at path, read back whole (pcap_read.h). */
+static void read_trace(const char *path, pcap_contents *c)
+{
+    char err[512];
+    if (pcap_read_all(path, c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* The trace at path read by the replay reader (10 Mb/s frame sizes), and
+ * its counts. */
+static replay *read_replay(const char *path, replay_stats *st)
+{
+    char err[512];
+    replay_options ro = {.time_scale = 1.0, .max_stations = 0};
+    replay *r;
+    if (replay_load(path, &ro, 64, 1518, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    replay_get_stats(r, st);
+    return r;
+}
+
 /* The hand-made run used by several tests: X starts first and reaches the
  * probe at 3 us, Y starts later and reaches it at 4 us; Y ends first (a
  * collision fragment) and must wait until X has ended. */
@@ -178,9 +199,7 @@ static void test_order_and_contents(void **state)
     close_sink(s);
 
     pcap_contents c;
-    char err[512];
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, &c);
     assert_int_equal(c.linktype, DLT_EN10MB);
     assert_int_equal(c.snaplen, 65535);
     assert_true(c.nano);
@@ -240,9 +259,7 @@ static void test_future_stamped_event(void **state)
     feed(s, ev_end(&t, 1, 1, 64, 0, 12000000, 120 + 32 + 64));
     close_sink(s);
     pcap_contents c;
-    char err[512];
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, &c);
     assert_int_equal(c.n, 3);
     assert_int_equal(c.recs[0].ts_ns, 11000);
     assert_int_equal(c.recs[1].ts_ns, 11500);
@@ -275,8 +292,7 @@ static void hand_trace(const char *path, const pcap_sink_format *fmt, pcap_conte
     feed(s, v);
     feed(s, ev_end(&v, 0, 2, 64, v.time, v.time + (64 + 44) * BIT_PS, 64 + 44 + 32));
     close_sink(s);
-    if (pcap_read_all(path, c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, c);
 }
 
 /* The netANALYZER link type: the same frames behind a status header whose
@@ -310,12 +326,8 @@ static void test_netanalyzer(void **state)
     assert_int_equal(le32_at(c.recs[3].data), 0x26u | 1u << 10 | 9u << 16);
     pcap_contents_free(&c);
 
-    replay_options ro = {.time_scale = 1.0, .max_stations = 0};
-    replay *r;
-    if (replay_load(path, &ro, 64, 1518, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
     replay_stats st;
-    replay_get_stats(r, &st);
+    replay *r = read_replay(path, &st);
     assert_int_equal(st.frames_loaded, 2);
     assert_int_equal(st.errored, 2);
     assert_int_equal(st.fcs_stripped, 2);
@@ -350,9 +362,7 @@ static void test_no_collisions(void **state)
     assert_int_equal(pcap_sink_fragments(s), 0);
     close_sink(s);
     pcap_contents c;
-    char err[512];
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, &c);
     assert_int_equal(c.n, 2);
     assert_int_equal(c.recs[0].ts_ns, 3000);
     assert_int_equal(c.recs[1].ts_ns, 70000);
@@ -371,9 +381,7 @@ static void test_seconds_split(void **state)
     feed(s, ev_end(&a, 1, 1, 100, a.time, SIM_TIME_NEVER, 64 + 800));
     close_sink(s);
     pcap_contents c;
-    char err[512];
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, &c);
     assert_int_equal(c.n, 1);
     assert_int_equal(c.recs[0].ts_ns, 123456789012); /* 123 s + 456789012 ns */
     assert_int_equal(c.recs[0].len, 100);
@@ -523,9 +531,7 @@ static void test_random_order(void **state)
 
     qsort(t, N, sizeof *t, tx_key_cmp);
     pcap_contents c;
-    char err[512];
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, &c);
     assert_int_equal(c.n, N);
     for (size_t i = 0; i < N; i++) {
         assert_int_equal(c.recs[i].ts_ns, t[i].probe / 1000);
@@ -575,12 +581,8 @@ static void test_transparent_default(void **state)
     pcap_contents_free(&c);
 
     /* The replay reader takes the whole frames and drops the preamble. */
-    replay_options ro = {.time_scale = 1.0, .max_stations = 0};
-    replay *r;
-    if (replay_load(path, &ro, 64, 1518, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
     replay_stats st;
-    replay_get_stats(r, &st);
+    replay *r = read_replay(path, &st);
     assert_int_equal(st.frames_loaded, 2);
     assert_int_equal(st.errored, 2);
     assert_int_equal(replay_frames(r, 0)[0].payload_len, 60);
@@ -622,8 +624,7 @@ static void test_epoch(void **state)
     }
     close_sink(s);
     pcap_contents c;
-    if (pcap_read_all(path, &c, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    read_trace(path, &c);
     assert_int_equal(c.n, 2);
     assert_int_equal(c.recs[0].ts_ns, INT64_C(2147483646) * 1000000000 + 500000000);
     assert_int_equal(c.recs[1].ts_ns, INT64_C(2147483647) * 1000000000 + 999999999);

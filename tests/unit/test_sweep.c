@@ -289,6 +289,18 @@ static void test_presets(void **state)
     assert_non_null(strstr(err, "throughput-vs-n"));
 }
 
+/* The gnuplot script of spec s, in memory (free it). */
+static char *plot_script(const plot_spec *s, plot_format fmt, const char *output)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(plot_write_script(f, s, fmt, output), 0);
+    fclose(f);
+    return buf;
+}
+
 static void test_plot_script(void **state)
 {
     (void)state;
@@ -299,12 +311,7 @@ static void test_plot_script(void **state)
     plot_spec s = {.title = "Bob's figure", .xlabel = "stations N", .xlog_base = 2,
                    .n_panels = 1, .ylabel = {"throughput S"}, .curves = &c, .n_curves = 1,
                    .refs = &r, .n_refs = 1};
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_int_equal(plot_write_script(f, &s, PLOT_SVG, "out.svg.tmp"), 0);
-    fclose(f);
+    char *buf = plot_script(&s, PLOT_SVG, "out.svg.tmp");
     assert_non_null(strstr(buf, "set terminal svg"));
     assert_non_null(strstr(buf, "set output 'out.svg.tmp'"));
     assert_non_null(strstr(buf, "'Bob''s figure'"));
@@ -391,12 +398,7 @@ static void test_plot_styles(void **state)
     plot_spec s = {.title = "t", .xlabel = "x", .n_panels = 2,
                    .ylabel = {"throughput S", "mean delay (µs)"}, .yfraction = {1, 0},
                    .curves = c, .n_curves = NC, .refs = r, .n_refs = NR, .ref_panel = 0};
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_int_equal(plot_write_script(f, &s, PLOT_PDF, "o.pdf"), 0);
-    fclose(f);
+    char *buf = plot_script(&s, PLOT_PDF, "o.pdf");
     series_style st[NC + NR];
     assert_int_equal(styles_of(buf, 0, st, NC + NR), NC + NR);
     assert_styles_apart(st, NC + NR);
