@@ -66,7 +66,18 @@
  * that nothing asks it then. */
 #define CROWD MEDIUM_QUIET
 
+/* A class of stations (mac_class), with what the MAC derives from its
+ * policy once. */
+typedef struct station_class {
+    const backoff_policy *policy;
+    backoff_caps caps; /* how the policy changes sending (backoff.h) */
+    uint32_t attempt_limit;
+    uint32_t queue_capacity;
+    bool refill;
+} station_class;
+
 typedef struct station {
+    const station_class *cls;
     mac_state state;
     bool has_frame;      /* cur holds the frame being sent */
     bool deferred_first; /* the first attempt waited on deference */
@@ -125,12 +136,12 @@ struct mac {
     station *st;
     medium *med;
     evq *q;
-    const backoff_policy *policy;
-    backoff_caps caps; /* how the policy changes sending (backoff.h) */
-    uint32_t attempt_limit;
-    uint32_t queue_capacity;
+    station_class *cls;
+    uint32_t n_cls;
     mac_refill_fn refill;
     void *refill_ctx;
+    mac_rx_fn on_rx;
+    void *rx_ctx;
     trace_sink *sinks;
     uint32_t *sink_kinds;
     size_t n_sinks;
@@ -684,13 +695,14 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
     uint32_t blocker = NONE;
     x->state = MAC_DEFER;
     x->ready_at = t;
-    if (!m->caps.carrier_sense) {
+    const backoff_caps *caps = &x->cls->caps;
+    if (!caps->carrier_sense) {
         /* ALOHA (Abramson 1970): no carrier sense, hence no deference: send
          * at once; slotted ALOHA (Roberts 1975): at the next slot boundary,
          * slots counted from t = 0. Such a station is never a contender, so
          * nothing re-plans it. */
-        sim_time slot = m->caps.slot_ps > 0 ? m->caps.slot_ps : x->bstate.frame_ps;
-        sim_time start = m->caps.slotted ? (t + slot - 1) / slot * slot : t;
+        sim_time slot = caps->slot_ps > 0 ? caps->slot_ps : x->bstate.frame_ps;
+        sim_time start = caps->slotted ? (t + slot - 1) / slot * slot : t;
         x->planned = start;
         x->gen++;
         if (start == t)
@@ -735,7 +747,7 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
         x->q_head = (x->q_head + 1) % x->q_cap;
         x->q_len--;
         x->has_frame = true;
-    } else if (m->refill && m->refill(m->refill_ctx, s, now, &x->cur)) {
+    } else if (x->cls->refill && m->refill(m->refill_ctx, s, now, &x->cur)) {
         x->cur.id = ((uint64_t)s << 40) | x->frame_seq++;
         x->c.frames_offered++;
         x->has_frame = true;
@@ -770,7 +782,8 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
     fr.id = ((uint64_t)s << 40) | x->frame_seq++;
     x->c.frames_offered++;
     uint32_t held = x->q_len + (x->has_frame ? 1 : 0);
-    if (held >= m->queue_capacity) {
+    uint32_t capacity = x->cls->queue_capacity;
+    if (held >= capacity) {
         x->c.frames_dropped++;
         trace_event ev;
         arrival_event(&ev, TRACE_DROP, s, &fr, now);
@@ -779,8 +792,8 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
     }
     if (x->q_len == x->q_cap) {
         uint32_t cap = x->q_cap ? x->q_cap * 2 : 4;
-        if (cap > m->queue_capacity)
-            cap = m->queue_capacity;
+        if (cap > capacity)
+            cap = capacity;
         frame *q = malloc(cap * sizeof *q);
         if (!q) {
             m->no_memory = true; /* the frame is lost; the run stops */
@@ -872,7 +885,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
 
     /* Without collision detection (ALOHA) the frame is sent whole and no
      * one is told of an overlap: its fate is the receiver's verdict. */
-    if (!m->caps.collision_detect) {
+    if (!x->cls->caps.collision_detect) {
         push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
     } else {
         /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
@@ -925,7 +938,7 @@ static void on_start(mac *m, uint32_t s, sim_time now, uint32_t gen)
 static void transmit_or_persist(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
-    if (m->caps.persist_p < 1.0 && !backoff_policy_persist(m->policy, &x->r)) {
+    if (x->cls->caps.persist_p < 1.0 && !backoff_policy_persist(x->cls->policy, &x->r)) {
         x->state = MAC_BACKOFF;
         x->backoff_slots = 1;
         x->backoff_until = now + m->slot_ps;
@@ -1047,7 +1060,7 @@ static bool burst_continues(mac *m, uint32_t s, sim_time now)
         x->burst_origin = x->tx_start;
     if (now - x->burst_origin >= (sim_time)m->phy.burst_limit_bits * m->bit_ps)
         return false;
-    return x->q_len > 0 || m->refill;
+    return x->q_len > 0 || x->cls->refill;
 }
 
 /* After a collision (or, without CD, a failed delivery): the policy draws
@@ -1055,7 +1068,7 @@ static bool burst_continues(mac *m, uint32_t s, sim_time now)
 static void start_backoff(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
-    backoff_draw d = backoff_policy_draw(m->policy, &x->bstate, x->collisions, &x->r);
+    backoff_draw d = backoff_policy_draw(x->cls->policy, &x->bstate, x->collisions, &x->r);
     x->backoff_slots = d.slots;
     x->backoff_until = now + d.wait_ps;
     x->state = MAC_BACKOFF;
@@ -1086,7 +1099,7 @@ static void next_frame_after_yield(mac *m, uint32_t s, sim_time now)
     }
     x->bstate.follows_success = true;
     x->state = MAC_BACKOFF;
-    x->backoff_until = now + m->ifg_ps + m->caps.yield_ps;
+    x->backoff_until = now + m->ifg_ps + x->cls->caps.yield_ps;
     x->gen++;
     push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
 }
@@ -1136,7 +1149,7 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
     }
     x->collisions++;
     x->c.collisions++;
-    if (m->attempt_limit && x->collisions >= m->attempt_limit) {
+    if (x->cls->attempt_limit && x->collisions >= x->cls->attempt_limit) {
         give_up(m, s, now, TRACE_ABORT_EXCESSIVE_COLLISIONS);
     } else {
         x->bstate.attempt_ps = x->bstate.frame_ps;
@@ -1189,13 +1202,13 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         medium_release(m->med, x->tx_id);
         if (x->late && !m->phy.retry_late) {
             give_up(m, s, now, TRACE_ABORT_LATE_COLLISION);
-        } else if (m->attempt_limit && x->collisions >= m->attempt_limit) {
+        } else if (x->cls->attempt_limit && x->collisions >= x->cls->attempt_limit) {
             give_up(m, s, now, TRACE_ABORT_EXCESSIVE_COLLISIONS);
         } else {
             x->bstate.attempt_ps = now - x->tx_start; /* read by ppersistent */
             start_backoff(m, s, now);
         }
-    } else if (!m->caps.collision_detect) {
+    } else if (!x->cls->caps.collision_detect) {
         assert(was == MAC_TX);
         await_verdict(m, s, now);
     } else {
@@ -1221,7 +1234,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         if (burst_continues(m, s, now)) {
             x->in_burst = true;
             begin_transmission(m, s, now, TRACE_TX_EXTENSION);
-        } else if (m->caps.yield_ps > 0) {
+        } else if (x->cls->caps.yield_ps > 0) {
             next_frame_after_yield(m, s, now);
         } else {
             next_frame_or_idle(m, s, now);
@@ -1255,6 +1268,8 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
                       .tx_id = p->tx_id, .jam_start = SIM_TIME_NEVER, .ok = ok,
                       .payload = p->f.payload, .payload_len = p->f.payload_len};
     emit(m, &ev);
+    if (ok && m->on_rx && p->f.dest != FRAME_BROADCAST && p->f.dest < m->n)
+        m->on_rx(m->rx_ctx, p->f.dest, p->station, &p->f, now);
     medium_release(m->med, p->tx_id);
     uint32_t s = p->station;
     p->next_free = m->rx_free;
@@ -1312,12 +1327,27 @@ int mac_create(const mac_config *cfg, mac **out)
     m->n = cfg->n_stations;
     m->med = cfg->medium;
     m->q = cfg->queue;
-    m->policy = cfg->policy;
-    m->attempt_limit = backoff_policy_attempt_limit(cfg->policy);
-    m->caps = backoff_policy_caps(cfg->policy);
-    m->queue_capacity = cfg->queue_capacity ? cfg->queue_capacity : 1;
     m->refill = cfg->refill;
     m->refill_ctx = cfg->refill_ctx;
+    m->on_rx = cfg->on_rx;
+    m->rx_ctx = cfg->rx_ctx;
+    mac_class one = {.policy = cfg->policy, .queue_capacity = cfg->queue_capacity,
+                     .refill = cfg->refill != NULL};
+    const mac_class *classes = cfg->classes ? cfg->classes : &one;
+    m->n_cls = cfg->classes ? cfg->n_classes : 1;
+    m->cls = calloc(m->n_cls ? m->n_cls : 1, sizeof *m->cls);
+    if (!m->cls) {
+        free(m);
+        return -1;
+    }
+    for (uint32_t k = 0; k < m->n_cls; k++) {
+        station_class *c = &m->cls[k];
+        c->policy = classes[k].policy;
+        c->attempt_limit = backoff_policy_attempt_limit(c->policy);
+        c->caps = backoff_policy_caps(c->policy);
+        c->queue_capacity = classes[k].queue_capacity ? classes[k].queue_capacity : 1;
+        c->refill = classes[k].refill && cfg->refill != NULL;
+    }
     m->rx_free = NONE;
     m->st = calloc(m->n, sizeof *m->st);
     m->timed = malloc(m->n * sizeof *m->timed);
@@ -1356,6 +1386,7 @@ int mac_create(const mac_config *cfg, mac **out)
                     medium_station_pos(m->med, 1);
     for (uint32_t s = 0; s < m->n; s++) {
         station *x = &m->st[s];
+        x->cls = &m->cls[cfg->class_of ? cfg->class_of[s] : 0];
         x->state = MAC_IDLE;
         x->timed = x->transmitter = x->blocker = NONE;
         m->blocked_head[s] = NONE;
@@ -1388,6 +1419,7 @@ void mac_destroy(mac *m)
     free(m->sig);
     free(m->rx);
     free(m->found);
+    free(m->cls);
     medium_reach_destroy(m->cd_reach);
     medium_reach_destroy(m->plan_reach);
     collision_events_destroy(m->events);
@@ -1435,7 +1467,7 @@ void mac_counters_since(mac_counters *now, const mac_counters *then)
 
 size_t mac_bytes(const mac *m)
 {
-    size_t b = sizeof *m + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + 4 * sizeof(sim_time)) +
+    size_t b = sizeof *m + m->n_cls * sizeof *m->cls + m->n * (sizeof *m->st + 3 * sizeof(uint32_t) + 4 * sizeof(sim_time)) +
                m->sig_cap * sizeof *m->sig + m->rx_cap * sizeof *m->rx +
                m->n_sinks * sizeof *m->sinks + m->n * sizeof *m->found +
                medium_reach_bytes(m->cd_reach) + medium_reach_bytes(m->plan_reach) +

@@ -107,6 +107,20 @@ typedef struct mac_station_view {
  * *out, or false when the source has nothing (more) to offer. */
 typedef bool (*mac_refill_fn)(void *ctx, uint32_t station, sim_time now, frame *out);
 
+/* A unicast frame of `sender` was received whole at `dest`, at `now` (the
+ * instant its last bit passed dest). The callee must not call back into
+ * the MAC: it schedules what follows (a reply) as an event of its own. */
+typedef void (*mac_rx_fn)(void *ctx, uint32_t dest, uint32_t sender, const frame *f,
+                          sim_time now);
+
+/* What the stations of one class (a scenario's group) share. The MAC
+ * reaches it through each station, one load, with no lookup per event. */
+typedef struct mac_class {
+    const backoff_policy *policy; /* not owned */
+    uint32_t queue_capacity;      /* frames per station (>= 1) */
+    bool refill;                  /* ask `refill` for a frame when the queue runs dry */
+} mac_class;
+
 typedef struct mac_config {
     const phy_params *phy;
     uint32_t n_stations;
@@ -117,6 +131,14 @@ typedef struct mac_config {
     uint32_t queue_capacity;   /* frames per station (>= 1) */
     mac_refill_fn refill;      /* may be NULL */
     void *refill_ctx;
+    /* Stations in classes: class_of[s] indexes classes. With classes NULL
+     * every station is of one class: policy, queue_capacity, and refill
+     * when `refill` is set. */
+    const mac_class *classes;
+    uint32_t n_classes;
+    const uint32_t *class_of;  /* NULL: every station of class 0 */
+    mac_rx_fn on_rx;           /* may be NULL */
+    void *rx_ctx;
     const trace_sink *sinks;   /* copied */
     const uint32_t *sink_kinds;/* per sink, the kinds it wants (TRACE_BIT);
                                   NULL: every sink wants every kind */

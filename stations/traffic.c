@@ -1,7 +1,8 @@
 /* traffic.c - frame sizes, destinations and arrival processes; see traffic.h.
  *
  * Offered load G counts frame bits (DA through FCS) per bit time of the
- * channel, over all stations: each of N stations generates frames at
+ * channel, over the stations that share it (all of them, or a group's):
+ * each of those N stations generates frames at
  * lambda = G * rate / (N * mean frame bits) per second.
  * onoff: exponential on and off periods (means on_mean_s, off_mean_s);
  * while on, Poisson arrivals at lambda * (on + off) / on, so the long-run
@@ -66,11 +67,16 @@ uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, r
     case DEST_BROADCAST:
         return FRAME_BROADCAST;
     case DEST_SERVER:
+        if (t->server_count > 1 && (self < t->server || self - t->server >= t->server_count))
+            return t->server + (uint32_t)rng_below(r, t->server_count);
+        if (t->server_count > 1 && n >= 2)
+            goto random_other;
         if (self != t->server || n < 2)
             return t->server;
         /* the server answers a random client */
         /* fall through */
     case DEST_RANDOM:
+    random_other:
         if (n < 2)
             return self;
         {
@@ -81,9 +87,11 @@ uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, r
     return self;
 }
 
-static double station_rate(const traffic_config *t, uint32_t n, uint64_t rate_bps,
-                           uint32_t pad_bytes)
+double traffic_station_rate(const traffic_config *t, uint32_t n, uint64_t rate_bps,
+                            uint32_t pad_bytes)
 {
+    if (n == 0)
+        return 0;
     double bits = frame_size_mean(&t->size, pad_bytes) * 8.0;
     return t->load * (double)rate_bps / ((double)n * bits); /* frames per second */
 }
@@ -94,10 +102,8 @@ static sim_time seconds_to_ps(double s)
     return ps >= 9.0e18 ? SIM_TIME_NEVER : (sim_time)llround(ps);
 }
 
-void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
-                  uint32_t station, uint32_t pad_bytes)
+void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed, uint32_t station)
 {
-    a->pad_bytes = pad_bytes;
     rng_seed_station(&a->r, seed, station, RNG_PURPOSE_TRAFFIC);
     a->on = false;
     a->period_end = 0;
@@ -109,10 +115,8 @@ void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
     }
 }
 
-sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now,
-                      uint32_t n_stations, uint64_t rate_bps)
+sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now, double lambda)
 {
-    double lambda = station_rate(t, n_stations, rate_bps, a->pad_bytes);
     if (!(lambda > 0))
         return SIM_TIME_NEVER;
     if (t->kind == TRAFFIC_POISSON) {

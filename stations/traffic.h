@@ -26,6 +26,7 @@ typedef enum traffic_kind {
     TRAFFIC_ONOFF,
     TRAFFIC_BATCH,
     TRAFFIC_PCAP,
+    TRAFFIC_NONE, /* sends nothing of its own (a server that only replies) */
 } traffic_kind;
 
 typedef enum frame_size_kind { FRAME_SIZE_FIXED, FRAME_SIZE_RANGE, FRAME_SIZE_MIX } frame_size_kind;
@@ -46,10 +47,11 @@ typedef enum dest_kind { DEST_RANDOM, DEST_SERVER, DEST_BROADCAST } dest_kind;
 
 typedef struct traffic_config {
     traffic_kind kind;
-    double load;              /* offered load G, all stations together */
+    double load;              /* offered load G of the stations it drives, together */
     frame_size_spec size;
     dest_kind dest;
-    uint32_t server;          /* DEST_SERVER: the server's index */
+    uint32_t server;          /* DEST_SERVER: the server's index (the first one) */
+    uint32_t server_count;    /* DEST_SERVER: servers server.. (0 or 1: one) */
     uint32_t batch_frames;    /* TRAFFIC_BATCH: frames per station */
     double on_mean_s, off_mean_s; /* TRAFFIC_ONOFF */
 } traffic_config;
@@ -62,6 +64,8 @@ typedef struct frame {
     uint32_t dest;      /* station index or FRAME_BROADCAST */
     const uint8_t *payload; /* replayed bytes, or NULL */
     uint32_t payload_len;
+    bool is_reply;      /* a server's answer (never answered itself) */
+    sim_time request_at;/* is_reply: when the request entered its queue */
 } frame;
 
 /* Mean size in bytes of the frames a size spec gives, each shorter one
@@ -69,7 +73,9 @@ typedef struct frame {
 double frame_size_mean(const frame_size_spec *s, uint32_t pad_bytes);
 /* One frame size drawn from the spec. */
 uint32_t frame_size_draw(const frame_size_spec *s, rng *r);
-/* One destination for a frame of station `self` (n >= 2 for DEST_RANDOM). */
+/* One destination for a frame of station `self` of n. DEST_SERVER with
+ * several servers: one of them, drawn uniformly (a server itself sends to
+ * a random other station). */
 uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, rng *r);
 
 /* Per-station arrival process for poisson and onoff: the time of the next
@@ -78,15 +84,16 @@ typedef struct arrival_state {
     rng r;
     bool on;              /* onoff: in an on period */
     sim_time period_end;  /* onoff: end of the current period */
-    uint32_t pad_bytes;   /* frames shorter are sent padded to this */
 } arrival_state;
 
-/* pad_bytes: the PHY's minimum frame. The offered load counts the frames
- * as sent, padded, so the arrival rate comes from their padded mean. */
-void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed,
-                  uint32_t station, uint32_t pad_bytes);
-/* The next arrival strictly after `now`, or SIM_TIME_NEVER. */
-sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now,
-                      uint32_t n_stations, uint64_t rate_bps);
+/* Frames per second of each of n stations that share the load t->load
+ * (pad_bytes: the PHY's minimum frame; the offered load counts the frames
+ * as sent, padded, so the rate comes from their padded mean). */
+double traffic_station_rate(const traffic_config *t, uint32_t n, uint64_t rate_bps,
+                            uint32_t pad_bytes);
+void arrival_init(arrival_state *a, const traffic_config *t, uint64_t seed, uint32_t station);
+/* The next arrival strictly after `now` at `lambda` frames per second
+ * (traffic_station_rate), or SIM_TIME_NEVER. */
+sim_time arrival_next(arrival_state *a, const traffic_config *t, sim_time now, double lambda);
 
 #endif

@@ -7,6 +7,14 @@
  * through a callback the moment they need a frame; batch frames are all
  * queued at t = 0.
  *
+ * Stations come in groups (the scenario's, or its one implicit group): the
+ * engine builds one backoff policy and one MAC class per group, each
+ * station's arrivals run at its group's rate, and a group that answers
+ * (replies) gets a reply queued for every request it receives whole, as an
+ * event of the engine's own. When the scenario names groups, each group
+ * also gets statistics of its own, fed by one sink that routes each event
+ * by its station's group; without named groups none of this runs.
+ *
  * Every count covers the measured window [warmup, end): the loop stops
  * once at the warm-up, after every event before it and before any event at
  * it, and keeps the counters of that instant; results are the counts now
@@ -14,6 +22,7 @@
  */
 #include "engine.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +32,15 @@
 #include "replay.h"
 #include "stats.h"
 
-enum { ENGINE_EV_ARRIVAL = MAC_EV_LIMIT + 1, ENGINE_EV_REPLAY };
+enum { ENGINE_EV_ARRIVAL = MAC_EV_LIMIT + 1, ENGINE_EV_REPLAY, ENGINE_EV_REPLY };
+
+/* A reply waiting out its think time: whom it answers, and when that
+ * request entered its queue. */
+typedef struct pending_reply {
+    uint32_t to;
+    uint32_t next_free;
+    sim_time request_at;
+} pending_reply;
 
 #define ENGINE_MAX_SINKS 16
 
@@ -32,7 +49,17 @@ struct engine {
     evq *q;
     medium *med;
     mac *mac;
-    backoff_policy *policy;
+    uint32_t n_groups;
+    backoff_policy **policies; /* per group */
+    mac_class *classes;        /* per group */
+    double *lambda;            /* per group: arrivals per second of each station */
+    uint32_t *group_of;        /* per station */
+    bool replies;              /* some group answers */
+    pending_reply *replies_pending;
+    uint32_t n_pending, cap_pending, free_pending;
+    stats **group_stats;       /* per named group, else NULL */
+    group_result *group_results;
+    station_result *group_scratch;
     stats *stats;
     arrival_state *arrivals; /* per station: traffic stream and on/off state */
     station_result *per_station;
@@ -56,13 +83,19 @@ static uint32_t clamp_bytes(const engine *e, uint32_t bytes)
     return bytes < e->sc.phy.min_frame_bytes ? e->sc.phy.min_frame_bytes : bytes;
 }
 
+static const station_group *group_of(const engine *e, uint32_t s)
+{
+    return scenario_group_at(&e->sc, e->group_of[s]);
+}
+
 static frame new_frame(engine *e, uint32_t s, sim_time now)
 {
     arrival_state *a = &e->arrivals[s];
+    const traffic_config *t = &group_of(e, s)->traffic;
     frame f = {0};
     f.queued_at = now;
-    f.bytes = clamp_bytes(e, frame_size_draw(&e->sc.traffic.size, &a->r));
-    f.dest = traffic_dest_draw(&e->sc.traffic, s, e->sc.n_stations, &a->r);
+    f.bytes = clamp_bytes(e, frame_size_draw(&t->size, &a->r));
+    f.dest = traffic_dest_draw(t, s, e->sc.n_stations, &a->r);
     return f;
 }
 
@@ -74,8 +107,9 @@ static bool refill_saturated(void *ctx, uint32_t s, sim_time now, frame *out)
 
 static void schedule_arrival(engine *e, uint32_t s, sim_time after)
 {
-    sim_time t = arrival_next(&e->arrivals[s], &e->sc.traffic, after, e->sc.n_stations,
-                              e->sc.phy.rate_bps);
+    uint32_t g = e->group_of[s];
+    sim_time t = arrival_next(&e->arrivals[s], &scenario_group_at(&e->sc, g)->traffic, after,
+                              e->lambda[g]);
     if (t == SIM_TIME_NEVER || t >= e->sc.duration)
         return;
     sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_ARRIVAL,
@@ -102,6 +136,72 @@ bool engine_replay_same(const scenario *a, const scenario *b)
            a->pcap_max_stations == b->pcap_max_stations &&
            a->phy.min_frame_bytes == b->phy.min_frame_bytes &&
            a->phy.max_frame_bytes == b->phy.max_frame_bytes;
+}
+
+/* One policy and one MAC class per group, each station's group, and each
+ * group's arrival rate (of each of its stations). */
+static int build_groups(engine *e, const phy_timing *t, char *err, size_t errlen)
+{
+    const phy_params *phy = &e->sc.phy;
+    uint32_t n = e->sc.n_stations, ng = scenario_group_count(&e->sc);
+    e->n_groups = ng;
+    e->policies = calloc(ng, sizeof *e->policies);
+    e->classes = calloc(ng, sizeof *e->classes);
+    e->lambda = calloc(ng, sizeof *e->lambda);
+    e->group_of = malloc((n ? n : 1) * sizeof *e->group_of);
+    if (!e->policies || !e->classes || !e->lambda || !e->group_of)
+        return -1;
+    backoff_env env = {.slot_ps = t->slot_ps,
+                       .attempt_limit = phy->attempt_limit,
+                       .backoff_limit = phy->backoff_limit,
+                       .n_stations = n};
+    for (uint32_t g = 0; g < ng; g++) {
+        const station_group *grp = scenario_group_at(&e->sc, g);
+        if (backoff_policy_build(&grp->policy_spec, &env, &e->policies[g], err, errlen) != 0)
+            return -1;
+        e->classes[g] = (mac_class){.policy = e->policies[g],
+                                    .queue_capacity = grp->queue_capacity,
+                                    .refill = grp->traffic.kind == TRAFFIC_SATURATED};
+        e->lambda[g] = traffic_station_rate(&grp->traffic, grp->count, phy->rate_bps,
+                                            phy->min_frame_bytes);
+        e->replies |= grp->reply.on;
+        for (uint32_t i = 0; i < grp->count; i++)
+            e->group_of[grp->first + i] = g;
+    }
+    return 0;
+}
+
+/* Routes an event to the statistics of its station's group. */
+static void group_stats_event(void *ctx, const trace_event *ev)
+{
+    engine *e = ctx;
+    trace_sink sink = stats_sink(e->group_stats[e->group_of[ev->station]]);
+    sink.on_event(sink.ctx, ev);
+}
+
+static int build_group_stats(engine *e, const stats_config *all)
+{
+    uint32_t ng = e->n_groups, largest = 1;
+    e->group_stats = calloc(ng, sizeof *e->group_stats);
+    e->group_results = calloc(ng, sizeof *e->group_results);
+    if (!e->group_stats || !e->group_results || e->n_sinks == ENGINE_MAX_SINKS)
+        return -1;
+    for (uint32_t g = 0; g < ng; g++) {
+        const station_group *grp = scenario_group_at(&e->sc, g);
+        stats_config c = *all;
+        c.n_stations = grp->count;
+        c.first_station = grp->first;
+        if (stats_create(&c, &e->group_stats[g]) != 0)
+            return -1;
+        if (grp->count > largest)
+            largest = grp->count;
+    }
+    e->group_scratch = calloc(largest, sizeof *e->group_scratch);
+    if (!e->group_scratch)
+        return -1;
+    e->sink_kinds[e->n_sinks] = stats_sink_kinds();
+    e->sinks[e->n_sinks++] = (trace_sink){.on_event = group_stats_event, .ctx = e};
+    return 0;
 }
 
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
@@ -140,36 +240,29 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
                      e->sc.n_positions, stations);
             goto fail_quiet;
         }
-        e->sc.n_stations = stations;
+        e->sc.n_stations = stations; /* a replay is never with named groups */
         e->replay_next = calloc(stations ? stations : 1, sizeof *e->replay_next);
         if (!e->replay_next)
             goto fail;
     }
+    /* A scenario filled by hand (tests) may not have passed scenario_finish. */
+    scenario_sync_implicit(&e->sc);
     const phy_params *phy = &e->sc.phy;
     uint32_t n = e->sc.n_stations;
     const phy_timing t = phy_timing_of(phy);
 
-    backoff_env env = {.slot_ps = t.slot_ps,
-                       .attempt_limit = phy->attempt_limit,
-                       .backoff_limit = phy->backoff_limit,
-                       .n_stations = n};
-    if (backoff_policy_build(&e->sc.policy_spec, &env, &e->policy, err, errlen) != 0)
-        goto fail; /* the spec was checked by scenario_finish: only memory fails */
+    if (build_groups(e, &t, err, errlen) != 0)
+        goto fail; /* the specs were checked by scenario_finish: only memory fails */
 
     sim_time *pos = malloc(n * sizeof *pos);
     if (!pos)
         goto fail;
-    for (uint32_t i = 0; i < n; i++) {
-        double metres;
-        if (e->sc.positions_m)
-            metres = e->sc.positions_m[i];
-        else if (phy->topology == TOPOLOGY_STAR)
-            metres = phy->length_m;
-        else
-            metres = n > 1 ? phy->length_m * i / (n - 1) : 0;
-        pos[i] = phy_cable_ps(phy, metres);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        pos[i] = phy_cable_ps(phy, scenario_station_metres(&e->sc, i));
     bool point = phy->length_m == 0 && !e->sc.positions_m;
+    for (uint32_t g = 0; g < e->n_groups; g++)
+        point &= !scenario_group_at(&e->sc, g)->positions_m &&
+                 scenario_group_at(&e->sc, g)->place == PLACE_DEFAULT;
     medium_config mc = {
         .n_stations = n,
         .topology = phy->topology,
@@ -206,9 +299,11 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
     if (!e->arrivals || !e->per_station || (!e->warm && !e->at_warmup))
         goto fail;
     for (uint32_t i = 0; i < n; i++)
-        arrival_init(&e->arrivals[i], &e->sc.traffic, e->sc.seed, i, phy->min_frame_bytes);
+        arrival_init(&e->arrivals[i], &group_of(e, i)->traffic, e->sc.seed, i);
     e->sink_kinds[e->n_sinks] = stats_sink_kinds();
     e->sinks[e->n_sinks++] = stats_sink(e->stats);
+    if (e->sc.n_named && build_group_stats(e, &stc) != 0)
+        goto fail;
     *out = e;
     return 0;
 fail:
@@ -228,7 +323,18 @@ void engine_destroy(engine *e)
     medium_destroy(e->med);
     evq_destroy(e->q);
     stats_destroy(e->stats);
-    backoff_policy_destroy(e->policy);
+    for (uint32_t g = 0; e->group_stats && g < e->n_groups; g++)
+        stats_destroy(e->group_stats[g]);
+    free(e->group_stats);
+    free(e->group_results);
+    free(e->group_scratch);
+    for (uint32_t g = 0; e->policies && g < e->n_groups; g++)
+        backoff_policy_destroy(e->policies[g]);
+    free(e->policies);
+    free(e->classes);
+    free(e->lambda);
+    free(e->group_of);
+    free(e->replies_pending);
     free(e->arrivals);
     free(e->per_station);
     free(e->at_warmup);
@@ -262,19 +368,72 @@ static void schedule_replay(engine *e, uint32_t s)
         e->no_memory = true; /* engine_run stops after this event */
 }
 
+/* A unicast frame was received whole (the MAC's callback, set only when
+ * some group answers): a request to a station that answers queues a reply
+ * after the think time; a reply ends a request/response time. */
+static void on_received(void *ctx, uint32_t dest, uint32_t sender, const frame *f, sim_time now)
+{
+    engine *e = ctx;
+    if (f->is_reply) {
+        uint32_t g = e->group_of[dest];
+        if (e->group_stats)
+            stats_add_response(e->group_stats[g], now, now - f->request_at);
+        stats_add_response(e->stats, now, now - f->request_at);
+        return;
+    }
+    const reply_spec *r = &group_of(e, dest)->reply;
+    if (!r->on || now + r->think >= e->sc.duration)
+        return;
+    uint32_t i = e->free_pending;
+    if (i == UINT32_MAX) {
+        if (e->n_pending == e->cap_pending) {
+            uint32_t cap = e->cap_pending ? 2 * e->cap_pending : 64;
+            pending_reply *p = realloc(e->replies_pending, cap * sizeof *p);
+            if (!p) {
+                e->no_memory = true;
+                return;
+            }
+            e->replies_pending = p;
+            e->cap_pending = cap;
+        }
+        i = e->n_pending++;
+    } else {
+        e->free_pending = e->replies_pending[i].next_free;
+    }
+    e->replies_pending[i] = (pending_reply){.to = sender, .next_free = UINT32_MAX,
+                                            .request_at = f->queued_at};
+    sim_event ev = {.time = now + r->think, .target = dest, .type = ENGINE_EV_REPLY,
+                    .phase = MAC_PHASE_READY, .arg = i};
+    if (evq_push(e->q, &ev) != 0)
+        e->no_memory = true;
+}
+
+/* The think time is over: the reply enters the server's queue. */
+static void queue_reply(engine *e, uint32_t s, uint32_t i, sim_time now)
+{
+    pending_reply *p = &e->replies_pending[i];
+    frame f = {.queued_at = now, .dest = p->to, .is_reply = true, .request_at = p->request_at};
+    f.bytes = clamp_bytes(e, frame_size_draw(&group_of(e, s)->reply.size, &e->arrivals[s].r));
+    p->next_free = e->free_pending;
+    e->free_pending = i;
+    mac_enqueue(e->mac, s, &f, now);
+}
+
 static int start(engine *e)
 {
-    const traffic_config *t = &e->sc.traffic;
     mac_config mc = {
         .phy = &e->sc.phy,
         .n_stations = e->sc.n_stations,
         .medium = e->med,
         .queue = e->q,
-        .policy = e->policy,
         .seed = e->sc.seed,
-        .queue_capacity = e->sc.queue_capacity,
-        .refill = t->kind == TRAFFIC_SATURATED ? refill_saturated : NULL,
+        .refill = refill_saturated,
         .refill_ctx = e,
+        .classes = e->classes,
+        .n_classes = e->n_groups,
+        .class_of = e->group_of,
+        .on_rx = e->replies ? on_received : NULL,
+        .rx_ctx = e,
         .sinks = e->sinks,
         .sink_kinds = e->sink_kinds,
         .n_sinks = e->n_sinks,
@@ -282,7 +441,9 @@ static int start(engine *e)
     if (mac_create(&mc, &e->mac) != 0)
         return -1;
     e->started = true;
+    e->free_pending = UINT32_MAX;
     for (uint32_t s = 0; s < e->sc.n_stations; s++) {
+        const traffic_config *t = &group_of(e, s)->traffic;
         if (t->kind == TRAFFIC_BATCH) {
             for (uint32_t k = 0; k < t->batch_frames; k++) {
                 frame f = new_frame(e, s, 0);
@@ -363,6 +524,8 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
                        .payload = rf->payload, .payload_len = rf->payload_len};
             mac_enqueue(e->mac, s, &f, ev.time);
             schedule_replay(e, s);
+        } else if (ev.type == ENGINE_EV_REPLY) {
+            queue_reply(e, ev.target, (uint32_t)ev.arg, ev.time);
         }
     }
 }
@@ -372,6 +535,38 @@ uint64_t engine_events(const engine *e) { return e->events; }
 const scenario *engine_scenario(const engine *e) { return &e->sc; }
 const medium *engine_medium(const engine *e) { return e->med; }
 const replay *engine_replay(const engine *e) { return e->replay; }
+
+/* One group's measures: its statistics, and its stations' counters. */
+static void group_results(engine *e, uint32_t g, const results *all, group_result *out)
+{
+    const station_group *grp = scenario_group_at(&e->sc, g);
+    results gr;
+    memset(&gr, 0, sizeof gr);
+    stats_fill(e->group_stats[g], e->now, &gr, e->group_scratch);
+    *out = (group_result){.name = grp->name, .first = grp->first, .stations = grp->count,
+                          .offered_load = gr.offered_load, .throughput = gr.throughput,
+                          .throughput_ci95 = gr.throughput_ci95,
+                          .mean_delay_us = gr.mean_delay_us, .p99_delay_us = gr.p99_delay_us,
+                          .jain_fairness = gr.jain_fairness};
+    bool loaded = grp->traffic.kind == TRAFFIC_POISSON || grp->traffic.kind == TRAFFIC_ONOFF;
+    out->load = loaded ? grp->traffic.load : NAN;
+    uint64_t bits = 0;
+    for (uint32_t i = grp->first; i < grp->first + grp->count; i++) {
+        const station_result *p = &e->per_station[i];
+        bits += p->bits_delivered;
+        out->frames_ok += p->c.frames_transmitted_ok;
+        out->frames_offered += p->c.frames_offered;
+        out->frames_aborted += p->c.frames_aborted_xs_colls + p->c.frames_late_discarded;
+        out->frames_dropped += p->c.frames_dropped;
+        out->frames_queued += p->queue_len;
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < all->n_stations; i++)
+        total += e->per_station[i].bits_delivered;
+    out->share = total ? (double)bits / (double)total : 0;
+    stats_responses(e->group_stats[g], &out->responses, &out->response_mean_us,
+                    &out->response_p99_us);
+}
 
 void engine_results(engine *e, results *r)
 {
@@ -409,6 +604,12 @@ void engine_results(engine *e, results *r)
     if (r->completion_s >= 0 && r->frames_queued != 0)
         r->completion_s = -1; /* not every frame is done yet */
     r->stations = e->per_station;
+    if (e->group_stats) {
+        for (uint32_t g = 0; g < e->n_groups; g++)
+            group_results(e, g, r, &e->group_results[g]);
+        r->n_groups = e->n_groups;
+        r->groups = e->group_results;
+    }
 }
 
 void engine_station_view(const engine *e, uint32_t s, mac_station_view *out)

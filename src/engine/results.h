@@ -25,6 +25,24 @@ typedef struct station_result {
     uint32_t queue_len;       /* frames still queued at the end */
 } station_result;
 
+/* The measures of one group's stations (stations/MODEL.md, "Stations in
+ * groups"): the same definitions as the run's, over the group's stations
+ * (throughput: the bits they sent that were received whole). */
+typedef struct group_result {
+    const char *name;         /* owned by the engine's scenario */
+    uint32_t first, stations; /* stations first .. first + stations - 1 */
+    double load;              /* the group's configured load G (poisson, onoff), else NAN */
+    double offered_load;      /* G measured: generated frame bits / (rate * window) */
+    double throughput;        /* S of the group */
+    double throughput_ci95;   /* batch means, as the run's (NAN if < 2 batches) */
+    double share;             /* of all bits delivered in the window */
+    uint64_t frames_ok, frames_offered, frames_aborted, frames_dropped, frames_queued;
+    double mean_delay_us, p99_delay_us;
+    double jain_fairness;     /* within the group; NAN if nothing delivered */
+    uint64_t responses;       /* replies received by its stations (request/response) */
+    double response_mean_us, response_p99_us; /* request queued -> reply received */
+} group_result;
+
 typedef struct results {
     double sim_time_s;        /* simulated time reached */
     double measured_s;        /* length of the measured window */
@@ -61,6 +79,10 @@ typedef struct results {
     uint64_t events;          /* events processed */
     uint32_t n_stations;
     const station_result *stations; /* n_stations entries, owned by the engine */
+    /* The scenario's named groups (0 when it names none: one implicit
+     * group is the run itself). Owned by the engine. */
+    uint32_t n_groups;
+    const group_result *groups;
 } results;
 
 #endif

@@ -31,6 +31,11 @@ struct stats {
     int64_t backlog;
     int64_t backlog_before;  /* -1 until the outage has begun */
     sim_time recovered_at;   /* -1 until recovered */
+    /* Request/response times, when there are replies (allocated then). */
+    uint64_t resp_count;
+    double resp_sum_ps;
+    sim_time resp_max_ps;
+    uint64_t *resp_hist;
 };
 
 static unsigned bucket_of(sim_time v)
@@ -52,6 +57,22 @@ static double bucket_value(unsigned b)
     double lo = ldexp((double)(SUB + sub), (int)top - SUB_BITS);
     double width = ldexp(1.0, (int)top - SUB_BITS);
     return lo + width / 2;
+}
+
+/* The value of rank `want` (1-based) in a histogram, in us, at most the
+ * largest value (a bucket's midpoint may exceed it). */
+static double hist_rank_us(const uint64_t *hist, uint64_t want, sim_time max_ps)
+{
+    uint64_t cum = 0;
+    double max = sim_time_to_us(max_ps);
+    for (unsigned b = 0; b < BUCKETS; b++) {
+        cum += hist[b];
+        if (cum >= want) {
+            double v = bucket_value(b) / 1e6;
+            return v > max ? max : v;
+        }
+    }
+    return max;
 }
 
 /* floor(log2(len)) for len >= 1: the capture histogram's bucket. */
@@ -123,7 +144,7 @@ static void on_event(void *ctx, const trace_event *ev)
         if (!in_window || !ev->ok)
             break;
         s->delivered_bits += 8ull * ev->frame_bytes;
-        s->station_bits[ev->station] += 8ull * ev->frame_bytes;
+        s->station_bits[ev->station - s->cfg.first_station] += 8ull * ev->frame_bytes;
         if (s->batch_ps > 0) {
             sim_time k = (ev->time - s->cfg.warmup) / s->batch_ps;
             if (k < (sim_time)s->cfg.batches)
@@ -160,6 +181,7 @@ void stats_destroy(stats *s)
     if (s) {
         free(s->station_bits);
         free(s->batch_bits);
+        free(s->resp_hist);
         free(s);
     }
 }
@@ -220,25 +242,9 @@ void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
     if (s->delay_count) {
         r->mean_delay_us = s->delay_sum_ps / (double)s->delay_count / 1e6;
         r->max_delay_us = sim_time_to_us(s->delay_max_ps);
-        uint64_t want50 = (s->delay_count + 1) / 2, want99 = (s->delay_count * 99 + 99) / 100;
-        uint64_t cum = 0;
-        bool have50 = false;
-        for (unsigned b = 0; b < BUCKETS; b++) {
-            cum += s->hist[b];
-            if (!have50 && cum >= want50) {
-                r->p50_delay_us = bucket_value(b) / 1e6;
-                have50 = true;
-            }
-            if (cum >= want99) {
-                r->p99_delay_us = bucket_value(b) / 1e6;
-                break;
-            }
-        }
-        /* A bucket's midpoint may exceed the true maximum. */
-        if (r->p50_delay_us > r->max_delay_us)
-            r->p50_delay_us = r->max_delay_us;
-        if (r->p99_delay_us > r->max_delay_us)
-            r->p99_delay_us = r->max_delay_us;
+        uint64_t n = s->delay_count;
+        r->p50_delay_us = hist_rank_us(s->hist, (n + 1) / 2, s->delay_max_ps);
+        r->p99_delay_us = hist_rank_us(s->hist, (n * 99 + 99) / 100, s->delay_max_ps);
     }
 
     double sum = 0, sum2 = 0;
@@ -263,6 +269,29 @@ void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
     r->completion_s = -1;
     if (s->cfg.batch_traffic)
         r->completion_s = sim_time_to_s(s->last_done); /* the engine checks all are done */
+}
+
+void stats_add_response(stats *s, sim_time now, sim_time response)
+{
+    if (now < s->cfg.warmup)
+        return;
+    if (s->resp_hist == NULL && (s->resp_hist = calloc(BUCKETS, sizeof *s->resp_hist)) == NULL)
+        return; /* the measure is lost, not the run */
+    s->resp_count++;
+    s->resp_sum_ps += (double)response;
+    if (response > s->resp_max_ps)
+        s->resp_max_ps = response;
+    s->resp_hist[bucket_of(response)]++;
+}
+
+void stats_responses(const stats *s, uint64_t *count, double *mean_us, double *p99_us)
+{
+    *count = s->resp_count;
+    *mean_us = *p99_us = NAN;
+    if (s->resp_count == 0)
+        return;
+    *mean_us = s->resp_sum_ps / (double)s->resp_count / 1e6;
+    *p99_us = hist_rank_us(s->resp_hist, (s->resp_count * 99 + 99) / 100, s->resp_max_ps);
 }
 
 size_t stats_bytes(const stats *s)

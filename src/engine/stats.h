@@ -21,6 +21,7 @@ typedef struct stats stats;
 
 typedef struct stats_config {
     uint32_t n_stations;
+    uint32_t first_station;  /* the events' stations are first .. first + n - 1 */
     uint64_t rate_bps;
     sim_time warmup, duration;
     uint32_t batches;
@@ -37,6 +38,12 @@ uint32_t stats_sink_kinds(void);
 /* Fills the window-based measures of r at `now` (counts from the MAC are
  * the engine's to fill) and the per-station bits and shares. */
 void stats_fill(const stats *s, sim_time now, results *r, station_result *per_station);
+
+/* A reply reached the station that asked, `response` after the request
+ * entered its queue (counted when now is in the window). */
+void stats_add_response(stats *s, sim_time now, sim_time response);
+/* Responses counted so far, their mean and 99th percentile in us. */
+void stats_responses(const stats *s, uint64_t *count, double *mean_us, double *p99_us);
 
 /* Two-sided 95 % quantile of Student's t with df degrees of freedom. */
 double stats_t975(unsigned df);

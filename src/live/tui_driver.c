@@ -101,6 +101,9 @@ static void describe_traffic(tui_driver *d)
     case TRAFFIC_BATCH:
         snprintf(d->traffic_desc, sizeof d->traffic_desc, "batch");
         break;
+    case TRAFFIC_NONE:
+        snprintf(d->traffic_desc, sizeof d->traffic_desc, "replies only");
+        break;
     case TRAFFIC_PCAP:
         snprintf(d->traffic_desc, sizeof d->traffic_desc, "pcap replay");
         break;

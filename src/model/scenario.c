@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "backoff.h"
+#include "group_int.h"
 #include "parse.h"
 
 /* A value shown in a message (parse_echo): Q(v) in a printf argument list. */
@@ -80,6 +81,7 @@ void scenario_defaults(scenario *sc)
 
 void scenario_free(scenario *sc)
 {
+    scenario_groups_free(sc);
     free(sc->positions_m);
     sc->positions_m = NULL;
     sc->n_positions = 0;
@@ -96,6 +98,11 @@ int scenario_copy(scenario *dst, const scenario *src)
     }
     *dst = *src;
     dst->positions_m = pos;
+    if (scenario_groups_copy(dst, src) != 0) {
+        free(pos);
+        dst->positions_m = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -143,6 +150,7 @@ static int set_stations(scenario *sc, const char *key, const char *v, char *err,
     uint32_t n = 0;
     CHECK(parse_u32(v, 1, SCENARIO_MAX_STATIONS, &n, RS));
     sc->n_stations = n;
+    sc->stations_given = true;
     return 0;
 }
 
@@ -245,6 +253,7 @@ const char *scenario_traffic_name(traffic_kind kind)
     case TRAFFIC_ONOFF: return "onoff";
     case TRAFFIC_BATCH: return "batch";
     case TRAFFIC_PCAP: return "pcap";
+    case TRAFFIC_NONE: return "none";
     }
     return "?";
 }
@@ -279,7 +288,7 @@ void scenario_dest_text(const traffic_config *t, char *buf, size_t len)
 static int set_traffic(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
 {
     static const traffic_kind kinds[] = {TRAFFIC_SATURATED, TRAFFIC_POISSON, TRAFFIC_ONOFF,
-                                         TRAFFIC_BATCH};
+                                         TRAFFIC_BATCH, TRAFFIC_NONE};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(v, scenario_traffic_name(kinds[i])) == 0) {
             sc->traffic.kind = kinds[i];
@@ -300,8 +309,9 @@ static int set_traffic(scenario *sc, const char *key, const char *v, char *err, 
         snprintf(sc->pcap_path, sizeof sc->pcap_path, "%s", path);
         return 0;
     }
-    snprintf(err, errlen, "%s: unknown kind '%s' (saturated, poisson, onoff, batch, pcap:FILE)",
-             key, Q(v));
+    snprintf(err, errlen,
+             "%s: unknown kind '%s' (saturated, poisson, onoff, batch, none, pcap:FILE)", key,
+             Q(v));
     return -1;
 }
 
@@ -315,8 +325,8 @@ static int set_load(scenario *sc, const char *key, const char *v, char *err, siz
 
 /* frame-size: N | MIN-MAX | S:W,S:W,... (at most FRAME_SIZE_MIX_MAX; a
  * size without ":W" weighs 1). */
-static int set_frame_size(scenario *sc, const char *key, const char *v, char *err,
-                          size_t errlen)
+int scenario_frame_size_parse(const char *key, const char *v, frame_size_spec *out, char *err,
+                              size_t errlen)
 {
     frame_size_spec s;
     memset(&s, 0, sizeof s);
@@ -381,13 +391,30 @@ static int set_frame_size(scenario *sc, const char *key, const char *v, char *er
         CHECK(parse_u32(v, 18, 65535, &s.min_bytes, RS));
         s.max_bytes = s.min_bytes;
     }
-    sc->traffic.size = s;
+    *out = s;
     return 0;
+}
+
+static int set_frame_size(scenario *sc, const char *key, const char *v, char *err,
+                          size_t errlen)
+{
+    return scenario_frame_size_parse(key, v, &sc->traffic.size, err, errlen);
 }
 
 static int set_dest(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
 {
-    if (strcmp(v, "random") == 0) {
+    sc->dest_group[0] = '\0';
+    if (strncmp(v, "group:", 6) == 0) {
+        /* resolved to the group's stations by scenario_finish */
+        size_t len = strlen(v + 6);
+        if (len == 0 || len > SCENARIO_GROUP_NAME_MAX) {
+            snprintf(err, errlen, "%s: '%s' does not name a group (group:NAME)", key, Q(v));
+            return -1;
+        }
+        memcpy(sc->dest_group, v + 6, len + 1);
+        sc->traffic.dest = DEST_SERVER;
+        sc->traffic.server = 0;
+    } else if (strcmp(v, "random") == 0) {
         sc->traffic.dest = DEST_RANDOM;
     } else if (strcmp(v, "broadcast") == 0) {
         sc->traffic.dest = DEST_BROADCAST;
@@ -400,8 +427,9 @@ static int set_dest(scenario *sc, const char *key, const char *v, char *err, siz
         sc->traffic.dest = DEST_SERVER;
         sc->traffic.server = k - 1; /* users number stations from 1 */
     } else {
-        snprintf(err, errlen, "%s: unknown destination '%s' (random, server[:K], broadcast)",
-                 key, Q(v));
+        snprintf(err, errlen,
+                 "%s: unknown destination '%s' (random, server[:K], group:NAME, broadcast)", key,
+                 Q(v));
         return -1;
     }
     return 0;
@@ -632,50 +660,57 @@ static int set_velocity(scenario *sc, const char *key, const char *v, char *err,
     return 0;
 }
 
+/* per_station: a key a group may set for its own stations (the others
+ * belong to the whole medium or run). */
 typedef struct scenario_key {
     const char *name;
     key_setter set;
+    bool per_station;
 } scenario_key;
 
 static const scenario_key keys[] = {
-    {"phy", set_phy},
-    {"stations", set_stations},
-    {"topology", set_topology},
-    {"length", set_length},
-    {"positions", set_positions},
-    {"probe", set_probe},
-    {"traffic", set_traffic},
-    {"pcap-time-scale", set_pcap_time_scale},
-    {"pcap-max-stations", set_pcap_max_stations},
-    {"load", set_load},
-    {"frame-size", set_frame_size},
-    {"dest", set_dest},
-    {"batch", set_batch},
-    {"on-off", set_on_off},
-    {"queue", set_queue},
-    {"duration", set_duration},
-    {"warmup", set_warmup},
-    {"seed", set_seed},
-    {"outage", set_outage},
-    {"policy", set_policy},
-    {"batches", set_batches},
-    {"rate", set_rate},
-    {"slot-bits", set_phy_u32},
-    {"ifg-bits", set_phy_u32},
-    {"ifg-part1-bits", set_phy_u32},
-    {"jam-bits", set_phy_u32},
-    {"preamble-bits", set_phy_u32},
-    {"min-frame", set_phy_u32},
-    {"max-frame", set_phy_u32},
-    {"attempt-limit", set_phy_u32},
-    {"backoff-limit", set_phy_u32},
-    {"two-part-deferral", set_phy_bool},
-    {"extension", set_phy_bool},
-    {"bursting", set_phy_bool},
-    {"burst-limit", set_phy_u32},
-    {"retry-late", set_phy_bool},
-    {"velocity", set_velocity},
-    {"hub-delay-bits", set_phy_u32},
+    {"phy", set_phy, false},
+    {"stations", set_stations, false},
+    {"topology", set_topology, false},
+    {"length", set_length, false},
+    {"positions", set_positions, true},
+    {"span", scenario_set_span, true},
+    {"drop", scenario_set_drop, true},
+    {"probe", set_probe, false},
+    {"traffic", set_traffic, true},
+    {"pcap-time-scale", set_pcap_time_scale, false},
+    {"pcap-max-stations", set_pcap_max_stations, false},
+    {"load", set_load, true},
+    {"frame-size", set_frame_size, true},
+    {"dest", set_dest, true},
+    {"batch", set_batch, true},
+    {"on-off", set_on_off, true},
+    {"queue", set_queue, true},
+    {"reply", scenario_set_reply, true},
+    {"think", scenario_set_think, true},
+    {"duration", set_duration, false},
+    {"warmup", set_warmup, false},
+    {"seed", set_seed, false},
+    {"outage", set_outage, false},
+    {"policy", set_policy, true},
+    {"batches", set_batches, false},
+    {"rate", set_rate, false},
+    {"slot-bits", set_phy_u32, false},
+    {"ifg-bits", set_phy_u32, false},
+    {"ifg-part1-bits", set_phy_u32, false},
+    {"jam-bits", set_phy_u32, false},
+    {"preamble-bits", set_phy_u32, false},
+    {"min-frame", set_phy_u32, false},
+    {"max-frame", set_phy_u32, false},
+    {"attempt-limit", set_phy_u32, false},
+    {"backoff-limit", set_phy_u32, false},
+    {"two-part-deferral", set_phy_bool, false},
+    {"extension", set_phy_bool, false},
+    {"bursting", set_phy_bool, false},
+    {"burst-limit", set_phy_u32, false},
+    {"retry-late", set_phy_bool, false},
+    {"velocity", set_velocity, false},
+    {"hub-delay-bits", set_phy_u32, false},
 };
 
 static const scenario_key *key_find(const char *name)
@@ -686,9 +721,19 @@ static const scenario_key *key_find(const char *name)
     return NULL;
 }
 
+bool scenario_key_known(const char *key) { return key_find(key) != NULL; }
+
+bool scenario_key_per_station(const char *key)
+{
+    const scenario_key *k = key_find(key);
+    return k != NULL && k->per_station;
+}
+
 int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen)
 {
     const scenario_key *k = key_find(key);
+    if (k == NULL && strchr(key, '.') != NULL)
+        return scenario_set_dotted(sc, key, value, err, errlen);
     if (k == NULL) {
         snprintf(err, errlen, "%s: unknown key", Q(key));
         return -1;
@@ -705,7 +750,14 @@ int scenario_set(scenario *sc, const char *key, const char *value, char *err, si
 typedef struct file_entry {
     char *key, *value;
     int line;
+    int section; /* index in file_reader.sections, -1 outside any */
 } file_entry;
+
+/* A section header as read: [scenario] or [group NAME]. */
+typedef struct file_section {
+    char *group;  /* the group's name, NULL for [scenario] */
+    int line;
+} file_section;
 
 typedef struct file_reader {
     FILE *f;
@@ -718,6 +770,9 @@ typedef struct file_reader {
     long bytes;         /* read so far (SCENARIO_FILE_MAX_BYTES) */
     file_entry *entries;
     size_t n, cap;
+    file_section *sections;
+    size_t n_sections;
+    int section;        /* the section the lines now read belong to (-1: none) */
 } file_reader;
 
 /* Keeps the first problem: "path:line: msg". */
@@ -727,6 +782,50 @@ static void reader_fail(file_reader *r, int line, const char *msg)
         return;
     r->err_line = line;
     snprintf(r->err, sizeof r->err, "%.300s:%d: %s", r->path, line, msg);
+}
+
+/* A section header: [scenario] (the keys outside any group) or
+ * [group NAME]. Sections are read here, not from inih, so that a group
+ * without keys is still declared and two of one name are found. */
+static void reader_section(file_reader *r, const char *text)
+{
+    char name[160];
+    size_t len = strcspn(text, "]");
+    if (text[len] != ']' || len >= sizeof name)
+        return; /* inih refuses the line */
+    memcpy(name, text, len);
+    name[len] = '\0';
+    char *group = NULL;
+    if (strncmp(name, "group ", 6) == 0) {
+        const char *g = name + 6 + strspn(name + 6, " ");
+        for (size_t i = 0; i < r->n_sections; i++)
+            if (r->sections[i].group && strcmp(r->sections[i].group, g) == 0) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "[group %s] given twice (first at line %d)", Q(g),
+                         r->sections[i].line);
+                reader_fail(r, r->line, msg);
+                return;
+            }
+        group = strdup(g);
+    } else if (strcmp(name, "scenario") != 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "unknown section [%s] ([scenario] or [group NAME]; keys need no section)",
+                 Q(name));
+        reader_fail(r, r->line, msg);
+        return;
+    }
+    file_section *ss = realloc(r->sections, (r->n_sections + 1) * sizeof *ss);
+    if (ss == NULL || (group == NULL && strncmp(name, "group ", 6) == 0)) {
+        free(group);
+        if (ss != NULL)
+            r->sections = ss;
+        reader_fail(r, r->line, "out of memory");
+        return;
+    }
+    r->sections = ss;
+    ss[r->n_sections] = (file_section){group, r->line};
+    r->section = (int)r->n_sections++;
 }
 
 /* An fgets for inih that counts lines and refuses what inih would misread. */
@@ -766,7 +865,15 @@ static char *reader_gets(char *str, int num, void *stream)
         }
     }
     r->indented = str[0] == ' ' || str[0] == '\t';
+    if (str[strspn(str, " \t")] == '[')
+        reader_section(r, str + strspn(str, " \t") + 1);
     return str;
+}
+
+/* The group a section declares, or NULL. */
+static const char *entry_group(const file_reader *r, const file_entry *e)
+{
+    return e->section >= 0 ? r->sections[e->section].group : NULL;
 }
 
 static int reader_handler(void *user, const char *section, const char *name,
@@ -775,12 +882,7 @@ static int reader_handler(void *user, const char *section, const char *name,
     file_reader *r = user;
     if (r->err_line != 0)
         return 0;
-    if (section[0] != '\0' && strcmp(section, "scenario") != 0) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "unknown section [%s] (keys need no section)", Q(section));
-        reader_fail(r, r->line, msg);
-        return 0;
-    }
+    (void)section; /* read by reader_section, with its line */
     if (r->indented) {
         reader_fail(r, r->line, "indented line: a value must be on one line with its key");
         return 0;
@@ -791,6 +893,17 @@ static int reader_handler(void *user, const char *section, const char *name,
         reader_fail(r, r->line, msg);
         return 0;
     }
+    /* A key given twice in one section would silently keep the last (two
+     * [scenario] sections are one). */
+    const char *group = r->section >= 0 ? r->sections[r->section].group : NULL;
+    for (size_t i = 0; i < r->n; i++)
+        if (entry_group(r, &r->entries[i]) == group && strcmp(r->entries[i].key, name) == 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s is given twice (first at line %d)", Q(name),
+                     r->entries[i].line);
+            reader_fail(r, r->line, msg);
+            return 0;
+        }
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 16;
         file_entry *e = realloc(r->entries, cap * sizeof *e);
@@ -814,6 +927,7 @@ static int reader_handler(void *user, const char *section, const char *name,
         e->value = strdup(value);
     }
     e->line = r->line;
+    e->section = r->section;
     if (e->key == NULL || e->value == NULL) {
         free(e->key);
         free(e->value);
@@ -822,6 +936,45 @@ static int reader_handler(void *user, const char *section, const char *name,
     }
     r->n++;
     return 1;
+}
+
+/* Applies what the file holds: its `phy` first (it resets every PHY field,
+ * see the file comment), then the other keys outside the groups, then the
+ * groups in file order, each with its keys. */
+static int apply_file(scenario *sc, const file_reader *r, char *err, size_t errlen)
+{
+    char reason[512];
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->n; i++) {
+            const file_entry *e = &r->entries[i];
+            bool is_phy = strcmp(e->key, "phy") == 0;
+            if (entry_group(r, e) != NULL || is_phy != (pass == 0))
+                continue;
+            if (scenario_set(sc, e->key, e->value, reason, sizeof reason) != 0) {
+                snprintf(err, errlen, "%s:%d: %s", r->path, e->line, reason);
+                return -1;
+            }
+        }
+    for (size_t k = 0; k < r->n_sections; k++) {
+        const file_section *sec = &r->sections[k];
+        if (sec->group == NULL)
+            continue;
+        if (scenario_group_add(sc, sec->group, reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "%s:%d: %s", r->path, sec->line, reason);
+            return -1;
+        }
+        station_group *g = scenario_group_find(sc, sec->group);
+        for (size_t i = 0; i < r->n; i++) {
+            const file_entry *e = &r->entries[i];
+            if (e->section == (int)k &&
+                scenario_group_set(sc, g, e->key, e->value, e->line, false, reason,
+                                   sizeof reason) != 0) {
+                snprintf(err, errlen, "%s:%d: %s", r->path, e->line, reason);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 static char *dir_of(const char *path)
@@ -843,6 +996,7 @@ int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen)
     file_reader r;
     memset(&r, 0, sizeof r);
     r.path = path;
+    r.section = -1;
     r.f = fopen(path, "r");
     if (r.f == NULL) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -871,26 +1025,15 @@ int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot be read (out of memory)", path);
     else
         status = 0;
-    if (status == 0) {
-        /* phy first: it resets every PHY field (see the file comment). */
-        for (int pass = 0; pass < 2 && status == 0; pass++)
-            for (size_t i = 0; i < r.n; i++) {
-                bool is_phy = strcmp(r.entries[i].key, "phy") == 0;
-                if (is_phy != (pass == 0))
-                    continue;
-                char reason[512];
-                if (scenario_set(sc, r.entries[i].key, r.entries[i].value, reason,
-                                 sizeof reason) != 0) {
-                    snprintf(err, errlen, "%s:%d: %s", path, r.entries[i].line, reason);
-                    status = -1;
-                    break;
-                }
-            }
-    }
+    if (status == 0)
+        status = apply_file(sc, &r, err, errlen);
     for (size_t i = 0; i < r.n; i++) {
         free(r.entries[i].key);
         free(r.entries[i].value);
     }
+    for (size_t i = 0; i < r.n_sections; i++)
+        free(r.sections[i].group);
+    free(r.sections);
     free(r.entries);
     free(r.dir);
     return status;
@@ -934,8 +1077,7 @@ static int derived_too_long(const char *key, const char *what, double ps, double
     return -1;
 }
 
-static int check_derived_times(const scenario *sc, double longest_m, const backoff_env *env,
-                               char *err, size_t errlen)
+static int check_derived_times(const scenario *sc, double longest_m, char *err, size_t errlen)
 {
     const phy_params *phy = &sc->phy;
     double budget = (double)(INT64_MAX - sc->duration) / 8;
@@ -961,16 +1103,31 @@ static int check_derived_times(const scenario *sc, double longest_m, const backo
      * its attempt limit (the bounds stop growing well before 64). A wrapped
      * parameter shows as a negative or inverted bound. */
     backoff_state st = {.frame_ps = (sim_time)frame_ps, .attempt_ps = (sim_time)frame_ps};
-    uint32_t limit = backoff_spec_attempt_limit(&sc->policy_spec, env);
-    if (limit == 0 || limit > 64)
-        limit = 64;
-    for (uint32_t n = 1; n <= limit; n++) {
-        sim_time lo = 0, hi = 0;
-        backoff_spec_bounds(&sc->policy_spec, env, &st, n, &lo, &hi);
-        if (lo < 0 || hi < lo || (double)hi > budget)
-            return derived_too_long("policy", "the longest backoff wait",
-                                    lo < 0 || hi < lo ? -1.0 : (double)hi, budget, err, errlen);
+    backoff_env env = {
+        .slot_ps = t.slot_ps,
+        .attempt_limit = phy->attempt_limit,
+        .backoff_limit = phy->backoff_limit,
+        .n_stations = sc->n_stations,
+    };
+    for (uint32_t g = 0; g < scenario_group_count(sc); g++) {
+        const backoff_spec *spec = &scenario_group_at(sc, g)->policy_spec;
+        uint32_t limit = backoff_spec_attempt_limit(spec, &env);
+        if (limit == 0 || limit > 64)
+            limit = 64;
+        for (uint32_t n = 1; n <= limit; n++) {
+            sim_time lo = 0, hi = 0;
+            backoff_spec_bounds(spec, &env, &st, n, &lo, &hi);
+            if (lo < 0 || hi < lo || (double)hi > budget)
+                return derived_too_long("policy", "the longest backoff wait",
+                                        lo < 0 || hi < lo ? -1.0 : (double)hi, budget, err,
+                                        errlen);
+        }
     }
+    /* A reply is queued `think` after its request. */
+    for (uint32_t g = 0; g < scenario_group_count(sc); g++)
+        if (derived_too_long("think", "the think time", (double)scenario_group_at(sc, g)->reply.think,
+                             budget, err, errlen) != 0)
+            return -1;
     return 0;
 }
 
@@ -996,13 +1153,226 @@ int scenario_check_series(const scenario *sc, sim_time interval_ps, uint64_t max
     return 0;
 }
 
+/* A group's problem: "group NAME: reason" when the scenario names groups,
+ * the reason alone otherwise (a scenario without groups reads as before). */
+static int group_fail(const scenario *sc, const station_group *g, const char *reason, char *err,
+                      size_t errlen)
+{
+    if (sc->n_named)
+        snprintf(err, errlen, "group %s: %s", g->name, reason);
+    else
+        snprintf(err, errlen, "%s", reason);
+    return -1;
+}
+
+/* Queues and batches: every frame all queues may hold, together. */
+static int check_queues(const scenario *sc, char *err, size_t errlen)
+{
+    uint64_t queued = 0, batched = 0;
+    for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
+        const station_group *g = scenario_group_at(sc, i);
+        queued += (uint64_t)g->count * g->queue_capacity;
+        if (g->traffic.kind == TRAFFIC_BATCH)
+            batched += (uint64_t)g->count * g->traffic.batch_frames;
+    }
+    const station_group *g0 = scenario_group_at(sc, 0);
+    if (queued > SCENARIO_MAX_QUEUED_FRAMES) {
+        if (sc->n_named)
+            snprintf(err, errlen, "queue: the groups' queues could hold %llu frames (at most %llu "
+                                  "in all)",
+                     (unsigned long long)queued, SCENARIO_MAX_QUEUED_FRAMES);
+        else
+            snprintf(err, errlen,
+                     "queue: %u stations of %u frames could hold %llu frames (at most %llu in all)",
+                     sc->n_stations, g0->queue_capacity, (unsigned long long)queued,
+                     SCENARIO_MAX_QUEUED_FRAMES);
+        return -1;
+    }
+    /* A batch is queued at t = 0, inside one event: its frames are capped
+     * as the queues are. */
+    if (batched > SCENARIO_MAX_QUEUED_FRAMES) {
+        if (sc->n_named)
+            snprintf(err, errlen, "batch: the groups' batches make %llu frames (at most %llu in "
+                                  "all)",
+                     (unsigned long long)batched, SCENARIO_MAX_QUEUED_FRAMES);
+        else
+            snprintf(err, errlen,
+                     "batch: %u stations of %u frames make %llu frames (at most %llu in all)",
+                     sc->n_stations, g0->traffic.batch_frames, (unsigned long long)batched,
+                     SCENARIO_MAX_QUEUED_FRAMES);
+        return -1;
+    }
+    return 0;
+}
+
+/* Placement. Bus positions lie on the cable [0, length]; star positions
+ * are drop-cable lengths. Sets *longest_m: the longest drop (star). */
+static int check_placement(const scenario *sc, double *longest_m, char *err, size_t errlen,
+                           char *warn, size_t warnlen)
+{
+    char buf[512];
+    const phy_params *phy = &sc->phy;
+    *longest_m = phy->length_m;
+    /* A replayed capture brings its own station count (one per source
+     * address), known only when the engine reads it: the engine checks
+     * positions against it. */
+    if (sc->positions_m != NULL && sc->traffic.kind != TRAFFIC_PCAP) {
+        size_t n_pos = sc->n_positions;
+        if (n_pos != sc->n_stations) {
+            snprintf(err, errlen, "positions: %zu position%s given for %u station%s", n_pos,
+                     n_pos == 1 ? "" : "s", sc->n_stations, sc->n_stations == 1 ? "" : "s");
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
+        const station_group *g = scenario_group_at(sc, i);
+        if (g->place == PLACE_SPAN && phy->topology != TOPOLOGY_BUS)
+            return group_fail(sc, g, "span: a stretch of cable needs a bus (on a star, drop)",
+                              err, errlen);
+        if (g->place == PLACE_DROP && phy->topology != TOPOLOGY_STAR)
+            return group_fail(sc, g, "drop: drop cables need a star (on a bus, span)", err,
+                              errlen);
+    }
+    for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
+        const station_group *g = scenario_group_at(sc, i);
+        if (g->place == PLACE_SPAN && g->place_to_m > phy->length_m) {
+            snprintf(buf, sizeof buf, "span: %g m is beyond the end of the %g m cable (set length)",
+                     g->place_to_m, phy->length_m);
+            return group_fail(sc, g, buf, err, errlen);
+        }
+    }
+    /* A replayed capture's stations are counted by the engine: only the
+     * positions given are known here. */
+    bool replay = sc->traffic.kind == TRAFFIC_PCAP;
+    uint32_t n = replay ? (sc->positions_m ? sc->n_positions : 0) : sc->n_stations;
+    for (uint32_t s = 0; s < n; s++) {
+        double x = replay ? sc->positions_m[s] : scenario_station_metres(sc, s);
+        if (phy->topology == TOPOLOGY_BUS && x > phy->length_m) {
+            snprintf(buf, sizeof buf,
+                     "positions: station %u at %g m is beyond the end of the %g m cable "
+                     "(set length)",
+                     s + 1, x, phy->length_m);
+            return group_fail(sc, scenario_group_at(sc, scenario_group_of(sc, s)), buf, err, errlen);
+        }
+        if (phy->topology == TOPOLOGY_STAR && x > *longest_m)
+            *longest_m = x;
+    }
+    if (phy->topology == TOPOLOGY_BUS && sc->probe_m > phy->length_m) {
+        snprintf(err, errlen, "probe: %g m is beyond the end of the %g m cable", sc->probe_m,
+                 phy->length_m);
+        return -1;
+    }
+    if (phy->topology == TOPOLOGY_STAR && sc->probe_m != 0.0)
+        warn_add(warn, warnlen, "probe: ignored on a star (the probe sits at the hub)");
+    if (*longest_m > phy->max_length_m) {
+        snprintf(buf, sizeof buf,
+                 "length: %g m is longer than %s allows (%g m%s); collisions may be detected "
+                 "late or not at all",
+                 *longest_m, phy->name, phy->max_length_m,
+                 phy->topology == TOPOLOGY_STAR ? " per drop cable" : "");
+        warn_add(warn, warnlen, buf);
+    }
+    return 0;
+}
+
+/* The smallest and largest frame of a size spec. */
+static void size_bounds(const frame_size_spec *z, uint32_t *min_bytes, uint32_t *max_bytes)
+{
+    *max_bytes = z->kind == FRAME_SIZE_MIX ? 0 : z->max_bytes;
+    *min_bytes = z->kind == FRAME_SIZE_MIX ? UINT32_MAX : z->min_bytes;
+    for (uint32_t i = 0; z->kind == FRAME_SIZE_MIX && i < z->n_mix; i++) {
+        if (z->mix_bytes[i] > *max_bytes)
+            *max_bytes = z->mix_bytes[i];
+        if (z->mix_bytes[i] < *min_bytes)
+            *min_bytes = z->mix_bytes[i];
+    }
+}
+
+/* Frame sizes against the PHY: too long is refused, too short is padded
+ * (4.2.3.3) and said, since the throughput counts the padded frame. */
+static int check_sizes(const scenario *sc, const station_group *g, const frame_size_spec *z,
+                       const char *key, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    char buf[400];
+    uint32_t min_bytes, max_bytes;
+    size_bounds(z, &min_bytes, &max_bytes);
+    uint32_t pad = sc->phy.min_frame_bytes;
+    if (g->traffic.kind != TRAFFIC_PCAP && min_bytes < pad) {
+        if (max_bytes < pad)
+            snprintf(buf, sizeof buf,
+                     "%s: every frame is shorter than the %u-byte minimum and padded to it: "
+                     "%u-byte frames are sent",
+                     key, pad, pad);
+        else
+            snprintf(buf, sizeof buf, "%s: frames shorter than %u bytes are padded to that minimum",
+                     key, pad);
+        char line[480];
+        if (sc->n_named)
+            snprintf(line, sizeof line, "group %s: %s", g->name, buf);
+        warn_add(warn, warnlen, sc->n_named ? line : buf);
+    }
+    if (max_bytes > sc->phy.max_frame_bytes) {
+        snprintf(buf, sizeof buf, "%s: %u bytes is above max-frame (%u bytes)", key, max_bytes,
+                 sc->phy.max_frame_bytes);
+        return group_fail(sc, g, buf, err, errlen);
+    }
+    if (min_bytes < 18) {
+        snprintf(buf, sizeof buf, "%s: %u bytes is below 18 (addresses, type and FCS)", key,
+                 min_bytes);
+        return group_fail(sc, g, buf, err, errlen);
+    }
+    return 0;
+}
+
+/* One group's traffic and policy (the implicit group's are the
+ * scenario's). Parses the policy once, so that it is reported now rather
+ * than when the engine starts; the engine builds it from policy_spec. */
+static int check_group(scenario *sc, station_group *g, char *err, size_t errlen, char *warn,
+                       size_t warnlen)
+{
+    char buf[400];
+    const traffic_config *t = &g->traffic;
+    if (check_sizes(sc, g, &t->size, "frame-size", err, errlen, warn, warnlen) != 0 ||
+        (g->reply.on && check_sizes(sc, g, &g->reply.size, "reply", err, errlen, warn,
+                                    warnlen) != 0))
+        return -1;
+    if ((t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) && !(t->load > 0.0)) {
+        snprintf(buf, sizeof buf, "load: %s traffic needs a load above 0",
+                 t->kind == TRAFFIC_POISSON ? "poisson" : "onoff");
+        return group_fail(sc, g, buf, err, errlen);
+    }
+    if (t->kind == TRAFFIC_PCAP && sc->pcap_path[0] == '\0') {
+        snprintf(err, errlen, "traffic: pcap: needs a file name (pcap:FILE)");
+        return -1;
+    }
+    if (t->kind == TRAFFIC_PCAP && sc->n_named) {
+        snprintf(err, errlen, "traffic: a replayed capture makes one station per source "
+                              "address and cannot be used with groups");
+        return -1;
+    }
+    if (t->dest == DEST_SERVER && t->server >= sc->n_stations && t->kind != TRAFFIC_PCAP) {
+        snprintf(buf, sizeof buf, "dest: server %u does not exist (stations are 1 to %u)",
+                 t->server + 1, sc->n_stations);
+        return group_fail(sc, g, buf, err, errlen);
+    }
+    /* A lone station has no other station to send to: frames addressed
+     * "to a random other station" go to the station itself, whatever the
+     * traffic, and are judged where they were sent. So one saturated
+     * station measures the channel's efficiency, 12144 / (12144 + 64 + 96)
+     * with 1518-byte frames, and a sweep over N may start at 1. */
+    if (backoff_spec_parse(g->policy, &g->policy_spec, buf, sizeof buf) != 0)
+        return group_fail(sc, g, buf, err, errlen);
+    return 0;
+}
+
 int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)
 {
-    char buf[512], t1[32], t2[32];
+    char t1[32], t2[32];
     if (warnlen > 0)
         warn[0] = '\0';
 
-    if (sc->n_stations < 1 || sc->n_stations > SCENARIO_MAX_STATIONS) {
+    if (sc->n_named == 0 &&
+        (sc->n_stations < 1 || sc->n_stations > SCENARIO_MAX_STATIONS)) {
         snprintf(err, errlen, "stations: %u is out of range (1 to %u)", sc->n_stations,
                  SCENARIO_MAX_STATIONS);
         return -1;
@@ -1028,135 +1398,18 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         snprintf(err, errlen, "outage: %s does not end within the run (duration %s)", o, t2);
         return -1;
     }
-
-    if ((uint64_t)sc->n_stations * sc->queue_capacity > SCENARIO_MAX_QUEUED_FRAMES) {
-        snprintf(err, errlen,
-                 "queue: %u stations of %u frames could hold %llu frames (at most %llu in all)",
-                 sc->n_stations, sc->queue_capacity,
-                 (unsigned long long)sc->n_stations * sc->queue_capacity,
-                 SCENARIO_MAX_QUEUED_FRAMES);
-        return -1;
-    }
-
-    /* A batch is queued at t = 0, inside one event: its frames are capped
-     * as the queues are. */
-    if (sc->traffic.kind == TRAFFIC_BATCH &&
-        (uint64_t)sc->n_stations * sc->traffic.batch_frames > SCENARIO_MAX_QUEUED_FRAMES) {
-        snprintf(err, errlen,
-                 "batch: %u stations of %u frames make %llu frames (at most %llu in all)",
-                 sc->n_stations, sc->traffic.batch_frames,
-                 (unsigned long long)sc->n_stations * sc->traffic.batch_frames,
-                 SCENARIO_MAX_QUEUED_FRAMES);
-        return -1;
-    }
-
-    /* Placement. Bus positions lie on the cable [0, length]; star
-     * positions are drop-cable lengths. */
-    double longest_m = sc->phy.length_m;
-    /* A replayed capture brings its own station count (one per source
-     * address), known only when the engine reads it: the engine checks
-     * positions against it. */
-    if (sc->positions_m != NULL && sc->traffic.kind != TRAFFIC_PCAP) {
-        size_t n_pos = sc->n_positions;
-        if (n_pos != sc->n_stations) {
-            snprintf(err, errlen, "positions: %zu position%s given for %u station%s", n_pos,
-                     n_pos == 1 ? "" : "s", sc->n_stations, sc->n_stations == 1 ? "" : "s");
-            return -1;
-        }
-    }
-    if (sc->positions_m != NULL) {
-        for (size_t i = 0; i < sc->n_positions; i++) {
-            double x = sc->positions_m[i];
-            if (sc->phy.topology == TOPOLOGY_BUS && x > sc->phy.length_m) {
-                snprintf(err, errlen,
-                         "positions: station %zu at %g m is beyond the end of the %g m cable "
-                         "(set length)",
-                         i + 1, x, sc->phy.length_m);
-                return -1;
-            }
-            if (sc->phy.topology == TOPOLOGY_STAR && x > longest_m)
-                longest_m = x;
-        }
-    }
-    if (sc->phy.topology == TOPOLOGY_BUS && sc->probe_m > sc->phy.length_m) {
-        snprintf(err, errlen, "probe: %g m is beyond the end of the %g m cable", sc->probe_m,
-                 sc->phy.length_m);
-        return -1;
-    }
-    if (sc->phy.topology == TOPOLOGY_STAR && sc->probe_m != 0.0)
-        warn_add(warn, warnlen, "probe: ignored on a star (the probe sits at the hub)");
-    if (longest_m > sc->phy.max_length_m) {
-        snprintf(buf, sizeof buf,
-                 "length: %g m is longer than %s allows (%g m%s); collisions may be detected "
-                 "late or not at all",
-                 longest_m, sc->phy.name, sc->phy.max_length_m,
-                 sc->phy.topology == TOPOLOGY_STAR ? " per drop cable" : "");
-        warn_add(warn, warnlen, buf);
-    }
-
-    /* Traffic. */
-    const traffic_config *t = &sc->traffic;
-    if (t->kind != TRAFFIC_PCAP && t->size.min_bytes < sc->phy.min_frame_bytes) {
-        /* The MAC pads a short frame to the minimum (4.2.3.3): say what is
-         * sent, since the throughput counts the padded frame. */
-        if (t->size.max_bytes < sc->phy.min_frame_bytes)
-            snprintf(buf, sizeof buf,
-                     "frame-size: every frame is shorter than the %u-byte minimum and padded "
-                     "to it: %u-byte frames are sent",
-                     sc->phy.min_frame_bytes, sc->phy.min_frame_bytes);
-        else
-            snprintf(buf, sizeof buf,
-                     "frame-size: frames shorter than %u bytes are padded to that minimum",
-                     sc->phy.min_frame_bytes);
-        warn_add(warn, warnlen, buf);
-    }
-    if ((t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) && !(t->load > 0.0)) {
-        snprintf(err, errlen, "load: %s traffic needs a load above 0",
-                 t->kind == TRAFFIC_POISSON ? "poisson" : "onoff");
-        return -1;
-    }
-    if (t->kind == TRAFFIC_PCAP && sc->pcap_path[0] == '\0') {
-        snprintf(err, errlen, "traffic: pcap: needs a file name (pcap:FILE)");
-        return -1;
-    }
-    if (t->dest == DEST_SERVER && t->server >= sc->n_stations && t->kind != TRAFFIC_PCAP) {
-        snprintf(err, errlen, "dest: server %u does not exist (stations are 1 to %u)",
-                 t->server + 1, sc->n_stations);
-        return -1;
-    }
-    /* A lone station has no other station to send to: frames addressed
-     * "to a random other station" go to the station itself, whatever the
-     * traffic, and are judged where they were sent. So one saturated
-     * station measures the channel's efficiency, 12144 / (12144 + 64 + 96)
-     * with 1518-byte frames, and a sweep over N may start at 1. */
-    uint32_t max_bytes = t->size.kind == FRAME_SIZE_MIX ? 0 : t->size.max_bytes;
-    uint32_t min_bytes = t->size.kind == FRAME_SIZE_MIX ? UINT32_MAX : t->size.min_bytes;
-    for (uint32_t i = 0; t->size.kind == FRAME_SIZE_MIX && i < t->size.n_mix; i++) {
-        if (t->size.mix_bytes[i] > max_bytes)
-            max_bytes = t->size.mix_bytes[i];
-        if (t->size.mix_bytes[i] < min_bytes)
-            min_bytes = t->size.mix_bytes[i];
-    }
-    if (max_bytes > sc->phy.max_frame_bytes) {
-        snprintf(err, errlen, "frame-size: %u bytes is above max-frame (%u bytes)", max_bytes,
-                 sc->phy.max_frame_bytes);
-        return -1;
-    }
-    if (min_bytes < 18) {
-        snprintf(err, errlen, "frame-size: %u bytes is below 18 (addresses, type and FCS)",
-                 min_bytes);
-        return -1;
-    }
-
-    /* The policy, parsed once and reported now rather than when the
-     * engine starts; the engine builds it from sc->policy_spec. */
+    /* The defaults' policy, for whoever reads the scenario's own fields. */
     if (backoff_spec_parse(sc->policy, &sc->policy_spec, err, errlen) != 0)
         return -1;
-    backoff_env env = {
-        .slot_ps = phy_timing_of(&sc->phy).slot_ps,
-        .attempt_limit = sc->phy.attempt_limit,
-        .backoff_limit = sc->phy.backoff_limit,
-        .n_stations = sc->n_stations,
-    };
-    return check_derived_times(sc, longest_m, &env, err, errlen);
+    if (scenario_groups_resolve(sc, err, errlen) != 0 || check_queues(sc, err, errlen) != 0)
+        return -1;
+    double longest_m = 0;
+    if (check_placement(sc, &longest_m, err, errlen, warn, warnlen) != 0)
+        return -1;
+    for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
+        station_group *g = sc->n_named ? &sc->groups[i] : &sc->all;
+        if (check_group(sc, g, err, errlen, warn, warnlen) != 0)
+            return -1;
+    }
+    return check_derived_times(sc, longest_m, err, errlen);
 }

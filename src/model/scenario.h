@@ -30,9 +30,51 @@
 #define SCENARIO_PATH_MAX 4096
 #define SCENARIO_POLICY_MAX 256
 
+/* Groups (stations/MODEL.md, "Stations in groups"): a group's name is 1
+ * to SCENARIO_GROUP_NAME_MAX letters, digits, '-' or '_', starting with a
+ * letter; at most SCENARIO_MAX_GROUPS groups. */
+#define SCENARIO_GROUP_NAME_MAX 32
+#define SCENARIO_MAX_GROUPS 64
+
+/* A station's answers: every unicast frame it receives whole (not itself
+ * a reply) queues a reply to its sender `think` after the reception. */
+typedef struct reply_spec {
+    bool on;
+    frame_size_spec size;
+    sim_time think;
+} reply_spec;
+
+/* Placement of a group's stations, when the group sets it: explicit
+ * metres (positions), spread evenly over a stretch of the bus (span), or
+ * drops of one length (star). */
+typedef enum place_kind { PLACE_DEFAULT, PLACE_SPAN, PLACE_DROP } place_kind;
+
+typedef struct station_group {
+    char name[SCENARIO_GROUP_NAME_MAX + 1];
+    uint32_t count;            /* its stations (0 allowed) */
+    uint32_t first;            /* its first station's index (scenario_finish) */
+    /* Its own keys, as given ("key", "value", the file's line or 0),
+     * replayed over the scenario's per-station keys by scenario_finish. */
+    struct group_key { char *key, *value; int line; } *keys;
+    uint32_t n_keys;
+    /* Resolved by scenario_finish: the defaults with the group's keys on
+     * top. The fields mean what the scenario's fields of the same names
+     * mean, for this group's stations (traffic.load: of them together). */
+    traffic_config traffic;
+    char policy[SCENARIO_POLICY_MAX];
+    backoff_spec policy_spec;
+    uint32_t queue_capacity;
+    reply_spec reply;
+    char dest_group[SCENARIO_GROUP_NAME_MAX + 1]; /* dest = group:NAME */
+    place_kind place;
+    double place_from_m, place_to_m; /* SPAN: [from, to]; DROP: from */
+    double *positions_m;       /* count entries, or NULL */
+} station_group;
+
 typedef struct scenario {
     phy_params phy;            /* the profile, then the overrides */
-    uint32_t n_stations;
+    uint32_t n_stations;       /* with groups: the sum of their counts */
+    bool stations_given;       /* `stations` was set (refused with groups) */
     /* Explicit placement, NULL for even spacing over phy.length_m (bus) or
      * equal drops of phy.length_m (star). n_stations entries, metres: bus
      * positions along the cable or star drop lengths. Owned (free with
@@ -58,7 +100,30 @@ typedef struct scenario {
      * [outage_start, outage_start + outage_duration) (medium.h, "fault");
      * outage_duration 0: no outage. */
     sim_time outage_start, outage_duration;
+    /* Per-station keys that only groups use in practice, defaults here
+     * like the others: replies, `dest = group:NAME`, span and drop. */
+    reply_spec reply;
+    char dest_group[SCENARIO_GROUP_NAME_MAX + 1];
+    place_kind place;
+    double place_from_m, place_to_m;
+    /* The named groups, in file order (owned), n_named of them. With none,
+     * the scenario is one implicit group, `all` (no heap: the scenario
+     * copies as it always did), which scenario_finish fills from the keys
+     * above. Read both through scenario_group_count and scenario_group_at. */
+    station_group *groups;
+    uint32_t n_named;
+    station_group all;
 } scenario;
+
+static inline uint32_t scenario_group_count(const scenario *sc)
+{
+    return sc->n_named ? sc->n_named : 1;
+}
+
+static inline const station_group *scenario_group_at(const scenario *sc, uint32_t g)
+{
+    return sc->n_named ? &sc->groups[g] : &sc->all;
+}
 
 /* The defaults: 10base5, 8 stations evenly on 500 m, saturated, 512-byte
  * frames to random destinations, beb, 1 s, no warm-up, seed 1. */
@@ -67,14 +132,29 @@ void scenario_free(scenario *sc);
 /* Deep copy (positions included). Returns 0 or -1 (no memory). */
 int scenario_copy(scenario *dst, const scenario *src);
 
-/* Sets one key ("stations", "phy", "frame-size", ...) from its text value.
- * Returns 0, or -1 with "key: reason" in err. */
+/* Sets one key ("stations", "phy", "frame-size", ...) from its text value;
+ * "NAME.key" sets a per-station key of group NAME (declared before), the
+ * last value of a key winning. Returns 0, or -1 with "key: reason" in err. */
 int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen);
 
 /* Reads a scenario file (at most 1 MiB: a longer file, a device or an
  * endless pipe is refused at the line that crosses it). Returns 0, or -1
  * with "path:line: reason". */
 int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen);
+
+/* Declares a group (a [group NAME] section, a --group option). Returns 0,
+ * or -1 with "group NAME: reason" (a bad or duplicate name, too many). */
+int scenario_group_add(scenario *sc, const char *name, char *err, size_t errlen);
+/* Fills the implicit group from the scenario's own keys when it names no
+ * group (scenario_finish does it; for a scenario filled by hand). */
+void scenario_sync_implicit(scenario *sc);
+/* The group a station belongs to (after scenario_finish). */
+uint32_t scenario_group_of(const scenario *sc, uint32_t station);
+/* Where station i sits (after scenario_finish): metres along the bus, or
+ * its drop cable's length on a star. */
+double scenario_station_metres(const scenario *sc, uint32_t i);
+/* Whether a key is per station (may appear in a group). */
+bool scenario_key_per_station(const char *key);
 
 /* Values written back as a user would type them (outputs, sweep rows). */
 const char *scenario_traffic_name(traffic_kind kind); /* "saturated", ... "pcap" */

@@ -175,11 +175,12 @@ static void test_arrival_rate(void **state)
     for (int kind = 0; kind < 2; kind++) {
         t.kind = kind ? TRAFFIC_ONOFF : TRAFFIC_POISSON;
         arrival_state a;
-        arrival_init(&a, &t, 77, 0, 64);
+        arrival_init(&a, &t, 77, 0);
+        double lambda = traffic_station_rate(&t, 4, 10000000, 64);
         sim_time now = 0;
         const int n = kind ? 60000 : 20000;
         for (int k = 0; k < n; k++) {
-            sim_time next = arrival_next(&a, &t, now, 4, 10000000);
+            sim_time next = arrival_next(&a, &t, now, lambda);
             assert_true(next > now);
             now = next;
         }

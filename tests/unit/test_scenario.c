@@ -194,7 +194,7 @@ static void test_refusals(void **state)
     set_bad(&sc, "stations", "four", "stations: 'four' is not a whole number");
     set_bad(&sc, "stations", "", "stations: needs a value");
     set_bad(&sc, "traffic", "cbrr",
-            "traffic: unknown kind 'cbrr' (saturated, poisson, onoff, batch, pcap:FILE)");
+            "traffic: unknown kind 'cbrr' (saturated, poisson, onoff, batch, none, pcap:FILE)");
     set_bad(&sc, "traffic", "pcap:", "traffic: pcap: needs a file name");
     set_bad(&sc, "phy", "10base9", "phy: unknown profile '10base9' (10base5, 10base2,");
     set_bad(&sc, "topology", "ring", "topology: unknown topology 'ring' (bus, star)");
@@ -415,7 +415,7 @@ static void test_file(void **state)
 
     write_file(path, "stations = 4\n[network]\nphy = 10base2\n");
     assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s:3: unknown section [network]", path);
+    snprintf(want, sizeof want, "%s:2: unknown section [network]", path);
     assert_non_null(strstr(err, want));
 
     write_file(path, "seed = 3\nstations = 0\n");

@@ -1,0 +1,474 @@
+/* group.c - stations in groups (scenario.h; stations/MODEL.md,
+ * "Stations in groups").
+ *
+ * A group keeps its own keys as text, in the order given. scenario_finish
+ * resolves every group the same way: a scratch copy of the scenario's
+ * per-station keys (the defaults), the group's keys applied over it with
+ * scenario_set, and the result kept in the group. So a group inherits every
+ * key it does not set, whichever order the defaults and the groups came in
+ * (a file, then the command line), and a group's key is checked by the very
+ * setter that checks it outside a group.
+ *
+ * Without a declared group the scenario has one implicit group, "all",
+ * whose fields are the scenario's own: the engine and the outputs treat
+ * every scenario as groups, and a scenario without groups runs exactly as
+ * before.
+ */
+#include "group_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define Q(v) parse_echo((v), (char[64]){0}, 64)
+
+static bool name_ok(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len > SCENARIO_GROUP_NAME_MAX || !isalpha((unsigned char)name[0]))
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (!isalnum(c) && c != '-' && c != '_')
+            return false;
+    }
+    return true;
+}
+
+station_group *scenario_group_find(const scenario *sc, const char *name)
+{
+    for (uint32_t g = 0; g < sc->n_named; g++)
+        if (strcmp(sc->groups[g].name, name) == 0)
+            return &sc->groups[g];
+    return NULL;
+}
+
+static void group_free(station_group *g)
+{
+    for (uint32_t k = 0; k < g->n_keys; k++) {
+        free(g->keys[k].key);
+        free(g->keys[k].value);
+    }
+    free(g->keys);
+    free(g->positions_m);
+    memset(g, 0, sizeof *g);
+}
+
+int scenario_group_add(scenario *sc, const char *name, char *err, size_t errlen)
+{
+    if (!name_ok(name)) {
+        snprintf(err, errlen,
+                 "group '%s': a name is 1 to %d letters, digits, '-' or '_', starting with a "
+                 "letter",
+                 Q(name), SCENARIO_GROUP_NAME_MAX);
+        return -1;
+    }
+    if (scenario_group_find(sc, name) != NULL) {
+        snprintf(err, errlen, "group %s: declared twice", name);
+        return -1;
+    }
+    if (sc->n_named == SCENARIO_MAX_GROUPS) {
+        snprintf(err, errlen, "group %s: more than %d groups", name, SCENARIO_MAX_GROUPS);
+        return -1;
+    }
+    station_group *gs = realloc(sc->groups, (sc->n_named + 1) * sizeof *gs);
+    if (gs == NULL) {
+        snprintf(err, errlen, "group %s: out of memory", name);
+        return -1;
+    }
+    sc->groups = gs;
+    station_group *g = &gs[sc->n_named];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    sc->n_named++;
+    return 0;
+}
+
+/* A group's stations are its count; a medium-wide key cannot be a
+ * group's. */
+static int check_group_key(const station_group *g, const char *key, char *err, size_t errlen)
+{
+    if (strcmp(key, "stations") == 0 || scenario_key_per_station(key))
+        return 0;
+    if (scenario_key_known(key))
+        snprintf(err, errlen,
+                 "group %s: %s is a key of the whole medium; set it outside the groups", g->name,
+                 key);
+    else
+        snprintf(err, errlen, "group %s: unknown key '%s'", g->name, Q(key));
+    return -1;
+}
+
+/* Checks a value on a scratch copy of the scenario's per-station keys. */
+static int try_value(const scenario *sc, station_group *g, const char *key, const char *value,
+                     char *err, size_t errlen)
+{
+    char reason[512];
+    if (strcmp(key, "stations") == 0) {
+        uint32_t n = 0;
+        if (parse_u32(value, 0, SCENARIO_MAX_STATIONS, &n, reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "group %s: stations: %s", g->name, reason);
+            return -1;
+        }
+        return 0;
+    }
+    scenario tmp = *sc;
+    tmp.positions_m = NULL;
+    tmp.n_positions = 0;
+    tmp.groups = NULL;
+    tmp.n_named = 0;
+    int rc = scenario_set(&tmp, key, value, reason, sizeof reason);
+    free(tmp.positions_m);
+    if (rc != 0) {
+        snprintf(err, errlen, "group %s: %s", g->name, reason);
+        return -1;
+    }
+    if (tmp.traffic.kind == TRAFFIC_PCAP) {
+        snprintf(err, errlen,
+                 "group %s: traffic: a replayed capture brings its own stations and cannot be a "
+                 "group's",
+                 g->name);
+        return -1;
+    }
+    return 0;
+}
+
+int scenario_group_set(scenario *sc, station_group *g, const char *key, const char *value,
+                       int line, bool replace, char *err, size_t errlen)
+{
+    if (check_group_key(g, key, err, errlen) != 0 || try_value(sc, g, key, value, err, errlen) != 0)
+        return -1;
+    for (uint32_t k = 0; replace && k < g->n_keys; k++) {
+        if (strcmp(g->keys[k].key, key) == 0) {
+            char *v = strdup(value);
+            if (v == NULL)
+                break;
+            free(g->keys[k].value);
+            g->keys[k].value = v;
+            g->keys[k].line = line;
+            return 0;
+        }
+    }
+    struct group_key *ks = realloc(g->keys, (g->n_keys + 1) * sizeof *ks);
+    if (ks == NULL) {
+        snprintf(err, errlen, "group %s: out of memory", g->name);
+        return -1;
+    }
+    g->keys = ks;
+    ks[g->n_keys] = (struct group_key){strdup(key), strdup(value), line};
+    if (ks[g->n_keys].key == NULL || ks[g->n_keys].value == NULL) {
+        free(ks[g->n_keys].key);
+        free(ks[g->n_keys].value);
+        snprintf(err, errlen, "group %s: out of memory", g->name);
+        return -1;
+    }
+    g->n_keys++;
+    return 0;
+}
+
+int scenario_set_dotted(scenario *sc, const char *key, const char *value, char *err,
+                        size_t errlen)
+{
+    const char *dot = strchr(key, '.');
+    char name[SCENARIO_GROUP_NAME_MAX + 1];
+    size_t len = (size_t)(dot - key);
+    if (len == 0 || len > SCENARIO_GROUP_NAME_MAX) {
+        snprintf(err, errlen, "%s: unknown key", Q(key));
+        return -1;
+    }
+    memcpy(name, key, len);
+    name[len] = '\0';
+    station_group *g = scenario_group_find(sc, name);
+    if (g == NULL) {
+        snprintf(err, errlen, "%s: there is no group %s (declare it with --group or [group %s])",
+                 Q(key), Q(name), Q(name));
+        return -1;
+    }
+    if (value == NULL || value[0] == '\0') {
+        snprintf(err, errlen, "%s: needs a value", key);
+        return -1;
+    }
+    return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
+}
+
+/* ---- copies ---- */
+
+static int group_copy(station_group *dst, const station_group *src)
+{
+    *dst = *src;
+    dst->keys = NULL;
+    dst->positions_m = NULL;
+    if (src->n_keys) {
+        dst->keys = calloc(src->n_keys, sizeof *dst->keys);
+        if (dst->keys == NULL)
+            return -1;
+        for (uint32_t k = 0; k < src->n_keys; k++) {
+            dst->keys[k] = (struct group_key){strdup(src->keys[k].key),
+                                              strdup(src->keys[k].value), src->keys[k].line};
+            if (dst->keys[k].key == NULL || dst->keys[k].value == NULL)
+                return -1;
+        }
+    }
+    if (src->positions_m) {
+        dst->positions_m = malloc(src->count * sizeof *dst->positions_m);
+        if (dst->positions_m == NULL)
+            return -1;
+        memcpy(dst->positions_m, src->positions_m, src->count * sizeof *dst->positions_m);
+    }
+    return 0;
+}
+
+int scenario_groups_copy(scenario *dst, const scenario *src)
+{
+    dst->groups = NULL;
+    dst->n_named = 0;
+    if (src->n_named == 0)
+        return 0;
+    dst->groups = calloc(src->n_named, sizeof *dst->groups);
+    if (dst->groups == NULL)
+        return -1;
+    for (uint32_t g = 0; g < src->n_named; g++) {
+        dst->n_named = g + 1;
+        if (group_copy(&dst->groups[g], &src->groups[g]) != 0) {
+            scenario_groups_free(dst);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void scenario_groups_free(scenario *sc)
+{
+    for (uint32_t g = 0; g < sc->n_named; g++)
+        group_free(&sc->groups[g]);
+    free(sc->groups);
+    sc->groups = NULL;
+    sc->n_named = 0;
+}
+
+/* ---- resolution ---- */
+
+/* The scenario's own per-station fields, as a group's. */
+static void take_defaults(station_group *g, const scenario *sc)
+{
+    g->traffic = sc->traffic;
+    memcpy(g->policy, sc->policy, sizeof g->policy);
+    g->policy_spec = sc->policy_spec;
+    g->queue_capacity = sc->queue_capacity;
+    g->reply = sc->reply;
+    memcpy(g->dest_group, sc->dest_group, sizeof g->dest_group);
+    g->place = sc->place;
+    g->place_from_m = sc->place_from_m;
+    g->place_to_m = sc->place_to_m;
+}
+
+/* Applies a group's keys over the defaults. */
+static int resolve_one(const scenario *sc, station_group *g, char *err, size_t errlen)
+{
+    scenario tmp = *sc;
+    tmp.positions_m = NULL;
+    tmp.n_positions = 0;
+    tmp.groups = NULL;
+    tmp.n_named = 0;
+    g->count = 0;
+    free(g->positions_m);
+    g->positions_m = NULL;
+    for (uint32_t k = 0; k < g->n_keys; k++) {
+        char reason[512];
+        const struct group_key *gk = &g->keys[k];
+        if (strcmp(gk->key, "stations") == 0) {
+            if (parse_u32(gk->value, 0, SCENARIO_MAX_STATIONS, &g->count, reason,
+                          sizeof reason) == 0)
+                continue;
+        } else if (scenario_set(&tmp, gk->key, gk->value, reason, sizeof reason) == 0) {
+            continue;
+        }
+        free(tmp.positions_m);
+        snprintf(err, errlen, "group %s: %s", g->name, reason);
+        return -1;
+    }
+    take_defaults(g, &tmp);
+    if (tmp.positions_m != NULL && tmp.n_positions != g->count) {
+        snprintf(err, errlen, "group %s: positions: %u given for %u station%s", g->name,
+                 tmp.n_positions, g->count, g->count == 1 ? "" : "s");
+        free(tmp.positions_m);
+        return -1;
+    }
+    g->positions_m = tmp.positions_m;
+    return 0;
+}
+
+/* dest = group:NAME names the servers by their group. */
+static int resolve_dest(const scenario *sc, station_group *g, char *err, size_t errlen)
+{
+    if (g->dest_group[0] == '\0')
+        return 0;
+    const station_group *to = scenario_group_find(sc, g->dest_group);
+    if (to == NULL || to->count == 0) {
+        snprintf(err, errlen, "%s%s%sdest: group %s %s", sc->n_named ? "group " : "",
+                 sc->n_named ? g->name : "", sc->n_named ? ": " : "", g->dest_group,
+                 to == NULL ? "does not exist" : "has no station");
+        return -1;
+    }
+    g->traffic.dest = DEST_SERVER;
+    g->traffic.server = to->first;
+    g->traffic.server_count = to->count;
+    return 0;
+}
+
+void scenario_sync_implicit(scenario *sc)
+{
+    if (sc->n_named)
+        return;
+    station_group *g = &sc->all;
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "all");
+    g->count = sc->n_stations;
+    take_defaults(g, sc);
+}
+
+int scenario_groups_resolve(scenario *sc, char *err, size_t errlen)
+{
+    if (sc->n_named == 0) {
+        scenario_sync_implicit(sc);
+        return resolve_dest(sc, &sc->all, err, errlen);
+    }
+    if (sc->stations_given) {
+        snprintf(err, errlen,
+                 "stations: the groups give the number of stations (each group's `stations`)");
+        return -1;
+    }
+    if (sc->positions_m != NULL) {
+        snprintf(err, errlen, "positions: with groups, give each group its own positions");
+        return -1;
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        station_group *g = &sc->groups[i];
+        if (resolve_one(sc, g, err, errlen) != 0)
+            return -1;
+        g->first = (uint32_t)total;
+        total += g->count;
+        if (total > SCENARIO_MAX_STATIONS) {
+            snprintf(err, errlen, "group %s: its %u stations make %llu in all (at most %u)",
+                     g->name, g->count, (unsigned long long)total, SCENARIO_MAX_STATIONS);
+            return -1;
+        }
+    }
+    if (total == 0) {
+        snprintf(err, errlen, "stations: every group has 0 stations");
+        return -1;
+    }
+    sc->n_stations = (uint32_t)total;
+    for (uint32_t i = 0; i < sc->n_named; i++)
+        if (resolve_dest(sc, &sc->groups[i], err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+uint32_t scenario_group_of(const scenario *sc, uint32_t station)
+{
+    uint32_t g = 0;
+    while (g + 1 < sc->n_named && station >= sc->groups[g + 1].first)
+        g++;
+    return g;
+}
+
+double scenario_station_metres(const scenario *sc, uint32_t i)
+{
+    const phy_params *phy = &sc->phy;
+    const station_group *g = scenario_group_at(sc, scenario_group_of(sc, i));
+    uint32_t n = sc->n_stations;
+    if (g->positions_m != NULL)
+        return g->positions_m[i - g->first];
+    if (g->place == PLACE_DROP)
+        return g->place_from_m;
+    if (g->place == PLACE_SPAN) {
+        uint32_t k = i - g->first;
+        return g->count > 1 ? g->place_from_m + (g->place_to_m - g->place_from_m) * k /
+                                                    (g->count - 1)
+                            : g->place_from_m;
+    }
+    if (sc->positions_m)
+        return sc->positions_m[i];
+    if (phy->topology == TOPOLOGY_STAR)
+        return phy->length_m;
+    return n > 1 ? phy->length_m * i / (n - 1) : 0;
+}
+
+/* ---- the per-station keys that only this file knows ---- */
+
+int scenario_set_reply(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    if (strcmp(v, "none") == 0) {
+        sc->reply.on = false;
+        return 0;
+    }
+    frame_size_spec size;
+    if (scenario_frame_size_parse(key, v, &size, err, errlen) != 0)
+        return -1;
+    sc->reply.on = true;
+    sc->reply.size = size;
+    return 0;
+}
+
+int scenario_set_think(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    sim_time t = 0;
+    char reason[400];
+    if (parse_time_ps(v, &t, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "%s: %s", key, reason);
+        return -1;
+    }
+    if (t < 0 || t > PARSE_MAX_TIME_PS) {
+        snprintf(err, errlen, "%s: %s is out of range (0 to 2400h)", key, Q(v));
+        return -1;
+    }
+    sc->reply.think = t;
+    return 0;
+}
+
+/* span = FROM-TO (metres along the bus). */
+int scenario_set_span(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    const char *dash = strchr(v, '-');
+    char from[64], reason[400];
+    double a = 0, b = 0;
+    size_t len = dash ? (size_t)(dash - v) : 0;
+    if (dash == NULL || len == 0 || len >= sizeof from) {
+        snprintf(err, errlen, "%s: '%s' is not FROM-TO (metres, e.g. 0-100)", key, Q(v));
+        return -1;
+    }
+    memcpy(from, v, len);
+    from[len] = '\0';
+    if (parse_metres(from, 1e7, &a, reason, sizeof reason) != 0 ||
+        parse_metres(dash + 1, 1e7, &b, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "%s: %s", key, reason);
+        return -1;
+    }
+    if (b < a) {
+        snprintf(err, errlen, "%s: %s runs backwards (FROM must not exceed TO)", key, Q(v));
+        return -1;
+    }
+    sc->place = PLACE_SPAN;
+    sc->place_from_m = a;
+    sc->place_to_m = b;
+    return 0;
+}
+
+/* drop = METRES (every drop cable of the group, star). */
+int scenario_set_drop(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    double m = 0;
+    char reason[400];
+    if (parse_metres(v, 1e7, &m, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "%s: %s", key, reason);
+        return -1;
+    }
+    sc->place = PLACE_DROP;
+    sc->place_from_m = sc->place_to_m = m;
+    return 0;
+}
