@@ -73,6 +73,7 @@ static const scenario_option scenario_options[] = {
 enum {
     ID_HELP = 1000,
     ID_SCENARIO_FILE,
+    ID_GROUP,
     ID_COMMAND_BASE = 2000,   /* + index into cmd->options */
     ID_SCENARIO_BASE = 10000, /* + index into scenario_options */
 };
@@ -219,9 +220,13 @@ static bool command_has(const cli_command *cmd, const char *name)
     return false;
 }
 
+#define GROUP_ARG "'NAME KEY=V ...'"
+#define GROUP_HELP "a group of stations with its own keys, e.g. 'rogue stations=1 policy=none' (repeatable)"
+
 void cli_print_scenario_options(FILE *f)
 {
     print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
+    print_option(f, "group", GROUP_ARG, GROUP_HELP);
     for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
         print_option(f, scenario_options[i].name, scenario_options[i].arg_name,
                      scenario_options[i].help);
@@ -240,6 +245,7 @@ void cli_print_help(FILE *f, const cli_command *cmd)
     if (cmd->scenario_options) {
         fprintf(f, "\nScenario options (each also a key of a --scenario file):\n");
         print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
+        print_option(f, "group", GROUP_ARG, GROUP_HELP);
         for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
             if (!command_has(cmd, scenario_options[i].name))
                 print_option(f, scenario_options[i].name, scenario_options[i].arg_name,
@@ -250,7 +256,9 @@ void cli_print_help(FILE *f, const cli_command *cmd)
         fprintf(f, "\nTIME: a number and a unit (h, min, s, ms, us, ns, ps); a bare number "
                    "is seconds.\n"
                    "A scenario file is applied first, then the options; in each, phy is "
-                   "applied\nfirst because it resets every PHY field to the profile.\n");
+                   "applied\nfirst because it resets every PHY field to the profile. Groups "
+                   "(--group, [group NAME])\ninherit every per-station option they do not "
+                   "set themselves.\n");
     }
 }
 
@@ -276,15 +284,16 @@ static void option_text(const char *text, char *out, size_t cap)
 cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc, char *err,
                      size_t errlen)
 {
-    size_t n_opts = cmd->n_options + (cmd->scenario_options ? N_SCENARIO_OPTIONS + 1 : 0) + 2;
+    size_t n_opts = cmd->n_options + (cmd->scenario_options ? N_SCENARIO_OPTIONS + 2 : 0) + 2;
     struct option *opts = calloc(n_opts, sizeof *opts);
     pending *pend = calloc((size_t)argc + 1, sizeof *pend);
-    size_t n_pend = 0, k = 0;
+    const char **groups = calloc((size_t)argc + 1, sizeof *groups);
+    size_t n_pend = 0, n_groups = 0, k = 0;
     const char *file = NULL;
     bool explicit_load = false, explicit_batch = false, explicit_onoff = false;
     bool explicit_replay = false;
     cli_status status = CLI_ERROR;
-    if (opts == NULL || pend == NULL) {
+    if (opts == NULL || pend == NULL || groups == NULL) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
@@ -295,6 +304,7 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
                                     NULL, ID_COMMAND_BASE + (int)i};
     if (cmd->scenario_options) {
         opts[k++] = (struct option){"scenario", required_argument, NULL, ID_SCENARIO_FILE};
+        opts[k++] = (struct option){"group", required_argument, NULL, ID_GROUP};
         for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
             if (!command_has(cmd, scenario_options[i].name))
                 opts[k++] = (struct option){scenario_options[i].name, required_argument, NULL,
@@ -350,6 +360,8 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
                 goto done;
             }
             file = optarg;
+        } else if (c == ID_GROUP) {
+            groups[n_groups++] = optarg;
         } else if (c >= ID_SCENARIO_BASE) {
             const char *key = scenario_options[c - ID_SCENARIO_BASE].name;
             pend[n_pend++] = (pending){key, optarg};
@@ -387,8 +399,15 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
             if (scenario_set(sc, pend[i].key, pend[i].value, err, errlen) != 0)
                 goto done;
         }
+    for (size_t i = 0; i < n_groups; i++)
+        if (scenario_group_spec(sc, groups[i], err, errlen) != 0)
+            goto done;
 
+    /* With groups these are defaults, for whichever groups' traffic has
+     * them (scenario_finish checks each group). */
     traffic_kind t = sc->traffic.kind;
+    if (sc->n_named)
+        explicit_load = explicit_batch = explicit_onoff = explicit_replay = false;
     if (explicit_load && t != TRAFFIC_POISSON && t != TRAFFIC_ONOFF) {
         snprintf(err, errlen, "--load: conflicts with %s traffic, which has no offered load "
                               "(use --traffic poisson or onoff)",
@@ -414,6 +433,7 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
 done:
     free(opts);
     free(pend);
+    free(groups);
     return status;
 }
 

@@ -406,7 +406,7 @@ int cmd_run_main(int argc, char **argv)
         goto open_failed;
     }
     if (opts.events != NULL) {
-        if (eventlog_open(opts.events, &log, err, sizeof err) != 0)
+        if (eventlog_open(opts.events, engine_scenario(e), &log, err, sizeof err) != 0)
             goto open_failed;
         sinks[n_sinks++] = (file_sink){log, eventlog_close_fn, eventlog_discard_fn};
         if (engine_add_sink(e, eventlog_sink(log)) != 0) {

@@ -194,6 +194,43 @@ int scenario_set_dotted(scenario *sc, const char *key, const char *value, char *
     return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
 }
 
+int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen)
+{
+    char *text = strdup(spec), *save = NULL;
+    if (text == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    const char *name = strtok_r(text, " \t", &save);
+    if (name == NULL) {
+        snprintf(err, errlen, "group: '%s' is not NAME KEY=VALUE ... (e.g. 'rogue stations=1 "
+                              "policy=none')",
+                 Q(spec));
+        goto done;
+    }
+    station_group *g = scenario_group_find(sc, name);
+    if (g == NULL) {
+        if (scenario_group_add(sc, name, err, errlen) != 0)
+            goto done;
+        g = scenario_group_find(sc, name);
+    }
+    for (char *kv; (kv = strtok_r(NULL, " \t", &save)) != NULL;) {
+        char *eq = strchr(kv, '=');
+        if (eq == NULL || eq == kv || eq[1] == '\0') {
+            snprintf(err, errlen, "group %s: '%s' is not KEY=VALUE", name, Q(kv));
+            goto done;
+        }
+        *eq = '\0';
+        if (scenario_group_set(sc, g, kv, eq + 1, 0, true, err, errlen) != 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    free(text);
+    return rc;
+}
+
 /* ---- copies ---- */
 
 static int group_copy(station_group *dst, const station_group *src)

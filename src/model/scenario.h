@@ -145,6 +145,10 @@ int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen)
 /* Declares a group (a [group NAME] section, a --group option). Returns 0,
  * or -1 with "group NAME: reason" (a bad or duplicate name, too many). */
 int scenario_group_add(scenario *sc, const char *name, char *err, size_t errlen);
+/* A group as one text, "NAME KEY=VALUE KEY=VALUE ..." (the --group
+ * option): declares NAME if it is new, then sets its keys (a key it had
+ * gets the new value). Returns 0, or -1 with a reason. */
+int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen);
 /* Fills the implicit group from the scenario's own keys when it names no
  * group (scenario_finish does it; for a scenario filled by hand). */
 void scenario_sync_implicit(scenario *sc);

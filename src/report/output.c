@@ -134,6 +134,68 @@ static const output_measure measures[] = {
 
 size_t output_measure_count(void) { return sizeof measures / sizeof measures[0]; }
 
+/* ---- per-group measures ---- */
+
+static output_value us_to_s(double us) { return d(us / 1e6); }
+
+#define GGET(fn, expr)                                                                      \
+    static output_value gget_##fn(const group_result *g) { return expr; }
+GGET(stations, u(g->stations))
+GGET(load, d(g->load))
+GGET(offered_load, d(g->offered_load))
+GGET(throughput, d(g->throughput))
+GGET(throughput_ci95, d(g->throughput_ci95))
+GGET(share, d(g->share))
+GGET(frames_ok, u(g->frames_ok))
+GGET(frames_offered, u(g->frames_offered))
+GGET(frames_aborted, u(g->frames_aborted))
+GGET(frames_dropped, u(g->frames_dropped))
+GGET(frames_queued, u(g->frames_queued))
+GGET(delay_mean_s, us_to_s(g->mean_delay_us))
+GGET(delay_p99_s, us_to_s(g->p99_delay_us))
+GGET(jain_fairness, d(g->jain_fairness))
+GGET(responses, u(g->responses))
+GGET(response_mean_s, us_to_s(g->response_mean_us))
+GGET(response_p99_s, us_to_s(g->response_p99_us))
+#undef GGET
+
+static const output_group_measure group_measures[] = {
+    {"stations", gget_stations},
+    {"load", gget_load},
+    {"offered_load", gget_offered_load},
+    {"throughput", gget_throughput},
+    {"throughput_ci95", gget_throughput_ci95},
+    {"share", gget_share},
+    {"frames_ok", gget_frames_ok},
+    {"frames_offered", gget_frames_offered},
+    {"frames_aborted", gget_frames_aborted},
+    {"frames_dropped", gget_frames_dropped},
+    {"frames_queued", gget_frames_queued},
+    {"delay_mean_s", gget_delay_mean_s},
+    {"delay_p99_s", gget_delay_p99_s},
+    {"jain_fairness", gget_jain_fairness},
+    {"responses", gget_responses},
+    {"response_mean_s", gget_response_mean_s},
+    {"response_p99_s", gget_response_p99_s},
+};
+
+size_t output_group_measure_count(void) { return sizeof group_measures / sizeof group_measures[0]; }
+
+const output_group_measure *output_group_measure_at(size_t i)
+{
+    return i < output_group_measure_count() ? &group_measures[i] : NULL;
+}
+
+/* The group of station s (results.groups, which are in station order). */
+static const group_result *group_of_station(const results *r, uint32_t s)
+{
+    const group_result *g = NULL;
+    for (uint32_t i = 0; i < r->n_groups; i++)
+        if (r->groups[i].stations > 0 && s >= r->groups[i].first)
+            g = &r->groups[i];
+    return g;
+}
+
 const output_measure *output_measure_at(size_t i)
 {
     return i < output_measure_count() ? &measures[i] : NULL;
@@ -206,20 +268,33 @@ static int csv_value(FILE *f, output_value v)
 
 static int write_csv(FILE *f, const output_run *run)
 {
+    const results *r = run->r;
     for (size_t i = 0; i < output_measure_count(); i++)
         if (fprintf(f, "%s%s", i ? "," : "", measures[i].name) < 0)
             return -1;
-    if (fputs(",interrupted\n", f) == EOF)
+    if (fputs(",interrupted", f) == EOF)
+        return -1;
+    for (uint32_t g = 0; g < r->n_groups; g++)
+        for (size_t i = 0; i < output_group_measure_count(); i++)
+            if (fprintf(f, ",%s.%s", r->groups[g].name, group_measures[i].name) < 0)
+                return -1;
+    if (fputc('\n', f) == EOF)
         return -1;
     for (size_t i = 0; i < output_measure_count(); i++)
         if ((i && fputc(',', f) == EOF) || csv_value(f, measures[i].get(run)) != 0)
             return -1;
-    return fprintf(f, ",%d\n", run->interrupted ? 1 : 0) < 0 ? -1 : 0;
+    if (fprintf(f, ",%d", run->interrupted ? 1 : 0) < 0)
+        return -1;
+    for (uint32_t g = 0; g < r->n_groups; g++)
+        for (size_t i = 0; i < output_group_measure_count(); i++)
+            if (fputc(',', f) == EOF || csv_value(f, group_measures[i].get(&r->groups[g])) != 0)
+                return -1;
+    return fputc('\n', f) == EOF ? -1 : 0;
 }
 
 int output_write_stations_csv(FILE *f, const results *r)
 {
-    if (fputs("station", f) == EOF)
+    if (fputs(r->n_groups ? "station,group" : "station", f) == EOF)
         return -1;
     for (size_t i = 0; i < N_STATION_FIELDS; i++)
         if (fprintf(f, ",%s", station_fields[i].name) < 0)
@@ -229,6 +304,8 @@ int output_write_stations_csv(FILE *f, const results *r)
     for (uint32_t s = 0; s < r->n_stations; s++) {
         if (fprintf(f, "%" PRIu32, s + 1) < 0)
             return -1;
+        if (r->n_groups && fprintf(f, ",%s", group_of_station(r, s)->name) < 0)
+            return -1; /* names are letters, digits, '-' and '_': no quoting */
         for (size_t i = 0; i < N_STATION_FIELDS; i++)
             if (fputc(',', f) == EOF || csv_value(f, station_fields[i].get(&r->stations[s])) != 0)
                 return -1;
@@ -324,6 +401,50 @@ static json_t *json_capture_runs(const results *r)
     return a;
 }
 
+/* A group's keys, as a user would write them. */
+static int json_group_keys(json_t *o, const station_group *g)
+{
+    char size[256], dest[64];
+    scenario_frame_size_text(&g->traffic.size, size, sizeof size);
+    if (g->dest_group[0])
+        snprintf(dest, sizeof dest, "group:%s", g->dest_group);
+    else
+        scenario_dest_text(&g->traffic, dest, sizeof dest);
+    int rc = 0;
+    rc |= put(o, "first_station", json_integer(g->first + 1));
+    rc |= put(o, "traffic", json_string(scenario_traffic_name(g->traffic.kind)));
+    rc |= put(o, "frame_size", json_string(size));
+    rc |= put(o, "dest", json_string(dest));
+    rc |= put(o, "policy", json_string(g->policy));
+    rc |= put(o, "queue", json_integer(g->queue_capacity));
+    if (g->reply.on) {
+        scenario_frame_size_text(&g->reply.size, size, sizeof size);
+        rc |= put(o, "reply", json_string(size));
+        rc |= put(o, "think_s", json_real(sim_time_to_s(g->reply.think)));
+    }
+    return rc;
+}
+
+/* "groups": {NAME: {keys, measures}}, in station order. */
+static json_t *json_groups(const output_run *run)
+{
+    json_t *all = json_object();
+    for (uint32_t i = 0; all != NULL && i < run->r->n_groups; i++) {
+        const group_result *gr = &run->r->groups[i];
+        json_t *o = json_object();
+        int rc = o == NULL ? -1 : json_group_keys(o, scenario_group_at(run->sc, i));
+        for (size_t k = 0; rc == 0 && k < output_group_measure_count(); k++)
+            rc = put(o, group_measures[k].name, json_value(group_measures[k].get(gr)));
+        if (rc != 0 || put(all, gr->name, o) != 0) {
+            if (rc != 0)
+                json_decref(o);
+            json_decref(all);
+            return NULL;
+        }
+    }
+    return all;
+}
+
 static int write_json(FILE *f, const output_run *run)
 {
     json_t *root = json_object();
@@ -337,9 +458,13 @@ static int write_json(FILE *f, const output_run *run)
         rc = put(root, "interrupted", json_boolean(run->interrupted));
     if (rc == 0)
         rc = put(root, "scenario", json_scenario(run->sc));
+    if (rc == 0 && run->r->n_groups)
+        rc = put(root, "groups", json_groups(run));
     for (uint32_t s = 0; rc == 0 && s < run->r->n_stations; s++) {
         json_t *st = json_object();
         rc = st == NULL ? -1 : put(st, "station", json_integer(s + 1));
+        if (rc == 0 && run->r->n_groups)
+            rc = put(st, "group", json_string(group_of_station(run->r, s)->name));
         for (size_t i = 0; rc == 0 && i < N_STATION_FIELDS; i++)
             rc = put(st, station_fields[i].name,
                      json_value(station_fields[i].get(&run->r->stations[s])));
@@ -368,6 +493,57 @@ static int write_json(FILE *f, const output_run *run)
 }
 
 /* ---- text ---- */
+
+/* A group's configured load: G, or what its traffic is instead. */
+static void load_text(const station_group *g, char *buf, size_t len)
+{
+    if (g->traffic.kind == TRAFFIC_POISSON || g->traffic.kind == TRAFFIC_ONOFF)
+        snprintf(buf, len, "%.4g", g->traffic.load);
+    else
+        snprintf(buf, len, "%s", scenario_traffic_name(g->traffic.kind));
+}
+
+/* One line per group, and the configured loads and their sum. */
+static int write_text_groups(FILE *f, const output_run *run)
+{
+    const results *r = run->r;
+    double total = 0;
+    bool all_loaded = true;
+    if (fprintf(f, "  %-18s%-12s %8s %9s %8s %8s %6s %8s %8s %8s %10s %10s %6s\n", "groups",
+                "name", "stations", "load", "offered", "S", "share", "OK", "aborted",
+                "dropped", "delay mean", "p99", "Jain") < 0)
+        return -1;
+    for (uint32_t i = 0; i < r->n_groups; i++) {
+        const group_result *g = &r->groups[i];
+        const station_group *sg = scenario_group_at(run->sc, i);
+        char load[32], jain[16], mean[32], p99[32];
+        load_text(sg, load, sizeof load);
+        snprintf(mean, sizeof mean, g->frames_ok ? "%.1f us" : "-", g->mean_delay_us);
+        snprintf(p99, sizeof p99, g->frames_ok ? "%.1f us" : "-", g->p99_delay_us);
+        if (isnan(g->load))
+            all_loaded = false;
+        else
+            total += g->load;
+        if (isnan(g->jain_fairness))
+            snprintf(jain, sizeof jain, "-");
+        else
+            snprintf(jain, sizeof jain, "%.4f", g->jain_fairness);
+        if (fprintf(f,
+                    "  %-18s%-12s %8" PRIu32 " %9s %8.4f %8.4f %5.1f%% %8" PRIu64 " %8" PRIu64
+                    " %8" PRIu64 " %10s %10s %6s\n",
+                    "", g->name, g->stations, load, g->offered_load, g->throughput,
+                    100 * g->share, g->frames_ok, g->frames_aborted, g->frames_dropped, mean,
+                    p99, jain) < 0)
+            return -1;
+        if (g->responses &&
+            fprintf(f, "  %-18s%-12s %" PRIu64 " responses, mean %.1f us, p99 %.1f us\n", "",
+                    "", g->responses, g->response_mean_us, g->response_p99_us) < 0)
+            return -1;
+    }
+    if (all_loaded && fprintf(f, "  %-18s%.4g (the groups' loads added)\n", "load", total) < 0)
+        return -1;
+    return 0;
+}
 
 static int write_text(FILE *f, const output_run *run)
 {
@@ -405,9 +581,14 @@ static int write_text(FILE *f, const output_run *run)
                      ? " (shorter ones padded to the minimum)"
                      : "",
                  dest);
-    n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
-                sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,
-                sc->policy, sc->seed);
+    if (r->n_groups)
+        n = fprintf(f, "csmacd run: %s, %u station%s in %u groups (below), %s, seed %" PRIu64 "\n",
+                    sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", r->n_groups,
+                    where, sc->seed);
+    else
+        n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
+                    sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,
+                    sc->policy, sc->seed);
     if (run->interrupted)
         LINE("status", "interrupted: measures cover the run so far");
     LINE("simulated time", "%.6f s of %s (warm-up %s), %" PRIu64 " events, %.3f s wall",
@@ -450,6 +631,8 @@ static int write_text(FILE *f, const output_run *run)
         else
             LINE("completion", "not every frame is done yet");
     }
+    if (n >= 0 && r->n_groups)
+        n = write_text_groups(f, run);
 #undef LINE
     return n < 0 ? -1 : 0;
 }

@@ -17,6 +17,10 @@
  * significant digits (JSON_REAL_PRECISION), then "interrupted" and
  * "stations": an array of objects keyed by the Clause 30 names
  * (aFramesTransmittedOK, ...) and the extras, stations numbered from 1.
+ * When the scenario names groups, "groups" follows: an object keyed by
+ * group name, each with its keys and its measures (output_group_measure),
+ * every station object names its group, and the CSV outputs have a
+ * `group` column (stations) or NAME.measure columns (the run's row).
  * Everything except wall_s is a pure function of the scenario and seed.
  *
  * Writers return 0, or -1 with errno set (the caller names the file).
@@ -61,6 +65,16 @@ typedef struct output_measure {
 
 size_t output_measure_count(void);
 const output_measure *output_measure_at(size_t i);
+
+/* A group's measures (results.groups), one table for every output: JSON's
+ * `groups` objects, and the CSV columns NAME.name of run and sweep. */
+typedef struct output_group_measure {
+    const char *name;
+    output_value (*get)(const group_result *g);
+} output_group_measure;
+
+size_t output_group_measure_count(void);
+const output_group_measure *output_group_measure_at(size_t i);
 
 /* The summary on f in the given format. */
 int output_write(FILE *f, output_format fmt, const output_run *run);

@@ -14,11 +14,12 @@
 
 struct eventlog {
     outfile out;
+    const scenario *groups; /* names the stations' groups, or NULL */
     uint64_t lines;
     int err; /* first errno seen, 0 while all is well */
 };
 
-static const char header[] = "time_ps,station,event,attempt,backoff_slots,frame_id,bytes\n";
+static const char header[] = "time_ps,station,event,attempt,backoff_slots,frame_id,bytes";
 
 /* Appends the decimal digits of v at p; returns the new end. */
 static char *put_u64(char *p, uint64_t v)
@@ -46,7 +47,7 @@ static void on_event(void *ctx, const trace_event *ev)
     eventlog *l = ctx;
     if (l->err != 0)
         return;
-    char line[160];
+    char line[160]; /* the longest line, a group's name included, is about 140 */
     char *p = line;
     if (ev->time < 0)
         *p++ = '-';
@@ -63,6 +64,11 @@ static void on_event(void *ctx, const trace_event *ev)
     p = put_u64(p, ev->frame_id);
     *p++ = ',';
     p = put_u64(p, ev->frame_bytes);
+    if (l->groups != NULL) {
+        *p++ = ',';
+        p = put_str(p, scenario_group_at(l->groups, scenario_group_of(l->groups, ev->station))
+                           ->name);
+    }
     *p++ = '\n';
     size_t len = (size_t)(p - line);
     errno = 0;
@@ -73,7 +79,8 @@ static void on_event(void *ctx, const trace_event *ev)
     l->lines++;
 }
 
-int eventlog_open(const char *path, eventlog **out, char *err, size_t errlen)
+int eventlog_open(const char *path, const scenario *sc, eventlog **out, char *err,
+                  size_t errlen)
 {
     eventlog *l = calloc(1, sizeof *l);
     if (l == NULL) {
@@ -84,8 +91,9 @@ int eventlog_open(const char *path, eventlog **out, char *err, size_t errlen)
         free(l);
         return -1;
     }
+    l->groups = sc != NULL && sc->n_named ? sc : NULL;
     errno = 0;
-    if (fputs(header, l->out.f) == EOF)
+    if (fputs(header, l->out.f) == EOF || fputs(l->groups ? ",group\n" : "\n", l->out.f) == EOF)
         l->err = errno ? errno : EIO;
     *out = l;
     return 0;

@@ -7,7 +7,8 @@
  * (trace_kind_name: arrival, drop, tx_start, collision, jam, tx_end,
  * backoff, tx_ok, abort, deliver), the attempt (1-based), the slots of a
  * backoff draw (0 for other events), the frame id and the frame's size in
- * bytes (destination address through FCS). Lines are whole: an interrupted
+ * bytes (destination address through FCS); when the scenario names
+ * groups, a last column `group` names the station's group. Lines are whole: an interrupted
  * run still leaves a valid CSV, written through outfile.h (temporary file,
  * renamed into place by eventlog_close).
  *
@@ -21,13 +22,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scenario.h"
 #include "trace.h"
 
 typedef struct eventlog eventlog;
 
-/* Creates the (temporary) file and writes the header. Returns 0, or -1
- * with "path: reason". */
-int eventlog_open(const char *path, eventlog **out, char *err, size_t errlen);
+/* Creates the (temporary) file and writes the header. sc: the scenario
+ * whose groups name the stations (finished; it must outlive the log), or
+ * NULL. Returns 0, or -1 with "path: reason". */
+int eventlog_open(const char *path, const scenario *sc, eventlog **out, char *err,
+                  size_t errlen);
 /* The sink to hand to engine_add_sink; valid until close or discard. */
 trace_sink eventlog_sink(eventlog *l);
 /* The first write error's errno, 0 while all is well (the program stops

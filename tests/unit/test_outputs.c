@@ -129,7 +129,7 @@ static void test_eventlog(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/ev.csv", dir);
     eventlog *l = NULL;
-    assert_int_equal(eventlog_open(path, &l, err, sizeof err), 0);
+    assert_int_equal(eventlog_open(path, NULL, &l, err, sizeof err), 0);
     trace_sink s = eventlog_sink(l);
     trace_event ev;
     memset(&ev, 0, sizeof ev);
@@ -160,7 +160,7 @@ static void test_eventlog(void **state)
     free(text);
 
     /* A write error is sticky and named on close. */
-    assert_int_equal(eventlog_open("/dev/full", &l, err, sizeof err), 0);
+    assert_int_equal(eventlog_open("/dev/full", NULL, &l, err, sizeof err), 0);
     for (int i = 0; i < 10000; i++)
         eventlog_sink(l).on_event(l, &ev);
     assert_int_not_equal(eventlog_error(l), 0);

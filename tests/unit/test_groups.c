@@ -1,0 +1,641 @@
+/* test_groups.c - stations in groups (stations/MODEL.md, "Stations in
+ * groups"): a split into groups with the same keys is byte-identical to no
+ * split; the groups' measures add up to the run's; every per-station key
+ * is inherited and overridden, in any order; every medium-wide key and
+ * every bad group is refused with its message; the weakest-link outcomes
+ * (one station that never backs off takes the whole saturated channel,
+ * two bring it to zero); dest = group:NAME; replies counted and timed to
+ * the picosecond on a hand-computed geometry.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "scenario.h"
+
+static char err[1024], warn[2048];
+
+static void set_ok(scenario *sc, const char *key, const char *value)
+{
+    if (scenario_set(sc, key, value, err, sizeof err) != 0)
+        fail_msg("%s=%s refused: %s", key, value, err);
+}
+
+static void group_ok(scenario *sc, const char *spec)
+{
+    if (scenario_group_spec(sc, spec, err, sizeof err) != 0)
+        fail_msg("group '%s' refused: %s", spec, err);
+}
+
+static void finish_ok(scenario *sc)
+{
+    if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
+        fail_msg("scenario refused: %s", err);
+}
+
+/* A finished run's results, with copies of what the engine owns. */
+typedef struct run_out {
+    results r;
+    station_result *st;
+    group_result *gr;
+} run_out;
+
+static void run(const scenario *sc, run_out *out)
+{
+    engine *e = NULL;
+    if (engine_create(sc, &e, err, sizeof err) != 0)
+        fail_msg("engine: %s", err);
+    assert_int_equal(engine_run_all(e), ENGINE_DONE);
+    engine_results(e, &out->r);
+    out->st = malloc(out->r.n_stations * sizeof *out->st);
+    memcpy(out->st, out->r.stations, out->r.n_stations * sizeof *out->st);
+    out->gr = NULL;
+    if (out->r.n_groups) {
+        out->gr = malloc(out->r.n_groups * sizeof *out->gr);
+        memcpy(out->gr, out->r.groups, out->r.n_groups * sizeof *out->gr);
+    }
+    engine_destroy(e);
+}
+
+static void run_free(run_out *o)
+{
+    free(o->st);
+    free(o->gr);
+}
+
+/* The run-level measures and every station's counters, compared exactly. */
+static void assert_same_run(const run_out *a, const run_out *b)
+{
+    assert_int_equal(a->r.n_stations, b->r.n_stations);
+    assert_int_equal(a->r.events, b->r.events);
+    assert_true(a->r.throughput == b->r.throughput);
+    assert_true(a->r.throughput_ci95 == b->r.throughput_ci95);
+    assert_true(a->r.offered_load == b->r.offered_load);
+    assert_true(a->r.mean_delay_us == b->r.mean_delay_us);
+    assert_true(a->r.p99_delay_us == b->r.p99_delay_us);
+    assert_int_equal(a->r.collisions, b->r.collisions);
+    assert_int_equal(a->r.frames_ok, b->r.frames_ok);
+    assert_int_equal(a->r.capture_max_run, b->r.capture_max_run);
+    for (uint32_t s = 0; s < a->r.n_stations; s++) {
+        assert_memory_equal(&a->st[s].c, &b->st[s].c, sizeof a->st[s].c);
+        assert_int_equal(a->st[s].bits_delivered, b->st[s].bits_delivered);
+        assert_int_equal(a->st[s].queue_len, b->st[s].queue_len);
+    }
+}
+
+/* The same population, whole and split into groups with the same keys:
+ * the draws belong to stations, so nothing may change. */
+static void test_split_is_identical(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *traffic, *extra_key, *extra_value, *load_all, *load_a, *load_b;
+    } cases[] = {
+        {"saturated", "frame-size", "64-1518", NULL, NULL, NULL},
+        {"batch", "batch", "3", NULL, NULL, NULL},
+        /* 0.5 over 8 and 0.25 over 4: the same rate to the last bit */
+        {"poisson", "frame-size", "512", "0.5", "0.25", "0.25"},
+        {"onoff", "on-off", "1ms/3ms", "0.5", "0.25", "0.25"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scenario whole, split;
+        scenario_defaults(&whole);
+        set_ok(&whole, "traffic", cases[i].traffic);
+        set_ok(&whole, cases[i].extra_key, cases[i].extra_value);
+        set_ok(&whole, "duration", "20ms");
+        set_ok(&whole, "seed", "7");
+        assert_int_equal(scenario_copy(&split, &whole), 0);
+        set_ok(&whole, "stations", "8");
+        if (cases[i].load_all)
+            set_ok(&whole, "load", cases[i].load_all);
+        char a[128], b[128];
+        snprintf(a, sizeof a, "a stations=4%s%s", cases[i].load_a ? " load=" : "",
+                 cases[i].load_a ? cases[i].load_a : "");
+        snprintf(b, sizeof b, "b stations=4%s%s", cases[i].load_b ? " load=" : "",
+                 cases[i].load_b ? cases[i].load_b : "");
+        group_ok(&split, a);
+        group_ok(&split, b);
+        finish_ok(&whole);
+        finish_ok(&split);
+        run_out x, y;
+        run(&whole, &x);
+        run(&split, &y);
+        print_message("%s: %llu events, S = %.6f\n", cases[i].traffic,
+                      (unsigned long long)x.r.events, x.r.throughput);
+        assert_true(x.r.frames_ok > 0);
+        assert_int_equal(x.r.n_groups, 0);
+        assert_int_equal(y.r.n_groups, 2);
+        assert_same_run(&x, &y);
+        run_free(&x);
+        run_free(&y);
+        scenario_free(&whole);
+        scenario_free(&split);
+    }
+}
+
+/* The groups' counts and throughputs add up to the run's. */
+static void test_groups_add_up(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_ok(&sc, "traffic", "poisson");
+    set_ok(&sc, "duration", "50ms");
+    set_ok(&sc, "warmup", "5ms");
+    set_ok(&sc, "queue", "4");
+    group_ok(&sc, "light stations=5 load=0.2 frame-size=64");
+    group_ok(&sc, "heavy stations=3 load=1.2 frame-size=1518 policy=fixed");
+    group_ok(&sc, "none stations=0");
+    finish_ok(&sc);
+    run_out o;
+    run(&sc, &o);
+    assert_int_equal(o.r.n_groups, 3);
+    uint64_t ok = 0, offered = 0, aborted = 0, dropped = 0, queued = 0;
+    double s = 0, share = 0;
+    uint32_t stations = 0;
+    for (uint32_t g = 0; g < o.r.n_groups; g++) {
+        ok += o.gr[g].frames_ok;
+        offered += o.gr[g].frames_offered;
+        aborted += o.gr[g].frames_aborted;
+        dropped += o.gr[g].frames_dropped;
+        queued += o.gr[g].frames_queued;
+        s += o.gr[g].throughput;
+        share += o.gr[g].share;
+        stations += o.gr[g].stations;
+    }
+    assert_int_equal(stations, 8);
+    assert_int_equal(ok, o.r.frames_ok);
+    assert_int_equal(offered, o.r.frames_offered);
+    assert_int_equal(aborted, o.r.frames_aborted + o.r.frames_late_discarded);
+    assert_int_equal(dropped, o.r.frames_dropped);
+    assert_int_equal(queued, o.r.frames_queued);
+    assert_true(fabs(s - o.r.throughput) < 1e-12);
+    assert_true(fabs(share - 1.0) < 1e-12);
+    /* the light group's queues overflow behind the heavy one's long frames */
+    assert_true(o.r.frames_dropped > 0 && o.gr[0].frames_dropped > 0);
+    /* Configured loads are written down; the empty group has nothing. */
+    assert_true(o.gr[0].load == 0.2 && o.gr[1].load == 1.2);
+    assert_int_equal(o.gr[2].frames_offered, 0);
+    assert_true(isnan(o.gr[2].jain_fairness));
+    /* Offered load: within 10 % of the configured G over 45 ms. */
+    assert_true(fabs(o.gr[0].offered_load - 0.2) < 0.02);
+    assert_true(fabs(o.gr[1].offered_load - 1.2) < 0.12);
+    /* Stations are numbered group by group, in declaration order. */
+    assert_int_equal(o.gr[0].first, 0);
+    assert_int_equal(o.gr[1].first, 5);
+    assert_int_equal(scenario_group_of(&sc, 4), 0);
+    assert_int_equal(scenario_group_of(&sc, 5), 1);
+    assert_int_equal(scenario_group_of(&sc, 7), 1);
+    run_free(&o);
+    scenario_free(&sc);
+}
+
+/* A group inherits every per-station key it does not set, whichever order
+ * the defaults and the group came in, and its own value wins. */
+static void test_inherit_and_override(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *key, *value_default, *value_group;
+    } keys[] = {
+        {"traffic", "poisson", "onoff"}, {"load", "0.3", "0.6"},
+        {"frame-size", "100", "200-300"}, {"dest", "broadcast", "random"},
+        {"batch", "3", "5"},              {"on-off", "2ms/8ms", "1ms/1ms"},
+        {"queue", "7", "9"},              {"policy", "fixed", "none"},
+        {"reply", "200", "1518"},         {"think", "1ms", "2ms"},
+        {"span", "100-200", "0-50"},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        for (int order = 0; order < 2; order++) {
+            scenario sc;
+            scenario_defaults(&sc);
+            char spec[160];
+            snprintf(spec, sizeof spec, "own stations=2 %s=%s", keys[i].key,
+                     keys[i].value_group);
+            if (order == 0)
+                set_ok(&sc, keys[i].key, keys[i].value_default);
+            group_ok(&sc, "heir stations=3");
+            group_ok(&sc, spec);
+            if (order == 1)
+                set_ok(&sc, keys[i].key, keys[i].value_default);
+            if (scenario_finish(&sc, err, sizeof err, warn, sizeof warn) != 0)
+                fail_msg("%s: %s", keys[i].key, err);
+            const station_group *heir = scenario_group_at(&sc, 0);
+            const station_group *own = scenario_group_at(&sc, 1);
+            /* Each group as a scenario of its own value would be. */
+            scenario want_d, want_g;
+            scenario_defaults(&want_d);
+            scenario_defaults(&want_g);
+            set_ok(&want_d, keys[i].key, keys[i].value_default);
+            set_ok(&want_g, keys[i].key, keys[i].value_group);
+            assert_memory_equal(&heir->traffic, &want_d.traffic, sizeof heir->traffic);
+            assert_memory_equal(&own->traffic, &want_g.traffic, sizeof own->traffic);
+            assert_string_equal(heir->policy, want_d.policy);
+            assert_string_equal(own->policy, want_g.policy);
+            assert_int_equal(heir->queue_capacity, want_d.queue_capacity);
+            assert_int_equal(own->queue_capacity, want_g.queue_capacity);
+            assert_memory_equal(&heir->reply, &want_d.reply, sizeof heir->reply);
+            assert_memory_equal(&own->reply, &want_g.reply, sizeof own->reply);
+            assert_int_equal(heir->place, want_d.place);
+            assert_true(heir->place_from_m == want_d.place_from_m);
+            assert_true(own->place_from_m == want_g.place_from_m);
+            scenario_free(&want_d);
+            scenario_free(&want_g);
+            scenario_free(&sc);
+        }
+    }
+}
+
+/* Placement: span on a bus, drop on a star, positions; and the stations
+ * of a group that places nothing where the default puts them. */
+static void test_placement(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    group_ok(&sc, "left stations=3 span=0-100");
+    group_ok(&sc, "one stations=1 span=250-250");
+    group_ok(&sc, "fixed stations=2 positions=400,420");
+    group_ok(&sc, "rest stations=2");
+    finish_ok(&sc);
+    static const double want[] = {0, 50, 100, 250, 400, 420, 500.0 * 6 / 7, 500};
+    for (uint32_t i = 0; i < 8; i++)
+        assert_true(scenario_station_metres(&sc, i) == want[i]);
+    scenario_free(&sc);
+
+    scenario_defaults(&sc);
+    set_ok(&sc, "phy", "10baset");
+    group_ok(&sc, "near stations=2 drop=5");
+    group_ok(&sc, "far stations=1 drop=90");
+    finish_ok(&sc);
+    assert_true(scenario_station_metres(&sc, 0) == 5 && scenario_station_metres(&sc, 2) == 90);
+    scenario_free(&sc);
+}
+
+static void refuse(scenario *sc, const char *expect)
+{
+    int rc = scenario_finish(sc, err, sizeof err, warn, sizeof warn);
+    if (rc == 0)
+        fail_msg("accepted, expected '%s'", expect);
+    if (strstr(err, expect) == NULL)
+        fail_msg("'%s' does not contain '%s'", err, expect);
+}
+
+/* Every medium-wide key in a group, and every bad group. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    static const char *const medium_keys[] = {
+        "phy=10base2", "duration=1s", "warmup=1ms", "seed=3", "outage=1ms+1ms",
+        "batches=5", "topology=star", "length=100", "probe=10", "rate=10M",
+        "slot-bits=512", "velocity=0.5", "attempt-limit=3", "retry-late=no",
+        "pcap-time-scale=2"};
+    for (size_t i = 0; i < sizeof medium_keys / sizeof medium_keys[0]; i++) {
+        scenario sc;
+        scenario_defaults(&sc);
+        char spec[80], key[40], want[160];
+        snprintf(spec, sizeof spec, "g stations=1 %s", medium_keys[i]);
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(medium_keys[i], "="), medium_keys[i]);
+        snprintf(want, sizeof want,
+                 "group g: %s is a key of the whole medium; set it outside the groups", key);
+        assert_int_equal(scenario_group_spec(&sc, spec, err, sizeof err), -1);
+        assert_string_equal(err, want);
+        scenario_free(&sc);
+    }
+    static const struct {
+        const char *spec, *expect;
+    } bad[] = {
+        {"9lives stations=1", "a name is 1 to 32 letters"},
+        {"a.b stations=1", "a name is 1 to 32 letters"},
+        {"abcdefghijklmnopqrstuvwxyzabcdefg stations=1", "a name is 1 to 32 letters"},
+        {"g stations=-1", "group g: stations:"},
+        {"g stations=10001", "group g: stations:"},
+        {"g colour=red", "group g: unknown key 'colour'"},
+        {"g load", "group g: 'load' is not KEY=VALUE"},
+        {"g traffic=pcap:x.pcap", "cannot be a group's"},
+        {"g stations=1 policy=nosuch", "group g: "},
+        {"", "is not NAME KEY=VALUE"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        scenario sc;
+        scenario_defaults(&sc);
+        int rc = scenario_group_spec(&sc, bad[i].spec, err, sizeof err);
+        if (rc == 0)
+            rc = scenario_finish(&sc, err, sizeof err, warn, sizeof warn);
+        if (rc == 0 || strstr(err, bad[i].expect) == NULL)
+            fail_msg("'%s': rc %d, '%s' (want '%s')", bad[i].spec, rc, err, bad[i].expect);
+        scenario_free(&sc);
+    }
+    scenario sc;
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_group_add(&sc, "g", err, sizeof err), 0);
+    assert_int_equal(scenario_group_add(&sc, "g", err, sizeof err), -1);
+    assert_string_equal(err, "group g: declared twice");
+    assert_int_equal(scenario_set(&sc, "h.stations", "2", err, sizeof err), -1);
+    assert_non_null(strstr(err, "there is no group h"));
+    refuse(&sc, "stations: every group has 0 stations");
+    set_ok(&sc, "g.stations", "6000");
+    group_ok(&sc, "h stations=4001");
+    refuse(&sc, "group h: its 4001 stations make 10001 in all (at most 10000)");
+    set_ok(&sc, "h.stations", "1");
+    set_ok(&sc, "stations", "4");
+    refuse(&sc, "stations: the groups give the number of stations");
+    scenario_free(&sc);
+
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 positions=1,2,3");
+    refuse(&sc, "group g: positions: 3 given for 2 stations");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 span=0-600");
+    refuse(&sc, "group g: span: 600 m is beyond the end of the 500 m cable");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 drop=5");
+    refuse(&sc, "group g: drop: drop cables need a star");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 dest=group:nobody");
+    refuse(&sc, "group g: dest: group nobody does not exist");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 dest=group:h");
+    group_ok(&sc, "h stations=0");
+    refuse(&sc, "group g: dest: group h has no station");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 traffic=poisson load=0");
+    refuse(&sc, "group g: load: poisson traffic needs a load above 0");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 frame-size=2000");
+    refuse(&sc, "group g: frame-size: 2000 bytes is above max-frame (1518 bytes)");
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    group_ok(&sc, "g stations=2 reply=1600");
+    refuse(&sc, "group g: reply: 1600 bytes is above max-frame");
+    scenario_free(&sc);
+}
+
+/* Boggs, Mogul and Kent (1988): a network is only as good as its weakest
+ * implementation. Saturated 10BASE5, 500 m, 512-byte frames, 16 stations:
+ * one station that never backs off sends every frame that gets through;
+ * two such stations bring the throughput to zero for everyone. */
+static void test_weakest_link(void **state)
+{
+    (void)state;
+    for (uint32_t rogues = 1; rogues <= 2; rogues++) {
+        scenario sc;
+        scenario_defaults(&sc);
+        set_ok(&sc, "frame-size", "512");
+        set_ok(&sc, "duration", "500ms");
+        char spec[64];
+        snprintf(spec, sizeof spec, "rogue stations=%u policy=none", rogues);
+        group_ok(&sc, spec);
+        snprintf(spec, sizeof spec, "good stations=%u", 16 - rogues);
+        group_ok(&sc, spec);
+        finish_ok(&sc);
+        run_out o;
+        run(&sc, &o);
+        const group_result *rogue = &o.gr[0], *good = &o.gr[1];
+        print_message("%u rogue(s): S = %.4f, rogue %llu ok, good %llu ok, %llu aborted\n",
+                      rogues, o.r.throughput, (unsigned long long)rogue->frames_ok,
+                      (unsigned long long)good->frames_ok,
+                      (unsigned long long)good->frames_aborted);
+        assert_int_equal(good->frames_ok, 0);
+        assert_true(good->frames_aborted >= 15); /* each gave up frames at 16 attempts */
+        if (rogues == 1) {
+            assert_int_equal(rogue->frames_ok, 1148); /* the independent model's count */
+            assert_true(rogue->share == 1.0);
+            assert_true(o.r.throughput > 0.94);
+        } else {
+            assert_int_equal(o.r.frames_ok, 0);
+            assert_true(o.r.throughput == 0);
+        }
+        run_free(&o);
+        scenario_free(&sc);
+    }
+}
+
+/* Receptions whole, by destination. */
+typedef struct tally {
+    uint64_t to[8];
+} tally;
+
+static void count_delivered(void *ctx, const trace_event *ev)
+{
+    tally *t = ctx;
+    if (ev->kind == TRACE_DELIVER && ev->ok && ev->dest < 8)
+        t->to[ev->dest]++;
+}
+
+/* dest = group:NAME: every frame of the clients goes to one of the
+ * servers, drawn uniformly; a server of traffic none sends nothing. */
+static void test_dest_group(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_ok(&sc, "traffic", "poisson");
+    set_ok(&sc, "duration", "500ms");
+    group_ok(&sc, "servers stations=2 traffic=none");
+    group_ok(&sc, "clients stations=6 load=0.3 dest=group:servers");
+    finish_ok(&sc);
+    const station_group *clients = scenario_group_at(&sc, 1);
+    assert_int_equal(clients->traffic.dest, DEST_SERVER);
+    assert_int_equal(clients->traffic.server, 0);
+    assert_int_equal(clients->traffic.server_count, 2);
+    engine *e = NULL;
+    tally t = {{0}};
+    assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
+    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = count_delivered, .ctx = &t}), 0);
+    assert_int_equal(engine_run_all(e), ENGINE_DONE);
+    results r;
+    engine_results(e, &r);
+    uint64_t to_servers = t.to[0] + t.to[1], others = 0;
+    for (int i = 2; i < 8; i++)
+        others += t.to[i];
+    print_message("to server 1: %llu, server 2: %llu, others %llu\n",
+                  (unsigned long long)t.to[0], (unsigned long long)t.to[1],
+                  (unsigned long long)others);
+    assert_int_equal(others, 0);
+    assert_int_equal(to_servers, r.frames_delivered);
+    assert_int_equal(r.groups[0].frames_offered, 0);
+    assert_true(to_servers > 300); /* 366 expected: 0.3 * 10 Mb/s * 0.5 s / 4096 bits */
+    /* uniform: each server within 4 sigma of half */
+    double half = to_servers / 2.0, sigma = sqrt(to_servers * 0.25);
+    assert_true(fabs((double)t.to[0] - half) < 4 * sigma);
+    engine_destroy(e);
+    scenario_free(&sc);
+}
+
+/* Replies on a hand-computed geometry: a client at 0 m sends one 64-byte
+ * request at t = 0 to a server at 500 m, which answers with 1518 bytes
+ * 1 ms after the request has passed it. With d the end-to-end delay, the
+ * response time is 57.6 us (the request) + d + 1 ms + 1220.8 us (the
+ * reply) + d: nothing else is on the cable. */
+static void test_reply_timed(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_ok(&sc, "duration", "10ms");
+    group_ok(&sc, "client stations=1 traffic=batch batch=1 frame-size=64 dest=group:server");
+    group_ok(&sc, "server stations=1 traffic=none reply=1518 think=1ms");
+    finish_ok(&sc);
+    run_out o;
+    run(&sc, &o);
+    double d_ps = llround(500.0 / (sc.phy.velocity_c * 299792458.0) * 1e12);
+    double want_ps = 57.6e6 + d_ps + 1e9 + 1220.8e6 + d_ps;
+    print_message("response %.6f us, want %.6f us\n", o.gr[0].response_mean_us, want_ps / 1e6);
+    assert_int_equal(o.gr[0].responses, 1);
+    assert_true(fabs(o.gr[0].response_mean_us - want_ps / 1e6) < 1e-6);
+    assert_int_equal(o.gr[1].responses, 0);
+    assert_int_equal(o.gr[1].frames_offered, 1); /* one reply, never answered */
+    assert_int_equal(o.gr[1].frames_ok, 1);
+    assert_int_equal(o.st[1].c.octets_transmitted_ok, 1500); /* data and pad */
+    assert_int_equal(o.gr[0].frames_ok, 1);
+    run_free(&o);
+
+    /* A reply due at or after the end of the run is not queued. */
+    set_ok(&sc, "duration", "1.05ms");
+    finish_ok(&sc);
+    run(&sc, &o);
+    assert_int_equal(o.gr[1].frames_offered, 0);
+    run_free(&o);
+    scenario_free(&sc);
+}
+
+/* Request/response under load: every request received whole at the
+ * server is answered (less those whose reply would come after the end,
+ * and those a full queue drops), and only requests are answered. */
+static void test_replies_counted(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_ok(&sc, "duration", "300ms");
+    set_ok(&sc, "traffic", "poisson");
+    group_ok(&sc, "server stations=1 traffic=none reply=1518 queue=1000");
+    group_ok(&sc, "clients stations=7 load=0.05 frame-size=64-200 dest=group:server");
+    finish_ok(&sc);
+    engine *e = NULL;
+    tally t = {{0}};
+    assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
+    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = count_delivered, .ctx = &t}), 0);
+    assert_int_equal(engine_run_all(e), ENGINE_DONE);
+    results r;
+    engine_results(e, &r);
+    const group_result *server = &r.groups[0], *clients = &r.groups[1];
+    /* think 0: a request received whole is answered at once */
+    assert_int_equal(server->frames_offered, t.to[0]);
+    assert_int_equal(server->frames_dropped, 0);
+    uint64_t replies_received = 0;
+    for (int i = 1; i < 8; i++)
+        replies_received += t.to[i];
+    assert_int_equal(clients->responses, replies_received);
+    assert_true(clients->responses > 100);
+    /* the server carries most of the bits: 1518-byte replies to requests of 64-200 */
+    assert_true(server->share > 0.85);
+    assert_true(clients->response_mean_us > 1220.8 && clients->response_p99_us >= 1220.8);
+    engine_destroy(e);
+    scenario_free(&sc);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Scenario files: [group NAME] sections in file order, defaults anywhere
+ * outside them, an empty group declared all the same; a key twice in one
+ * section, a group twice, a medium-wide key in a group: refused with the
+ * file's lines. */
+static void test_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_groups.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], want[512];
+    snprintf(path, sizeof path, "%s/fleet.ini", dir);
+    scenario sc;
+    scenario_defaults(&sc);
+    write_file(path, "frame-size = 512\n"
+                     "[group rogue]\n"
+                     "stations = 1\n"
+                     "policy = none\n"
+                     "[group spare]\n"
+                     "[group good]\n"
+                     "stations = 15\n"
+                     "[scenario]\n"
+                     "duration = 100ms\n"
+                     "queue = 8\n");
+    if (scenario_load_file(&sc, path, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    finish_ok(&sc);
+    assert_int_equal(sc.n_named, 3);
+    assert_string_equal(scenario_group_at(&sc, 0)->name, "rogue");
+    assert_string_equal(scenario_group_at(&sc, 1)->name, "spare");
+    assert_int_equal(scenario_group_at(&sc, 1)->count, 0);
+    assert_int_equal(scenario_group_at(&sc, 2)->first, 1);
+    assert_int_equal(scenario_group_at(&sc, 2)->queue_capacity, 8); /* set after the group */
+    assert_string_equal(scenario_group_at(&sc, 0)->policy, "none");
+    assert_int_equal(sc.n_stations, 16);
+    /* a copy is deep: the original can go */
+    scenario copy;
+    assert_int_equal(scenario_copy(&copy, &sc), 0);
+    scenario_free(&sc);
+    finish_ok(&copy);
+    assert_string_equal(scenario_group_at(&copy, 0)->policy, "none");
+    scenario_free(&copy);
+
+    static const struct {
+        const char *text;
+        const char *expect; /* after "path:" */
+    } bad[] = {
+        {"[group a]\nstations = 1\nstations = 2\n", "3: stations is given twice (first at line 2)"},
+        {"seed = 1\n[group a]\nstations = 1\n[scenario]\nseed = 2\n",
+         "5: seed is given twice (first at line 1)"},
+        {"[group a]\nstations = 1\n[group a]\n", "3: [group a] given twice (first at line 1)"},
+        {"[group a]\nstations = 1\nduration = 1s\n",
+         "3: group a: duration is a key of the whole medium; set it outside the groups"},
+        {"[group 1a]\nstations = 1\n", "1: group '1a': a name is 1 to 32 letters"},
+        {"[groups]\nstations = 1\n", "1: unknown section [groups]"},
+        {"[group a]\nstations = x\n", "2: group a: stations:"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(path, bad[i].text);
+        scenario_defaults(&sc);
+        assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s:%s", path, bad[i].expect);
+        if (strncmp(err, want, strlen(want)) != 0)
+            fail_msg("'%s' does not start with '%s'", err, want);
+        scenario_free(&sc);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_split_is_identical), cmocka_unit_test(test_groups_add_up),
+        cmocka_unit_test(test_inherit_and_override), cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_refusals), cmocka_unit_test(test_weakest_link),
+        cmocka_unit_test(test_dest_group), cmocka_unit_test(test_reply_timed),
+        cmocka_unit_test(test_replies_counted), cmocka_unit_test(test_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
