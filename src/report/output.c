@@ -499,6 +499,8 @@ static void load_text(const station_group *g, char *buf, size_t len)
 {
     if (g->traffic.kind == TRAFFIC_POISSON || g->traffic.kind == TRAFFIC_ONOFF)
         snprintf(buf, len, "%.4g", g->traffic.load);
+    else if (g->traffic.kind == TRAFFIC_NONE && g->reply.on)
+        snprintf(buf, len, "replies");
     else
         snprintf(buf, len, "%s", scenario_traffic_name(g->traffic.kind));
 }
@@ -536,7 +538,7 @@ static int write_text_groups(FILE *f, const output_run *run)
                     p99, jain) < 0)
             return -1;
         if (g->responses &&
-            fprintf(f, "  %-18s%-12s %" PRIu64 " responses, mean %.1f us, p99 %.1f us\n", "",
+            fprintf(f, "  %-18s%-12s responses: %" PRIu64 ", mean %.1f us, p99 %.1f us\n", "",
                     "", g->responses, g->response_mean_us, g->response_p99_us) < 0)
             return -1;
     }
