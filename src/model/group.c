@@ -25,7 +25,7 @@
 
 #define Q(v) parse_echo((v), (char[64]){0}, 64)
 
-static bool name_ok(const char *name)
+bool scenario_group_name_ok(const char *name)
 {
     size_t len = strlen(name);
     if (len == 0 || len > SCENARIO_GROUP_NAME_MAX || !isalpha((unsigned char)name[0]))
@@ -59,7 +59,7 @@ static void group_free(station_group *g)
 
 int scenario_group_add(scenario *sc, const char *name, char *err, size_t errlen)
 {
-    if (!name_ok(name)) {
+    if (!scenario_group_name_ok(name)) {
         snprintf(err, errlen,
                  "group '%s': a name is 1 to %d letters, digits, '-' or '_', starting with a "
                  "letter",

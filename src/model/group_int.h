@@ -5,6 +5,8 @@
 
 #include "scenario.h"
 
+/* 1 to SCENARIO_GROUP_NAME_MAX letters, digits, '-', '_', starting with a letter. */
+bool scenario_group_name_ok(const char *name);
 station_group *scenario_group_find(const scenario *sc, const char *name);
 /* Sets a group's key after checking it (a per-station key or `stations`,
  * its value on a scratch copy). replace: a key set before gets the new

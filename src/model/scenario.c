@@ -406,12 +406,11 @@ static int set_dest(scenario *sc, const char *key, const char *v, char *err, siz
     sc->dest_group[0] = '\0';
     if (strncmp(v, "group:", 6) == 0) {
         /* resolved to the group's stations by scenario_finish */
-        size_t len = strlen(v + 6);
-        if (len == 0 || len > SCENARIO_GROUP_NAME_MAX) {
+        if (!scenario_group_name_ok(v + 6)) {
             snprintf(err, errlen, "%s: '%s' does not name a group (group:NAME)", key, Q(v));
             return -1;
         }
-        memcpy(sc->dest_group, v + 6, len + 1);
+        memcpy(sc->dest_group, v + 6, strlen(v + 6) + 1);
         sc->traffic.dest = DEST_SERVER;
         sc->traffic.server = 0;
     } else if (strcmp(v, "random") == 0) {
