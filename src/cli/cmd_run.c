@@ -40,7 +40,7 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
+       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -48,12 +48,16 @@ static const cli_option run_options[] = {
      OPT_STATIONS_CSV},
     {"events", CLI_ARG_REQUIRED, "FILE", "write one CSV line per MAC event to FILE", OPT_EVENTS},
     {"pcap", CLI_ARG_REQUIRED, "FILE",
-     "write what the probe saw to FILE (pcap, ns stamps; see captures/README.md)", OPT_PCAP},
+     "write what the probe saw to FILE, - for standard output (pcapng; classic pcap for a "
+     "name ending in .pcap)", OPT_PCAP},
+    {"pcap-format", CLI_ARG_REQUIRED, "pcapng|pcap",
+     "the trace's format, whatever the file name (pcapng, or pcap for FILE.pcap)",
+     OPT_PCAP_FORMAT},
     {"pcap-collisions", CLI_ARG_REQUIRED, "yes|no",
      "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
     {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
-     "netanalyzer-transparent (preamble and status: a collision reads as one in a plain "
-     "Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
+     "classic pcap only: netanalyzer-transparent (preamble and status: a collision reads as "
+     "one in a plain Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
      OPT_PCAP_LINKTYPE},
     {"pcap-epoch", CLI_ARG_REQUIRED, "DATE",
      "the date and time the run starts at in the trace: 2026-01-01T00:00:00Z, 2026-01-01 or "
@@ -76,6 +80,7 @@ typedef struct run_opts {
     bool pcap_collisions;
     bool pcap_collisions_set;
     pcap_sink_format pcap_format;
+    bool pcap_format_set;
     bool pcap_linktype_set;
     bool pcap_epoch_set;
     const char *series;
@@ -98,6 +103,19 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_PCAP_COLLISIONS:
         o->pcap_collisions_set = true;
         return parse_bool(value, &o->pcap_collisions, err, errlen);
+    case OPT_PCAP_FORMAT:
+        o->pcap_format_set = true;
+        if (strcmp(value, "pcapng") == 0) {
+            o->pcap_format.container = PCAP_SINK_PCAPNG;
+        } else if (strcmp(value, "pcap") == 0) {
+            o->pcap_format.container = PCAP_SINK_PCAP;
+        } else {
+            char q[64];
+            snprintf(err, errlen, "unknown trace format '%s' (pcapng, pcap)",
+                     parse_echo(value, q, sizeof q));
+            return -1;
+        }
+        return 0;
     case OPT_PCAP_LINKTYPE:
         o->pcap_linktype_set = true;
         if (strcmp(value, "ethernet") == 0) {
@@ -283,10 +301,12 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
 {
     char why[400];
     if (pcap_sink_check_format(&sc->phy, fmt, why, sizeof why) != 0) {
-        cli_error("--pcap-linktype: %s", why);
+        cli_error("%s: %s",
+                  fmt->container == PCAP_SINK_PCAPNG ? "--pcap-format" : "--pcap-linktype", why);
         return -1;
     }
-    if (!pcap_sink_fits(fmt->epoch_s, sc->duration)) {
+    /* pcapng stamps are 64-bit nanoseconds: no 2038 limit. */
+    if (fmt->container == PCAP_SINK_PCAP && !pcap_sink_fits(fmt->epoch_s, sc->duration)) {
         char from[32], last[32], dur[64];
         parse_format_date(fmt->epoch_s, from, sizeof from);
         parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
@@ -299,6 +319,39 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
     return 0;
 }
 
+/* The pcapng section's comment: the command that made the trace (so it
+ * can be made again) and the scenario it ran, seed included; and where
+ * the probe sits, for the interfaces' descriptions. Nothing of the
+ * machine or the wall clock: reruns stay byte-identical. */
+static void describe_trace(const scenario *sc, int argc, char **argv, char *comment, size_t n,
+                           char *probe, size_t pn)
+{
+    size_t w = 0;
+    int k = snprintf(comment, n, "command: csmacd run");
+    w = k > 0 ? (size_t)k : 0;
+    for (int i = 1; i < argc && w < n; i++) {
+        k = snprintf(comment + w, n - w, " %s", argv[i]);
+        w += k > 0 ? (size_t)k : 0;
+    }
+    const char *traffic = sc->traffic.kind == TRAFFIC_SATURATED ? "saturated"
+                          : sc->traffic.kind == TRAFFIC_POISSON ? "poisson"
+                          : sc->traffic.kind == TRAFFIC_ONOFF   ? "onoff"
+                          : sc->traffic.kind == TRAFFIC_BATCH   ? "batch"
+                                                                : "replayed capture";
+    char dur[64];
+    parse_format_time(sc->duration, dur, sizeof dur);
+    if (w < n)
+        snprintf(comment + w, n - w,
+                 "\nscenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration "
+                 "%s, seed %llu",
+                 sc->phy.name, sc->n_stations, sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of",
+                 sc->phy.length_m, traffic, sc->policy, dur, (unsigned long long)sc->seed);
+    if (sc->phy.topology == TOPOLOGY_STAR)
+        snprintf(probe, pn, "at the hub");
+    else
+        snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
+}
+
 int cmd_run_main(int argc, char **argv)
 {
     run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true,
@@ -307,7 +360,7 @@ int cmd_run_main(int argc, char **argv)
     const cli_command cmd = {
         .name = "run",
         .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
-                    "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
+                    "[--events FILE] [--pcap FILE] [--pcap-format pcapng|pcap] [--pcap-collisions yes|no] "
                     "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
                     "[--pcap-epoch DATE] [--series FILE] "
                     "[--series-interval TIME]",
@@ -350,11 +403,22 @@ int cmd_run_main(int argc, char **argv)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
-    if ((opts.pcap_collisions_set || opts.pcap_linktype_set || opts.pcap_epoch_set) &&
+    if ((opts.pcap_collisions_set || opts.pcap_linktype_set || opts.pcap_epoch_set ||
+         opts.pcap_format_set) &&
         opts.pcap == NULL) {
         cli_error("%s: needs --pcap FILE", opts.pcap_collisions_set ? "--pcap-collisions"
                                            : opts.pcap_linktype_set ? "--pcap-linktype"
+                                           : opts.pcap_format_set   ? "--pcap-format"
                                                                     : "--pcap-epoch");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    if (opts.pcap != NULL && !opts.pcap_format_set)
+        opts.pcap_format.container = pcap_sink_container_for_path(opts.pcap);
+    if (opts.pcap_linktype_set && opts.pcap_format.container == PCAP_SINK_PCAPNG) {
+        cli_error("--pcap-linktype: applies to classic pcap only (--pcap-format pcap, or a "
+                  "name ending in .pcap): pcapng puts whole frames on an Ethernet interface "
+                  "and fragments on a netANALYZER transparent one");
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
@@ -415,8 +479,15 @@ int cmd_run_main(int argc, char **argv)
         }
     }
     pcap_sink *pcap = NULL;
+    char trace_app[64], trace_comment[1024], trace_probe[128];
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
+        describe_trace(engine_scenario(e), argc, argv, trace_comment, sizeof trace_comment,
+                       trace_probe, sizeof trace_probe);
+        snprintf(trace_app, sizeof trace_app, "csmacd %s", CSMACD_VERSION);
+        opts.pcap_format.application = trace_app;
+        opts.pcap_format.comment = trace_comment;
+        opts.pcap_format.probe = trace_probe;
         if (pcap_sink_open_format(opts.pcap, &engine_scenario(e)->phy, &po, &opts.pcap_format,
                                   &pcap, err, sizeof err) != 0)
             goto open_failed;

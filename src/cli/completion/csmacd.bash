@@ -32,7 +32,7 @@ _csmacd() {
         --phy)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" run --phy)" -- "$cur"))
             return ;;
-        --format|--topology|--pcap-collisions|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
+        --format|--topology|--pcap-collisions|--pcap-format|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" "$cmd" "$prev")" -- "$cur"))
             return ;;
     esac

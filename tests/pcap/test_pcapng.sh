@@ -1,0 +1,110 @@
+#!/bin/sh
+# test_pcapng.sh - pins what a plain Wireshark (no plugin) makes of
+# csmacd's default trace, pcapng.
+#
+# Usage: test_pcapng.sh CSMACD WORKDIR
+#
+# Pins, on a `csmacd run --pcap t.pcapng` trace checked against the same
+# run's --events log: one record per transmission that ended; whole frames
+# on interface 0 (Ethernet, every FCS good by Wireshark's own check) and
+# exactly the collided attempts on interface 1 (netANALYZER transparent),
+# each flagged CRC error and too short in its packet flags; no "Malformed"
+# and no Error expert item anywhere; a comment on every record, which
+# `frame.comment contains "attempt 3"` filters to exactly the tx_end lines
+# of third attempts, "station 3," to station 3's, "retry" and "sent
+# whole" to the frames that got through after colliding; late collisions
+# marked "(late)"; the section names csmacd, its version, the scenario and
+# the seed, the interfaces the probe, PHY and rate; nanosecond stamps; the
+# same seed gives a byte-identical file; --pcap-format pcap and a name
+# ending in .pcap write classic pcap, --pcap-format pcapng overrides the
+# name. Exit 77 (skipped) when tshark is not installed.
+set -eu
+CSMACD=$1
+W=$2
+if ! command -v tshark >/dev/null 2>&1; then
+    echo "tshark is not installed: skipped"
+    exit 77
+fi
+rm -rf "$W"
+mkdir -p "$W"
+cd "$W"
+# tshark warns on standard error when run as root; nothing else may appear.
+TS() { tshark "$@" 2>ts.err; grep -v 'Running as user "root"' ts.err >ts.err2 || true; if [ -s ts.err2 ]; then echo "tshark $*: unexpected messages:"; cat ts.err2; exit 1; fi; }
+fail() { echo "FAIL: $*"; exit 1; }
+count() { TS -r "$1" -Y "$2" | wc -l; }
+
+"$CSMACD" run --phy 10base5 --stations 8 --traffic saturated --frame-size 100 \
+    --duration 20ms --seed 7 --pcap t.pcapng --events ev.csv >run.txt
+
+# 1. One record per transmission; frames and fragments on their interfaces.
+records=$(TS -r t.pcapng | wc -l)
+tx_end=$(grep -c ',tx_end,' ev.csv)
+jams=$(grep -c ',jam,' ev.csv)
+[ "$records" -eq "$tx_end" ] || fail "records $records, tx_end events $tx_end"
+[ "$jams" -gt 10 ] || fail "the run had only $jams collided attempts"
+[ "$(count t.pcapng 'frame.interface_id == 1')" -eq "$jams" ] || fail "interface 1 != $jams"
+[ "$(count t.pcapng 'frame.interface_id == 0 && eth.type == 0x88b5')" -eq $((records - jams)) ] ||
+    fail "Ethernet frames decoded != $((records - jams))"
+[ "$(TS -r t.pcapng -o eth.check_fcs:TRUE -Y 'eth.fcs.status == 1' | wc -l)" -eq $((records - jams)) ] ||
+    fail "good FCSs != $((records - jams))"
+[ "$(count t.pcapng 'frame.packet_flags_crc_error == 1 && frame.packet_flags_packet_too_short_error == 1 && netanalyzer.packetstatus.fcs_error == 1')" -eq "$jams" ] ||
+    fail "fragments flagged != $jams"
+[ "$(count t.pcapng 'frame.packet_flags_crc_error == 1 && frame.interface_id == 0')" -eq 0 ] ||
+    fail "a whole frame flagged in error"
+
+# 2. No Malformed, no Error expert item, in a plain tshark.
+TS -r t.pcapng -V -z expert >v.txt
+if grep -q 'Malformed' v.txt; then fail "plain tshark: Malformed"; fi
+if grep -q '^Errors' v.txt; then fail "plain tshark: Error expert items"; fi
+
+# 3. The comments: the MAC's story, filterable.
+[ "$(count t.pcapng 'frame.comment')" -eq "$records" ] || fail "records without a comment"
+a3=$(awk -F, '$3 == "tx_end" && $4 == 3' ev.csv | wc -l)
+[ "$a3" -gt 0 ] || fail "no third attempt in the run"
+[ "$(count t.pcapng 'frame.comment contains "attempt 3"')" -eq "$a3" ] ||
+    fail "attempt 3 filter != $a3"
+s3=$(awk -F, '$3 == "tx_end" && $2 == 3' ev.csv | wc -l)
+[ "$(count t.pcapng 'frame.comment contains "station 3,"')" -eq "$s3" ] ||
+    fail "station 3 filter != $s3"
+retried_ok=$(awk -F, '$3 == "tx_ok" && $4 > 1' ev.csv | wc -l)
+[ "$retried_ok" -gt 0 ] || fail "no retried frame got through"
+[ "$(count t.pcapng 'frame.comment contains "(retry), sent whole"')" -eq "$retried_ok" ] ||
+    fail "retried frames sent whole != $retried_ok"
+[ "$(count t.pcapng 'frame.comment contains "collision" && frame.interface_id == 0')" -eq 0 ] ||
+    fail "a whole frame's comment names a collision"
+"$CSMACD" run --length 8000 --frame-size 200 --duration 50ms --seed 3 \
+    --pcap late.pcapng >/dev/null 2>late.err
+[ "$(count late.pcapng 'frame.comment contains "(late)" && frame.len >= 64 && frame.interface_id == 1')" -gt 0 ] ||
+    fail "no late collision marked"
+
+# 4. Section and interfaces; nanoseconds.
+version=$("$CSMACD" --version | awk '{print $2}')
+capinfos t.pcapng >cap.txt 2>&1 || fail "capinfos"
+grep -q "Capture application: *csmacd $version\$" cap.txt || fail "application"
+grep -q "seed 7" cap.txt || fail "no seed in the section comment"
+grep -q "10base5, 8 stations" cap.txt || fail "no scenario in the section comment"
+grep -q "Description = csmacd probe at 0 m on the bus, 10base5 at 10 Mb/s: frames" cap.txt ||
+    fail "interface 0 description"
+grep -q "Encapsulation = Hilscher netANALYZER-Transparent" cap.txt || fail "interface 1 type"
+grep -q "Time precision = nanoseconds" cap.txt || fail "nanosecond stamps"
+TS -r t.pcapng -c 3 -T fields -e frame.time_epoch >ts.txt
+[ "$(sed -n 2p ts.txt)" = "946684800.000000309" ] || fail "second stamp $(sed -n 2p ts.txt)"
+
+# 5. Reruns are byte-identical; the format follows the name or the option.
+"$CSMACD" run --phy 10base5 --stations 8 --traffic saturated --frame-size 100 \
+    --duration 20ms --seed 7 --pcap t.pcapng --events ev.csv >/dev/null
+cp t.pcapng t1.pcapng
+"$CSMACD" run --phy 10base5 --stations 8 --traffic saturated --frame-size 100 \
+    --duration 20ms --seed 7 --pcap t.pcapng --events ev.csv >/dev/null
+cmp t.pcapng t1.pcapng || fail "rerun differs"
+"$CSMACD" run --stations 2 --duration 1ms --pcap c.pcap >/dev/null
+"$CSMACD" run --stations 2 --duration 1ms --pcap n.pcap --pcap-format pcapng >/dev/null
+"$CSMACD" run --stations 2 --duration 1ms --pcap c2 --pcap-format pcap >/dev/null
+"$CSMACD" run --stations 2 --duration 1ms --pcap n2 >/dev/null
+for f in c.pcap c2; do
+    capinfos -t "$f" | grep -q 'Wireshark/tcpdump/... - nanosecond pcap$' || fail "$f: not classic pcap"
+done
+for f in n.pcap n2; do
+    capinfos -t "$f" | grep -q 'pcapng' || fail "$f: not pcapng"
+done
+echo "pcapng: ok ($records records, $jams fragments)"
