@@ -231,7 +231,9 @@ static void warn_replay(const engine *e)
     const struct { uint64_t count; const char *what; } parts[] = {
         {st.oversize, "over the maximum frame size"},
         {st.runt, "shorter than an Ethernet header"},
-        {st.errored, "flagged in error"},
+        {st.errored, "collision fragments or bad frames flagged by the capture"},
+        {st.bad_fcs, "collision fragments without a valid FCS"},
+        {st.undersize, "shorter than 64 octets"},
         {st.over_cap, "from sources beyond --pcap-max-stations"},
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)

@@ -107,4 +107,23 @@ done
 for f in n.pcap n2; do
     capinfos -t "$f" | grep -q 'pcapng' || fail "$f: not pcapng"
 done
+# 6. Replay reads pcapng, its own included, and offers only whole frames:
+#    the fragments of either format are skipped and said so, once.
+"$CSMACD" run --stations 4 --traffic poisson --load 0.9 --frame-size 64-200 --duration 20ms --length 2500 \
+    --seed 5 --pcap own.pcapng --format json >own.json
+"$CSMACD" run --stations 4 --traffic poisson --load 0.9 --frame-size 64-200 --duration 20ms --length 2500 \
+    --seed 5 --pcap own-eth.pcap --pcap-linktype ethernet >/dev/null
+ok=$(sed -n 's/.*"frames_ok": *\([0-9]*\).*/\1/p' own.json | head -n 1)
+frags=$(count own.pcapng 'frame.interface_id == 1')
+[ "$frags" -gt 0 ] || fail "own.pcapng: no fragment to skip"
+for f in own.pcapng own-eth.pcap; do
+    "$CSMACD" run --traffic pcap:$f --duration 40ms --format json >re.json 2>re.err
+    offered=$(sed -n 's/.*"frames_offered": *\([0-9]*\).*/\1/p' re.json | head -n 1)
+    [ "$offered" -eq "$ok" ] || fail "$f: $offered frames offered, $ok were sent whole"
+    [ "$(wc -l <re.err)" -eq 1 ] || fail "$f: not one line on standard error"
+    grep -q "^csmacd: warning: $f: $frags of $((ok + frags)) frames not replayed (" re.err ||
+        fail "$f: $(cat re.err)"
+done
+grep -q "collision fragments without a valid FCS)" re.err || fail "own-eth.pcap: reason"
+
 echo "pcapng: ok ($records records, $jams fragments)"
