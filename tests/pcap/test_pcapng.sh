@@ -2,7 +2,7 @@
 # test_pcapng.sh - pins what a plain Wireshark (no plugin) makes of
 # csmacd's default trace, pcapng.
 #
-# Usage: test_pcapng.sh CSMACD WORKDIR
+# Usage: test_pcapng.sh CSMACD LUA WORKDIR
 #
 # Pins, on a `csmacd run --pcap t.pcapng` trace checked against the same
 # run's --events log: one record per transmission that ended; whole frames
@@ -17,10 +17,13 @@
 # the seed, the interfaces the probe, PHY and rate; nanosecond stamps; the
 # same seed gives a byte-identical file; --pcap-format pcap and a name
 # ending in .pcap write classic pcap, --pcap-format pcapng overrides the
-# name. Exit 77 (skipped) when tshark is not installed.
+# name; the dissector (LUA) decodes the pcapng trace as the classic one:
+# csmacd.fragment on exactly the collided attempts, the csmacd header on
+# every whole frame, no Lua error. Exit 77 (skipped) when tshark is not installed.
 set -eu
 CSMACD=$1
-W=$2
+LUA=$2
+W=$3
 if ! command -v tshark >/dev/null 2>&1; then
     echo "tshark is not installed: skipped"
     exit 77
@@ -107,7 +110,15 @@ done
 for f in n.pcap n2; do
     capinfos -t "$f" | grep -q 'pcapng' || fail "$f: not pcapng"
 done
-# 6. Replay reads pcapng, its own included, and offers only whole frames:
+# 6. The dissector reads both formats alike.
+[ "$(TS -X lua_script:"$LUA" -r t.pcapng -Y csmacd.fragment | wc -l)" -eq "$jams" ] ||
+    fail "dissector: csmacd.fragment != $jams"
+[ "$(TS -X lua_script:"$LUA" -r t.pcapng -Y '!csmacd.fragment && csmacd.station' | wc -l)" -eq $((records - jams)) ] ||
+    fail "dissector: whole frames != $((records - jams))"
+TS -X lua_script:"$LUA" -r t.pcapng -V >lua.txt
+if grep -qi 'lua error' lua.txt; then fail "dissector: Lua error"; fi
+
+# 7. Replay reads pcapng, its own included, and offers only whole frames:
 #    the fragments of either format are skipped and said so, once.
 "$CSMACD" run --stations 4 --traffic poisson --load 0.9 --frame-size 64-200 --duration 20ms --length 2500 \
     --seed 5 --pcap own.pcapng --format json >own.json
