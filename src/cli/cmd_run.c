@@ -289,6 +289,21 @@ static int check_growth(const outfile *const *files, size_t n, sim_time now, sim
     return 0;
 }
 
+/* Outputs written in place (standard output, a pipe, a device) are
+ * flushed this often while the run goes on; files renamed into place at
+ * the end need not be. */
+#define RUN_FLUSH_S 0.1
+
+static void flush_streams(pcap_sink *pcap, const outfile *const *files, size_t n)
+{
+    if (pcap != NULL && pcap_sink_file(pcap)->tmp == NULL)
+        (void)pcap_sink_flush(pcap); /* an error is kept and stops the run */
+    for (size_t i = 0; i < n; i++)
+        if (files[i] != NULL && files[i]->f != NULL && files[i]->tmp == NULL &&
+            (pcap == NULL || files[i] != pcap_sink_file(pcap)))
+            (void)fflush(files[i]->f); /* an error stays in ferror, seen at close */
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -321,30 +336,17 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
     return 0;
 }
 
-/* The pcapng section's comment: the command that made the trace (so it
- * can be made again) and the scenario it ran, seed included; and where
- * the probe sits, for the interfaces' descriptions. Nothing of the
- * machine or the wall clock: reruns stay byte-identical. */
-static void describe_trace(const scenario *sc, int argc, char **argv, char *comment, size_t n,
-                           char *probe, size_t pn)
+/* The pcapng section's comment: the scenario the run made, seed
+ * included; and where the probe sits, for the interfaces' descriptions.
+ * Nothing of the machine, the wall clock or the output's name: reruns
+ * stay byte-identical, to a file or to standard output. */
+static void describe_trace(const scenario *sc, char *comment, size_t n, char *probe, size_t pn)
 {
-    size_t w = 0;
-    int k = snprintf(comment, n, "command: csmacd run");
-    w = k > 0 ? (size_t)k : 0;
-    for (int i = 1; i < argc && w < n; i++) {
-        k = snprintf(comment + w, n - w, " %s", argv[i]);
-        w += k > 0 ? (size_t)k : 0;
-    }
-    const char *traffic = sc->traffic.kind == TRAFFIC_SATURATED ? "saturated"
-                          : sc->traffic.kind == TRAFFIC_POISSON ? "poisson"
-                          : sc->traffic.kind == TRAFFIC_ONOFF   ? "onoff"
-                          : sc->traffic.kind == TRAFFIC_BATCH   ? "batch"
-                                                                : "replayed capture";
+    const char *traffic = scenario_traffic_name(sc->traffic.kind);
     char dur[64];
     parse_format_time(sc->duration, dur, sizeof dur);
-    if (w < n)
-        snprintf(comment + w, n - w,
-                 "\nscenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration "
+    snprintf(comment, n,
+                 "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration "
                  "%s, seed %llu",
                  sc->phy.name, sc->n_stations, sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of",
                  sc->phy.length_m, traffic, sc->policy, dur, (unsigned long long)sc->seed);
@@ -400,6 +402,12 @@ int cmd_run_main(int argc, char **argv)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
+    /* An output on standard output (-) carries nothing else: the measures
+     * then go to standard error. */
+    FILE *report = stdout;
+    for (size_t i = 0; i < 4; i++)
+        if (outs[i].path != NULL && outfile_is_stdout(outs[i].path))
+            report = stderr;
     if (opts.series_interval > 0 && opts.series == NULL) {
         cli_error("--series-interval: needs --series FILE");
         scenario_free(&sc);
@@ -484,8 +492,8 @@ int cmd_run_main(int argc, char **argv)
     char trace_app[64], trace_comment[1024], trace_probe[128];
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
-        describe_trace(engine_scenario(e), argc, argv, trace_comment, sizeof trace_comment,
-                       trace_probe, sizeof trace_probe);
+        describe_trace(engine_scenario(e), trace_comment, sizeof trace_comment, trace_probe,
+                       sizeof trace_probe);
         snprintf(trace_app, sizeof trace_app, "csmacd %s", CSMACD_VERSION);
         opts.pcap_format.application = trace_app;
         opts.pcap_format.comment = trace_comment;
@@ -527,10 +535,18 @@ int cmd_run_main(int argc, char **argv)
     bool estimated = false;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
+    double flushed = t0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
            (series_out.s == NULL || series_error(series_out.s) == 0) &&
            (ran = engine_run(e, sc.duration, RUN_SLICE_EVENTS)) == ENGINE_RUNNING) {
+        /* A reader at the other end of a pipe (`--pcap - | tshark -r -`)
+         * sees the trace at most RUN_FLUSH_S late. */
+        double now = wall_now_s();
+        if (now - flushed >= RUN_FLUSH_S) {
+            flushed = now;
+            flush_streams(pcap, growing, 3);
+        }
         if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
                            largest(growing, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
@@ -557,13 +573,14 @@ int cmd_run_main(int argc, char **argv)
                       .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
                       .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
     errno = 0;
-    if (output_write(stdout, opts.format, &run) != 0 || fflush(stdout) != 0 || ferror(stdout)) {
+    if (output_write(report, opts.format, &run) != 0 || fflush(report) != 0 || ferror(report)) {
         /* A reader that left (`| head`) is the conventional silent 141;
          * the files below are still completed. */
         if (errno == EPIPE) {
             status = EXIT_STATUS_SIGPIPE;
         } else {
-            cli_error("standard output: %s", strerror(errno ? errno : EIO));
+            cli_error("%s: %s", report == stdout ? "standard output" : "standard error",
+                      strerror(errno ? errno : EIO));
             status = EXIT_STATUS_RUNTIME;
         }
     }

@@ -137,4 +137,21 @@ for f in own.pcapng own-eth.pcap; do
 done
 grep -q "collision fragments without a valid FCS)" re.err || fail "own-eth.pcap: reason"
 
+# 8. `--pcap -` is standard output, with nothing but the trace; the
+#    measures go to standard error. Other outputs take - too.
+"$CSMACD" run --phy 10base5 --stations 8 --traffic saturated --frame-size 100 \
+    --duration 20ms --seed 7 --pcap - 2>rep.txt | tshark -r - >pipe.txt 2>/dev/null
+[ "$(wc -l <pipe.txt)" -eq "$records" ] || fail "through a pipe: $(wc -l <pipe.txt) records"
+grep -q '^  throughput' rep.txt || fail "the measures are not on standard error"
+"$CSMACD" run --phy 10base5 --stations 8 --traffic saturated --frame-size 100 \
+    --duration 20ms --seed 7 --pcap - 2>/dev/null >stdout.pcapng
+cmp stdout.pcapng t1.pcapng || fail "--pcap - differs from the file"
+"$CSMACD" run --stations 2 --duration 1ms --events - --format json 2>rep.json >ev-out.csv
+head -n 1 ev-out.csv | grep -q '^time_ps,station,event' || fail "--events -: no log"
+grep -q '"throughput"' rep.json || fail "--events -: measures not on standard error"
+# A file that is standard output by another name is written through it.
+"$CSMACD" run --stations 2 --duration 1ms --pcap same.pcapng >same.pcapng 2>same.txt
+[ "$(TS -r same.pcapng | wc -l)" -gt 0 ] || fail "same file as standard output"
+grep -q '^  throughput' same.txt || fail "same file: measures not on standard error"
+
 echo "pcapng: ok ($records records, $jams fragments)"
