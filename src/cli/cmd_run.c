@@ -40,7 +40,8 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
+       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS,
+       OPT_DURATION, OPT_PACE };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -70,6 +71,15 @@ static const cli_option run_options[] = {
      OPT_SERIES_INTERVAL},
     {"series-max-rows", CLI_ARG_REQUIRED, "N",
      "refuse a series of more rows than N (10000000)", OPT_SERIES_MAX_ROWS},
+    {"pace", CLI_ARG_REQUIRED, "X",
+     "run simulated time at X times the wall clock, for watching live: 1 = real time, "
+     "0.001 = slow motion (as fast as possible)",
+     OPT_PACE},
+    /* Shadows the scenario key: run alone may run without end. */
+    {"duration", CLI_ARG_REQUIRED, "TIME|inf",
+     "simulated time to run: 2s, 500ms, 10us, 1.5min (1s); inf runs until SIGINT or SIGTERM "
+     "(with --pace only)",
+     OPT_DURATION},
 };
 
 typedef struct run_opts {
@@ -86,6 +96,8 @@ typedef struct run_opts {
     const char *series;
     sim_time series_interval; /* 0: not given */
     uint64_t series_max_rows; /* 0: not given */
+    double pace;              /* simulated seconds per wall second, 0: not paced */
+    const char *duration;     /* --duration as given, NULL: not given */
 } run_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -142,6 +154,22 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
             snprintf(err, errlen, "the interval must be above 0");
             return -1;
         }
+        return 0;
+    case OPT_PACE: {
+        /* parse_double refuses inf and nan; the sign is checked here so
+         * that 0 and negative paces get the same message. */
+        double v;
+        if (parse_double(value, -1e300, 1e12, &v, err, errlen) != 0)
+            return -1;
+        if (!(v > 0)) {
+            snprintf(err, errlen, "the pace must be above 0 (1 = real time, 0.001 = slow motion)");
+            return -1;
+        }
+        o->pace = v;
+        return 0;
+    }
+    case OPT_DURATION:
+        o->duration = value;
         return 0;
     case OPT_SERIES_MAX_ROWS:
         return parse_u64(value, 1, UINT64_MAX, &o->series_max_rows, err, errlen);
@@ -304,6 +332,15 @@ static void flush_streams(pcap_sink *pcap, const outfile *const *files, size_t n
             (void)fflush(files[i]->f); /* an error stays in ferror, seen at close */
 }
 
+/* A paced run sleeps this long when it has caught up with the wall clock. */
+#define RUN_PACE_TICK_S 0.01
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL); /* a signal cuts it short: the loop looks at the flag */
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -389,6 +426,21 @@ int cmd_run_main(int argc, char **argv)
         if (st == CLI_HELP)
             return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
         cli_error("%s", err);
+        return EXIT_STATUS_USAGE;
+    }
+    /* --duration comes last, as if it were the last scenario option. */
+    bool endless = opts.duration != NULL && strcmp(opts.duration, "inf") == 0;
+    if (endless) {
+        if (opts.pace <= 0) {
+            cli_error("--duration: inf needs --pace X (an unpaced run must end)");
+            scenario_free(&sc);
+            return EXIT_STATUS_USAGE;
+        }
+        sc.duration = PARSE_MAX_TIME_PS;
+    } else if (opts.duration != NULL &&
+               scenario_set(&sc, "duration", opts.duration, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
     /* No output may be another output or an input (after links and "./"). */
@@ -538,8 +590,23 @@ int cmd_run_main(int argc, char **argv)
     double flushed = t0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
-           (series_out.s == NULL || series_error(series_out.s) == 0) &&
-           (ran = engine_run(e, sc.duration, RUN_SLICE_EVENTS)) == ENGINE_RUNNING) {
+           (series_out.s == NULL || series_error(series_out.s) == 0)) {
+        /* Pacing: the engine reads no clock, so it is run up to the
+         * simulated time the wall clock has reached, then the program
+         * sleeps a tick; simulated time never runs ahead of the pace. */
+        sim_time until = sc.duration;
+        if (opts.pace > 0) {
+            double target_ps = (wall_now_s() - t0) * opts.pace * (double)SIM_PS_PER_S;
+            if (target_ps < (double)sc.duration)
+                until = (sim_time)target_ps;
+            if (engine_now(e) >= until && until < sc.duration) {
+                flush_streams(pcap, growing, 3);
+                sleep_s(RUN_PACE_TICK_S);
+                continue;
+            }
+        }
+        if ((ran = engine_run(e, until, RUN_SLICE_EVENTS)) != ENGINE_RUNNING)
+            break;
         /* A reader at the other end of a pipe (`--pcap - | tshark -r -`)
          * sees the trace at most RUN_FLUSH_S late. */
         double now = wall_now_s();
@@ -547,7 +614,7 @@ int cmd_run_main(int argc, char **argv)
             flushed = now;
             flush_streams(pcap, growing, 3);
         }
-        if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
+        if (!estimated && !endless && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
                            largest(growing, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
             if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)

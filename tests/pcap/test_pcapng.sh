@@ -154,4 +154,27 @@ grep -q '"throughput"' rep.json || fail "--events -: measures not on standard er
 [ "$(TS -r same.pcapng | wc -l)" -gt 0 ] || fail "same file as standard output"
 grep -q '^  throughput' same.txt || fail "same file: measures not on standard error"
 
+# 9. Pacing: simulated time at a multiple of the wall clock; an endless
+#    run to standard output is readable while it runs (flushed at least
+#    every 100 ms) and valid after SIGTERM.
+start=$(date +%s%N)
+"$CSMACD" run --stations 4 --duration 400ms --pace 1 --format json >paced.json
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$took" -ge 390 ] || fail "--pace 1: 400 ms simulated in $took ms of wall time"
+"$CSMACD" run --stations 4 --duration inf --pace 0.01 --pcap - >live.pcapng 2>live.err &
+pid=$!
+sleep 2
+n1=$(TS -r live.pcapng | wc -l)
+kill -TERM $pid
+rc=0
+wait $pid || rc=$?
+[ "$rc" -eq 143 ] || fail "endless run after SIGTERM: exit $rc"
+[ "$n1" -gt 0 ] || fail "nothing readable while the paced run went on"
+n2=$(TS -r live.pcapng | wc -l)
+[ "$n2" -ge "$n1" ] || fail "fewer records after the end ($n2) than during the run ($n1)"
+last=$(TS -r live.pcapng -T fields -e frame.time_relative | tail -n 1)
+awk -v t="$last" 'BEGIN { exit !(t > 0.005 && t < 0.05) }' ||
+    fail "a pace of 0.01 for about 2 s reached $last s of simulated time"
+grep -q '^csmacd: interrupted at ' live.err || fail "no interruption message"
+
 echo "pcapng: ok ($records records, $jams fragments)"
