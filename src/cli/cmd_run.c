@@ -98,6 +98,8 @@ typedef struct run_opts {
     uint64_t series_max_rows; /* 0: not given */
     double pace;              /* simulated seconds per wall second, 0: not paced */
     const char *duration;     /* --duration as given, NULL: not given */
+    bool capture;             /* for Wireshark (cmd_run_capture): no measures,
+                                 a signal or a reader gone is the normal end */
 } run_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -377,11 +379,15 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
  * included; and where the probe sits, for the interfaces' descriptions.
  * Nothing of the machine, the wall clock or the output's name: reruns
  * stay byte-identical, to a file or to standard output. */
-static void describe_trace(const scenario *sc, char *comment, size_t n, char *probe, size_t pn)
+static void describe_trace(const scenario *sc, bool endless, char *comment, size_t n, char *probe,
+                           size_t pn)
 {
     const char *traffic = scenario_traffic_name(sc->traffic.kind);
     char dur[64];
-    parse_format_time(sc->duration, dur, sizeof dur);
+    if (endless)
+        snprintf(dur, sizeof dur, "until stopped");
+    else
+        parse_format_time(sc->duration, dur, sizeof dur);
     snprintf(comment, n,
                  "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration "
                  "%s, seed %llu",
@@ -393,10 +399,30 @@ static void describe_trace(const scenario *sc, char *comment, size_t n, char *pr
         snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
 }
 
-int cmd_run_main(int argc, char **argv)
+/* Whether a sink's message is a write to a reader that left. */
+static bool broken_pipe(const char *msg)
+{
+    const char *why = strerror(EPIPE);
+    size_t n = strlen(msg), w = strlen(why);
+    return n >= w && strcmp(msg + n - w, why) == 0;
+}
+
+static int run_main(int argc, char **argv, bool capture);
+
+int cmd_run_main(int argc, char **argv) { return run_main(argc, argv, false); }
+
+int cmd_run_capture(int argc, char **argv) { return run_main(argc, argv, true); }
+
+const cli_option *cmd_run_options(size_t *n)
+{
+    *n = sizeof run_options / sizeof run_options[0];
+    return run_options;
+}
+
+static int run_main(int argc, char **argv, bool capture)
 {
     run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true,
-                     .pcap_format = pcap_sink_default_format()};
+                     .pcap_format = pcap_sink_default_format(), .capture = capture};
     const char *scenario_file = NULL;
     const cli_command cmd = {
         .name = "run",
@@ -544,7 +570,7 @@ int cmd_run_main(int argc, char **argv)
     char trace_app[64], trace_comment[1024], trace_probe[128];
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
-        describe_trace(engine_scenario(e), trace_comment, sizeof trace_comment, trace_probe,
+        describe_trace(engine_scenario(e), endless, trace_comment, sizeof trace_comment, trace_probe,
                        sizeof trace_probe);
         snprintf(trace_app, sizeof trace_app, "csmacd %s", CSMACD_VERSION);
         opts.pcap_format.application = trace_app;
@@ -640,7 +666,8 @@ int cmd_run_main(int argc, char **argv)
                       .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
                       .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
     errno = 0;
-    if (output_write(report, opts.format, &run) != 0 || fflush(report) != 0 || ferror(report)) {
+    if (!opts.capture &&
+        (output_write(report, opts.format, &run) != 0 || fflush(report) != 0 || ferror(report))) {
         /* A reader that left (`| head`) is the conventional silent 141;
          * the files below are still completed. */
         if (errno == EPIPE) {
@@ -664,11 +691,21 @@ int cmd_run_main(int argc, char **argv)
     }
     for (size_t i = 0; i < n_sinks; i++)
         if (sinks[i].close(sinks[i].obj, err, sizeof err) != 0) {
+            /* The trace's reader left: Wireshark stopped the capture (the
+             * normal end), or `--pcap - | head` (the silent 141). */
+            if (sinks[i].obj == pcap && broken_pipe(err) &&
+                (opts.capture || outfile_is_stdout(opts.pcap))) {
+                if (!opts.capture && status == EXIT_STATUS_OK)
+                    status = EXIT_STATUS_SIGPIPE;
+                continue;
+            }
             cli_error("%s", err);
             status = EXIT_STATUS_RUNTIME;
         }
     engine_destroy(e);
     scenario_free(&sc);
+    if (sig != 0 && opts.capture)
+        return status; /* stopping the capture is how it ends */
     if (sig != 0) {
         cli_error("interrupted at %.6f s of simulated time", r.sim_time_s);
         if (status == EXIT_STATUS_OK)
