@@ -6,8 +6,12 @@
  * if_tsresol 9 and if_fcslen 32; an enhanced packet block's 64-bit
  * nanosecond stamp split high/low, data padded, comment and epb_flags;
  * blocks without options carry no opt_endofopt; the comment of a whole
- * frame, a retry, a late collision and with a group. Does not pin what
- * Wireshark makes of the file (tests/pcap/test_pcapng.sh does).
+ * frame, a retry, a late collision and with a group; the reader
+ * (pcapng_read.h) on what the writer wrote (two interfaces of different
+ * link types, stamps, flags, FCS lengths), on a big-endian section with
+ * millisecond stamps and an offset, and its refusals (a bad trailer, a
+ * truncated block, a packet on an undescribed interface). Does not pin
+ * what Wireshark makes of the file (tests/pcap/test_pcapng.sh does).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +25,7 @@
 
 #include "pcap_sink.h"
 #include "pcapng.h"
+#include "pcapng_read.h"
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -168,6 +173,110 @@ static void test_container_for_path(void **state)
     assert_int_equal(pcap_sink_container_for_path(".pcap"), PCAP_SINK_PCAP);
 }
 
+static int write_two_interfaces(FILE *f)
+{
+    static const uint8_t frame[64] = {1, 2, 3};
+    static const uint8_t frag[8] = {9, 9};
+    pcapng_interface eth = {.linktype = PCAPNG_LINKTYPE_ETHERNET, .snaplen = 65535,
+                            .name = "a", .fcs_bits = 32};
+    pcapng_interface na = {.linktype = PCAPNG_LINKTYPE_NETANALYZER_TRANSPARENT,
+                           .snaplen = 65535, .description = "b"};
+    if (pcapng_write_section(f, "x", NULL) || pcapng_write_interface(f, &eth) ||
+        pcapng_write_interface(f, &na))
+        return -1;
+    if (pcapng_write_packet(f, 0, UINT64_C(946684800000000309), frame, 64,
+                            PCAPNG_EPB_FCS_LEN(4), "whole"))
+        return -1;
+    return pcapng_write_packet(f, 1, UINT64_C(946684800000001000), frag, 8,
+                               PCAPNG_EPB_CRC_ERROR | PCAPNG_EPB_TOO_SHORT, NULL);
+}
+
+/* Reads every record of buf; returns how many, or -1 with the reason. */
+static int read_all(const uint8_t *buf, size_t len, pcapng_record *out, int max, char *why)
+{
+    FILE *f = fmemopen((void *)buf, len, "rb");
+    assert_non_null(f);
+    pcapng_reader *r;
+    assert_int_equal(pcapng_read_open(f, &r, why, 200), 0);
+    int n = 0, rc;
+    pcapng_record rec;
+    while ((rc = pcapng_read_next(r, &rec, why, 200)) == 1) {
+        if (n < max) {
+            out[n] = rec;
+            out[n].data = NULL; /* valid only until the next call */
+        }
+        n++;
+    }
+    pcapng_read_close(r);
+    fclose(f);
+    return rc < 0 ? -1 : n;
+}
+
+static void test_read_back(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *b = in_memory(&len, write_two_interfaces);
+    assert_true(pcapng_read_magic(b));
+    pcapng_record rec[4];
+    char why[200];
+    assert_int_equal(read_all(b, len, rec, 4, why), 2);
+    assert_int_equal(rec[0].linktype, 1);
+    assert_int_equal(rec[0].t_ns, INT64_C(946684800000000309));
+    assert_int_equal(rec[0].caplen, 64);
+    assert_int_equal(rec[0].fcs_bytes, 4);
+    assert_int_equal(rec[1].linktype, 241);
+    assert_int_equal(rec[1].len, 8);
+    assert_int_equal(rec[1].flags, PCAPNG_EPB_CRC_ERROR | PCAPNG_EPB_TOO_SHORT);
+    assert_int_equal(rec[1].fcs_bytes, PCAPNG_READ_FCS_UNKNOWN);
+
+    /* The trailer of the last block differs from its length. */
+    b[len - 1] ^= 1;
+    assert_int_equal(read_all(b, len, rec, 4, why), -1);
+    assert_string_equal(why, "pcapng block trailer differs from its length");
+    b[len - 1] ^= 1;
+    /* Cut inside the last block. */
+    assert_int_equal(read_all(b, len - 6, rec, 4, why), -1);
+    assert_string_equal(why, "truncated pcapng block");
+    free(b);
+}
+
+static void be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+static void test_read_big_endian(void **state)
+{
+    (void)state;
+    uint8_t f[256];
+    memset(f, 0, sizeof f);
+    /* SHB, 28 octets: big-endian magic, version 1.0, length -1. */
+    be32(f, 0x0A0D0D0A), be32(f + 4, 28), be32(f + 8, 0x1A2B3C4D), f[13] = 1;
+    memset(f + 16, 0xFF, 8);
+    be32(f + 24, 28);
+    /* IDB at 28, 48 octets: Ethernet; if_tsresol 3 (ms), if_tsoffset 100 s. */
+    uint8_t *i = f + 28;
+    be32(i, 1), be32(i + 4, 48), i[9] = 1, be32(i + 12, 65535);
+    i[17] = 9, i[19] = 1, i[20] = 3;             /* tsresol: ms */
+    i[25] = 14, i[27] = 8, i[35] = 100;          /* tsoffset: 100 s */
+    be32(i + 44, 48);
+    /* EPB at 76, 32 + 4 octets of data. */
+    uint8_t *e = f + 76;
+    be32(e, 6), be32(e + 4, 36), be32(e + 16, 1500); /* 1.5 s */
+    be32(e + 20, 4), be32(e + 24, 4);
+    be32(e + 32, 36);
+    pcapng_record rec[2];
+    char why[200];
+    assert_int_equal(read_all(f, 112, rec, 2, why), 1);
+    assert_int_equal(rec[0].linktype, 1);
+    assert_int_equal(rec[0].t_ns, INT64_C(101500000000));
+    /* A packet on interface 1, never described. */
+    be32(e + 8, 1);
+    assert_int_equal(read_all(f, 112, rec, 2, why), -1);
+    assert_string_equal(why, "pcapng packet on an interface never described");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +285,8 @@ int main(void)
         cmocka_unit_test(test_packet),
         cmocka_unit_test(test_story),
         cmocka_unit_test(test_container_for_path),
+        cmocka_unit_test(test_read_back),
+        cmocka_unit_test(test_read_big_endian),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
