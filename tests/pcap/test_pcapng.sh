@@ -15,7 +15,13 @@
 # whole" to the frames that got through after colliding; late collisions
 # marked "(late)"; the section names csmacd, its version, the scenario and
 # the seed, the interfaces the probe, PHY and rate; nanosecond stamps; the
-# same seed gives a byte-identical file; --pcap-format pcap and a name
+# same seed gives a byte-identical file, to a file or to standard output;
+# --pcap - through a pipe to tshark, the measures on standard error;
+# pacing (a paced run takes its wall time; an endless one is readable
+# while it runs and complete after SIGTERM); a live pipe into a capture
+# ends csmacd silently when the reader leaves; replay of csmacd's own
+# traces offers exactly the frames sent whole and says what it skipped;
+# --pcap-format pcap and a name
 # ending in .pcap write classic pcap, --pcap-format pcapng overrides the
 # name; the dissector (LUA) decodes the pcapng trace as the classic one:
 # csmacd.fragment on exactly the collided attempts, the csmacd header on
@@ -176,5 +182,15 @@ last=$(TS -r live.pcapng -T fields -e frame.time_relative | tail -n 1)
 awk -v t="$last" 'BEGIN { exit !(t > 0.005 && t < 0.05) }' ||
     fail "a pace of 0.01 for about 2 s reached $last s of simulated time"
 grep -q '^csmacd: interrupted at ' live.err || fail "no interruption message"
+
+# 10. The live pipe into a capture (what `| wireshark -k -i -` does):
+#     dumpcap reads the stream, both interfaces; when the reader leaves,
+#     csmacd ends silently (141, the conventional status).
+( rc=0; "$CSMACD" run --stations 8 --pace 0.01 --duration inf --pcap - 2>pipe.err || rc=$?
+  echo $rc >pipe.rc ) | tshark -i - -a duration:2 -w piped.pcapng >/dev/null 2>&1
+[ "$(cat pipe.rc)" -eq 141 ] || fail "after the reader left: exit $(cat pipe.rc) ($(cat pipe.err))"
+if grep -q '^csmacd: ' pipe.err; then fail "after the reader left: $(grep '^csmacd: ' pipe.err)"; fi
+[ "$(count piped.pcapng 'frame.interface_id == 0')" -gt 5 ] || fail "live pipe: no frames"
+[ "$(count piped.pcapng 'frame.interface_id == 1')" -gt 5 ] || fail "live pipe: no fragments"
 
 echo "pcapng: ok ($records records, $jams fragments)"
