@@ -40,8 +40,8 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS,
-       OPT_DURATION, OPT_PACE };
+       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL,
+       OPT_SERIES_MAX_ROWS, OPT_DURATION, OPT_PACE };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -389,10 +389,10 @@ static void describe_trace(const scenario *sc, bool endless, char *comment, size
     else
         parse_format_time(sc->duration, dur, sizeof dur);
     snprintf(comment, n,
-                 "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration "
-                 "%s, seed %llu",
-                 sc->phy.name, sc->n_stations, sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of",
-                 sc->phy.length_m, traffic, sc->policy, dur, (unsigned long long)sc->seed);
+             "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration %s, seed %llu",
+             sc->phy.name, sc->n_stations,
+             sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of", sc->phy.length_m,
+             traffic, sc->policy, dur, (unsigned long long)sc->seed);
     if (sc->phy.topology == TOPOLOGY_STAR)
         snprintf(probe, pn, "at the hub");
     else
@@ -427,10 +427,11 @@ static int run_main(int argc, char **argv, bool capture)
     const cli_command cmd = {
         .name = "run",
         .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
-                    "[--events FILE] [--pcap FILE] [--pcap-format pcapng|pcap] [--pcap-collisions yes|no] "
+                    "[--events FILE] [--pcap FILE|-] [--pcap-format pcapng|pcap] "
+                    "[--pcap-collisions yes|no] "
                     "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
                     "[--pcap-epoch DATE] [--series FILE] "
-                    "[--series-interval TIME]",
+                    "[--series-interval TIME] [--pace X] [--duration TIME|inf]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
                    "with their IEEE 802.3\nClause 30 names.",
@@ -570,8 +571,8 @@ static int run_main(int argc, char **argv, bool capture)
     char trace_app[64], trace_comment[1024], trace_probe[128];
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
-        describe_trace(engine_scenario(e), endless, trace_comment, sizeof trace_comment, trace_probe,
-                       sizeof trace_probe);
+        describe_trace(engine_scenario(e), endless, trace_comment, sizeof trace_comment,
+                       trace_probe, sizeof trace_probe);
         snprintf(trace_app, sizeof trace_app, "csmacd %s", CSMACD_VERSION);
         opts.pcap_format.application = trace_app;
         opts.pcap_format.comment = trace_comment;
@@ -640,8 +641,9 @@ static int run_main(int argc, char **argv, bool capture)
             flushed = now;
             flush_streams(pcap, growing, 3);
         }
-        if (!estimated && !endless && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
-                           largest(growing, 3) >= RUN_PILOT_BYTES)) {
+        if (!estimated && !endless &&
+            (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
+             largest(growing, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
             if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
                 goto open_failed;

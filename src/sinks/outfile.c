@@ -24,7 +24,8 @@
  * reads "pipe:[123]"), and no temporary can be created beside them. */
 static bool special_path(const char *path)
 {
-    return strcmp(path, "-") == 0 || strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/fd/", 8) == 0 ||
+    return strcmp(path, "-") == 0 || strncmp(path, "/proc/", 6) == 0 ||
+           strncmp(path, "/dev/fd/", 8) == 0 ||
            strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0;
 }
 

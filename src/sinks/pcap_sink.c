@@ -166,7 +166,8 @@ size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *g
     if (ev->attempt > 1)
         snprintf(backoff, sizeof backoff, ", backoff %llu slot%s",
                  (unsigned long long)ev->backoff_slots, ev->backoff_slots == 1 ? "" : "s");
-    int w = snprintf(buf, n, "station %u, frame %llu, attempt %u%s, %s%s, queued %llu.%03llu us%s%s",
+    int w = snprintf(buf, n,
+                     "station %u, frame %llu, attempt %u%s, %s%s, queued %llu.%03llu us%s%s",
                      ev->station + 1, (unsigned long long)ethframe_frame_number(ev->frame_id),
                      ev->attempt, ev->attempt > 1 ? " (retry)" : "", collision, backoff,
                      (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000),

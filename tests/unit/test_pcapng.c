@@ -243,7 +243,8 @@ static void test_read_back(void **state)
 
 static void be32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
 }
 
 static void test_read_big_endian(void **state)
