@@ -24,8 +24,12 @@
 --       own. Fields of the header that made it onto the wire before the
 --       jam are still decoded, so a fragment of a retry still matches
 --       csmacd.attempt > 1.
---   * The frames of netANALYZER transparent records (csmacd's default),
---       which Wireshark itself shows as raw octets, as Ethernet.
+--   * The frames of netANALYZER transparent records (the fragments'
+--       interface of csmacd's pcapng traces, and the classic pcap's
+--       default link type), which Wireshark itself shows as raw octets,
+--       as Ethernet. In a pcapng trace the whole frames are on an Ethernet
+--       interface, which Wireshark dissects itself; both formats decode to
+--       the same fields.
 --
 -- Handy filters:
 --   csmacd.fragment              collided attempts

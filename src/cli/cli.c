@@ -236,6 +236,17 @@ void cli_print_scenario_options(FILE *f)
                      scenario_options[i].help);
 }
 
+bool cli_scenario_option_at(size_t i, const char **name, const char **arg_name,
+                            const char **help)
+{
+    if (i >= N_SCENARIO_OPTIONS)
+        return false;
+    *name = scenario_options[i].name;
+    *arg_name = scenario_options[i].arg_name;
+    *help = scenario_options[i].help;
+    return true;
+}
+
 void cli_print_help(FILE *f, const cli_command *cmd)
 {
     fprintf(f, "usage: csmacd %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);

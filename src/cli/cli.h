@@ -98,6 +98,12 @@ void cli_print_help(FILE *f, const cli_command *cmd);
 /* The scenario options, for commands that list them differently. */
 void cli_print_scenario_options(FILE *f);
 
+/* The scenario options' table, for what lists them elsewhere (the extcap
+ * dialog): the i-th option's name, argument name and help, as --help
+ * prints them. Returns false when i is past the end. */
+bool cli_scenario_option_at(size_t i, const char **name, const char **arg_name,
+                            const char **help);
+
 /* "csmacd: <message>" and "csmacd: warning: <message>" on standard error,
  * one line each: the message is cleaned by cli_clean_message first (at
  * most 8191 bytes are kept). */

@@ -40,7 +40,8 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL, OPT_SERIES_MAX_ROWS };
+       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL,
+       OPT_SERIES_MAX_ROWS, OPT_DURATION, OPT_PACE };
 
 static const cli_option run_options[] = {
     {"format", CLI_ARG_REQUIRED, "text|json|csv", "how to print the measures (text)", OPT_FORMAT},
@@ -48,12 +49,16 @@ static const cli_option run_options[] = {
      OPT_STATIONS_CSV},
     {"events", CLI_ARG_REQUIRED, "FILE", "write one CSV line per MAC event to FILE", OPT_EVENTS},
     {"pcap", CLI_ARG_REQUIRED, "FILE",
-     "write what the probe saw to FILE (pcap, ns stamps; see captures/README.md)", OPT_PCAP},
+     "write what the probe saw to FILE, - for standard output (pcapng; classic pcap for a "
+     "name ending in .pcap)", OPT_PCAP},
+    {"pcap-format", CLI_ARG_REQUIRED, "pcapng|pcap",
+     "the trace's format, whatever the file name (pcapng, or pcap for FILE.pcap)",
+     OPT_PCAP_FORMAT},
     {"pcap-collisions", CLI_ARG_REQUIRED, "yes|no",
      "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
     {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
-     "netanalyzer-transparent (preamble and status: a collision reads as one in a plain "
-     "Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
+     "classic pcap only: netanalyzer-transparent (preamble and status: a collision reads as "
+     "one in a plain Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
      OPT_PCAP_LINKTYPE},
     {"pcap-epoch", CLI_ARG_REQUIRED, "DATE",
      "the date and time the run starts at in the trace: 2026-01-01T00:00:00Z, 2026-01-01 or "
@@ -66,6 +71,15 @@ static const cli_option run_options[] = {
      OPT_SERIES_INTERVAL},
     {"series-max-rows", CLI_ARG_REQUIRED, "N",
      "refuse a series of more rows than N (10000000)", OPT_SERIES_MAX_ROWS},
+    {"pace", CLI_ARG_REQUIRED, "X",
+     "run simulated time at X times the wall clock, for watching live: 1 = real time, "
+     "0.001 = slow motion (as fast as possible)",
+     OPT_PACE},
+    /* Shadows the scenario key: run alone may run without end. */
+    {"duration", CLI_ARG_REQUIRED, "TIME|inf",
+     "simulated time to run: 2s, 500ms, 10us, 1.5min (1s); inf runs until SIGINT or SIGTERM "
+     "(with --pace only)",
+     OPT_DURATION},
 };
 
 typedef struct run_opts {
@@ -76,11 +90,16 @@ typedef struct run_opts {
     bool pcap_collisions;
     bool pcap_collisions_set;
     pcap_sink_format pcap_format;
+    bool pcap_format_set;
     bool pcap_linktype_set;
     bool pcap_epoch_set;
     const char *series;
     sim_time series_interval; /* 0: not given */
     uint64_t series_max_rows; /* 0: not given */
+    double pace;              /* simulated seconds per wall second, 0: not paced */
+    const char *duration;     /* --duration as given, NULL: not given */
+    bool capture;             /* for Wireshark (cmd_run_capture): no measures,
+                                 a signal or a reader gone is the normal end */
 } run_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -98,6 +117,19 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_PCAP_COLLISIONS:
         o->pcap_collisions_set = true;
         return parse_bool(value, &o->pcap_collisions, err, errlen);
+    case OPT_PCAP_FORMAT:
+        o->pcap_format_set = true;
+        if (strcmp(value, "pcapng") == 0) {
+            o->pcap_format.container = PCAP_SINK_PCAPNG;
+        } else if (strcmp(value, "pcap") == 0) {
+            o->pcap_format.container = PCAP_SINK_PCAP;
+        } else {
+            char q[64];
+            snprintf(err, errlen, "unknown trace format '%s' (pcapng, pcap)",
+                     parse_echo(value, q, sizeof q));
+            return -1;
+        }
+        return 0;
     case OPT_PCAP_LINKTYPE:
         o->pcap_linktype_set = true;
         if (strcmp(value, "ethernet") == 0) {
@@ -124,6 +156,22 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
             snprintf(err, errlen, "the interval must be above 0");
             return -1;
         }
+        return 0;
+    case OPT_PACE: {
+        /* parse_double refuses inf and nan; the sign is checked here so
+         * that 0 and negative paces get the same message. */
+        double v;
+        if (parse_double(value, -1e300, 1e12, &v, err, errlen) != 0)
+            return -1;
+        if (!(v > 0)) {
+            snprintf(err, errlen, "the pace must be above 0 (1 = real time, 0.001 = slow motion)");
+            return -1;
+        }
+        o->pace = v;
+        return 0;
+    }
+    case OPT_DURATION:
+        o->duration = value;
         return 0;
     case OPT_SERIES_MAX_ROWS:
         return parse_u64(value, 1, UINT64_MAX, &o->series_max_rows, err, errlen);
@@ -213,7 +261,9 @@ static void warn_replay(const engine *e)
     const struct { uint64_t count; const char *what; } parts[] = {
         {st.oversize, "over the maximum frame size"},
         {st.runt, "shorter than an Ethernet header"},
-        {st.errored, "flagged in error"},
+        {st.errored, "collision fragments or bad frames flagged by the capture"},
+        {st.bad_fcs, "collision fragments without a valid FCS"},
+        {st.undersize, "shorter than 64 octets"},
         {st.over_cap, "from sources beyond --pcap-max-stations"},
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
@@ -269,6 +319,30 @@ static int check_growth(const outfile *const *files, size_t n, sim_time now, sim
     return 0;
 }
 
+/* Outputs written in place (standard output, a pipe, a device) are
+ * flushed this often while the run goes on; files renamed into place at
+ * the end need not be. */
+#define RUN_FLUSH_S 0.1
+
+static void flush_streams(pcap_sink *pcap, const outfile *const *files, size_t n)
+{
+    if (pcap != NULL && pcap_sink_file(pcap)->tmp == NULL)
+        (void)pcap_sink_flush(pcap); /* an error is kept and stops the run */
+    for (size_t i = 0; i < n; i++)
+        if (files[i] != NULL && files[i]->f != NULL && files[i]->tmp == NULL &&
+            (pcap == NULL || files[i] != pcap_sink_file(pcap)))
+            (void)fflush(files[i]->f); /* an error stays in ferror, seen at close */
+}
+
+/* A paced run sleeps this long when it has caught up with the wall clock. */
+#define RUN_PACE_TICK_S 0.01
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL); /* a signal cuts it short: the loop looks at the flag */
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -283,10 +357,12 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
 {
     char why[400];
     if (pcap_sink_check_format(&sc->phy, fmt, why, sizeof why) != 0) {
-        cli_error("--pcap-linktype: %s", why);
+        cli_error("%s: %s",
+                  fmt->container == PCAP_SINK_PCAPNG ? "--pcap-format" : "--pcap-linktype", why);
         return -1;
     }
-    if (!pcap_sink_fits(fmt->epoch_s, sc->duration)) {
+    /* pcapng stamps are 64-bit nanoseconds: no 2038 limit. */
+    if (fmt->container == PCAP_SINK_PCAP && !pcap_sink_fits(fmt->epoch_s, sc->duration)) {
         char from[32], last[32], dur[64];
         parse_format_date(fmt->epoch_s, from, sizeof from);
         parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
@@ -299,18 +375,63 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
     return 0;
 }
 
-int cmd_run_main(int argc, char **argv)
+/* The pcapng section's comment: the scenario the run made, seed
+ * included; and where the probe sits, for the interfaces' descriptions.
+ * Nothing of the machine, the wall clock or the output's name: reruns
+ * stay byte-identical, to a file or to standard output. */
+static void describe_trace(const scenario *sc, bool endless, char *comment, size_t n, char *probe,
+                           size_t pn)
+{
+    const char *traffic = scenario_traffic_name(sc->traffic.kind);
+    char dur[64];
+    if (endless)
+        snprintf(dur, sizeof dur, "until stopped");
+    else
+        parse_format_time(sc->duration, dur, sizeof dur);
+    snprintf(comment, n,
+             "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration %s, seed %llu",
+             sc->phy.name, sc->n_stations,
+             sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of", sc->phy.length_m,
+             traffic, sc->policy, dur, (unsigned long long)sc->seed);
+    if (sc->phy.topology == TOPOLOGY_STAR)
+        snprintf(probe, pn, "at the hub");
+    else
+        snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
+}
+
+/* Whether a sink's message is a write to a reader that left. */
+static bool broken_pipe(const char *msg)
+{
+    const char *why = strerror(EPIPE);
+    size_t n = strlen(msg), w = strlen(why);
+    return n >= w && strcmp(msg + n - w, why) == 0;
+}
+
+static int run_main(int argc, char **argv, bool capture);
+
+int cmd_run_main(int argc, char **argv) { return run_main(argc, argv, false); }
+
+int cmd_run_capture(int argc, char **argv) { return run_main(argc, argv, true); }
+
+const cli_option *cmd_run_options(size_t *n)
+{
+    *n = sizeof run_options / sizeof run_options[0];
+    return run_options;
+}
+
+static int run_main(int argc, char **argv, bool capture)
 {
     run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true,
-                     .pcap_format = pcap_sink_default_format()};
+                     .pcap_format = pcap_sink_default_format(), .capture = capture};
     const char *scenario_file = NULL;
     const cli_command cmd = {
         .name = "run",
         .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
-                    "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
+                    "[--events FILE] [--pcap FILE|-] [--pcap-format pcapng|pcap] "
+                    "[--pcap-collisions yes|no] "
                     "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
                     "[--pcap-epoch DATE] [--series FILE] "
-                    "[--series-interval TIME]",
+                    "[--series-interval TIME] [--pace X] [--duration TIME|inf]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
                    "with their IEEE 802.3\nClause 30 names.",
@@ -334,6 +455,21 @@ int cmd_run_main(int argc, char **argv)
         cli_error("%s", err);
         return EXIT_STATUS_USAGE;
     }
+    /* --duration comes last, as if it were the last scenario option. */
+    bool endless = opts.duration != NULL && strcmp(opts.duration, "inf") == 0;
+    if (endless) {
+        if (opts.pace <= 0) {
+            cli_error("--duration: inf needs --pace X (an unpaced run must end)");
+            scenario_free(&sc);
+            return EXIT_STATUS_USAGE;
+        }
+        sc.duration = PARSE_MAX_TIME_PS;
+    } else if (opts.duration != NULL &&
+               scenario_set(&sc, "duration", opts.duration, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
     /* No output may be another output or an input (after links and "./"). */
     const outfile_role outs[] = {{"--events", opts.events}, {"--stations-csv", opts.stations_csv},
                                  {"--pcap", opts.pcap}, {"--series", opts.series}};
@@ -345,16 +481,33 @@ int cmd_run_main(int argc, char **argv)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
+    /* An output on standard output (-) carries nothing else: the measures
+     * then go to standard error. */
+    FILE *report = stdout;
+    for (size_t i = 0; i < 4; i++)
+        if (outs[i].path != NULL && outfile_is_stdout(outs[i].path))
+            report = stderr;
     if (opts.series_interval > 0 && opts.series == NULL) {
         cli_error("--series-interval: needs --series FILE");
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
-    if ((opts.pcap_collisions_set || opts.pcap_linktype_set || opts.pcap_epoch_set) &&
+    if ((opts.pcap_collisions_set || opts.pcap_linktype_set || opts.pcap_epoch_set ||
+         opts.pcap_format_set) &&
         opts.pcap == NULL) {
         cli_error("%s: needs --pcap FILE", opts.pcap_collisions_set ? "--pcap-collisions"
                                            : opts.pcap_linktype_set ? "--pcap-linktype"
+                                           : opts.pcap_format_set   ? "--pcap-format"
                                                                     : "--pcap-epoch");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    if (opts.pcap != NULL && !opts.pcap_format_set)
+        opts.pcap_format.container = pcap_sink_container_for_path(opts.pcap);
+    if (opts.pcap_linktype_set && opts.pcap_format.container == PCAP_SINK_PCAPNG) {
+        cli_error("--pcap-linktype: applies to classic pcap only (--pcap-format pcap, or a "
+                  "name ending in .pcap): pcapng puts whole frames on an Ethernet interface "
+                  "and fragments on a netANALYZER transparent one");
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
@@ -415,8 +568,15 @@ int cmd_run_main(int argc, char **argv)
         }
     }
     pcap_sink *pcap = NULL;
+    char trace_app[64], trace_comment[1024], trace_probe[128];
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
+        describe_trace(engine_scenario(e), endless, trace_comment, sizeof trace_comment,
+                       trace_probe, sizeof trace_probe);
+        snprintf(trace_app, sizeof trace_app, "csmacd %s", CSMACD_VERSION);
+        opts.pcap_format.application = trace_app;
+        opts.pcap_format.comment = trace_comment;
+        opts.pcap_format.probe = trace_probe;
         if (pcap_sink_open_format(opts.pcap, &engine_scenario(e)->phy, &po, &opts.pcap_format,
                                   &pcap, err, sizeof err) != 0)
             goto open_failed;
@@ -454,12 +614,36 @@ int cmd_run_main(int argc, char **argv)
     bool estimated = false;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
+    double flushed = t0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
-           (series_out.s == NULL || series_error(series_out.s) == 0) &&
-           (ran = engine_run(e, sc.duration, RUN_SLICE_EVENTS)) == ENGINE_RUNNING) {
-        if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
-                           largest(growing, 3) >= RUN_PILOT_BYTES)) {
+           (series_out.s == NULL || series_error(series_out.s) == 0)) {
+        /* Pacing: the engine reads no clock, so it is run up to the
+         * simulated time the wall clock has reached, then the program
+         * sleeps a tick; simulated time never runs ahead of the pace. */
+        sim_time until = sc.duration;
+        if (opts.pace > 0) {
+            double target_ps = (wall_now_s() - t0) * opts.pace * (double)SIM_PS_PER_S;
+            if (target_ps < (double)sc.duration)
+                until = (sim_time)target_ps;
+            if (engine_now(e) >= until && until < sc.duration) {
+                flush_streams(pcap, growing, 3);
+                sleep_s(RUN_PACE_TICK_S);
+                continue;
+            }
+        }
+        if ((ran = engine_run(e, until, RUN_SLICE_EVENTS)) != ENGINE_RUNNING)
+            break;
+        /* A reader at the other end of a pipe (`--pcap - | tshark -r -`)
+         * sees the trace at most RUN_FLUSH_S late. */
+        double now = wall_now_s();
+        if (now - flushed >= RUN_FLUSH_S) {
+            flushed = now;
+            flush_streams(pcap, growing, 3);
+        }
+        if (!estimated && !endless &&
+            (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
+             largest(growing, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
             if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
                 goto open_failed;
@@ -484,13 +668,15 @@ int cmd_run_main(int argc, char **argv)
                       .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
                       .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
     errno = 0;
-    if (output_write(stdout, opts.format, &run) != 0 || fflush(stdout) != 0 || ferror(stdout)) {
+    if (!opts.capture &&
+        (output_write(report, opts.format, &run) != 0 || fflush(report) != 0 || ferror(report))) {
         /* A reader that left (`| head`) is the conventional silent 141;
          * the files below are still completed. */
         if (errno == EPIPE) {
             status = EXIT_STATUS_SIGPIPE;
         } else {
-            cli_error("standard output: %s", strerror(errno ? errno : EIO));
+            cli_error("%s: %s", report == stdout ? "standard output" : "standard error",
+                      strerror(errno ? errno : EIO));
             status = EXIT_STATUS_RUNTIME;
         }
     }
@@ -507,11 +693,21 @@ int cmd_run_main(int argc, char **argv)
     }
     for (size_t i = 0; i < n_sinks; i++)
         if (sinks[i].close(sinks[i].obj, err, sizeof err) != 0) {
+            /* The trace's reader left: Wireshark stopped the capture (the
+             * normal end), or `--pcap - | head` (the silent 141). */
+            if (sinks[i].obj == pcap && broken_pipe(err) &&
+                (opts.capture || outfile_is_stdout(opts.pcap))) {
+                if (!opts.capture && status == EXIT_STATUS_OK)
+                    status = EXIT_STATUS_SIGPIPE;
+                continue;
+            }
             cli_error("%s", err);
             status = EXIT_STATUS_RUNTIME;
         }
     engine_destroy(e);
     scenario_free(&sc);
+    if (sig != 0 && opts.capture)
+        return status; /* stopping the capture is how it ends */
     if (sig != 0) {
         cli_error("interrupted at %.6f s of simulated time", r.sim_time_s);
         if (status == EXIT_STATUS_OK)

@@ -8,8 +8,24 @@
 #ifndef CSMACD_COMMANDS_H
 #define CSMACD_COMMANDS_H
 
+#include <stddef.h>
+
+#include "cli.h"
+
 /* csmacd run: one scenario, its measures on standard output. */
 int cmd_run_main(int argc, char **argv);
+/* The same for a capture by Wireshark (cmd_extcap.c): no measures, and a
+ * signal or the trace's reader leaving ends it with status 0, silently. */
+int cmd_run_capture(int argc, char **argv);
+/* run's own option table (what `csmacd run --help` lists before the
+ * scenario options), for the extcap dialog. */
+const cli_option *cmd_run_options(size_t *n);
+
+/* csmacd extcap: csmacd as a Wireshark capture interface. main.c also
+ * sends here a first argument that Wireshark gives an extcap
+ * (--extcap-interfaces, --capture, ...), so the program itself can sit in
+ * Wireshark's extcap folder. */
+int cmd_extcap_main(int argc, char **argv);
 
 /* csmacd tui: the live classroom screen (also `csmacd` alone on a terminal). */
 int cmd_tui_main(int argc, char **argv);

@@ -32,6 +32,7 @@ static const command commands[] = {
     {"sweep", "run a scenario over a grid, with replications, CIs, CSV and a figure",
      cmd_sweep_main},
     {"presets", "list the built-in experiments (csmacd sweep --preset NAME)", cmd_presets_main},
+    {"extcap", "csmacd as a Wireshark capture interface (extcap)", cmd_extcap_main},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -99,6 +100,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(word, commands[i].name) == 0)
             return commands[i].main(argc - 1, argv + 1);
+    /* Wireshark runs the programs of its extcap folders with these: csmacd
+     * is linked there as itself (cmd_extcap.c). */
+    if (strncmp(word, "--extcap-", 9) == 0 || strcmp(word, "--capture") == 0)
+        return cmd_extcap_main(argc, argv);
     if (word[0] == '-')
         cli_error("%.64s: unknown option (csmacd --help lists the commands)", word);
     else

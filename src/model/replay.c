@@ -23,6 +23,11 @@
 #include <string.h>
 
 #include "ethframe.h"
+#include "pcapng_read.h"
+
+/* The smallest whole frame, destination address through FCS (802.3
+ * minFrameSize): anything shorter on the wire is a fragment or a runt. */
+#define WHOLE_FRAME_MIN_BYTES 64
 
 struct replay {
     uint32_t n_stations;
@@ -42,6 +47,8 @@ typedef struct raw_frame {
     uint32_t bytes;
     size_t off;            /* payload offset in the arena */
     uint32_t len;
+    bool suspect;          /* Ethernet without a valid FCS, in a capture that
+                              may carry FCSs: decided once the file is read */
 } raw_frame;
 
 /* Address -> station, open addressing. OVER_CAP marks a source beyond the
@@ -150,6 +157,7 @@ typedef struct loader {
     size_t cap_addrs;
     replay_stats st;
     uint64_t seq;
+    uint64_t fcs_seen;     /* Ethernet records that ended in a valid FCS */
 } loader;
 
 static int fail(loader *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -187,15 +195,36 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Takes one record. Returns 0 (kept or counted as rejected) or -1. */
-static int take(loader *L, const struct pcap_pkthdr *h, const uint8_t *data)
-{
-    const uint8_t *f = data;
-    uint32_t len = h->len;
-    uint32_t cap = h->caplen < h->len ? h->caplen : h->len;
-    bool has_fcs = false;
+/* One record as read, from libpcap or pcapng_read. */
+typedef struct record_in {
+    int linktype;
+    int64_t t_ns;
+    uint32_t caplen, len;
+    const uint8_t *data;
+    uint32_t flags;        /* pcapng epb_flags (0: none) */
+    int fcs_bytes;         /* 4 or 0 when the file says, else PCAPNG_READ_FCS_UNKNOWN */
+} record_in;
 
-    if (L->linktype == DLT_NETANALYZER || L->linktype == DLT_NETANALYZER_TRANSPARENT) {
+/* Takes one record. Returns 0 (kept or counted as rejected) or -1. */
+static int take(loader *L, const record_in *in)
+{
+    const uint8_t *f = in->data;
+    uint32_t len = in->len;
+    uint32_t cap = in->caplen < in->len ? in->caplen : in->len;
+    bool has_fcs = false, suspect = false;
+
+    if (in->linktype != DLT_EN10MB && in->linktype != DLT_NETANALYZER &&
+        in->linktype != DLT_NETANALYZER_TRANSPARENT) {
+        L->st.other_link++; /* a pcapng interface of another kind */
+        return 0;
+    }
+    if (in->flags & 0xFFFF0000u) {
+        /* pcapng: the capture flagged a link-layer error (CRC, too short...). */
+        L->st.frames_read++;
+        L->st.errored++;
+        return 0;
+    }
+    if (in->linktype == DLT_NETANALYZER || in->linktype == DLT_NETANALYZER_TRANSPARENT) {
         /* 4-octet little-endian header: error bits 0-7, GPIO flag bit 8. */
         if (cap < 4) {
             L->st.frames_read++;
@@ -211,7 +240,7 @@ static int take(loader *L, const struct pcap_pkthdr *h, const uint8_t *data)
             return 0;
         }
         f += 4, cap -= 4, len -= 4;
-        if (L->linktype == DLT_NETANALYZER_TRANSPARENT) {
+        if (in->linktype == DLT_NETANALYZER_TRANSPARENT) {
             static const uint8_t pre[8] = {0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0xD5};
             if (cap < 8 || memcmp(f, pre, 8) != 0) {
                 L->st.errored++;
@@ -220,14 +249,34 @@ static int take(loader *L, const struct pcap_pkthdr *h, const uint8_t *data)
             f += 8, cap -= 8, len -= 8;
         }
         has_fcs = true;
+        if (cap == len && !ethframe_fcs_ok(f, len)) {
+            L->st.bad_fcs++;
+            return 0;
+        }
+    } else if (in->fcs_bytes != PCAPNG_READ_FCS_UNKNOWN) {
+        /* pcapng says whether the frames end in their FCS. */
+        L->st.frames_read++;
+        has_fcs = in->fcs_bytes == ETHFRAME_FCS_BYTES;
+        if (has_fcs && cap == len && !ethframe_fcs_ok(f, len)) {
+            L->st.bad_fcs++;
+            return 0;
+        }
     } else {
         L->st.frames_read++;
         has_fcs = cap == len && len >= ETHFRAME_HEADER_BYTES + ETHFRAME_FCS_BYTES &&
                   ethframe_fcs_ok(f, len);
+        if (has_fcs)
+            L->fcs_seen++;
+        else
+            suspect = len < WHOLE_FRAME_MIN_BYTES;
     }
     if (has_fcs) {
         if (len < ETHFRAME_FCS_BYTES) {
             L->st.runt++;
+            return 0;
+        }
+        if (len < WHOLE_FRAME_MIN_BYTES) {
+            L->st.undersize++; /* a collision fragment or a runt, FCS and all */
             return 0;
         }
         len -= ETHFRAME_FCS_BYTES;
@@ -246,11 +295,7 @@ static int take(loader *L, const struct pcap_pkthdr *h, const uint8_t *data)
     if (wire < L->min_bytes)
         wire = L->min_bytes;
 
-    int64_t t_ns;
-    if (__builtin_mul_overflow((int64_t)h->ts.tv_sec, (int64_t)1000000000, &t_ns) ||
-        __builtin_add_overflow(t_ns, (int64_t)h->ts.tv_usec, &t_ns))
-        return fail(L, "frame %llu: time stamp out of range",
-                    (unsigned long long)L->st.frames_read);
+    int64_t t_ns = in->t_ns;
 
     uint64_t sa = addr_u64(f + 6);
     uint32_t station;
@@ -295,7 +340,7 @@ static int take(loader *L, const struct pcap_pkthdr *h, const uint8_t *data)
     }
     L->raw[L->n_raw++] = (raw_frame){
         .t_ns = t_ns, .seq = L->seq++, .da = addr_u64(f), .station = station,
-        .bytes = (uint32_t)wire, .off = L->arena_len, .len = cap,
+        .bytes = (uint32_t)wire, .off = L->arena_len, .len = cap, .suspect = suspect,
     };
     L->arena_len += cap;
     return 0;
@@ -340,9 +385,89 @@ static int read_all(loader *L, pcap_t *p)
             return 0; /* end of file */
         if (rc != 1)
             return fail(L, "%s", pcap_geterr(p));
-        if (take(L, h, data) != 0)
+        record_in in = {.linktype = L->linktype, .caplen = h->caplen, .len = h->len,
+                        .data = data, .fcs_bytes = PCAPNG_READ_FCS_UNKNOWN};
+        if (__builtin_mul_overflow((int64_t)h->ts.tv_sec, (int64_t)1000000000, &in.t_ns) ||
+            __builtin_add_overflow(in.t_ns, (int64_t)h->ts.tv_usec, &in.t_ns))
+            return fail(L, "frame %llu: time stamp out of range",
+                        (unsigned long long)L->st.frames_read + 1);
+        if (take(L, &in) != 0)
             return -1;
     }
+}
+
+/* pcapng, read here: libpcap refuses interfaces of different link types. */
+static int read_pcapng(loader *L, FILE *fp)
+{
+    pcapng_reader *r = NULL;
+    char why[200];
+    if (pcapng_read_open(fp, &r, why, sizeof why) != 0)
+        return fail(L, "%s", why);
+    int rc;
+    pcapng_record rec;
+    while ((rc = pcapng_read_next(r, &rec, why, sizeof why)) == 1) {
+        record_in in = {.linktype = rec.linktype, .t_ns = rec.t_ns, .caplen = rec.caplen,
+                        .len = rec.len, .data = rec.data, .flags = rec.flags,
+                        .fcs_bytes = rec.fcs_bytes};
+        if (take(L, &in) != 0) {
+            pcapng_read_close(r);
+            return -1;
+        }
+    }
+    pcapng_read_close(r);
+    if (rc < 0)
+        return fail(L, "%s", why);
+    if (L->st.frames_read == 0 && L->st.other_link > 0)
+        return fail(L, "no interface of the capture is Ethernet (csmacd replays EN10MB, "
+                       "NETANALYZER and NETANALYZER_TRANSPARENT captures)");
+    return 0;
+}
+
+/* In a classic Ethernet capture whose records carry FCSs (one valid FCS
+ * is proof: a false match has probability 2^-32), a record shorter than
+ * 64 octets without a valid FCS is not a whole frame: a collision
+ * fragment or a runt, as a trace written with --pcap-linktype ethernet
+ * holds. Those are dropped and counted (bad_fcs), and stations that only
+ * sent such records are dropped too (the others keep their order of first
+ * appearance). A longer record without a valid FCS is taken as a frame
+ * captured without it (captures may mix both; pcap does not say): a late
+ * collision's fragment in such a trace is still offered. pcapng and
+ * netANALYZER captures say it themselves and are judged record by record. */
+static int drop_suspects(loader *L)
+{
+    if (L->fcs_seen == 0)
+        return 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < L->n_raw; i++) {
+        if (L->raw[i].suspect)
+            L->st.bad_fcs++;
+        else
+            L->raw[kept++] = L->raw[i];
+    }
+    if (kept == L->n_raw)
+        return 0;
+    L->n_raw = kept;
+    uint32_t *remap = malloc(((size_t)L->n_stations + 1) * sizeof *remap);
+    if (!remap)
+        return no_memory(L);
+    for (uint32_t s = 0; s < L->n_stations; s++)
+        remap[s] = UINT32_MAX;
+    for (size_t i = 0; i < L->n_raw; i++)
+        remap[L->raw[i].station] = 0;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < L->n_stations; s++)
+        if (remap[s] == 0) {
+            memmove(L->addrs + (size_t)n * 6, L->addrs + (size_t)s * 6, 6);
+            remap[s] = n++;
+        }
+    for (size_t i = 0; i < L->n_raw; i++)
+        L->raw[i].station = remap[L->raw[i].station];
+    for (size_t j = 0; j < L->map.cap; j++)
+        if (L->map.keys[j] != MAP_EMPTY && L->map.vals[j] != OVER_CAP)
+            L->map.vals[j] = remap[L->map.vals[j]] == UINT32_MAX ? OVER_CAP : remap[L->map.vals[j]];
+    L->n_stations = n;
+    free(remap);
+    return 0;
 }
 
 /* Relative, scaled times; destinations; grouping by station. */
@@ -393,6 +518,38 @@ static int build(loader *L, replay *r)
     return 0;
 }
 
+/* The rest of a stream that cannot seek, as a stream in memory (*mem
+ * holds the octets, freed by the caller after closing the new stream).
+ * fp is closed; NULL with errno on failure. */
+static FILE *in_memory(FILE *fp, char **mem)
+{
+    size_t len = 0;
+    FILE *out = open_memstream(mem, &len);
+    if (out == NULL) {
+        fclose(fp);
+        return NULL;
+    }
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        if (fwrite(chunk, 1, n, out) != n)
+            break;
+    int bad = ferror(fp) || ferror(out);
+    fclose(fp);
+    if (fclose(out) != 0 || bad) {
+        free(*mem);
+        *mem = NULL;
+        errno = errno ? errno : EIO;
+        return NULL;
+    }
+    FILE *f = fmemopen(*mem, len ? len : 1, "rb");
+    if (f == NULL) {
+        free(*mem);
+        *mem = NULL;
+    }
+    return f;
+}
+
 int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
                        uint32_t min_frame_bytes, uint32_t max_frame_bytes, replay **out,
                        char *err, size_t errlen)
@@ -403,6 +560,7 @@ int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
     replay *r = NULL;
     pcap_t *p = NULL;
     int rc = -1;
+    char *mem = NULL;
 
     if (!(opt->time_scale > 0.0 && isfinite(opt->time_scale))) {
         fail(&L, "time scale %g is not a positive number", opt->time_scale);
@@ -419,6 +577,25 @@ int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
         return -1;
     }
     ungetc(c, fp);
+    /* The first four octets choose the reader, so the stream must go back
+     * to its start: one that cannot (a pipe) is read into memory first. */
+    if (fseek(fp, 0, SEEK_CUR) != 0 && (fp = in_memory(fp, &mem)) == NULL) {
+        fail(&L, "%s", strerror(errno ? errno : ENOMEM));
+        return -1;
+    }
+    uint8_t magic[4] = {0};
+    size_t got = fread(magic, 1, 4, fp);
+    if (got < 4 || !pcapng_read_magic(magic)) {
+        rewind(fp);
+    } else {
+        rewind(fp);
+        if (read_pcapng(&L, fp) != 0) {
+            fclose(fp);
+            goto out;
+        }
+        fclose(fp);
+        goto loaded;
+    }
 
     char errbuf[PCAP_ERRBUF_SIZE] = "";
     p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -433,15 +610,24 @@ int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
     }
     if (read_all(&L, p) != 0)
         goto out;
+loaded:
+    if (drop_suspects(&L) != 0)
+        goto out;
     if (L.n_raw == 0) {
         if (L.st.frames_read == 0)
             fail(&L, "the capture holds no frames");
         else
+        {
+            char more[128] = "";
+            if (L.st.bad_fcs + L.st.undersize > 0)
+                snprintf(more, sizeof more, ", %llu with a bad FCS, %llu shorter than 64 octets",
+                         (unsigned long long)L.st.bad_fcs, (unsigned long long)L.st.undersize);
             fail(&L, "none of the %llu frames can be replayed (%llu over %u bytes, %llu "
-                     "shorter than an Ethernet header, %llu flagged in error)",
+                     "shorter than an Ethernet header, %llu flagged in error%s)",
                  (unsigned long long)L.st.frames_read, (unsigned long long)L.st.oversize,
                  max_frame_bytes, (unsigned long long)L.st.runt,
-                 (unsigned long long)L.st.errored);
+                 (unsigned long long)L.st.errored, more);
+        }
         goto out;
     }
     r = calloc(1, sizeof *r);
@@ -463,6 +649,7 @@ int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
 out:
     if (p)
         pcap_close(p); /* closes fp */
+    free(mem);
     replay_destroy(r);
     free(L.map.keys);
     free(L.map.vals);
@@ -515,7 +702,8 @@ const uint8_t *replay_station_addr(const replay *r, uint32_t station)
 
 uint64_t replay_rejected(const replay *r)
 {
-    return r->stats.oversize + r->stats.runt + r->stats.errored + r->stats.over_cap;
+    return r->stats.oversize + r->stats.runt + r->stats.errored + r->stats.over_cap +
+           r->stats.bad_fcs + r->stats.undersize;
 }
 
 void replay_get_stats(const replay *r, replay_stats *out) { *out = r->stats; }

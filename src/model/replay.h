@@ -1,7 +1,20 @@
 /* replay.h - a real capture as offered load (--traffic pcap:FILE).
  *
- * replay_load reads a pcap or pcapng file with libpcap and turns it into
- * per-station arrival lists:
+ * replay_load reads a classic pcap file with libpcap, or a pcapng file
+ * with pcapng_read.h (libpcap refuses a pcapng whose interfaces differ in
+ * link type, as csmacd's own do), and turns it into per-station arrival
+ * lists. Only whole, valid frames are offered:
+ *   - records a capture flags in error are skipped (netANALYZER status
+ *     bits, pcapng epb_flags link-layer errors): csmacd's own collision
+ *     fragments are, in both its formats;
+ *   - a frame that ends in an FCS (netANALYZER always; pcapng when the
+ *     interface's if_fcslen or the record's epb_flags say so; classic
+ *     Ethernet when the last 4 octets match) must have the right FCS
+ *     (else bad_fcs) and be at least 64 octets (else undersize);
+ *   - in a classic Ethernet capture that carries FCSs, a record shorter
+ *     than 64 octets without a valid FCS is a fragment (bad_fcs);
+ *   - pcapng interfaces of other link types are skipped (other_link).
+ * In detail:
  *   - Link types: DLT_EN10MB (Ethernet), and DLT_NETANALYZER /
  *     DLT_NETANALYZER_TRANSPARENT (Hilscher netANALYZER: a 4-octet
  *     little-endian status header before an Ethernet frame that includes
@@ -76,6 +89,10 @@ typedef struct replay_stats {
     uint64_t runt;           /* rejected: shorter than an Ethernet header */
     uint64_t errored;        /* rejected: flagged in error by the capture */
     uint64_t over_cap;       /* not replayed: source beyond max_stations */
+    uint64_t bad_fcs;        /* rejected: FCS wrong, where the capture carries FCSs */
+    uint64_t undersize;      /* rejected: shorter than 64 octets with the FCS */
+    uint64_t other_link;     /* pcapng records on interfaces that are not Ethernet
+                                (skipped, not counted as frames) */
     uint64_t fcs_stripped;   /* frames that held their FCS */
     uint64_t snapped;        /* frames captured short of their length */
     uint64_t sources;        /* distinct source addresses seen */
@@ -102,7 +119,8 @@ size_t replay_frame_count(const replay *r, uint32_t station);
 const replay_frame *replay_frames(const replay *r, uint32_t station);
 /* The source address of a station (6 octets). */
 const uint8_t *replay_station_addr(const replay *r, uint32_t station);
-/* Frames read but not replayed (oversize + runt + errored + over_cap). */
+/* Frames read but not replayed (oversize + runt + errored + over_cap +
+ * bad_fcs + undersize). */
 uint64_t replay_rejected(const replay *r);
 void replay_get_stats(const replay *r, replay_stats *out);
 

@@ -24,7 +24,8 @@
  * reads "pipe:[123]"), and no temporary can be created beside them. */
 static bool special_path(const char *path)
 {
-    return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/fd/", 8) == 0 ||
+    return strcmp(path, "-") == 0 || strncmp(path, "/proc/", 6) == 0 ||
+           strncmp(path, "/dev/fd/", 8) == 0 ||
            strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0;
 }
 
@@ -33,10 +34,26 @@ static bool special_path(const char *path)
  * could point into /etc), so it is refused. */
 #define E_DANGLING (-1)
 
-/* The descriptor that /dev/stdout, /dev/stderr or /dev/fd/N names, or -1. */
+bool outfile_is_stdout(const char *path)
+{
+    if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 ||
+        strcmp(path, "/dev/fd/1") == 0 || strcmp(path, "/proc/self/fd/1") == 0)
+        return true;
+    /* The same file by another name (`--pcap t.pcap >t.pcap`, a named
+     * pipe). Devices are left out: /dev/null as both is no conflict. */
+    struct stat so, sp;
+    if (fstat(STDOUT_FILENO, &so) != 0 || stat(path, &sp) != 0)
+        return false;
+    if (!S_ISREG(so.st_mode) && !S_ISFIFO(so.st_mode) && !S_ISSOCK(so.st_mode))
+        return false;
+    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+}
+
+/* The descriptor that -, /dev/stdout, /dev/stderr or /dev/fd/N names (or
+ * the file standard output is), or -1. */
 static int inherited_fd(const char *path)
 {
-    if (strcmp(path, "/dev/stdout") == 0)
+    if (outfile_is_stdout(path))
         return STDOUT_FILENO;
     if (strcmp(path, "/dev/stderr") == 0)
         return STDERR_FILENO;
@@ -191,6 +208,12 @@ static int plan(const char *path, char **target, bool *direct, struct stat *st)
 {
     memset(st, 0, sizeof *st);
     *direct = false;
+    if (outfile_is_stdout(path)) {
+        /* Written through the descriptor: never renamed over. */
+        *direct = true;
+        *target = strdup(path);
+        return *target == NULL ? ENOMEM : 0;
+    }
     *target = follow_links(path);
     if (*target == NULL)
         return errno;
@@ -389,7 +412,7 @@ static char *canonical(const char *path)
 
 bool outfile_same(const char *a, const char *b)
 {
-    if (strcmp(a, b) == 0)
+    if (strcmp(a, b) == 0 || (outfile_is_stdout(a) && outfile_is_stdout(b)))
         return true;
     struct stat sa, sb;
     if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
@@ -410,7 +433,9 @@ int outfile_conflicts(const outfile_role *outputs, size_t n_outputs, const outfi
         for (size_t j = i + 1; j < n_outputs; j++)
             if (outputs[j].path != NULL && outfile_same(outputs[i].path, outputs[j].path)) {
                 snprintf(err, errlen, "%s, %s: conflicting options: both write %s",
-                         outputs[i].what, outputs[j].what, outputs[i].path);
+                         outputs[i].what, outputs[j].what,
+                         outfile_is_stdout(outputs[i].path) ? "standard output"
+                                                            : outputs[i].path);
                 return -1;
             }
         for (size_t j = 0; j < n_inputs; j++)

@@ -30,6 +30,10 @@
  * - An existing regular file is replaced only if the user may write it
  *   (otherwise "path: Permission denied", exit 1); the new file keeps its
  *   mode and, where the user may set them, its owner and group.
+ * - "-" is standard output, written as /dev/stdout is. An output whose
+ *   path names the file or pipe standard output already is (a shell's
+ *   `>t.csv` with `--csv t.csv`) is written through standard output too,
+ *   never renamed over it (outfile_is_stdout); two such outputs conflict.
  * - A directory is refused ("path: Is a directory").
  * Errors are "path: reason", with the user's path.
  */
@@ -70,6 +74,11 @@ long long outfile_room(const outfile *o);
  * folder exists and may be written, the target is not a directory and may
  * be replaced. Returns 0, or -1 with "path: reason". Creates nothing. */
 int outfile_check(const char *path, char *err, size_t errlen);
+
+/* Whether path is standard output: "-", /dev/stdout, /dev/fd/1, or the
+ * regular file, pipe or socket standard output is open on. A command that
+ * writes an output there prints its own report elsewhere. */
+bool outfile_is_stdout(const char *path);
 
 /* Whether two paths name the same file: the same text, the same existing
  * file, or the same place once symlinks, "." and ".." are resolved. */

@@ -1,4 +1,5 @@
-/* pcap_sink.c - the probe's view of a run, written through libpcap.
+/* pcap_sink.c - the probe's view of a run, written through libpcap
+ * (classic pcap) or pcapng.h.
  *
  * Ordering. The engine reports events in simulated-time order, but a
  * record's stamp is its probe_start, which is neither its TX_START time nor
@@ -37,11 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ethframe.h"
 #include "outfile.h"
+#include "pcapng.h"
 
 #define PCAP_SINK_SNAPLEN 65535
 #define NA_HEADER_BYTES 4          /* netANALYZER status header */
@@ -59,6 +62,7 @@ typedef struct open_tx {
     sim_time probe_start;
     uint32_t collisions;     /* before this attempt */
     uint64_t backoff_slots;  /* drawn before this attempt */
+    bool late;               /* its collision was late */
 } open_tx;
 
 typedef struct record {
@@ -66,8 +70,14 @@ typedef struct record {
     uint64_t tx_id;
     uint32_t len;            /* octets in data (link header included) */
     bool fragment;
-    uint8_t *data;
+    uint32_t iface;          /* pcapng: 0 whole frames, 1 fragments */
+    uint32_t flags;          /* pcapng: epb_flags */
+    uint8_t *data;           /* the record, then (pcapng) its comment, NUL-terminated */
 } record;
+
+#define IFACE_FRAMES 0
+#define IFACE_FRAGMENTS 1
+#define STORY_MAX 256
 
 struct pcap_sink {
     phy_params phy;
@@ -76,8 +86,10 @@ struct pcap_sink {
     uint32_t link_bytes;     /* octets before the frame: header (and preamble) */
     char *path;              /* the user's path */
     outfile out;             /* the file (outfile.h); out.f is the dumper's stream */
-    pcap_t *dead;
+    pcap_t *dead;            /* classic pcap only */
     pcap_dumper_t *dumper;
+    bool ng;                 /* pcapng: written by pcapng.h to out.f */
+    uint32_t ng_link_bytes;  /* pcapng: octets before a fragment (its interface's) */
     char err[512];           /* sticky first error, "" when none */
 
     open_tx *open;
@@ -127,8 +139,42 @@ static void sink_free(pcap_sink *s)
 pcap_sink_format pcap_sink_default_format(void)
 {
     pcap_sink_format f = {.linktype = PCAP_SINK_DEFAULT_LINKTYPE,
-                          .epoch_s = PCAP_SINK_DEFAULT_EPOCH_S};
+                          .epoch_s = PCAP_SINK_DEFAULT_EPOCH_S,
+                          .container = PCAP_SINK_PCAP};
     return f;
+}
+
+pcap_sink_container pcap_sink_container_for_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcasecmp(path + n - 5, ".pcap") == 0 ? PCAP_SINK_PCAP
+                                                            : PCAP_SINK_PCAPNG;
+}
+
+/* The one place the comment is built: a later field (the group) is one
+ * more clause here. Integers only, so the text is the same everywhere. */
+size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group)
+{
+    bool collided = ev->jam_start != SIM_TIME_NEVER;
+    sim_time waited = ev->tx_start - ev->queued_at;
+    uint64_t ns = waited > 0 ? (uint64_t)(waited / SIM_PS_PER_NS) : 0;
+    char collision[48] = "sent whole";
+    if (collided)
+        snprintf(collision, sizeof collision, "collision %u%s", ev->collisions + 1,
+                 ev->late ? " (late)" : "");
+    char backoff[48] = "";
+    if (ev->attempt > 1)
+        snprintf(backoff, sizeof backoff, ", backoff %llu slot%s",
+                 (unsigned long long)ev->backoff_slots, ev->backoff_slots == 1 ? "" : "s");
+    int w = snprintf(buf, n,
+                     "station %u, frame %llu, attempt %u%s, %s%s, queued %llu.%03llu us%s%s",
+                     ev->station + 1, (unsigned long long)ethframe_frame_number(ev->frame_id),
+                     ev->attempt, ev->attempt > 1 ? " (retry)" : "", collision, backoff,
+                     (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000),
+                     group ? ", group " : "", group ? group : "");
+    if (w < 0)
+        w = 0;
+    return (size_t)w < n ? (size_t)w : (n ? n - 1 : 0);
 }
 
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration)
@@ -157,7 +203,11 @@ static const char *linktype_name(pcap_sink_linktype t)
 int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, char *err,
                            size_t errlen)
 {
-    pcap_sink_linktype lt = fmt->linktype;
+    /* pcapng keeps fragments in the transparent type, which has the same
+     * limits as the classic file of that type. */
+    pcap_sink_linktype lt = fmt->container == PCAP_SINK_PCAPNG
+                                ? PCAP_SINK_NETANALYZER_TRANSPARENT
+                                : fmt->linktype;
     if (fmt->epoch_s < 0 || fmt->epoch_s > PCAP_SINK_MAX_SECONDS) {
         snprintf(err, errlen, "epoch %lld is beyond pcap's 32-bit seconds",
                  (long long)fmt->epoch_s);
@@ -184,6 +234,52 @@ int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, c
     return 0;
 }
 
+/* The pcapng file's header: the section, then the interfaces. */
+static int open_pcapng(pcap_sink *s, const char *path, const pcap_sink_format *fmt,
+                       pcap_sink **out, char *err, size_t errlen)
+{
+    s->ng = true;
+    s->link_bytes = 0; /* whole frames: the Ethernet frame alone */
+    s->ng_link_bytes = NA_HEADER_BYTES + s->phy.preamble_bits / 8;
+    uint64_t longest = (uint64_t)s->phy.max_frame_bytes + s->phy.jam_bits / 8 + s->ng_link_bytes;
+    uint32_t snaplen = longest > PCAP_SINK_SNAPLEN ? (uint32_t)longest : PCAP_SINK_SNAPLEN;
+    if (outfile_open(&s->out, path, err, errlen) != 0) {
+        sink_free(s);
+        return -1;
+    }
+    char rate[32], frames[400], fragments[400];
+    uint64_t bps = s->phy.rate_bps;
+    if (bps % 1000000000 == 0)
+        snprintf(rate, sizeof rate, "%llu Gb/s", (unsigned long long)(bps / 1000000000));
+    else if (bps % 1000000 == 0)
+        snprintf(rate, sizeof rate, "%llu Mb/s", (unsigned long long)(bps / 1000000));
+    else
+        snprintf(rate, sizeof rate, "%llu b/s", (unsigned long long)bps);
+    const char *probe = fmt->probe ? fmt->probe : "on the medium";
+    snprintf(frames, sizeof frames,
+             "csmacd probe %s, %s at %s: frames received whole (Ethernet with FCS)", probe,
+             s->phy.name, rate);
+    snprintf(fragments, sizeof fragments,
+             "csmacd probe %s, %s at %s: collision fragments and frames shorter than 64 "
+             "octets (netANALYZER transparent: status, preamble, SFD, octets)",
+             probe, s->phy.name, rate);
+    pcapng_interface ifaces[2] = {
+        {.linktype = PCAPNG_LINKTYPE_ETHERNET, .snaplen = snaplen, .name = "csmacd-frames",
+         .description = frames, .speed_bps = bps, .fcs_bits = 32},
+        {.linktype = PCAPNG_LINKTYPE_NETANALYZER_TRANSPARENT, .snaplen = snaplen,
+         .name = "csmacd-fragments", .description = fragments, .speed_bps = bps},
+    };
+    if (pcapng_write_section(s->out.f, fmt->application, fmt->comment) != 0 ||
+        pcapng_write_interface(s->out.f, &ifaces[0]) != 0 ||
+        pcapng_write_interface(s->out.f, &ifaces[1]) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+        sink_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
 int pcap_sink_open_format(const char *path, const phy_params *phy,
                           const pcap_sink_options *opt, const pcap_sink_format *fmt,
                           pcap_sink **out, char *err, size_t errlen)
@@ -207,6 +303,8 @@ int pcap_sink_open_format(const char *path, const phy_params *phy,
         sink_free(s);
         return -1;
     }
+    if (fmt->container == PCAP_SINK_PCAPNG)
+        return open_pcapng(s, path, fmt, out, err, errlen);
     pcap_sink_linktype lt = fmt->linktype;
     bool na = lt != PCAP_SINK_ETHERNET;
     bool transparent = lt == PCAP_SINK_NETANALYZER_TRANSPARENT;
@@ -305,6 +403,14 @@ static void write_record(pcap_sink *s, const record *r)
     /* Round down to the nanosecond (times are >= 0). */
     int64_t ns = r->stamp / SIM_PS_PER_NS;
     int64_t sec = ns / 1000000000;
+    if (s->ng) {
+        /* 64-bit nanoseconds: room until the year 2554. */
+        uint64_t ts = (uint64_t)s->fmt.epoch_s * 1000000000u + (uint64_t)ns;
+        if (pcapng_write_packet(s->out.f, r->iface, ts, r->data, r->len, r->flags,
+                                (const char *)r->data + r->len) != 0)
+            set_errno(s, errno);
+        return;
+    }
     if (sec > PCAP_SINK_MAX_SECONDS - s->fmt.epoch_s) {
         set_error(s, "a record falls after 2038-01-19T03:14:07Z, beyond pcap's 32-bit "
                      "seconds (--pcap-epoch)");
@@ -363,15 +469,24 @@ static void on_tx_start(pcap_sink *s, const trace_event *ev)
     };
 }
 
+static void on_collision(pcap_sink *s, const trace_event *ev)
+{
+    for (size_t i = 0; i < s->n_open; i++)
+        if (s->open[i].tx_id == ev->tx_id)
+            s->open[i].late = s->open[i].late || ev->late;
+}
+
 static void on_tx_end(pcap_sink *s, const trace_event *ev)
 {
     /* What the frame carried was fixed when the attempt began. */
     uint32_t collisions = ev->attempt > 0 ? ev->attempt - 1 : 0;
     uint64_t backoff_slots = ev->backoff_slots;
+    bool late = false;
     for (size_t i = 0; i < s->n_open; i++) {
         if (s->open[i].tx_id == ev->tx_id) {
             collisions = s->open[i].collisions;
             backoff_slots = s->open[i].backoff_slots;
+            late = s->open[i].late;
             s->open[i] = s->open[--s->n_open];
             break;
         }
@@ -382,10 +497,15 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
 
     uint32_t fb = ev->frame_bytes;
     assert(fb >= 18 && fb <= 65535);
-    uint32_t hl = s->link_bytes;
+    /* pcapng: a collided attempt, and a frame shorter than the minimum a
+     * receiver accepts, go to the fragments' interface (header and
+     * preamble first); whole frames to the Ethernet one. */
+    bool short_record = collided || fb < 64;
+    uint32_t hl = s->ng ? (short_record ? s->ng_link_bytes : 0) : s->link_bytes;
     /* Room for a fragment: the frame's octets, the jam's, and the octet in
-     * which the jam began. */
-    uint8_t *data = malloc(hl + (size_t)fb + s->phy.jam_bits / 8 + 2);
+     * which the jam began; then (pcapng) the comment. */
+    size_t room = hl + (size_t)fb + s->phy.jam_bits / 8 + 2;
+    uint8_t *data = malloc(room + (s->ng ? STORY_MAX : 0));
     if (!data) {
         set_errno(s, ENOMEM);
         return;
@@ -418,10 +538,26 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         /* Dribble bits were dropped. In transparent mode the bit would
          * announce a half octet kept at the end, which is not there. */
         if ((sent + s->phy.jam_bits) % 8 != 0 &&
-            s->fmt.linktype == PCAP_SINK_NETANALYZER)
+            !s->ng && s->fmt.linktype == PCAP_SINK_NETANALYZER)
             status |= NA_ALIGNMENT_ERROR;
     }
-    if (s->fmt.linktype != PCAP_SINK_ETHERNET) {
+    uint32_t flags = 0;
+    if (s->ng) {
+        if (!short_record) {
+            flags = PCAPNG_EPB_FCS_LEN(4);
+        } else {
+            if (!ethframe_fcs_ok(buf, len))
+                flags |= PCAPNG_EPB_CRC_ERROR;
+            if (len < 64)
+                flags |= PCAPNG_EPB_TOO_SHORT;
+        }
+        trace_event story = *ev;
+        story.collisions = collisions;
+        story.backoff_slots = backoff_slots;
+        story.late = late;
+        pcap_sink_story((char *)data + hl + len, STORY_MAX, &story, NULL);
+    }
+    if (hl > 0) {
         if (!ethframe_fcs_ok(buf, len))
             status |= NA_FCS_ERROR;
         if (len < 64)
@@ -439,7 +575,8 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         data[3] = (uint8_t)(h >> 24);
     }
     record r = {.stamp = ev->probe_start, .tx_id = ev->tx_id, .len = hl + len,
-                .fragment = collided, .data = data};
+                .fragment = collided, .data = data, .flags = flags,
+                .iface = short_record ? IFACE_FRAGMENTS : IFACE_FRAMES};
     if (heap_push(s, r) != 0) {
         free(data);
         set_errno(s, ENOMEM);
@@ -465,6 +602,8 @@ void pcap_sink_on_event(void *ctx, const trace_event *ev)
             on_tx_start(s, ev);
         else
             on_tx_end(s, ev);
+    } else if (ev->kind == TRACE_COLLISION && s->ng) {
+        on_collision(s, ev);
     }
     flush_before(s, horizon_at(s, s->clock));
 }
@@ -478,6 +617,14 @@ static int finish(pcap_sink *s)
         write_record(s, &r);
         free(r.data);
     }
+    char e2[sizeof s->err];
+    if (s->ng) {
+        if (outfile_commit(&s->out, e2, sizeof e2) != 0 && s->err[0] == '\0')
+            snprintf(s->err, sizeof s->err, "%s", e2);
+        else if (s->err[0] != '\0')
+            outfile_discard(&s->out);
+        return s->err[0] ? -1 : 0;
+    }
     if (s->err[0] == '\0') {
         errno = 0;
         if (pcap_dump_flush(s->dumper) != 0 || ferror(pcap_dump_file(s->dumper)))
@@ -485,7 +632,6 @@ static int finish(pcap_sink *s)
     }
     pcap_dump_close(s->dumper);
     s->dumper = NULL;
-    char e2[sizeof s->err];
     if (outfile_commit_closed(&s->out, s->err[0] ? EIO : 0, e2, sizeof e2) != 0 &&
         s->err[0] == '\0')
         snprintf(s->err, sizeof s->err, "%s", e2);
@@ -512,6 +658,17 @@ void pcap_sink_discard(pcap_sink *s)
         s->out.f = NULL; /* closed with the dumper; sink_free removes the temporary */
     }
     sink_free(s);
+}
+
+int pcap_sink_flush(pcap_sink *s)
+{
+    if (s->err[0] == '\0') {
+        errno = 0;
+        int rc = s->ng ? fflush(s->out.f) : pcap_dump_flush(s->dumper);
+        if (rc != 0 || ferror(s->out.f))
+            set_errno(s, errno);
+    }
+    return s->err[0] ? -1 : 0;
 }
 
 int pcap_sink_error(const pcap_sink *s) { return s->err[0] != '\0'; }

@@ -1,6 +1,29 @@
-/* pcap_sink.h - a trace sink that writes what the probe saw as a pcap file.
+/* pcap_sink.h - a trace sink that writes what the probe saw as a pcap or
+ * pcapng file.
  *
- * The file is a classic pcap (libpcap's pcap_dump), nanosecond time
+ * Two containers (pcap_sink_format.container):
+ *   - PCAP_SINK_PCAPNG (what `csmacd run --pcap` writes unless the file
+ *     name ends in ".pcap" or --pcap-format says otherwise; written by
+ *     pcapng.h, libpcap cannot write pcapng): whole frames go to interface
+ *     0, of link type Ethernet with the FCS (if_fcslen 32 bits, and the FCS
+ *     length in each record's epb_flags), so a plain Wireshark decodes their
+ *     addresses, type and payload; collision fragments and anything shorter
+ *     than 64 octets go to interface 1, netANALYZER transparent (below), so
+ *     Wireshark shows them with their status and never as "Malformed",
+ *     each also flagged in epb_flags (CRC error when the last 4 octets are
+ *     not the FCS of the rest, packet too short under 64 octets). The
+ *     interfaces' descriptions name the probe, the PHY and its rate;
+ *     stamps are nanoseconds (if_tsresol 9) in 64 bits, so no 2038 limit;
+ *     the section header names the program and version
+ *     (pcap_sink_format.application) and carries the scenario and seed
+ *     (pcap_sink_format.comment). Every record carries a comment with the
+ *     MAC's story (pcap_sink_story). The link type option does not apply.
+ *   - PCAP_SINK_PCAP, the classic format (libpcap's pcap_dump), one link
+ *     type for every record, no comments; described below.
+ * Both are written as a stream (no seeking back), so standard output and
+ * pipes work; pcap_sink_flush pushes what is written so far to the reader.
+ *
+ * The classic file has nanosecond time
  * stamps, snapshot length 65535 (more only when max-frame is overridden
  * close to 64 KiB), every record whole (caplen == len). Each transmission
  * that left its transmitter whole or collided (a TRACE_TX_END of a frame
@@ -86,6 +109,11 @@
 
 typedef struct pcap_sink pcap_sink;
 
+typedef enum pcap_sink_container {
+    PCAP_SINK_PCAP,   /* classic pcap through libpcap (zero: the old default) */
+    PCAP_SINK_PCAPNG, /* pcapng: two interfaces, comments, flags */
+} pcap_sink_container;
+
 typedef enum pcap_sink_linktype {
     PCAP_SINK_ETHERNET,    /* DLT_EN10MB: frames with FCS, fragments by length */
     PCAP_SINK_NETANALYZER, /* DLT_NETANALYZER: the same, each after a status
@@ -106,15 +134,38 @@ typedef struct pcap_sink_options {
     bool collisions; /* write collision fragments too (--pcap-collisions yes) */
 } pcap_sink_options;
 
-/* How the records are written (--pcap-linktype, --pcap-epoch). */
+/* How the records are written (--pcap-format, --pcap-linktype,
+ * --pcap-epoch). The strings are copied at open; NULL leaves them out. */
 typedef struct pcap_sink_format {
-    pcap_sink_linktype linktype;
+    pcap_sink_linktype linktype; /* classic pcap only */
     int64_t epoch_s; /* seconds since 1970-01-01T00:00:00Z that t = 0 stands for,
                         0 to PCAP_SINK_MAX_SECONDS */
+    pcap_sink_container container;
+    const char *application; /* pcapng: shb_userappl, "csmacd 1.2.0" */
+    const char *comment;     /* pcapng: the section's comment (scenario, seed) */
+    const char *probe;       /* pcapng: where the probe is, for the interfaces'
+                                descriptions ("at 0 m on the bus") */
 } pcap_sink_format;
 
-/* The defaults: PCAP_SINK_DEFAULT_LINKTYPE, PCAP_SINK_DEFAULT_EPOCH_S. */
+/* The defaults: classic pcap, PCAP_SINK_DEFAULT_LINKTYPE,
+ * PCAP_SINK_DEFAULT_EPOCH_S (what pcap_sink_open writes). */
 pcap_sink_format pcap_sink_default_format(void);
+
+/* The container a file name asks for: classic pcap when it ends in ".pcap"
+ * (any case), pcapng otherwise ("-", "x.pcapng", "trace"). */
+pcap_sink_container pcap_sink_container_for_path(const char *path);
+
+/* The MAC's story of one record, the comment pcapng puts on it, in buf
+ * (always terminated). `ev` is the record's TX_END event, with `collisions`
+ * the collisions the frame had before this attempt, `backoff_slots` the
+ * draw that preceded it and `late` whether this attempt's collision was
+ * late; `group` the station's group name, or NULL. Examples:
+ *   "station 3, frame 17, attempt 1, sent whole, queued 12.300 us"
+ *   "station 3, frame 17, attempt 3 (retry), collision 3 (late), backoff 5
+ *    slots, queued 812.300 us"
+ * so that `frame.comment contains "station 3,"`, "retry", "late" or
+ * "attempt 3" filter in a plain Wireshark. Returns the length written. */
+size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group);
 
 /* Whether every record of a run `duration` long (picoseconds) fits the
  * 32-bit seconds of pcap when t = 0 is epoch_s. */
@@ -153,6 +204,11 @@ int pcap_sink_close(pcap_sink *s, char *err, size_t errlen);
 /* Gives up: closes and removes the temporary file, frees the sink. For
  * error paths where the run's outputs must not appear. NULL is allowed. */
 void pcap_sink_discard(pcap_sink *s);
+
+/* Hands what is written so far to the file or pipe (records still
+ * waiting for earlier stamps stay waiting): for a reader at the other end
+ * of a pipe. Returns 0, or -1 once an error is kept. */
+int pcap_sink_flush(pcap_sink *s);
 
 /* Nonzero once an error is kept (the run may stop early; close reports it). */
 int pcap_sink_error(const pcap_sink *s);

@@ -229,12 +229,14 @@ case_symlinks() {
     [[ -L .csmacd-$pid-00000000.tmp ]] || fail "symlinks: a planted link was removed"
     $CHECK csv out.csv csv st.csv || fail "symlinks: outputs not valid"
     rm -f out.csv.*.tmp out.csv.*.gp .csmacd-*.tmp
-    # /dev/stdout is written through, the system's link is kept.
+    # /dev/stdout is written through, the system's link is kept; it then
+    # carries the event log alone, the measures go to standard error.
     "$EXE" run --duration 1ms --events /dev/stdout >stdout.txt 2>err
     rc=$?
     [[ $rc == 0 && -L /dev/stdout ]] || fail "symlinks: --events /dev/stdout: exit $rc"
-    head -1 stdout.txt | grep -q '^time_ps,station,event' && grep -q 'csmacd run: ' stdout.txt ||
-        fail "symlinks: --events /dev/stdout: no event log on standard output"
+    head -1 stdout.txt | grep -q '^time_ps,station,event' && grep -q 'csmacd run: ' err &&
+        ! grep -q 'csmacd run: ' stdout.txt ||
+        fail "symlinks: --events /dev/stdout: not the event log alone on standard output"
     # A legal name of 254 bytes: the temporary does not grow from it.
     name=$(printf 'n%.0s' $(seq 250)).csv
     "$EXE" run --duration 1ms --events "$name" >/dev/null 2>err

@@ -5,7 +5,10 @@ Tiny captures that reach every branch of the replay reader's input side:
 classic pcap in both byte orders and both time stamp precisions, frames
 with and without FCS, a snapped frame, an oversize and a runt frame,
 netANALYZER (with an error-flagged frame and a GPIO event), the
-transparent netANALYZER form, and a pcapng file. Run it from anywhere:
+transparent netANALYZER form, a pcapng file, and one laid out as csmacd
+writes them (two interfaces of different link types, nanosecond stamps,
+FCS lengths, packet flags and comments, a big-endian section after it).
+Run it from anywhere:
     python3 tests/fuzz/make_corpus.py
 The output is deterministic, so the committed files regenerate identically.
 """
@@ -56,6 +59,41 @@ def pcapng(frames):
     return out
 
 
+def option(code, value):
+    return struct.pack("<HH", code, len(value)) + value + b"\0" * (-len(value) % 4)
+
+
+def csmacd_pcapng():
+    """Section, an Ethernet interface (ns, FCS 32 bits) and a netANALYZER
+    transparent one, a whole frame and a flagged fragment with comments;
+    then a big-endian section with a microsecond interface."""
+    opts_end = struct.pack("<I", 0)
+    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1) +
+                option(4, b"csmacd") + opts_end)
+    out += block(1, struct.pack("<HHI", 1, 0, 65535) + option(9, b"\x09") +
+                 option(13, b"\x20") + opts_end)
+    out += block(1, struct.pack("<HHI", 241, 0, 65535) + option(9, b"\x09") + opts_end)
+    whole = fcs(frame(B, A, 60, 15))
+    t = 946_684_800_000_000_309
+    out += block(6, struct.pack("<IIIII", 0, t >> 32, t & 0xFFFFFFFF, 64, 64) + whole +
+                 option(1, b"station 1, frame 1, attempt 1, sent whole") +
+                 option(2, struct.pack("<I", 4 << 5)) + opts_end)
+    frag = struct.pack("<I", 1 << 10 | 1 << 9 | 0x24 | 16 << 16) + b"\x55" * 7 + b"\xd5" + \
+        frame(B, C, 14, 16)[:4] + b"\xc5\x01\x00\x03"
+    out += block(6, struct.pack("<IIIII", 1, t >> 32, (t + 700) & 0xFFFFFFFF, len(frag),
+                                len(frag)) + frag +
+                 option(2, struct.pack("<I", 1 << 24 | 1 << 26)) + opts_end)
+    be = struct.pack(">IHHq", 0x1A2B3C4D, 1, 0, -1)
+    out += struct.pack(">II", 0x0A0D0D0A, 12 + len(be)) + be + struct.pack(">I", 12 + len(be))
+    idb = struct.pack(">HHI", 1, 0, 65535)
+    out += struct.pack(">II", 1, 12 + len(idb)) + idb + struct.pack(">I", 12 + len(idb))
+    f = frame(A, B, 60, 17)
+    us = 946_684_800_000_000 + 2_000
+    epb = struct.pack(">IIIII", 0, us >> 32, us & 0xFFFFFFFF, len(f), len(f)) + f
+    out += struct.pack(">II", 6, 12 + len(epb)) + epb + struct.pack(">I", 12 + len(epb))
+    return out
+
+
 def write(name, data):
     with open(os.path.join(HERE, name), "wb") as f:
         f.write(data)
@@ -93,6 +131,7 @@ def main():
         (1_000_000, frame(B, A, 60, 13)),
         (1_000_250, frame(A, B, 60, 14)),
     ]))
+    write("csmacd.pcapng", csmacd_pcapng())
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # Pins: `cmake --install` into a scratch prefix puts the program in bin/,
 # the man page csmacd(1) in share/man/man1 (and man -l renders it without
 # a warning, naming every option of every command's --help), bash and zsh
-# completion, the dissector and the documentation; the installed program
+# completion, the dissector and the documentation, the extcap link and
+# the dissector in Wireshark's folders under the prefix; the installed program
 # runs; bash completion offers the commands, a command's options, the
 # presets and the values of a fixed-set option. The man page check is
 # skipped where man is not installed; zsh's only where zsh is not.
@@ -26,6 +27,12 @@ for f in bin/csmacd share/man/man1/csmacd.1 share/bash-completion/completions/cs
 done
 bin=$prefix/bin/csmacd
 "$bin" --version | grep -q '^csmacd [0-9]' || fail "the installed csmacd does not run"
+# Wireshark's folders under the prefix: the extcap (a link to the
+# program, which answers as one) and the dissector as a Lua plugin.
+extcap=$(find "$prefix" -path '*/wireshark/extcap/csmacd' | head -n 1)
+[ -n "$extcap" ] && [ -L "$extcap" ] || fail "no extcap link in a wireshark/extcap folder"
+"$extcap" --extcap-interfaces | grep -q '^interface {value=csmacd}' || fail "the extcap link does not answer"
+[ -n "$(find "$prefix" -path '*/wireshark/plugins/csmacd.lua')" ] || fail "no dissector among the Lua plugins"
 
 # The man page: renders cleanly and holds every option of every command.
 if command -v man >/dev/null 2>&1; then

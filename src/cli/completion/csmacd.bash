@@ -22,7 +22,7 @@ _csmacd() {
     local prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run tui sweep presets --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run tui sweep presets extcap --help --version" -- "$cur"))
         return
     fi
     case $prev in
@@ -32,7 +32,7 @@ _csmacd() {
         --phy)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" run --phy)" -- "$cur"))
             return ;;
-        --format|--topology|--pcap-collisions|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
+        --format|--topology|--pcap-collisions|--pcap-format|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" "$cmd" "$prev")" -- "$cur"))
             return ;;
     esac

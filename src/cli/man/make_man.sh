@@ -35,14 +35,22 @@ tmp=$out.tmp
     "$bin" --help | sed '1,/^$/d' | roff
     printf '.fi\n.PP\nRun on a terminal with no command, csmacd starts the live screen (csmacd tui).\n'
     printf '.SH COMMANDS\n'
-    for cmd in run tui sweep; do
+    for cmd in run tui sweep extcap; do
         "$bin" "$cmd" --help | section "csmacd $cmd"
     done
     "$bin" presets | section "csmacd presets"
     printf '.SH FILES\n.TP\n.I %s/csmacd/csmacd.lua\n' "$datadir"
     cat <<'ROFF'
-The Wireshark dissector for csmacd's traces: \fBwireshark \-X lua_script:csmacd.lua trace.pcap\fR
-(or copy it to \fI~/.local/lib/wireshark/plugins/\fR).
+The Wireshark dissector for csmacd's traces. \fBcsmacd extcap \-\-install\-user\fR
+copies it to \fI~/.local/lib/wireshark/plugins/\fR, where Wireshark loads it by itself
+ROFF
+    printf '(or load it for one run: \\fBwireshark \\-X lua_script:%s/csmacd/csmacd.lua trace.pcapng\\fR).\n' "$datadir" | sed 's/-/\\-/g; s/\\\\-X/\\-X/'
+    cat <<'ROFF'
+.TP
+.I ~/.config/wireshark/extcap/csmacd
+A link to csmacd made by \fBcsmacd extcap \-\-install\-user\fR: Wireshark then lists
+csmacd among its capture interfaces (\fBcmake \-\-install\fR puts the same link in
+Wireshark's own extcap folder under the prefix).
 .TP
 ROFF
     printf '.I %s/\n' "$docdir"

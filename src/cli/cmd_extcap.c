@@ -1,0 +1,430 @@
+/* cmd_extcap.c - `csmacd extcap`: csmacd as a Wireshark capture interface
+ * (Wireshark's extcap protocol, extcap(4)).
+ *
+ * Wireshark runs every program in its extcap folders with
+ *   --extcap-interfaces [--extcap-version=V]   which interfaces: "csmacd"
+ *   --extcap-dlts --extcap-interface csmacd     its link type
+ *   --extcap-config --extcap-interface csmacd   the options dialog
+ *   --capture --extcap-interface csmacd --fifo PATH [options]
+ * and stops a capture with SIGTERM (or by closing the fifo). The program
+ * itself sits in the extcap folder (a link to it): main.c sends a first
+ * argument of that form here, and `csmacd extcap ARGS` is the same.
+ *
+ * The dialog is generated from the option tables `csmacd run --help`
+ * prints (cli.c's scenario options, cmd_run.c's own): each field's
+ * tooltip is the option's help, and the choices of a selector are the
+ * program's own lists (PHY profiles, traffic kinds, backoff policies,
+ * presets), so the dialog cannot drift from the command line. Only which
+ * options appear and their labels are chosen here. Fields start empty
+ * (a selector on "default (X)", X the help's "(default)"): Wireshark
+ * passes only what the user set, so a scenario file or a preset is not
+ * overridden by the dialog's defaults, and an option that conflicts with
+ * the traffic (--load with saturated) is not given unasked.
+ *
+ * A capture is `csmacd run` (cmd_run_capture) with --pcap FIFO (pcapng,
+ * streamed), --pace 1 and --duration inf unless the dialog set them; a
+ * preset contributes its [scenario] keys before the dialog's options
+ * (its swept lists are not used: a capture is one scenario).
+ *
+ * `csmacd extcap --install-user` links the program into the user's
+ * extcap folder and writes the dissector into the user's Lua plugins
+ * folder, for a user without root.
+ */
+#define _GNU_SOURCE /* realpath's PATH_MAX use, strdup */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backoff.h"
+#include "cli.h"
+#include "commands.h"
+#include "exit_status.h"
+#include "outfile.h"
+#include "phy.h"
+#include "presets.h"
+#include "scenario.h"
+
+#define INTERFACE "csmacd"
+
+/* The dissector's text, embedded at build time (embed_lua.cmake). */
+extern const char csmacd_dissector_lua[];
+
+typedef enum field_kind { F_SELECTOR, F_UNSIGNED, F_LONG, F_DOUBLE, F_STRING, F_FILE } field_kind;
+
+/* What the dialog shows, in this order: the option's name (in run's or
+ * the scenario's table), its label, its kind. */
+typedef struct field {
+    const char *option;
+    const char *display;
+    field_kind kind;
+} field;
+
+static const field fields[] = {
+    {"phy", "PHY", F_SELECTOR},
+    {"stations", "Stations", F_UNSIGNED},
+    {"traffic", "Traffic", F_SELECTOR},
+    {"load", "Offered load G (poisson, onoff)", F_DOUBLE},
+    {"frame-size", "Frame size (octets)", F_STRING},
+    {"policy", "Backoff policy", F_SELECTOR},
+    {"seed", "Seed", F_LONG},
+    {"pace", "Pace (simulated seconds per second; empty: 1)", F_DOUBLE},
+    {"scenario", "Scenario file", F_FILE},
+    {"preset", "Preset (its scenario)", F_SELECTOR},
+};
+
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+
+/* Text for extcap's {key=value} grammar: braces would end the value. */
+static void put_text(const char *s)
+{
+    for (; *s; s++)
+        putchar(*s == '{' ? '(' : *s == '}' ? ')' : *s);
+}
+
+/* The help of an option from the tables, or NULL. */
+static const char *option_help(const char *name)
+{
+    size_t n;
+    const cli_option *run = cmd_run_options(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(run[i].name, name) == 0)
+            return run[i].help;
+    const char *o, *arg, *help;
+    for (size_t i = 0; cli_scenario_option_at(i, &o, &arg, &help); i++)
+        if (strcmp(o, name) == 0)
+            return help;
+    if (strcmp(name, "scenario") == 0)
+        return "read scenario keys from FILE (INI: key = value), before the options here";
+    if (strcmp(name, "preset") == 0)
+        return "a built-in experiment of csmacd presets: its scenario keys, before the "
+               "options here";
+    return NULL;
+}
+
+/* The "(default)" that ends a help text, into buf; "" when none. */
+static void help_default(const char *help, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    size_t len = help ? strlen(help) : 0;
+    if (len < 3 || help[len - 1] != ')')
+        return;
+    const char *open = strrchr(help, '(');
+    if (open == NULL)
+        return;
+    snprintf(buf, n, "%.*s", (int)(help + len - 1 - (open + 1)), open + 1);
+}
+
+static void print_value(size_t arg, const char *value, const char *display, bool is_default)
+{
+    printf("value {arg=%zu}{value=", arg);
+    put_text(value);
+    printf("}{display=");
+    put_text(display);
+    printf("}{default=%s}\n", is_default ? "true" : "false");
+}
+
+static void print_choices(size_t arg, const char *option, const char *def)
+{
+    char display[160];
+    snprintf(display, sizeof display, "default (%s)", def[0] ? def : "none");
+    print_value(arg, "", display, true);
+    if (strcmp(option, "phy") == 0) {
+        for (size_t i = 0; i < phy_profile_count(); i++) {
+            const phy_params *p = phy_profile_at(i);
+            print_value(arg, p->name, p->name, false);
+        }
+    } else if (strcmp(option, "traffic") == 0) {
+        /* Every kind but a replayed capture (a file: the scenario's). */
+        for (int k = TRAFFIC_SATURATED; k < TRAFFIC_PCAP; k++) {
+            const char *name = scenario_traffic_name((traffic_kind)k);
+            print_value(arg, name, name, false);
+        }
+    } else if (strcmp(option, "policy") == 0) {
+        for (size_t i = 0; i < backoff_policy_count(); i++) {
+            char line[256];
+            snprintf(line, sizeof line, "%s: %s", backoff_policy_name_at(i),
+                     backoff_policy_summary_at(i));
+            print_value(arg, backoff_policy_name_at(i), line, false);
+        }
+    } else if (strcmp(option, "preset") == 0) {
+        for (size_t i = 0; i < preset_count(); i++)
+            print_value(arg, preset_name_at(i), preset_name_at(i), false);
+    }
+}
+
+static int print_config(void)
+{
+    static const char *const kinds[] = {"selector", "unsigned", "long", "double", "string",
+                                        "fileselect"};
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        const field *f = &fields[i];
+        const char *help = option_help(f->option);
+        char def[128];
+        help_default(help, def, sizeof def);
+        printf("arg {number=%zu}{call=--%s}{display=", i, f->option);
+        put_text(f->display);
+        printf("}{type=%s}", kinds[f->kind]);
+        if (help != NULL) {
+            printf("{tooltip=");
+            put_text(help);
+            printf("}");
+        }
+        if (f->kind == F_FILE)
+            printf("{mustexist=true}");
+        printf("\n");
+        if (f->kind == F_SELECTOR)
+            print_choices(i, f->option, def);
+    }
+    return 0;
+}
+
+/* The preset's [scenario] keys as options, appended to out. */
+static int add_preset(const char *name, char **out, int *n, char store[][PRESET_TEXT_MAX + 66],
+                      int *n_store)
+{
+    preset p;
+    char err[512];
+    if (preset_load(name, &p, err, sizeof err) != 0) {
+        cli_error("--preset: %s", err);
+        return -1;
+    }
+    for (size_t i = 0; i < p.n_scenario; i++) {
+        snprintf(store[*n_store], PRESET_TEXT_MAX + 66, "--%s=%s", p.scenario[i].key,
+                 p.scenario[i].value);
+        out[(*n)++] = store[(*n_store)++];
+    }
+    return 0;
+}
+
+static int capture(int argc, char **argv)
+{
+    /* run's argv: the preset's keys, the dialog's options, then the trace. */
+    char **run = calloc((size_t)argc + PRESET_MAX_KEYS + 12, sizeof *run);
+    static char store[PRESET_MAX_KEYS][PRESET_TEXT_MAX + 66];
+    int n_store = 0, n = 0;
+    if (run == NULL) {
+        cli_error("out of memory");
+        return EXIT_STATUS_RUNTIME;
+    }
+    run[n++] = "run";
+    const char *fifo = NULL, *preset_name = NULL;
+    bool pace = false, duration = false;
+    int first_option = n;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--capture") == 0 || strncmp(a, "--extcap-version", 16) == 0)
+            continue;
+        if (strcmp(a, "--fifo") == 0 && next) {
+            fifo = argv[++i];
+        } else if ((strcmp(a, "--extcap-interface") == 0 ||
+                    strcmp(a, "--extcap-capture-filter") == 0 ||
+                    strcmp(a, "--extcap-control-in") == 0 ||
+                    strcmp(a, "--extcap-control-out") == 0) &&
+                   next) {
+            i++; /* one interface; no filter or toolbar to honour */
+        } else if (strcmp(a, "--preset") == 0 && next) {
+            preset_name = argv[++i];
+        } else if (strncmp(a, "--", 2) == 0 && next != NULL && next[0] == '\0') {
+            i++; /* a field left empty in the dialog */
+        } else {
+            pace |= strcmp(a, "--pace") == 0 || strncmp(a, "--pace=", 7) == 0;
+            duration |= strcmp(a, "--duration") == 0 || strncmp(a, "--duration=", 11) == 0;
+            run[n++] = argv[i];
+        }
+    }
+    if (fifo == NULL) {
+        cli_error("--capture: needs --fifo PATH (Wireshark gives it)");
+        free(run);
+        return EXIT_STATUS_USAGE;
+    }
+    if (preset_name != NULL && preset_name[0] != '\0') {
+        /* Before the dialog's options, which override them. */
+        char **mine = calloc((size_t)n + PRESET_MAX_KEYS + 12, sizeof *mine);
+        int m = 0;
+        if (mine == NULL) {
+            free(run);
+            cli_error("out of memory");
+            return EXIT_STATUS_RUNTIME;
+        }
+        mine[m++] = "run";
+        if (add_preset(preset_name, mine, &m, store, &n_store) != 0) {
+            free(mine);
+            free(run);
+            return EXIT_STATUS_USAGE;
+        }
+        for (int i = first_option; i < n; i++)
+            mine[m++] = run[i];
+        free(run);
+        run = mine;
+        n = m;
+    }
+    run[n++] = "--pcap";
+    run[n++] = (char *)fifo;
+    run[n++] = "--pcap-format";
+    run[n++] = "pcapng";
+    if (!pace) {
+        run[n++] = "--pace";
+        run[n++] = "1";
+    }
+    if (!duration) {
+        run[n++] = "--duration";
+        run[n++] = "inf";
+    }
+    run[n] = NULL;
+    int status = cmd_run_capture(n, run);
+    free(run);
+    return status;
+}
+
+/* mkdir -p for a folder of the user's (mode 0755 less the umask). */
+static int make_dirs(const char *path)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int install_user(void)
+{
+    const char *home = getenv("HOME");
+    if (home == NULL || home[0] != '/') {
+        cli_error("--install-user: HOME is not set to a folder");
+        return EXIT_STATUS_USAGE;
+    }
+    char self[PATH_MAX];
+    if (realpath("/proc/self/exe", self) == NULL) {
+        cli_error("/proc/self/exe: %s", strerror(errno));
+        return EXIT_STATUS_RUNTIME;
+    }
+    /* Wireshark's personal folders: its configuration under
+     * $XDG_CONFIG_HOME (else ~/.config), Lua plugins under ~/.local/lib. */
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    char extcap[PATH_MAX], plugins[PATH_MAX], link_path[PATH_MAX + 16],
+        lua[PATH_MAX + 16];
+    if (xdg != NULL && xdg[0] == '/')
+        snprintf(extcap, sizeof extcap, "%s/wireshark/extcap", xdg);
+    else
+        snprintf(extcap, sizeof extcap, "%s/.config/wireshark/extcap", home);
+    snprintf(plugins, sizeof plugins, "%s/.local/lib/wireshark/plugins", home);
+    snprintf(link_path, sizeof link_path, "%s/" INTERFACE, extcap);
+    snprintf(lua, sizeof lua, "%s/csmacd.lua", plugins);
+    if (make_dirs(extcap) != 0) {
+        cli_error("%s: %s", extcap, strerror(errno));
+        return EXIT_STATUS_RUNTIME;
+    }
+    if (make_dirs(plugins) != 0) {
+        cli_error("%s: %s", plugins, strerror(errno));
+        return EXIT_STATUS_RUNTIME;
+    }
+    /* A link of ours is replaced; anything else there is the user's. */
+    struct stat st;
+    if (lstat(link_path, &st) == 0) {
+        if (!S_ISLNK(st.st_mode)) {
+            cli_error("%s: exists and is not a link to csmacd: left alone", link_path);
+            return EXIT_STATUS_RUNTIME;
+        }
+        if (unlink(link_path) != 0) {
+            cli_error("%s: %s", link_path, strerror(errno));
+            return EXIT_STATUS_RUNTIME;
+        }
+    }
+    if (symlink(self, link_path) != 0) {
+        cli_error("%s: %s", link_path, strerror(errno));
+        return EXIT_STATUS_RUNTIME;
+    }
+    outfile out;
+    char err[1024];
+    if (outfile_open(&out, lua, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return EXIT_STATUS_RUNTIME;
+    }
+    fputs(csmacd_dissector_lua, out.f);
+    if (outfile_commit(&out, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return EXIT_STATUS_RUNTIME;
+    }
+    printf("%s -> %s (Wireshark's capture interface \"" INTERFACE "\")\n%s (the dissector)\n",
+           link_path, self, lua);
+    return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+}
+
+static void print_help(void)
+{
+    printf("usage: csmacd extcap --extcap-interfaces | --extcap-dlts | --extcap-config\n"
+           "       csmacd extcap --capture --fifo PATH [run options]\n"
+           "       csmacd extcap --install-user\n\n"
+           "csmacd as a Wireshark capture interface (extcap): Wireshark lists \"" INTERFACE
+           "\",\nits options dialog offers the PHY, stations, traffic, load, frame size, "
+           "policy,\nseed, pace, a scenario file or a preset, and a capture streams a paced "
+           "pcapng\ntrace until Wireshark stops it.\n\n"
+           "Options:\n"
+           "  --install-user               link csmacd into ~/.config/wireshark/extcap and "
+           "put\n"
+           "                               the dissector in ~/.local/lib/wireshark/plugins\n"
+           "  --help                       show this help (also -h)\n"
+           "The other options are Wireshark's (extcap(4)) and csmacd run's.\n");
+}
+
+int cmd_extcap_main(int argc, char **argv)
+{
+    bool interfaces = false, dlts = false, config = false, cap = false, install = false;
+    const char *iface = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_help();
+            return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+        }
+        interfaces |= strcmp(a, "--extcap-interfaces") == 0;
+        dlts |= strcmp(a, "--extcap-dlts") == 0;
+        config |= strcmp(a, "--extcap-config") == 0;
+        cap |= strcmp(a, "--capture") == 0;
+        install |= strcmp(a, "--install-user") == 0;
+        if (strcmp(a, "--extcap-interface") == 0 && i + 1 < argc)
+            iface = argv[i + 1];
+    }
+    if (install)
+        return install_user();
+    if (interfaces) {
+        printf("extcap {version=%s}{display=csmacd, an emulator of IEEE 802.3 CSMA/CD}\n",
+               CSMACD_VERSION);
+        printf("interface {value=" INTERFACE "}{display=csmacd: simulated half-duplex "
+               "Ethernet (CSMA/CD)}\n");
+        return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+    }
+    if ((dlts || config || cap) && (iface == NULL || strcmp(iface, INTERFACE) != 0)) {
+        cli_error("--extcap-interface: %s is not csmacd's (it has one: " INTERFACE ")",
+                  iface ? iface : "not given, and");
+        return EXIT_STATUS_USAGE;
+    }
+    if (dlts) {
+        printf("dlt {number=1}{name=EN10MB}{display=Ethernet (pcapng: collision fragments "
+               "on a netANALYZER transparent interface)}\n");
+        return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+    }
+    if (config) {
+        print_config();
+        return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+    }
+    if (cap)
+        return capture(argc, argv);
+    cli_error("extcap: needs --extcap-interfaces, --extcap-dlts, --extcap-config, --capture or "
+              "--install-user (csmacd extcap --help)");
+    return EXIT_STATUS_USAGE;
+}
