@@ -23,7 +23,10 @@
  * same command line and builds the same points; point p belongs to rank
  * p mod K; each rank runs its points on its own threads and sends their
  * replications to rank 0, which writes the CSV and the figure. Only rank
- * 0 prints.
+ * 0 prints (besides a failure of another rank's own). Every exit is
+ * collective: up to the opening of the outputs each rank, failed or not,
+ * meets the others in agree(); after it only the gather can fail, and that
+ * aborts the job (MPI_Abort), since the other ranks may be blocked in it.
  *
  * This file is the command's flow and its figure; the options are
  * sweep_cli.c's, the progress bar sweep_progress.c's, the MPI gather
@@ -190,6 +193,24 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
     return 0;
 }
 
+/* MPI: every rank calls this once, at the same step (where the outputs are
+ * opened), whether it got there or failed earlier: a rank that stops alone
+ * would leave the others waiting for it for ever. Returns the worst status
+ * of all ranks (a usage error, 2, over a runtime one, 1); a rank whose
+ * own status is 0 then ends silently, the failing rank having said why. */
+static int agree(int status, int size)
+{
+#ifdef CSMACD_MPI
+    int worst = status;
+    if (size > 1)
+        MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+#else
+    (void)size;
+    return status;
+#endif
+}
+
 static unsigned default_jobs(int local_ranks)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -257,7 +278,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     scenario_free(&probe);
     if (st == CLI_HELP) {
         status = fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
-        goto done;
+        goto early;
     }
     if (st != CLI_OK)
         goto usage;
@@ -358,16 +379,16 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             if (outs[i].path != NULL && outfile_check(outs[i].path, err, sizeof err) != 0) {
                 say_error(talk, "%s", err);
                 status = EXIT_STATUS_RUNTIME;
-                goto done;
+                goto early;
             }
     }
 
     /* From here on a signal ends the sweep with a valid CSV of what is
      * complete (possibly only the header). */
     if (cli_signals_install() != 0) {
-        say_error(talk, "signal handlers: %s", strerror(errno));
+        say_error(true, "signal handlers: %s", strerror(errno));
         status = EXIT_STATUS_RUNTIME;
-        goto done;
+        goto early;
     }
 
     /* 3. The points, each finished and its engine built once (a signal
@@ -445,23 +466,19 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         owned[p] = (int)(p % (size_t)size) == rank;
     }
 
-    /* 4. The outputs (rank 0), then everyone runs. */
-    int go = 1;
+    /* 4. The outputs (rank 0), then everyone runs. Every rank meets the
+     * others here (agree), whether it got here or failed on the way. */
     if (rank == 0) {
         if (outfile_open(&csv, o.csv, err, sizeof err) != 0 ||
             (o.reps_csv && outfile_open(&reps_csv, o.reps_csv, err, sizeof err) != 0) ||
             (o.plot && outfile_open(&fig, o.plot, err, sizeof err) != 0)) {
             say_error(talk, "%s", err);
-            go = 0;
+            status = EXIT_STATUS_RUNTIME;
+            goto early;
         }
     }
-#ifdef CSMACD_MPI
-    MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-#endif
-    if (!go) {
-        status = EXIT_STATUS_RUNTIME;
+    if ((status = agree(EXIT_STATUS_OK, size)) != EXIT_STATUS_OK)
         goto done;
-    }
     so.replay = shared;
     sweep_progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
@@ -482,9 +499,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     int sig = cli_signal_caught();
 #ifdef CSMACD_MPI
     if (size > 1 && sweep_mpi_gather(res, n_points, rank, size, err, sizeof err) != 0) {
+        /* Rank 0 alone: the others may be blocked sending to it. */
         say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
-        goto done;
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_STATUS_RUNTIME);
     }
 #endif
     if (rank != 0) {
@@ -564,14 +582,16 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     goto done;
 
-nomem:
+nomem: /* this rank's own trouble: said by whichever rank meets it */
     snprintf(err, sizeof err, "out of memory");
-    say_error(talk, "%s", err);
+    say_error(true, "%s", err);
     status = EXIT_STATUS_RUNTIME;
-    goto done;
-usage:
+    goto early;
+usage: /* the same on every rank: said by rank 0 */
     say_error(talk, "%s", err);
     status = EXIT_STATUS_USAGE;
+early: /* before or at step 4: the ranks meet where the outputs are opened */
+    status = agree(status, size);
 done:
     outfile_discard(&csv);
     outfile_discard(&reps_csv);
@@ -607,6 +627,9 @@ int cmd_sweep_main(int argc, char **argv)
         MPI_Comm_size(node, &local);
         MPI_Comm_free(&node);
     }
+    /* Only rank 0 talks: the others' help text would repeat it. */
+    if (rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
+        MPI_Abort(MPI_COMM_WORLD, EXIT_STATUS_RUNTIME);
     int status = sweep_main(argc, argv, rank, size, local);
     MPI_Finalize();
     return status;
