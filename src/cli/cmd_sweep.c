@@ -38,6 +38,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,6 +210,13 @@ static int agree(int status, int size)
     (void)size;
     return status;
 #endif
+}
+
+/* sweep_options.fewer_jobs: said by the rank it happens on. */
+static void fewer_jobs(unsigned started, unsigned asked, int error)
+{
+    cli_warn("--jobs %u: only %u worker thread%s could start (%s); the sweep runs on %s", asked,
+             started, started == 1 ? "" : "s", strerror(error), started == 1 ? "it" : "those");
 }
 
 static unsigned default_jobs(int local_ranks)
@@ -423,6 +431,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         .max_reps = o.max_reps,
         .seed = bases[0].seed,
         .jobs = o.jobs ? o.jobs : default_jobs(local_ranks),
+        .fewer_jobs = fewer_jobs,
     };
     so.replay_for = &points[0];
     static const sweep_axis apply_order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
@@ -525,8 +534,12 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     /* The figure is drawn before anything is renamed into place, so that
      * the rows and the figure are replaced together; a signal meanwhile
-     * lets the drawing finish (plot.h). */
+     * lets the drawing finish (plot.h). Only finished rows replace a file:
+     * with no point finished (a failure, or a signal before the first),
+     * every older output is left as it was and only a new path gets the
+     * header; a figure gnuplot could not draw leaves the older one. */
     status = EXIT_STATUS_OK;
+    const bool keep_older = n_done == 0;
     bool drawn = false;
     char plot_err[sizeof err] = "";
     if (fig.f != NULL && n_done > 0) {
@@ -544,14 +557,24 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                      o.plot, o.csv);
         drawn = rc == 0;
     }
-    if (outfile_commit(&csv, err, sizeof err) != 0) {
-        say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
-        drawn = false;
-    }
-    if (reps_csv.f && outfile_commit(&reps_csv, err, sizeof err) != 0) {
-        say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
+    char kept[sizeof err] = ""; /* the older outputs left as they were */
+    outfile *rows[] = {&csv, &reps_csv};
+    for (size_t i = 0; i < 2; i++) {
+        if (rows[i]->f == NULL)
+            continue;
+        char what[1024];
+        snprintf(what, sizeof what, "%s", rows[i]->path);
+        bool was_kept = false;
+        int rc = keep_older ? outfile_commit_new(rows[i], &was_kept, err, sizeof err)
+                            : outfile_commit(rows[i], err, sizeof err);
+        if (rc != 0) {
+            say_error(talk, "%s", err);
+            status = EXIT_STATUS_RUNTIME;
+            drawn = false;
+        } else if (was_kept) {
+            size_t len = strlen(kept);
+            snprintf(kept + len, sizeof kept - len, "%s%s", len ? ", " : "", what);
+        }
     }
     if (drawn) {
         if (outfile_commit(&fig, err, sizeof err) != 0) {
@@ -559,24 +582,32 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             status = EXIT_STATUS_RUNTIME;
         }
     } else if (fig.f != NULL) {
-        /* No figure of these rows: an older one beside them would show
-         * other data, so it goes too (when the rows were replaced). */
-        bool stale = status == EXIT_STATUS_OK && figure_remove_stale(o.plot);
         outfile_discard(&fig);
+        struct stat older;
+        bool has_older = stat(o.plot, &older) == 0 && S_ISREG(older.st_mode);
         if (plot_err[0] != '\0') {
-            say_error(talk, "%s%s", plot_err, stale ? " (the older figure was removed)" : "");
+            say_error(talk, "%s%s", plot_err,
+                      has_older ? " (the older figure was left as it was; it does not show "
+                                  "these rows)"
+                                : "");
             status = EXIT_STATUS_RUNTIME;
-        } else if (stale && talk) {
-            cli_warn("%s: no point finished; the older figure was removed", o.plot);
+        } else if (has_older) {
+            size_t len = strlen(kept);
+            snprintf(kept + len, sizeof kept - len, "%s%s", len ? ", " : "", o.plot);
         }
     }
     if (sig == 0)
         sig = cli_signal_caught(); /* while the figure was drawn */
+    char where[sizeof kept + 64];
+    if (kept[0] != '\0')
+        snprintf(where, sizeof where, "(older files left as they were: %s)", kept);
+    else
+        snprintf(where, sizeof where, "in %s", o.csv);
     if (failed) {
-        say_error(talk, "stopped: %zu of %zu points complete in %s", n_done, n_points, o.csv);
+        say_error(talk, "stopped: %zu of %zu points complete %s", n_done, n_points, where);
         status = EXIT_STATUS_RUNTIME;
     } else if (sig != 0) {
-        say_error(talk, "interrupted: %zu of %zu points complete in %s", n_done, n_points, o.csv);
+        say_error(talk, "interrupted: %zu of %zu points complete %s", n_done, n_points, where);
         if (status == EXIT_STATUS_OK)
             status = cli_signal_exit_status(sig);
     }

@@ -339,6 +339,41 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
     return outfile_commit_closed(o, e, err, errlen);
 }
 
+int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen)
+{
+    *kept = false;
+    if (o->f == NULL || o->tmp == NULL)
+        return outfile_commit(o, err, errlen);
+    int e = 0;
+    errno = 0;
+    if (fflush(o->f) != 0 || ferror(o->f))
+        e = errno ? errno : EIO;
+    if (fclose(o->f) != 0 && e == 0)
+        e = errno ? errno : EIO;
+    o->f = NULL;
+    /* Atomic: a file created meanwhile is not replaced either. */
+    if (e == 0 && renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->target, RENAME_NOREPLACE) != 0) {
+        e = errno;
+        if (e == EINVAL) { /* a file system without RENAME_NOREPLACE */
+            struct stat st;
+            e = lstat(o->target, &st) == 0 ? EEXIST : rename(o->tmp, o->target) != 0 ? errno : 0;
+        }
+        if (e == EEXIST) {
+            *kept = true;
+            e = 0;
+            unlink(o->tmp);
+        }
+    }
+    if (e != 0) {
+        unlink(o->tmp);
+        fail(err, errlen, o->path, e);
+        release(o);
+        return -1;
+    }
+    release(o);
+    return 0;
+}
+
 void outfile_discard(outfile *o)
 {
     if (o->f != NULL)

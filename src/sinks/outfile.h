@@ -52,6 +52,11 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 /* Returns 0, or -1 with "path: reason" (the temporary is removed). The
  * outfile is closed either way. */
 int outfile_commit(outfile *o, char *err, size_t errlen);
+/* outfile_commit, except that an existing target is kept as it was (the
+ * temporary is removed and *kept set): for an output that holds no result,
+ * which must not replace an older one. A file written in place (a device,
+ * a descriptor) is only closed. */
+int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen);
 /* The same when a library owned and closed the stream (libpcap's
  * pcap_dump_close): error is the first errno its writes met, or 0. */
 int outfile_commit_closed(outfile *o, int error, char *err, size_t errlen);

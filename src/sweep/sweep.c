@@ -482,17 +482,17 @@ int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
-    for (; rc == 0 && started < jobs; started++) {
-        int e = pthread_create(&th[started], NULL, worker, &x);
-        if (e != 0) {
-            snprintf(err, errlen, "worker threads: %s", strerror(e));
-            rc = -1;
-            pthread_mutex_lock(&x.mu);
-            x.failed = true;
-            pthread_cond_broadcast(&x.work_cv);
-            pthread_mutex_unlock(&x.mu);
+    /* As many workers as will start (memory, a process limit): the sweep
+     * runs on those, and fails only when none does. */
+    int start_error = 0;
+    for (; rc == 0 && started < jobs; started++)
+        if ((start_error = pthread_create(&th[started], NULL, worker, &x)) != 0)
             break;
-        }
+    if (rc == 0 && started == 0) {
+        snprintf(err, errlen, "worker threads: none could start: %s", strerror(start_error));
+        rc = -1;
+    } else if (rc == 0 && started < jobs && o->fewer_jobs != NULL) {
+        o->fewer_jobs(started, jobs, start_error);
     }
 
     pthread_mutex_lock(&x.mu);
