@@ -9,7 +9,10 @@
  *      that cannot be written is a runtime error, exit 1, naming it;
  *   3. the run, in slices of RUN_SLICE_EVENTS events; between slices the
  *      signal flag is checked (SIGINT, SIGTERM) and a failed output stops
- *      the run early;
+ *      the run early; then the series' intervals after the last event. The
+ *      series' own guard (series_guard_fn) reads the flag and judges its
+ *      growth every few thousand rows, since one event after a quiet spell,
+ *      or the tail, can write millions of them;
  *   4. every output is written whole and renamed into place, also after a
  *      signal: then the measures cover the run so far, standard error says
  *      where it stopped, and the exit status is 130 or 143.
@@ -269,6 +272,35 @@ static int check_growth(const outfile *const *files, size_t n, sim_time now, sim
     return 0;
 }
 
+/* The series' guard (series.h, "Bounds"): a signal halts it; so does a
+ * file that will not fit, judged as the other outputs are, once it has
+ * grown to RUN_PILOT_BYTES when the run loop has not judged it yet (a run
+ * whose events end early writes its empty intervals after the loop). */
+typedef struct series_guard {
+    series_file *sf;
+    sim_time duration;
+    bool *estimated; /* the run loop's: the growth is judged once */
+    bool failed;     /* it will not fit: err says why */
+    char err[512];
+} series_guard;
+
+static int series_guard_fn(void *ctx)
+{
+    series_guard *g = ctx;
+    if (cli_signal_caught() != 0)
+        return 1;
+    if (!*g->estimated && outfile_size(&g->sf->out) >= RUN_PILOT_BYTES) {
+        *g->estimated = true;
+        const outfile *f = &g->sf->out;
+        if (check_growth(&f, 1, series_reached(g->sf->s), g->duration, g->err, sizeof g->err) !=
+            0) {
+            g->failed = true;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -398,6 +430,8 @@ int cmd_run_main(int argc, char **argv)
     file_sink sinks[4];
     size_t n_sinks = 0;
     series_file series_out = {0};
+    bool estimated = false;
+    series_guard guard = {.sf = &series_out, .duration = sc.duration, .estimated = &estimated};
     outfile stations = {0};
     int status = EXIT_STATUS_OK;
     eventlog *log = NULL;
@@ -438,6 +472,7 @@ int cmd_run_main(int argc, char **argv)
             snprintf(err, sizeof err, "%s: %s", opts.series, strerror(ENOMEM));
             goto open_failed;
         }
+        series_set_guard(series_out.s, series_guard_fn, &guard);
         sinks[n_sinks++] = (file_sink){&series_out, series_close_fn, series_discard_fn};
         if (engine_add_sink(e, series_sink(series_out.s)) != 0) {
             snprintf(err, sizeof err, "%s: cannot attach the series", opts.series);
@@ -451,12 +486,11 @@ int cmd_run_main(int argc, char **argv)
     /* 3. The run, with a look at the files' growth early on. */
     const outfile *growing[3] = {log ? eventlog_file(log) : NULL, pcap ? pcap_sink_file(pcap) : NULL,
                                  series_out.s ? &series_out.out : NULL};
-    bool estimated = false;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
-           (series_out.s == NULL || series_error(series_out.s) == 0) &&
+           (series_out.s == NULL || (series_error(series_out.s) == 0 && !guard.failed)) &&
            (ran = engine_run(e, sc.duration, RUN_SLICE_EVENTS)) == ENGINE_RUNNING) {
         if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
                            largest(growing, 3) >= RUN_PILOT_BYTES)) {
@@ -464,6 +498,13 @@ int cmd_run_main(int argc, char **argv)
             if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
                 goto open_failed;
         }
+    }
+    /* The series' intervals after the last event, under its guard. */
+    if (series_out.s != NULL && ran != ENGINE_OUT_OF_MEMORY && !guard.failed)
+        series_finish(series_out.s, engine_now(e)); /* a failure is reported at close */
+    if (guard.failed) {
+        snprintf(err, sizeof err, "%s", guard.err);
+        goto open_failed;
     }
     double wall_s = wall_now_s() - t0;
     int sig = cli_signal_caught();
@@ -475,11 +516,13 @@ int cmd_run_main(int argc, char **argv)
         goto open_failed;
     }
 
+    /* The series halted by the signal short of the run's end. */
+    double series_cut = series_out.s != NULL && series_halted(series_out.s)
+                            ? sim_time_to_s(series_reached(series_out.s))
+                            : -1;
     /* 4. Outputs, whole, also after a signal. */
     results r;
     engine_results(e, &r);
-    if (series_out.s != NULL)
-        series_finish(series_out.s, engine_now(e)); /* a failure is reported at close */
     output_run run = {.sc = engine_scenario(e), .r = &r, .wall_s = wall_s,
                       .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
                       .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
@@ -512,7 +555,12 @@ int cmd_run_main(int argc, char **argv)
         }
     engine_destroy(e);
     scenario_free(&sc);
-    if (sig != 0) {
+    if (sig != 0 && series_cut >= 0) {
+        cli_error("interrupted at %.6f s of simulated time (%s: rows up to %.6f s)",
+                  r.sim_time_s, opts.series, series_cut);
+        if (status == EXIT_STATUS_OK)
+            status = cli_signal_exit_status(sig);
+    } else if (sig != 0) {
         cli_error("interrupted at %.6f s of simulated time", r.sim_time_s);
         if (status == EXIT_STATUS_OK)
             status = cli_signal_exit_status(sig);

@@ -44,6 +44,11 @@
 #             soft RSS limit): exit 1 "out of memory", never an abort, no
 #             file kept by run, the finished rows kept by sweep; `TERM=dumb csmacd tui` refused; an
 #             output that will be large is announced with its size.
+#   tail      a series' empty intervals after the last event (batch
+#             traffic, a long run): SIGINT stops them within seconds, exit
+#             130, the series whole up to where it stopped and the message
+#             saying where; a tail larger than the free space is refused
+#             once 8 MB are written, exit 1, no file kept;
 #   keep      a sweep that finishes no point (no worker thread can start:
 #             a stack limit larger than memory, or `ulimit -v 20000` where
 #             the build starts under it) leaves the older CSVs and figure
@@ -71,7 +76,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits keep gnuplot)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits tail keep gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -453,6 +458,40 @@ PY
         fail "limits: no size announced for big.csv: $(head -2 err)"
     rm -f big.csv
     no_temps . "limits"
+    cd ..
+}
+
+case_tail() {
+    local d=tail rc pid t0 rows room dur
+    rm -rf $d && mkdir $d && cd $d || return
+    # 10^7 rows once the two frames are sent: before, SIGINT was ignored.
+    "$EXE" run --traffic batch --stations 2 --duration 10000s --series s.csv \
+        --series-interval 1ms --format json >out.json 2>err &
+    pid=$!
+    sleep 1
+    t0=$SECONDS
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    ((SECONDS - t0 <= 3)) || fail "tail: SIGINT honoured after $((SECONDS - t0)) s"
+    [[ $rc == 130 ]] && grep -Eqx 'csmacd: interrupted at 10000.000000 s of simulated time \(s.csv: rows up to [0-9.]+ s\)' err ||
+        fail "tail: SIGINT: exit $rc, $(head -2 err)"
+    rows=$(($(wc -l <s.csv) - 1))
+    ((rows > 0 && rows < 10000000)) || fail "tail: SIGINT: $rows rows"
+    [[ $(tail -1 s.csv | cut -d, -f2) == "$(grep -Eo '[0-9.]+ s\)' err | cut -d' ' -f1)000" ]] ||
+        fail "tail: the last row does not end where the message says: $(tail -1 s.csv)"
+    grep -q '"interrupted": true' out.json || fail "tail: the measures do not say interrupted"
+    $CHECK csv s.csv json out.json || fail "tail: outputs not valid"
+    # A tail that will not fit: rows of at least 40 bytes, twice the room.
+    room=$(df -B1 --output=avail . | tail -1)
+    dur=$((room / 40 * 2 / 1000000 + 1))
+    "$EXE" run --traffic batch --stations 2 --duration ${dur}s --series big.csv \
+        --series-interval 1us --series-max-rows 1e15 >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 ]] && grep -Eqx 'csmacd: big.csv: about [0-9.]+ GB at [0-9]+ MB per simulated second, more than the [0-9.]+ GB free on its file system' err ||
+        fail "tail: a series larger than the disk: exit $rc, $(head -2 err)"
+    [[ ! -e big.csv ]] || fail "tail: a series larger than the disk was kept"
+    no_temps . "tail"
     cd ..
 }
 
