@@ -488,10 +488,13 @@ int cmd_run_main(int argc, char **argv)
                                  series_out.s ? &series_out.out : NULL};
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
+    uint64_t slice = 0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
            (series_out.s == NULL || (series_error(series_out.s) == 0 && !guard.failed)) &&
-           (ran = engine_run(e, sc.duration, RUN_SLICE_EVENTS)) == ENGINE_RUNNING) {
+           (ran = engine_run(e, sc.duration,
+                             slice = engine_slice_events(e, slice, RUN_SLICE_EVENTS))) ==
+               ENGINE_RUNNING) {
         if (!estimated && (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
                            largest(growing, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;

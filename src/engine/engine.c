@@ -371,6 +371,14 @@ sim_time engine_now(const engine *e) { return e->now; }
 uint64_t engine_events(const engine *e) { return e->events; }
 const scenario *engine_scenario(const engine *e) { return &e->sc; }
 const medium *engine_medium(const engine *e) { return e->med; }
+
+uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events)
+{
+    uint64_t n = max_events / (1 + medium_signal_count(e->med) / 32);
+    if (n > 2 * last + 16)
+        n = 2 * last + 16;
+    return n < 16 ? 16 : n;
+}
 const replay *engine_replay(const engine *e) { return e->replay; }
 
 void engine_results(engine *e, results *r)

@@ -264,7 +264,10 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
         return -1;
     }
     engine_status st;
-    while ((st = engine_run(e, SIM_TIME_NEVER, SWEEP_SLICE_EVENTS)) == ENGINE_RUNNING)
+    uint64_t slice = 0;
+    while ((st = engine_run(e, SIM_TIME_NEVER,
+                            slice = engine_slice_events(e, slice, SWEEP_SLICE_EVENTS))) ==
+           ENGINE_RUNNING)
         if (stop != NULL && atomic_load(stop)) {
             engine_destroy(e);
             scenario_free(&s);

@@ -49,6 +49,11 @@
 #             130, the series whole up to where it stopped and the message
 #             saying where; a tail larger than the free space is refused
 #             once 8 MB are written, exit 1, no file kept;
+#   slow      signals far slower than 802.3's (--velocity 1e-9: every frame
+#             in flight for half an hour of simulated time, each event
+#             looking at thousands of them): SIGINT to run and to sweep is
+#             honoured within a second, exit 130 (the slices shrink with
+#             the signals in flight); a longer run is refused (cases.txt);
 #   keep      a sweep that finishes no point (no worker thread can start:
 #             a stack limit larger than memory, or `ulimit -v 20000` where
 #             the build starts under it) leaves the older CSVs and figure
@@ -76,7 +81,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits tail keep gnuplot)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits tail slow keep gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -492,6 +497,31 @@ case_tail() {
         fail "tail: a series larger than the disk: exit $rc, $(head -2 err)"
     [[ ! -e big.csv ]] || fail "tail: a series larger than the disk was kept"
     no_temps . "tail"
+    cd ..
+}
+
+case_slow() {
+    local d=slow rc pid t0 ms mode
+    rm -rf $d && mkdir $d && cd $d || return
+    for mode in run sweep; do
+        if [[ $mode == run ]]; then
+            "$EXE" run --stations 8 --velocity 1e-9 --duration 1s >out 2>err &
+        else
+            "$EXE" sweep --quiet --jobs 1 --stations 8 --velocity 1e-9 --duration 1s \
+                --csv s.csv >out 2>err &
+        fi
+        pid=$!
+        sleep 1.5
+        t0=${EPOCHREALTIME/./}
+        kill -INT $pid
+        wait $pid
+        rc=$?
+        ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+        ((ms <= 1000)) || fail "slow: $mode: SIGINT honoured after $ms ms"
+        [[ $rc == 130 || $rc == 0 ]] || fail "slow: $mode: exit $rc, $(head -2 err)"
+    done
+    $CHECK csv s.csv || fail "slow: sweep: s.csv not valid"
+    no_temps . "slow"
     cd ..
 }
 
