@@ -460,15 +460,19 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
             goto usage;
         warn_once(&warns, warn);
-        if (p == 0 && sc->traffic.kind == TRAFFIC_PCAP &&
-            engine_load_replay(sc, &shared, err, sizeof err) != 0)
+        int loaded = p == 0 && sc->traffic.kind == TRAFFIC_PCAP
+                         ? engine_load_replay(sc, &shared, err, sizeof err)
+                         : 0;
+        if (loaded == ENGINE_NO_MEMORY)
+            goto runtime; /* "path: Cannot allocate memory": not the input's fault */
+        if (loaded != 0)
             goto usage;
         engine *e = NULL;
         int created = engine_create_shared(
             sc, shared != NULL && engine_replay_same(&points[0], sc) ? shared : NULL, &e, err,
             sizeof err);
         if (created == ENGINE_NO_MEMORY)
-            goto nomem;
+            goto runtime;
         if (created != 0)
             goto usage;
         engine_destroy(e);
@@ -615,6 +619,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
 
 nomem: /* this rank's own trouble: said by whichever rank meets it */
     snprintf(err, sizeof err, "out of memory");
+runtime: /* the same, with err said as it is */
     say_error(true, "%s", err);
     status = EXIT_STATUS_RUNTIME;
     goto early;

@@ -91,8 +91,9 @@ int engine_load_replay(const scenario *sc, replay **out, char *err, size_t errle
     replay_options ro = {.time_scale = sc->pcap_time_scale > 0 ? sc->pcap_time_scale : 1.0,
                          .max_stations = sc->pcap_max_stations ? sc->pcap_max_stations
                                                                : SCENARIO_MAX_STATIONS + 1};
-    return replay_load(sc->pcap_path, &ro, sc->phy.min_frame_bytes, sc->phy.max_frame_bytes, out,
-                       err, errlen);
+    int rc = replay_load(sc->pcap_path, &ro, sc->phy.min_frame_bytes, sc->phy.max_frame_bytes,
+                         out, err, errlen);
+    return rc == REPLAY_NO_MEMORY ? ENGINE_NO_MEMORY : rc;
 }
 
 bool engine_replay_same(const scenario *a, const scenario *b)
@@ -123,7 +124,12 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
         if (shared != NULL) {
             e->replay = shared;
         } else {
-            if (engine_load_replay(&e->sc, &e->owned_replay, err, errlen) != 0)
+            int loaded = engine_load_replay(&e->sc, &e->owned_replay, err, errlen);
+            if (loaded == ENGINE_NO_MEMORY) {
+                engine_destroy(e);
+                return ENGINE_NO_MEMORY; /* err names the capture */
+            }
+            if (loaded != 0)
                 goto fail_quiet;
             e->replay = e->owned_replay;
         }

@@ -38,7 +38,8 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
 
 /* A replayed capture loaded once and shared read-only by many engines (a
  * sweep's points and jobs: a 300 MB capture cost that much per engine).
- * engine_load_replay loads sc's capture as engine_create would;
+ * engine_load_replay loads sc's capture as engine_create would (0, -1,
+ * or ENGINE_NO_MEMORY, each with "path: reason");
  * engine_replay_same says whether two scenarios load the same one; the
  * engines of engine_create_shared(sc, shared) use `shared` (loaded for a
  * scenario that engine_replay_same matches) without freeing it. */

@@ -42,7 +42,9 @@
 #             start under it: not under the sanitizers), and in the middle
 #             of a run or of a sweep's point (ulimit -v, or AddressSanitizer's
 #             soft RSS limit): exit 1 "out of memory", never an abort, no
-#             file kept by run, the finished rows kept by sweep; `TERM=dumb csmacd tui` refused; an
+#             file kept by run, the finished rows kept by sweep; a replayed
+#             capture too large for memory: exit 1 (not 2), in run and
+#             sweep; `TERM=dumb csmacd tui` refused; an
 #             output that will be large is announced with its size.
 #   tail      a series' empty intervals after the last event (batch
 #             traffic, a long run): SIGINT stops them within seconds, exit
@@ -442,6 +444,33 @@ PY
         fail "limits: sweep out of memory: exit $rc, $(head -3 err)"
     [[ $(wc -l <sw.csv) == 2 ]] && grep -q '^10base5,2,bus,500,0,poisson,0.1,' sw.csv ||
         fail "limits: sweep out of memory did not keep the finished row: $(cut -c1-80 sw.csv)"
+    # Out of memory while a capture is loaded (800000 frames, about 100 MB
+    # once read): a resource failure, exit 1 as in the middle of a run, not
+    # the 2 of a bad input; in run and in sweep alike.
+    python3 - <<'PY'
+import struct
+frame = bytes([2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0]) + bytes(86)
+with open("huge.pcap", "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    buf = bytearray()
+    for i in range(800000):
+        buf += struct.pack("<IIII", i // 1000, (i % 1000) * 1000, len(frame), len(frame)) + frame
+    f.write(buf)
+PY
+    ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" run --traffic pcap:huge.pcap --duration 1ms) \
+        >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) == "csmacd: huge.pcap: Cannot allocate memory" ]] ||
+        fail "limits: run, a capture too large for memory: exit $rc, $(head -2 err)"
+    ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" sweep --quiet --traffic pcap:huge.pcap \
+        --duration 1ms --frame-size 64,128 --csv cap.csv) >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) == "csmacd: huge.pcap: Cannot allocate memory" ]] ||
+        fail "limits: sweep, a capture too large for memory: exit $rc, $(head -2 err)"
+    [[ ! -e cap.csv ]] || fail "limits: sweep, a capture too large for memory: cap.csv written"
+    rm -f huge.pcap
     # A terminal that cannot move the cursor.
     if command -v script >/dev/null; then
         TERM=dumb script -qec "$EXE tui" /dev/null </dev/null >out 2>&1
