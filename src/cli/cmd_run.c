@@ -30,6 +30,7 @@
 #include "engine.h"
 #include "eventlog.h"
 #include "exit_status.h"
+#include "medium.h"
 #include "outfile.h"
 #include "output.h"
 #include "parse.h"
@@ -301,6 +302,33 @@ static int series_guard_fn(void *ctx)
     return 0;
 }
 
+/* The last record's stamp, known once the stations are placed: a
+ * transmission that starts by the end of the run reaches the probe up to
+ * the longest station-to-probe delay later (pcap_sink.h, "Time stamps"),
+ * which can carry it past 2038 when the duration alone does not. */
+static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
+{
+    const scenario *sc = engine_scenario(e);
+    sim_time late = 0;
+    for (uint32_t s = 0; s < sc->n_stations; s++) {
+        sim_time d = medium_probe_delay(engine_medium(e), s);
+        if (d > late)
+            late = d;
+    }
+    /* (the derived times were checked: duration + delay fits the clock) */
+    if (pcap_sink_fits(fmt->epoch_s, sc->duration + late))
+        return 0;
+    char from[32], last[32], dur[64], prop[64];
+    parse_format_date(fmt->epoch_s, from, sizeof from);
+    parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
+    parse_format_time(sc->duration, dur, sizeof dur);
+    parse_format_time(late, prop, sizeof prop);
+    cli_error("--pcap-epoch: a run of %s from %s, whose last frames reach the probe up to %s "
+              "later (the propagation delay), would end after %s, beyond pcap's 32-bit seconds",
+              dur, from, prop, last);
+    return -1;
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -421,6 +449,11 @@ int cmd_run_main(int argc, char **argv)
         cli_error("%s", err);
         scenario_free(&sc);
         return created == ENGINE_NO_MEMORY ? EXIT_STATUS_RUNTIME : EXIT_STATUS_USAGE;
+    }
+    if (opts.pcap != NULL && check_pcap_late(e, &opts.pcap_format) != 0) {
+        engine_destroy(e);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
     }
     warn_replay(e);
 

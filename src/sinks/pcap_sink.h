@@ -117,7 +117,10 @@ typedef struct pcap_sink_format {
 pcap_sink_format pcap_sink_default_format(void);
 
 /* Whether every record of a run `duration` long (picoseconds) fits the
- * 32-bit seconds of pcap when t = 0 is epoch_s. */
+ * 32-bit seconds of pcap when t = 0 is epoch_s. A record can be stamped up
+ * to the longest station-to-probe delay after the run's end: pass
+ * duration plus that delay for the true bound (run does, once the stations
+ * are placed). */
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration);
 
 /* Whether the format can carry this PHY's records: the epoch in range, a
