@@ -563,6 +563,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     char kept[sizeof err] = ""; /* the older outputs left as they were */
     outfile *rows[] = {&csv, &reps_csv};
+    for (size_t i = 0; i < 2; i++) /* each write error's reason, before any commit frees room */
+        outfile_settle(rows[i]);
     for (size_t i = 0; i < 2; i++) {
         if (rows[i]->f == NULL)
             continue;

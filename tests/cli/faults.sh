@@ -46,6 +46,11 @@
 #             capture too large for memory: exit 1 (not 2), in run and
 #             sweep; `TERM=dumb csmacd tui` refused; an
 #             output that will be large is announced with its size.
+#   fulldisk  (a 64 KiB tmpfs, where the machine lets root mount one) sweep
+#             --csv and --reps-csv filling the disk in the middle of their
+#             rows: each named with "No space left on device" (the second
+#             too, though the first one's temporary is gone by then), exit
+#             1, nothing left on the disk;
 #   tail      a series' empty intervals after the last event (batch
 #             traffic, a long run): SIGINT stops them within seconds, exit
 #             130, the series whole up to where it stopped and the message
@@ -83,7 +88,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits tail slow keep gnuplot)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits fulldisk tail slow keep gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -493,6 +498,28 @@ PY
     rm -f big.csv
     no_temps . "limits"
     cd ..
+}
+
+case_fulldisk() {
+    local d=fulldisk rc free
+    rm -rf $d && mkdir $d || return
+    if [[ $(id -u) != 0 ]] || ! mount -t tmpfs -o size=64k tmpfs $d 2>/dev/null; then
+        echo "faults: fulldisk: cannot mount a tmpfs: skipped"
+        return
+    fi
+    cd $d || return
+    for free in 4 40; do
+        rm -f fill
+        dd if=/dev/zero of=fill bs=1k count=$((64 - free)) 2>/dev/null
+        "$EXE" sweep --quiet --stations 1..300 --duration 100us --csv a.csv --reps-csv b.csv \
+            >/dev/null 2>../err
+        rc=$?
+        [[ $rc == 1 && $(cat ../err) == $'csmacd: a.csv: No space left on device\ncsmacd: b.csv: No space left on device' ]] ||
+            fail "fulldisk: $free KiB free: exit $rc, $(head -3 ../err)"
+        [[ $(ls -A) == fill ]] || fail "fulldisk: $free KiB free: left $(ls -A | tr '\n' ' ')"
+    done
+    cd ..
+    umount $d
 }
 
 case_tail() {
