@@ -501,7 +501,7 @@ PY
 }
 
 case_fulldisk() {
-    local d=fulldisk rc free
+    local d=fulldisk rc free log=$PWD/fulldisk.err
     rm -rf $d && mkdir $d || return
     if [[ $(id -u) != 0 ]] || ! mount -t tmpfs -o size=64k tmpfs $d 2>/dev/null; then
         echo "faults: fulldisk: cannot mount a tmpfs: skipped"
@@ -512,10 +512,10 @@ case_fulldisk() {
         rm -f fill
         dd if=/dev/zero of=fill bs=1k count=$((64 - free)) 2>/dev/null
         "$EXE" sweep --quiet --stations 1..300 --duration 100us --csv a.csv --reps-csv b.csv \
-            >/dev/null 2>../err
+            >/dev/null 2>"$log"
         rc=$?
-        [[ $rc == 1 && $(cat ../err) == $'csmacd: a.csv: No space left on device\ncsmacd: b.csv: No space left on device' ]] ||
-            fail "fulldisk: $free KiB free: exit $rc, $(head -3 ../err)"
+        [[ $rc == 1 && $(cat "$log") == $'csmacd: a.csv: No space left on device\ncsmacd: b.csv: No space left on device' ]] ||
+            fail "fulldisk: $free KiB free: exit $rc, $(head -3 "$log")"
         [[ $(ls -A) == fill ]] || fail "fulldisk: $free KiB free: left $(ls -A | tr '\n' ' ')"
     done
     cd ..
