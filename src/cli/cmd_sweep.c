@@ -194,11 +194,12 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
     return 0;
 }
 
-/* MPI: every rank calls this once, at the same step (where the outputs are
- * opened), whether it got there or failed earlier: a rank that stops alone
- * would leave the others waiting for it for ever. Returns the worst status
- * of all ranks (a usage error, 2, over a runtime one, 1); a rank whose
- * own status is 0 then ends silently, the failing rank having said why. */
+/* MPI: every rank calls this at the same steps (where the outputs are
+ * opened, whether it got there or failed earlier: a rank that stops alone
+ * would leave the others waiting for it for ever; and once the points have
+ * run). Returns the largest value of all ranks (a usage error, 2, over a
+ * runtime one, 1); a rank whose own status is 0 then ends silently, the
+ * failing rank having said why. */
 static int agree(int status, int size)
 {
 #ifdef CSMACD_MPI
@@ -510,6 +511,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     if (pg.on)
         fputc('\n', stderr);
     int sig = cli_signal_caught();
+    /* A rank that failed (and said why) or was interrupted: rank 0 writes
+     * the rows the others finished and says "stopped"/"interrupted". */
+    failed = agree(failed, size) != 0;
+    sig = agree(sig, size);
 #ifdef CSMACD_MPI
     if (size > 1 && sweep_mpi_gather(res, n_points, rank, size, err, sizeof err) != 0) {
         /* Rank 0 alone: the others may be blocked sending to it. */
