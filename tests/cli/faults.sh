@@ -62,7 +62,7 @@
 #             honoured within a second, exit 130 (the slices shrink with
 #             the signals in flight); a longer run is refused (cases.txt);
 #   keep      a sweep that finishes no point (no worker thread can start:
-#             a stack limit larger than memory, or `ulimit -v 20000` where
+#             a stack limit beyond the address space, or `ulimit -v 20000` where
 #             the build starts under it) leaves the older CSVs and figure
 #             byte for byte, exit 1, the message naming them; fewer threads
 #             than --jobs (a process limit, as nobody) run the sweep on
@@ -588,8 +588,8 @@ case_keep() {
     command -v gnuplot >/dev/null && args+=(--plot k.svg)
     "$EXE" "${args[@]}" 2>err || fail "keep: the first sweep: $(head -2 err)"
     md5sum k.* r.csv >sums
-    # No thread can start: each would take a stack larger than the memory.
-    (ulimit -s 200000000 && exec "$EXE" "${args[@]}") >/dev/null 2>err
+    # No thread can start: each would take a stack larger than the address space.
+    (ulimit -s 1000000000000 && exec "$EXE" "${args[@]}") >/dev/null 2>err
     rc=$?
     [[ $rc == 1 ]] && grep -qx "csmacd: worker threads: none could start: .*" err &&
         grep -qx "csmacd: stopped: 0 of 3 points complete (older files left as they were: k.csv, r.csv.*)" err ||
@@ -605,7 +605,7 @@ case_keep() {
     fi
     # With no older file, the CSV of a sweep that finished nothing is the
     # header alone (a valid file).
-    (ulimit -s 200000000 && exec "$EXE" sweep --quiet --stations 1 --duration 1ms --csv new.csv) \
+    (ulimit -s 1000000000000 && exec "$EXE" sweep --quiet --stations 1 --duration 1ms --csv new.csv) \
         >/dev/null 2>err
     [[ $(wc -l <new.csv) == 1 ]] && grep -qx "csmacd: stopped: 0 of 1 points complete in new.csv" err ||
         fail "keep: a new CSV: $(head -3 err)"
