@@ -380,7 +380,7 @@ const medium *engine_medium(const engine *e) { return e->med; }
 
 uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events)
 {
-    uint64_t n = max_events / (1 + medium_signal_count(e->med) / 32);
+    uint64_t n = max_events / (1 + medium_signal_count(e->med) / 8);
     if (n > 2 * last + 16)
         n = 2 * last + 16;
     return n < 16 ? 16 : n;
