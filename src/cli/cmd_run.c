@@ -9,7 +9,10 @@
  *      that cannot be written is a runtime error, exit 1, naming it;
  *   3. the run, in slices of RUN_SLICE_EVENTS events; between slices the
  *      signal flag is checked (SIGINT, SIGTERM) and a failed output stops
- *      the run early;
+ *      the run early; then the series' intervals after the last event. The
+ *      series' own guard (series_guard_fn) reads the flag and judges its
+ *      growth every few thousand rows, since one event after a quiet spell,
+ *      or the tail, can write millions of them;
  *   4. every output is written whole and renamed into place, also after a
  *      signal: then the measures cover the run so far, standard error says
  *      where it stopped, and the exit status is 130 or 143.
@@ -27,6 +30,7 @@
 #include "engine.h"
 #include "eventlog.h"
 #include "exit_status.h"
+#include "medium.h"
 #include "outfile.h"
 #include "output.h"
 #include "parse.h"
@@ -343,6 +347,62 @@ static void sleep_s(double s)
     nanosleep(&ts, NULL); /* a signal cuts it short: the loop looks at the flag */
 }
 
+/* The series' guard (series.h, "Bounds"): a signal halts it; so does a
+ * file that will not fit, judged as the other outputs are, once it has
+ * grown to RUN_PILOT_BYTES when the run loop has not judged it yet (a run
+ * whose events end early writes its empty intervals after the loop). */
+typedef struct series_guard {
+    series_file *sf;
+    sim_time duration;
+    bool *estimated; /* the run loop's: the growth is judged once */
+    bool failed;     /* it will not fit: err says why */
+    char err[512];
+} series_guard;
+
+static int series_guard_fn(void *ctx)
+{
+    series_guard *g = ctx;
+    if (cli_signal_caught() != 0)
+        return 1;
+    if (!*g->estimated && outfile_size(&g->sf->out) >= RUN_PILOT_BYTES) {
+        *g->estimated = true;
+        const outfile *f = &g->sf->out;
+        if (check_growth(&f, 1, series_reached(g->sf->s), g->duration, g->err, sizeof g->err) !=
+            0) {
+            g->failed = true;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The last record's stamp, known once the stations are placed: a
+ * transmission that starts by the end of the run reaches the probe up to
+ * the longest station-to-probe delay later (pcap_sink.h, "Time stamps"),
+ * which can carry it past 2038 when the duration alone does not. */
+static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
+{
+    const scenario *sc = engine_scenario(e);
+    sim_time late = 0;
+    for (uint32_t s = 0; s < sc->n_stations; s++) {
+        sim_time d = medium_probe_delay(engine_medium(e), s);
+        if (d > late)
+            late = d;
+    }
+    /* (the derived times were checked: duration + delay fits the clock) */
+    if (pcap_sink_fits(fmt->epoch_s, sc->duration + late))
+        return 0;
+    char from[32], last[32], dur[64], prop[64];
+    parse_format_date(fmt->epoch_s, from, sizeof from);
+    parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
+    parse_format_time(sc->duration, dur, sizeof dur);
+    parse_format_time(late, prop, sizeof prop);
+    cli_error("--pcap-epoch: a run of %s from %s, whose last frames reach the probe up to %s "
+              "later (the propagation delay), would end after %s, beyond pcap's 32-bit seconds",
+              dur, from, prop, last);
+    return -1;
+}
+
 static double wall_now_s(void)
 {
     struct timespec ts;
@@ -543,6 +603,11 @@ static int run_main(int argc, char **argv, bool capture)
         scenario_free(&sc);
         return created == ENGINE_NO_MEMORY ? EXIT_STATUS_RUNTIME : EXIT_STATUS_USAGE;
     }
+    if (opts.pcap != NULL && check_pcap_late(e, &opts.pcap_format) != 0) {
+        engine_destroy(e);
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
     warn_replay(e);
 
     /* 2. Output files: exit 1 naming the path. The signal handlers come
@@ -551,6 +616,8 @@ static int run_main(int argc, char **argv, bool capture)
     file_sink sinks[4];
     size_t n_sinks = 0;
     series_file series_out = {0};
+    bool estimated = false;
+    series_guard guard = {.sf = &series_out, .duration = sc.duration, .estimated = &estimated};
     outfile stations = {0};
     int status = EXIT_STATUS_OK;
     eventlog *log = NULL;
@@ -598,6 +665,7 @@ static int run_main(int argc, char **argv, bool capture)
             snprintf(err, sizeof err, "%s: %s", opts.series, strerror(ENOMEM));
             goto open_failed;
         }
+        series_set_guard(series_out.s, series_guard_fn, &guard);
         sinks[n_sinks++] = (file_sink){&series_out, series_close_fn, series_discard_fn};
         if (engine_add_sink(e, series_sink(series_out.s)) != 0) {
             snprintf(err, sizeof err, "%s: cannot attach the series", opts.series);
@@ -611,13 +679,13 @@ static int run_main(int argc, char **argv, bool capture)
     /* 3. The run, with a look at the files' growth early on. */
     const outfile *growing[3] = {log ? eventlog_file(log) : NULL, pcap ? pcap_sink_file(pcap) : NULL,
                                  series_out.s ? &series_out.out : NULL};
-    bool estimated = false;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
     double flushed = t0;
+    uint64_t slice = 0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
-           (series_out.s == NULL || series_error(series_out.s) == 0)) {
+           (series_out.s == NULL || (series_error(series_out.s) == 0 && !guard.failed))) {
         /* Pacing: the engine reads no clock, so it is run up to the
          * simulated time the wall clock has reached, then the program
          * sleeps a tick; simulated time never runs ahead of the pace. */
@@ -632,7 +700,8 @@ static int run_main(int argc, char **argv, bool capture)
                 continue;
             }
         }
-        if ((ran = engine_run(e, until, RUN_SLICE_EVENTS)) != ENGINE_RUNNING)
+        slice = engine_slice_events(e, slice, RUN_SLICE_EVENTS);
+        if ((ran = engine_run(e, until, slice)) != ENGINE_RUNNING)
             break;
         /* A reader at the other end of a pipe (`--pcap - | tshark -r -`)
          * sees the trace at most RUN_FLUSH_S late. */
@@ -649,6 +718,13 @@ static int run_main(int argc, char **argv, bool capture)
                 goto open_failed;
         }
     }
+    /* The series' intervals after the last event, under its guard. */
+    if (series_out.s != NULL && ran != ENGINE_OUT_OF_MEMORY && !guard.failed)
+        series_finish(series_out.s, engine_now(e)); /* a failure is reported at close */
+    if (guard.failed) {
+        snprintf(err, sizeof err, "%s", guard.err);
+        goto open_failed;
+    }
     double wall_s = wall_now_s() - t0;
     int sig = cli_signal_caught();
     if (ran == ENGINE_OUT_OF_MEMORY) {
@@ -659,11 +735,13 @@ static int run_main(int argc, char **argv, bool capture)
         goto open_failed;
     }
 
+    /* The series halted by the signal short of the run's end. */
+    double series_cut = series_out.s != NULL && series_halted(series_out.s)
+                            ? sim_time_to_s(series_reached(series_out.s))
+                            : -1;
     /* 4. Outputs, whole, also after a signal. */
     results r;
     engine_results(e, &r);
-    if (series_out.s != NULL)
-        series_finish(series_out.s, engine_now(e)); /* a failure is reported at close */
     output_run run = {.sc = engine_scenario(e), .r = &r, .wall_s = wall_s,
                       .interrupted = sig != 0, .replay = engine_replay(e) != NULL,
                       .replay_rejected = engine_replay(e) ? replay_rejected(engine_replay(e)) : 0};
@@ -708,7 +786,12 @@ static int run_main(int argc, char **argv, bool capture)
     scenario_free(&sc);
     if (sig != 0 && opts.capture)
         return status; /* stopping the capture is how it ends */
-    if (sig != 0) {
+    if (sig != 0 && series_cut >= 0) {
+        cli_error("interrupted at %.6f s of simulated time (%s: rows up to %.6f s)",
+                  r.sim_time_s, opts.series, series_cut);
+        if (status == EXIT_STATUS_OK)
+            status = cli_signal_exit_status(sig);
+    } else if (sig != 0) {
         cli_error("interrupted at %.6f s of simulated time", r.sim_time_s);
         if (status == EXIT_STATUS_OK)
             status = cli_signal_exit_status(sig);

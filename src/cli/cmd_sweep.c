@@ -23,7 +23,10 @@
  * same command line and builds the same points; point p belongs to rank
  * p mod K; each rank runs its points on its own threads and sends their
  * replications to rank 0, which writes the CSV and the figure. Only rank
- * 0 prints.
+ * 0 prints (besides a failure of another rank's own). Every exit is
+ * collective: up to the opening of the outputs each rank, failed or not,
+ * meets the others in agree(); after it only the gather can fail, and that
+ * aborts the job (MPI_Abort), since the other ranks may be blocked in it.
  *
  * This file is the command's flow and its figure; the options are
  * sweep_cli.c's, the progress bar sweep_progress.c's, the MPI gather
@@ -35,6 +38,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -190,6 +194,32 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
     return 0;
 }
 
+/* MPI: every rank calls this at the same steps (where the outputs are
+ * opened, whether it got there or failed earlier: a rank that stops alone
+ * would leave the others waiting for it for ever; and once the points have
+ * run). Returns the largest value of all ranks (a usage error, 2, over a
+ * runtime one, 1); a rank whose own status is 0 then ends silently, the
+ * failing rank having said why. */
+static int agree(int status, int size)
+{
+#ifdef CSMACD_MPI
+    int worst = status;
+    if (size > 1)
+        MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+#else
+    (void)size;
+    return status;
+#endif
+}
+
+/* sweep_options.fewer_jobs: said by the rank it happens on. */
+static void fewer_jobs(unsigned started, unsigned asked, int error)
+{
+    cli_warn("--jobs %u: only %u worker thread%s could start (%s); the sweep runs on %s", asked,
+             started, started == 1 ? "" : "s", strerror(error), started == 1 ? "it" : "those");
+}
+
 static unsigned default_jobs(int local_ranks)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -257,7 +287,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     scenario_free(&probe);
     if (st == CLI_HELP) {
         status = fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
-        goto done;
+        goto early;
     }
     if (st != CLI_OK)
         goto usage;
@@ -358,16 +388,16 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             if (outs[i].path != NULL && outfile_check(outs[i].path, err, sizeof err) != 0) {
                 say_error(talk, "%s", err);
                 status = EXIT_STATUS_RUNTIME;
-                goto done;
+                goto early;
             }
     }
 
     /* From here on a signal ends the sweep with a valid CSV of what is
      * complete (possibly only the header). */
     if (cli_signals_install() != 0) {
-        say_error(talk, "signal handlers: %s", strerror(errno));
+        say_error(true, "signal handlers: %s", strerror(errno));
         status = EXIT_STATUS_RUNTIME;
-        goto done;
+        goto early;
     }
 
     /* 3. The points, each finished and its engine built once (a signal
@@ -402,6 +432,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         .max_reps = o.max_reps,
         .seed = bases[0].seed,
         .jobs = o.jobs ? o.jobs : default_jobs(local_ranks),
+        .fewer_jobs = fewer_jobs,
     };
     so.replay_for = &points[0];
     static const sweep_axis apply_order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
@@ -430,38 +461,38 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
             goto usage;
         warn_once(&warns, warn);
-        if (p == 0 && sc->traffic.kind == TRAFFIC_PCAP &&
-            engine_load_replay(sc, &shared, err, sizeof err) != 0)
+        int loaded = p == 0 && sc->traffic.kind == TRAFFIC_PCAP
+                         ? engine_load_replay(sc, &shared, err, sizeof err)
+                         : 0;
+        if (loaded == ENGINE_NO_MEMORY)
+            goto runtime; /* "path: Cannot allocate memory": not the input's fault */
+        if (loaded != 0)
             goto usage;
         engine *e = NULL;
         int created = engine_create_shared(
             sc, shared != NULL && engine_replay_same(&points[0], sc) ? shared : NULL, &e, err,
             sizeof err);
         if (created == ENGINE_NO_MEMORY)
-            goto nomem;
+            goto runtime;
         if (created != 0)
             goto usage;
         engine_destroy(e);
         owned[p] = (int)(p % (size_t)size) == rank;
     }
 
-    /* 4. The outputs (rank 0), then everyone runs. */
-    int go = 1;
+    /* 4. The outputs (rank 0), then everyone runs. Every rank meets the
+     * others here (agree), whether it got here or failed on the way. */
     if (rank == 0) {
         if (outfile_open(&csv, o.csv, err, sizeof err) != 0 ||
             (o.reps_csv && outfile_open(&reps_csv, o.reps_csv, err, sizeof err) != 0) ||
             (o.plot && outfile_open(&fig, o.plot, err, sizeof err) != 0)) {
             say_error(talk, "%s", err);
-            go = 0;
+            status = EXIT_STATUS_RUNTIME;
+            goto early;
         }
     }
-#ifdef CSMACD_MPI
-    MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-#endif
-    if (!go) {
-        status = EXIT_STATUS_RUNTIME;
+    if ((status = agree(EXIT_STATUS_OK, size)) != EXIT_STATUS_OK)
         goto done;
-    }
     so.replay = shared;
     sweep_progress pg = {.on = rank == 0 && !o.quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
@@ -480,11 +511,16 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     if (pg.on)
         fputc('\n', stderr);
     int sig = cli_signal_caught();
+    /* A rank that failed (and said why) or was interrupted: rank 0 writes
+     * the rows the others finished and says "stopped"/"interrupted". */
+    failed = agree(failed, size) != 0;
+    sig = agree(sig, size);
 #ifdef CSMACD_MPI
     if (size > 1 && sweep_mpi_gather(res, n_points, rank, size, err, sizeof err) != 0) {
+        /* Rank 0 alone: the others may be blocked sending to it. */
         say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
-        goto done;
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_STATUS_RUNTIME);
     }
 #endif
     if (rank != 0) {
@@ -507,8 +543,12 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     /* The figure is drawn before anything is renamed into place, so that
      * the rows and the figure are replaced together; a signal meanwhile
-     * lets the drawing finish (plot.h). */
+     * lets the drawing finish (plot.h). Only finished rows replace a file:
+     * with no point finished (a failure, or a signal before the first),
+     * every older output is left as it was and only a new path gets the
+     * header; a figure gnuplot could not draw leaves the older one. */
     status = EXIT_STATUS_OK;
+    const bool keep_older = n_done == 0;
     bool drawn = false;
     char plot_err[sizeof err] = "";
     if (fig.f != NULL && n_done > 0) {
@@ -526,14 +566,26 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                      o.plot, o.csv);
         drawn = rc == 0;
     }
-    if (outfile_commit(&csv, err, sizeof err) != 0) {
-        say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
-        drawn = false;
-    }
-    if (reps_csv.f && outfile_commit(&reps_csv, err, sizeof err) != 0) {
-        say_error(talk, "%s", err);
-        status = EXIT_STATUS_RUNTIME;
+    char kept[sizeof err] = ""; /* the older outputs left as they were */
+    outfile *rows[] = {&csv, &reps_csv};
+    for (size_t i = 0; i < 2; i++) /* each write error's reason, before any commit frees room */
+        outfile_settle(rows[i]);
+    for (size_t i = 0; i < 2; i++) {
+        if (rows[i]->f == NULL)
+            continue;
+        char what[1024];
+        snprintf(what, sizeof what, "%s", rows[i]->path);
+        bool was_kept = false;
+        int rc = keep_older ? outfile_commit_new(rows[i], &was_kept, err, sizeof err)
+                            : outfile_commit(rows[i], err, sizeof err);
+        if (rc != 0) {
+            say_error(talk, "%s", err);
+            status = EXIT_STATUS_RUNTIME;
+            drawn = false;
+        } else if (was_kept) {
+            size_t len = strlen(kept);
+            snprintf(kept + len, sizeof kept - len, "%s%s", len ? ", " : "", what);
+        }
     }
     if (drawn) {
         if (outfile_commit(&fig, err, sizeof err) != 0) {
@@ -541,37 +593,48 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             status = EXIT_STATUS_RUNTIME;
         }
     } else if (fig.f != NULL) {
-        /* No figure of these rows: an older one beside them would show
-         * other data, so it goes too (when the rows were replaced). */
-        bool stale = status == EXIT_STATUS_OK && figure_remove_stale(o.plot);
         outfile_discard(&fig);
+        struct stat older;
+        bool has_older = stat(o.plot, &older) == 0 && S_ISREG(older.st_mode);
         if (plot_err[0] != '\0') {
-            say_error(talk, "%s%s", plot_err, stale ? " (the older figure was removed)" : "");
+            say_error(talk, "%s%s", plot_err,
+                      has_older ? " (the older figure was left as it was; it does not show "
+                                  "these rows)"
+                                : "");
             status = EXIT_STATUS_RUNTIME;
-        } else if (stale && talk) {
-            cli_warn("%s: no point finished; the older figure was removed", o.plot);
+        } else if (has_older) {
+            size_t len = strlen(kept);
+            snprintf(kept + len, sizeof kept - len, "%s%s", len ? ", " : "", o.plot);
         }
     }
     if (sig == 0)
         sig = cli_signal_caught(); /* while the figure was drawn */
+    char where[sizeof kept + 64];
+    if (kept[0] != '\0')
+        snprintf(where, sizeof where, "(older files left as they were: %s)", kept);
+    else
+        snprintf(where, sizeof where, "in %s", o.csv);
     if (failed) {
-        say_error(talk, "stopped: %zu of %zu points complete in %s", n_done, n_points, o.csv);
+        say_error(talk, "stopped: %zu of %zu points complete %s", n_done, n_points, where);
         status = EXIT_STATUS_RUNTIME;
     } else if (sig != 0) {
-        say_error(talk, "interrupted: %zu of %zu points complete in %s", n_done, n_points, o.csv);
+        say_error(talk, "interrupted: %zu of %zu points complete %s", n_done, n_points, where);
         if (status == EXIT_STATUS_OK)
             status = cli_signal_exit_status(sig);
     }
     goto done;
 
-nomem:
+nomem: /* this rank's own trouble: said by whichever rank meets it */
     snprintf(err, sizeof err, "out of memory");
-    say_error(talk, "%s", err);
+runtime: /* the same, with err said as it is */
+    say_error(true, "%s", err);
     status = EXIT_STATUS_RUNTIME;
-    goto done;
-usage:
+    goto early;
+usage: /* the same on every rank: said by rank 0 */
     say_error(talk, "%s", err);
     status = EXIT_STATUS_USAGE;
+early: /* before or at step 4: the ranks meet where the outputs are opened */
+    status = agree(status, size);
 done:
     outfile_discard(&csv);
     outfile_discard(&reps_csv);
@@ -607,6 +670,9 @@ int cmd_sweep_main(int argc, char **argv)
         MPI_Comm_size(node, &local);
         MPI_Comm_free(&node);
     }
+    /* Only rank 0 talks: the others' help text would repeat it. */
+    if (rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
+        MPI_Abort(MPI_COMM_WORLD, EXIT_STATUS_RUNTIME);
     int status = sweep_main(argc, argv, rank, size, local);
     MPI_Finalize();
     return status;

@@ -125,8 +125,9 @@ int engine_load_replay(const scenario *sc, replay **out, char *err, size_t errle
     replay_options ro = {.time_scale = sc->pcap_time_scale > 0 ? sc->pcap_time_scale : 1.0,
                          .max_stations = sc->pcap_max_stations ? sc->pcap_max_stations
                                                                : SCENARIO_MAX_STATIONS + 1};
-    return replay_load(sc->pcap_path, &ro, sc->phy.min_frame_bytes, sc->phy.max_frame_bytes, out,
-                       err, errlen);
+    int rc = replay_load(sc->pcap_path, &ro, sc->phy.min_frame_bytes, sc->phy.max_frame_bytes,
+                         out, err, errlen);
+    return rc == REPLAY_NO_MEMORY ? ENGINE_NO_MEMORY : rc;
 }
 
 bool engine_replay_same(const scenario *a, const scenario *b)
@@ -223,7 +224,12 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
         if (shared != NULL) {
             e->replay = shared;
         } else {
-            if (engine_load_replay(&e->sc, &e->owned_replay, err, errlen) != 0)
+            int loaded = engine_load_replay(&e->sc, &e->owned_replay, err, errlen);
+            if (loaded == ENGINE_NO_MEMORY) {
+                engine_destroy(e);
+                return ENGINE_NO_MEMORY; /* err names the capture */
+            }
+            if (loaded != 0)
                 goto fail_quiet;
             e->replay = e->owned_replay;
         }
@@ -534,6 +540,14 @@ sim_time engine_now(const engine *e) { return e->now; }
 uint64_t engine_events(const engine *e) { return e->events; }
 const scenario *engine_scenario(const engine *e) { return &e->sc; }
 const medium *engine_medium(const engine *e) { return e->med; }
+
+uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events)
+{
+    uint64_t n = max_events / (1 + medium_signal_count(e->med) / 8);
+    if (n > 2 * last + 16)
+        n = 2 * last + 16;
+    return n < 16 ? 16 : n;
+}
 const replay *engine_replay(const engine *e) { return e->replay; }
 
 /* One group's measures: its statistics, and its stations' counters. */

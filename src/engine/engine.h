@@ -38,7 +38,8 @@ int engine_create(const scenario *sc, engine **out, char *err, size_t errlen);
 
 /* A replayed capture loaded once and shared read-only by many engines (a
  * sweep's points and jobs: a 300 MB capture cost that much per engine).
- * engine_load_replay loads sc's capture as engine_create would;
+ * engine_load_replay loads sc's capture as engine_create would (0, -1,
+ * or ENGINE_NO_MEMORY, each with "path: reason");
  * engine_replay_same says whether two scenarios load the same one; the
  * engines of engine_create_shared(sc, shared) use `shared` (loaded for a
  * scenario that engine_replay_same matches) without freeing it. */
@@ -60,6 +61,14 @@ int engine_add_sink(engine *e, trace_sink sink);
 /* Runs until simulated time reaches min(until, duration) or max_events
  * events have been handled (0 = no limit), whichever comes first. */
 engine_status engine_run(engine *e, sim_time until, uint64_t max_events);
+
+/* The next slice for engine_run's max_events that stays short in wall
+ * time, after a slice of `last` events (0 at the start): each event looks
+ * at every signal in flight, so with many of them (signals far slower than
+ * 802.3's) the slice shrinks in proportion; and since they can pile up
+ * within a slice, a slice is at most twice the last one plus 16. Read
+ * between slices (O(1)); the run is the same however it is sliced. */
+uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events);
 
 /* Runs to the end of the scenario. */
 static inline engine_status engine_run_all(engine *e)

@@ -47,7 +47,7 @@ typedef struct results {
     double sim_time_s;        /* simulated time reached */
     double measured_s;        /* length of the measured window */
     double throughput;        /* S: delivered frame bits / (rate * window) */
-    double throughput_ci95;   /* half-width, batch means (0 if < 2 batches) */
+    double throughput_ci95;   /* half-width, batch means (NaN if < 2 batches) */
     double throughput_mbps;
     double offered_load;      /* G: generated frame bits / (rate * window) */
     uint64_t frames_ok;       /* transmitOK */

@@ -220,8 +220,9 @@ void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
     r->throughput_mbps = r->throughput * rate / 1e6;
     r->offered_load = cap_bits > 0 ? (double)s->offered_bits / cap_bits : 0;
 
-    /* Batch means over the completed batches. */
-    r->throughput_ci95 = 0;
+    /* Batch means over the completed batches; with fewer than two the
+     * interval is undefined (NaN: null in JSON, empty in CSV, "no CI"). */
+    r->throughput_ci95 = NAN;
     if (s->batch_ps > 0) {
         sim_time done = window / s->batch_ps;
         unsigned k = (unsigned)(done < (sim_time)s->cfg.batches ? done : s->cfg.batches);

@@ -7,7 +7,8 @@
  * in the queue to the end of its successful transmission. All three cover
  * the window [warmup, now). The 95 % confidence interval of throughput
  * comes from batch means: the window (warmup, duration) is cut into
- * `batches` equal batches, and the completed ones are used (Student's t).
+ * `batches` equal batches, and the completed ones are used (Student's t;
+ * NaN, undefined, with fewer than two).
  */
 #ifndef CSMACD_STATS_H
 #define CSMACD_STATS_H

@@ -158,6 +158,7 @@ typedef struct loader {
     replay_stats st;
     uint64_t seq;
     uint64_t fcs_seen;     /* Ethernet records that ended in a valid FCS */
+    bool nomem; /* the failure is memory, not the input */
 } loader;
 
 static int fail(loader *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -170,6 +171,10 @@ static int fail(loader *L, const char *fmt, ...)
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
     snprintf(L->err, L->errlen, "%s: %s", L->name, reason);
+    /* libpcap's own allocations fail with "malloc: Cannot allocate memory"
+     * or "out of memory". */
+    if (strstr(reason, strerror(ENOMEM)) != NULL || strstr(reason, "out of memory") != NULL)
+        L->nomem = true;
     return -1;
 }
 
@@ -656,7 +661,7 @@ out:
     free(L.raw);
     free(L.arena);
     free(L.addrs);
-    return rc;
+    return rc != 0 && L.nomem ? REPLAY_NO_MEMORY : rc;
 }
 
 int replay_load(const char *path, const replay_options *opt, uint32_t min_frame_bytes,
@@ -666,7 +671,7 @@ int replay_load(const char *path, const replay_options *opt, uint32_t min_frame_
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
+        return errno == ENOMEM ? REPLAY_NO_MEMORY : -1;
     }
     return replay_load_stream(fp, path, opt, min_frame_bytes, max_frame_bytes, out, err,
                               errlen);

@@ -99,7 +99,9 @@ typedef struct replay_stats {
 } replay_stats;
 
 /* Loads a capture. Returns 0 and a replay in *out, or -1 with
- * "path: reason" in err. */
+ * "path: reason" in err (the input is at fault), or REPLAY_NO_MEMORY with
+ * "path: Cannot allocate memory" (a resource failure, not the input's). */
+#define REPLAY_NO_MEMORY (-2)
 int replay_load(const char *path, const replay_options *opt, uint32_t min_frame_bytes,
                 uint32_t max_frame_bytes, replay **out, char *err, size_t errlen);
 

@@ -1076,6 +1076,39 @@ static int derived_too_long(const char *key, const char *what, double ps, double
     return -1;
 }
 
+/* Signals slower than a slotTime across the cable (far outside 802.3)
+ * pile up: a station hears nobody for the propagation delay, so each
+ * sends back to back and every frame stays in flight until it has crossed
+ * the cable. Each event looks at every signal in flight, so the work grows
+ * with their square: refused beyond SCENARIO_MAX_IN_FLIGHT (about ten
+ * seconds of work; 37600 took 43 s). */
+#define SCENARIO_MAX_IN_FLIGHT 20000.0
+
+static int check_in_flight(const scenario *sc, const phy_timing *t, double prop_ps,
+                           const char *key, char *err, size_t errlen)
+{
+    if (prop_ps <= (double)t->slot_ps)
+        return 0;
+    double deaf_ps = fmin((double)sc->duration, prop_ps), in_flight = 0;
+    for (uint32_t g = 0; g < scenario_group_count(sc); g++) {
+        const station_group *grp = scenario_group_at(sc, g);
+        double frame_bits = 8.0 * frame_size_mean(&grp->traffic.size, sc->phy.min_frame_bytes);
+        double cycle_ps =
+            (double)t->preamble_ps + frame_bits * (double)t->bit_ps + (double)t->ifg_ps;
+        in_flight += (double)grp->count * deaf_ps / cycle_ps;
+    }
+    if (in_flight <= SCENARIO_MAX_IN_FLIGHT)
+        return 0;
+    char d[32];
+    parse_format_time(sc->duration, d, sizeof d);
+    snprintf(err, errlen,
+             "%s: signals take %.3gs to cross the cable: over %s about %.0f frames of %u "
+             "stations would be in flight at once, each event looking at all of them (at most "
+             "%.0f; shorten the duration, or use fewer stations or a faster velocity)",
+             key, prop_ps / 1e12, d, in_flight, sc->n_stations, SCENARIO_MAX_IN_FLIGHT);
+    return -1;
+}
+
 static int check_derived_times(const scenario *sc, double longest_m, char *err, size_t errlen)
 {
     const phy_params *phy = &sc->phy;
@@ -1087,7 +1120,8 @@ static int check_derived_times(const scenario *sc, double longest_m, char *err, 
     double prop_ps = metres / (phy->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12 +
                      (double)t.hub_ps;
     const char *prop_key = phy->velocity_c < 0.01 ? "velocity" : "length";
-    if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0)
+    if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0 ||
+        check_in_flight(sc, &t, prop_ps, prop_key, err, errlen) != 0)
         return -1;
     double slot_ps = (double)t.slot_ps;
     if (derived_too_long("slot-bits", "the slotTime", slot_ps, budget, err, errlen) != 0)

@@ -601,8 +601,12 @@ static int write_text(FILE *f, const output_run *run)
         parse_format_time(sc->outage_duration, len, sizeof len);
         LINE("outage", "the medium jammed from %s for %s", from, len);
     }
-    LINE("throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput, r->throughput_ci95,
-         r->throughput_mbps);
+    if (isfinite(r->throughput_ci95))
+        LINE("throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput, r->throughput_ci95,
+             r->throughput_mbps);
+    else /* fewer than two batches: no interval */
+        LINE("throughput", "%.4f (no CI: fewer than 2 batches), %.3f Mb/s", r->throughput,
+             r->throughput_mbps);
     LINE("offered load", "%.4f", r->offered_load);
     LINE("frames", "%" PRIu64 " offered, %" PRIu64 " sent OK, %" PRIu64 " aborted, %" PRIu64
                    " discarded after a late collision, %" PRIu64 " dropped, %" PRIu64 " queued",

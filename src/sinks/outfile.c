@@ -349,17 +349,90 @@ int outfile_commit_closed(outfile *o, int e, char *err, size_t errlen)
     return 0;
 }
 
+/* The reason of a stream's earlier write error. stdio keeps only the error
+ * flag: once a write in the middle of the rows failed (a full disk), its
+ * data is dropped and the final fflush succeeds with errno untouched. The
+ * file system is asked again, by a write of 64 KiB at the end of the
+ * temporary (more than any block left half full; it is removed anyway):
+ * ENOSPC, EDQUOT or EFBIG as the first write met, EIO only if it now
+ * succeeds. Never on a file written in place (a FIFO would get the bytes). */
+static int lost_write_error(const outfile *o)
+{
+    static const char zeros[1 << 16];
+    if (o->tmp == NULL)
+        return EIO;
+    int fd = fileno(o->f);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return EIO;
+    errno = 0;
+    ssize_t n = pwrite(fd, zeros, sizeof zeros, st.st_size);
+    int e = n < 0 && errno != 0 ? errno : EIO;
+    if (n > 0)
+        (void)!ftruncate(fd, st.st_size);
+    return e;
+}
+
+static int stream_error(const outfile *o, int e)
+{
+    return e != 0 ? e : lost_write_error(o);
+}
+
+void outfile_settle(outfile *o)
+{
+    if (o->f == NULL || o->error != 0)
+        return;
+    errno = 0;
+    if (fflush(o->f) != 0 || ferror(o->f))
+        o->error = stream_error(o, errno);
+}
+
 int outfile_commit(outfile *o, char *err, size_t errlen)
 {
-    int e = 0;
+    int e = o->error;
     if (o->f == NULL)
         return outfile_commit_closed(o, EBADF, err, errlen);
     errno = 0;
-    if (fflush(o->f) != 0 || ferror(o->f))
-        e = errno ? errno : EIO;
+    if (e == 0 && (fflush(o->f) != 0 || ferror(o->f)))
+        e = stream_error(o, errno);
     if (fclose(o->f) != 0 && e == 0)
         e = errno ? errno : EIO;
     return outfile_commit_closed(o, e, err, errlen);
+}
+
+int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen)
+{
+    *kept = false;
+    if (o->f == NULL || o->tmp == NULL)
+        return outfile_commit(o, err, errlen);
+    int e = o->error;
+    errno = 0;
+    if (e == 0 && (fflush(o->f) != 0 || ferror(o->f)))
+        e = stream_error(o, errno);
+    if (fclose(o->f) != 0 && e == 0)
+        e = errno ? errno : EIO;
+    o->f = NULL;
+    /* Atomic: a file created meanwhile is not replaced either. */
+    if (e == 0 && renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->target, RENAME_NOREPLACE) != 0) {
+        e = errno;
+        if (e == EINVAL) { /* a file system without RENAME_NOREPLACE */
+            struct stat st;
+            e = lstat(o->target, &st) == 0 ? EEXIST : rename(o->tmp, o->target) != 0 ? errno : 0;
+        }
+        if (e == EEXIST) {
+            *kept = true;
+            e = 0;
+            unlink(o->tmp);
+        }
+    }
+    if (e != 0) {
+        unlink(o->tmp);
+        fail(err, errlen, o->path, e);
+        release(o);
+        return -1;
+    }
+    release(o);
+    return 0;
 }
 
 void outfile_discard(outfile *o)

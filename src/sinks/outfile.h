@@ -49,6 +49,7 @@ typedef struct outfile {
     char *path;   /* the user's path, for messages */
     char *target; /* the file replaced: path with its symlinks followed */
     char *tmp;    /* the temporary, NULL when writing the target directly */
+    int error;    /* the write error found by outfile_settle, 0 if none */
 } outfile;
 
 /* Returns 0, or -1 with "path: reason" (nothing is left behind). */
@@ -56,6 +57,19 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 /* Returns 0, or -1 with "path: reason" (the temporary is removed). The
  * outfile is closed either way. */
 int outfile_commit(outfile *o, char *err, size_t errlen);
+/* Flushes and, after a write error, finds its reason while the conditions
+ * that caused it still hold. stdio keeps only an error flag: a write in the
+ * middle of the rows that failed on a full disk leaves no errno behind, and
+ * the file system is asked again (outfile.c, lost_write_error); once
+ * another output has been discarded there is room again and the reason
+ * would read "Input/output error". Call it on every output before the first
+ * commit or discard; commit then reports the reason found. */
+void outfile_settle(outfile *o);
+/* outfile_commit, except that an existing target is kept as it was (the
+ * temporary is removed and *kept set): for an output that holds no result,
+ * which must not replace an older one. A file written in place (a device,
+ * a descriptor) is only closed. */
+int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen);
 /* The same when a library owned and closed the stream (libpcap's
  * pcap_dump_close): error is the first errno its writes met, or 0. */
 int outfile_commit_closed(outfile *o, int error, char *err, size_t errlen);

@@ -179,9 +179,10 @@ size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *g
 
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration)
 {
-    /* Records are of transmissions that ended by the run's end; one far
-     * from the probe can be stamped up to a propagation delay later, which
-     * write_record still refuses if it crosses the last second. */
+    /* Records are of transmissions that started by the run's end; one far
+     * from the probe is stamped up to a propagation delay later (the
+     * caller adds it; write_record still refuses a record past the last
+     * second). */
     return epoch_s >= 0 && duration >= 0 && epoch_s <= PCAP_SINK_MAX_SECONDS &&
            duration / SIM_PS_PER_S <= PCAP_SINK_MAX_SECONDS - epoch_s;
 }

@@ -168,7 +168,10 @@ pcap_sink_container pcap_sink_container_for_path(const char *path);
 size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group);
 
 /* Whether every record of a run `duration` long (picoseconds) fits the
- * 32-bit seconds of pcap when t = 0 is epoch_s. */
+ * 32-bit seconds of pcap when t = 0 is epoch_s. A record can be stamped up
+ * to the longest station-to-probe delay after the run's end: pass
+ * duration plus that delay for the true bound (run does, once the stations
+ * are placed). */
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration);
 
 /* Whether the format can carry this PHY's records: the epoch in range, a

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 typedef struct counts {
@@ -24,6 +25,9 @@ struct series {
     uint64_t accepted, done; /* since t = 0: queued frames, and sent OK or given up */
     uint64_t rows;
     int err;
+    int (*guard)(void *ctx); /* series_set_guard */
+    void *guard_ctx;
+    bool halted;
 };
 
 static void write_row(series *s, sim_time end)
@@ -39,8 +43,8 @@ static void write_row(series *s, sim_time end)
                     s->c.late_discarded,
                     s->accepted - s->done) < 0)
             s->err = errno ? errno : EIO;
-        else
-            s->rows++;
+        else if (++s->rows % SERIES_GUARD_ROWS == 0 && s->guard != NULL && s->guard(s->guard_ctx))
+            s->halted = true;
     }
     s->start = end;
     s->c = (counts){0};
@@ -56,14 +60,18 @@ static void advance(series *s, sim_time t)
             s->start += (t - s->start) / s->interval * s->interval;
         return;
     }
-    while (t >= s->start + s->interval && s->err == 0)
+    while (t >= s->start + s->interval && s->err == 0 && !s->halted)
         write_row(s, s->start + s->interval);
 }
 
 static void on_event(void *ctx, const trace_event *ev)
 {
     series *s = ctx;
+    if (s->halted)
+        return;
     advance(s, ev->time);
+    if (s->halted)
+        return;
     switch (ev->kind) {
     case TRACE_ARRIVAL:
         s->c.offered++;
@@ -123,13 +131,23 @@ trace_sink series_sink(series *s) { return (trace_sink){.on_event = on_event, .c
 
 int series_finish(series *s, sim_time end)
 {
-    if (end > s->start) {
+    if (end > s->start && !s->halted) {
         advance(s, end);
-        if (end > s->start)
+        if (end > s->start && !s->halted)
             write_row(s, end);
     }
     return s->err == 0 ? 0 : -1;
 }
+
+void series_set_guard(series *s, int (*guard)(void *ctx), void *ctx)
+{
+    s->guard = guard;
+    s->guard_ctx = ctx;
+}
+
+bool series_halted(const series *s) { return s->halted; }
+
+sim_time series_reached(const series *s) { return s->start; }
 
 int series_error(const series *s) { return s->err; }
 

@@ -30,10 +30,18 @@
  *
  * Writes to a stream the caller opened (and commits or discards); the first
  * write error is kept (sticky, series_error) and later rows are dropped.
+ *
+ * Bounds. One event after a long quiet spell, or series_finish after the
+ * last event, can write millions of empty intervals at once, where the
+ * caller's loop reads neither its stop flag nor the file's growth. A guard
+ * (series_set_guard) is asked every SERIES_GUARD_ROWS rows: when it says
+ * stop, the series is halted there (series_halted): it ends with the last
+ * whole interval written and takes no more events.
  */
 #ifndef CSMACD_SERIES_H
 #define CSMACD_SERIES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -51,6 +59,13 @@ trace_sink series_sink(series *s);
 /* Writes every interval not written yet up to `end` (the run's end; the
  * last interval is cut there). Returns 0, or -1 on a write error. */
 int series_finish(series *s, sim_time end);
+/* Rows between two questions to the guard (a few hundred kilobytes). */
+#define SERIES_GUARD_ROWS 4096u
+/* guard(ctx) non-zero halts the series (see "Bounds"); NULL: none. */
+void series_set_guard(series *s, int (*guard)(void *ctx), void *ctx);
+bool series_halted(const series *s);
+/* The start of the interval not written yet: the rows cover [0, this). */
+sim_time series_reached(const series *s);
 /* The first write error's errno, 0 while all is well. */
 int series_error(const series *s);
 /* Rows written so far. */

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analytic.h"
@@ -208,12 +207,6 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
         for (size_t i = 0; i < r->n; i++)
             r->y[i] = analytic_csma_1persistent(r->x[i], a);
     }
-}
-
-bool figure_remove_stale(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0;
 }
 
 /* Builds the figure, then draws it into fig (script == NULL) or writes

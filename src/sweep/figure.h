@@ -3,8 +3,8 @@
  * panel per measure asked for, and the analytic reference curves
  * (src/theory) beside the measured throughput. Drawn by plot.h.
  *
- * Program code: runs gnuplot (plot_render) and may remove a file; prints
- * nothing itself (gnuplot's warnings go to the caller's say function).
+ * Program code: runs gnuplot (plot_render); prints nothing itself
+ * (gnuplot's warnings go to the caller's say function).
  */
 #ifndef CSMACD_FIGURE_H
 #define CSMACD_FIGURE_H
@@ -43,9 +43,5 @@ int figure_draw(const figure_request *rq, const sweep_grid *g, const scenario *p
 int figure_write_script(const figure_request *rq, const sweep_grid *g, const scenario *points,
                         const sweep_result *res, FILE *f, plot_format fmt, const char *path,
                         char *err, size_t errlen);
-
-/* Removes an older figure at path (a regular file, links followed) that
- * would otherwise sit beside rows it does not show. Whether one was. */
-bool figure_remove_stale(const char *path);
 
 #endif

@@ -264,7 +264,10 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
         return -1;
     }
     engine_status st;
-    while ((st = engine_run(e, SIM_TIME_NEVER, SWEEP_SLICE_EVENTS)) == ENGINE_RUNNING)
+    uint64_t slice = 0;
+    while ((st = engine_run(e, SIM_TIME_NEVER,
+                            slice = engine_slice_events(e, slice, SWEEP_SLICE_EVENTS))) ==
+           ENGINE_RUNNING)
         if (stop != NULL && atomic_load(stop)) {
             engine_destroy(e);
             scenario_free(&s);
@@ -482,17 +485,17 @@ int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
-    for (; rc == 0 && started < jobs; started++) {
-        int e = pthread_create(&th[started], NULL, worker, &x);
-        if (e != 0) {
-            snprintf(err, errlen, "worker threads: %s", strerror(e));
-            rc = -1;
-            pthread_mutex_lock(&x.mu);
-            x.failed = true;
-            pthread_cond_broadcast(&x.work_cv);
-            pthread_mutex_unlock(&x.mu);
+    /* As many workers as will start (memory, a process limit): the sweep
+     * runs on those, and fails only when none does. */
+    int start_error = 0;
+    for (; rc == 0 && started < jobs; started++)
+        if ((start_error = pthread_create(&th[started], NULL, worker, &x)) != 0)
             break;
-        }
+    if (rc == 0 && started == 0) {
+        snprintf(err, errlen, "worker threads: none could start: %s", strerror(start_error));
+        rc = -1;
+    } else if (rc == 0 && started < jobs && o->fewer_jobs != NULL) {
+        o->fewer_jobs(started, jobs, start_error);
     }
 
     pthread_mutex_lock(&x.mu);

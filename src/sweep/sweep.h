@@ -107,6 +107,10 @@ typedef struct sweep_options {
      * that engine_replay_same(replay_for, point) matches; NULL: none. */
     const struct replay *replay;
     const scenario *replay_for;
+    /* Told once (may be NULL), on the calling thread before the progress
+     * starts, when fewer worker threads started than jobs asked for (error:
+     * pthread_create's reason); the sweep then runs on those that did. */
+    void (*fewer_jobs)(unsigned started, unsigned asked, int error);
 } sweep_options;
 
 /* The minimum replications per point with a precision target. */
@@ -142,7 +146,7 @@ typedef void (*sweep_progress_fn)(void *ctx, size_t done, size_t total, double w
  * zeroed entries; free each with sweep_result_free. stop() is polled (may
  * be NULL); when it returns non-zero the runs in flight are abandoned.
  * Returns 0, or -1 with a reason (out of memory, an engine that cannot be
- * built, threads that cannot start). */
+ * built, no worker thread that can start). */
 int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
                   const sweep_options *o, sweep_result *res, sweep_progress_fn progress,
                   void *ctx, int (*stop)(void), char *err, size_t errlen);

@@ -42,13 +42,37 @@
 #             start under it: not under the sanitizers), and in the middle
 #             of a run or of a sweep's point (ulimit -v, or AddressSanitizer's
 #             soft RSS limit): exit 1 "out of memory", never an abort, no
-#             file kept by run, the finished rows kept by sweep; `TERM=dumb csmacd tui` refused; an
+#             file kept by run, the finished rows kept by sweep; a replayed
+#             capture too large for memory: exit 1 (not 2), in run and
+#             sweep; `TERM=dumb csmacd tui` refused; an
 #             output that will be large is announced with its size.
+#   fulldisk  (a 64 KiB tmpfs, where the machine lets root mount one) sweep
+#             --csv and --reps-csv filling the disk in the middle of their
+#             rows: each named with "No space left on device" (the second
+#             too, though the first one's temporary is gone by then), exit
+#             1, nothing left on the disk;
+#   tail      a series' empty intervals after the last event (batch
+#             traffic, a long run): SIGINT stops them within seconds, exit
+#             130, the series whole up to where it stopped and the message
+#             saying where; a tail larger than the free space is refused
+#             once 8 MB are written, exit 1, no file kept;
+#   slow      signals far slower than 802.3's (--velocity 1e-9: every frame
+#             in flight for half an hour of simulated time, each event
+#             looking at thousands of them): SIGINT to run and to sweep is
+#             honoured within a second, exit 130 (the slices shrink with
+#             the signals in flight); a longer run is refused (cases.txt);
+#   keep      a sweep that finishes no point (no worker thread can start:
+#             a stack limit beyond the address space, or `ulimit -v 20000` where
+#             the build starts under it) leaves the older CSVs and figure
+#             byte for byte, exit 1, the message naming them; fewer threads
+#             than --jobs (a process limit, as nobody) run the sweep on
+#             those, said once, exit 0;
 #   gnuplot   (with a stand-in gnuplot on PATH in front of the real one)
 #             Ctrl-C to the sweep's process group while gnuplot draws: the
 #             drawing finishes, the rows and the figure are both the new
 #             ones, exit 130; a gnuplot that fails: the rows are written,
-#             the older figure is removed and the message says so, exit 1;
+#             the older figure is left as it was and the message says so,
+#             exit 1;
 #             gnuplot's warnings are said as csmacd's, naming no temporary.
 # Validity is checked by tests/cli/check_outputs.py (CSV: header and whole
 # rows of as many fields, newline-terminated; JSON: parses; pcap: the global
@@ -64,7 +88,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits gnuplot)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits fulldisk tail slow keep gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -427,6 +451,33 @@ PY
         fail "limits: sweep out of memory: exit $rc, $(head -3 err)"
     [[ $(wc -l <sw.csv) == 2 ]] && grep -q '^10base5,2,bus,500,0,poisson,0.1,' sw.csv ||
         fail "limits: sweep out of memory did not keep the finished row: $(cut -c1-80 sw.csv)"
+    # Out of memory while a capture is loaded (800000 frames, about 100 MB
+    # once read): a resource failure, exit 1 as in the middle of a run, not
+    # the 2 of a bad input; in run and in sweep alike.
+    python3 - <<'PY'
+import struct
+frame = bytes([2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0]) + bytes(86)
+with open("huge.pcap", "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    buf = bytearray()
+    for i in range(800000):
+        buf += struct.pack("<IIII", i // 1000, (i % 1000) * 1000, len(frame), len(frame)) + frame
+    f.write(buf)
+PY
+    ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" run --traffic pcap:huge.pcap --duration 1ms) \
+        >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) == "csmacd: huge.pcap: Cannot allocate memory" ]] ||
+        fail "limits: run, a capture too large for memory: exit $rc, $(head -2 err)"
+    ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" sweep --quiet --traffic pcap:huge.pcap \
+        --duration 1ms --frame-size 64,128 --csv cap.csv) >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) == "csmacd: huge.pcap: Cannot allocate memory" ]] ||
+        fail "limits: sweep, a capture too large for memory: exit $rc, $(head -2 err)"
+    [[ ! -e cap.csv ]] || fail "limits: sweep, a capture too large for memory: cap.csv written"
+    rm -f huge.pcap
     # A terminal that cannot move the cursor.
     if command -v script >/dev/null; then
         TERM=dumb script -qec "$EXE tui" /dev/null </dev/null >out 2>&1
@@ -448,6 +499,132 @@ PY
         fail "limits: no size announced for big.csv: $(head -2 err)"
     rm -f big.csv
     no_temps . "limits"
+    cd ..
+}
+
+case_fulldisk() {
+    local d=fulldisk rc free log=$PWD/fulldisk.err
+    rm -rf $d && mkdir $d || return
+    if [[ $(id -u) != 0 ]] || ! mount -t tmpfs -o size=64k tmpfs $d 2>/dev/null; then
+        echo "faults: fulldisk: cannot mount a tmpfs: skipped"
+        return
+    fi
+    cd $d || return
+    for free in 4 40; do
+        rm -f fill
+        dd if=/dev/zero of=fill bs=1k count=$((64 - free)) 2>/dev/null
+        "$EXE" sweep --quiet --stations 1..300 --duration 100us --csv a.csv --reps-csv b.csv \
+            >/dev/null 2>"$log"
+        rc=$?
+        [[ $rc == 1 && $(cat "$log") == $'csmacd: a.csv: No space left on device\ncsmacd: b.csv: No space left on device' ]] ||
+            fail "fulldisk: $free KiB free: exit $rc, $(head -3 "$log")"
+        [[ $(ls -A) == fill ]] || fail "fulldisk: $free KiB free: left $(ls -A | tr '\n' ' ')"
+    done
+    cd ..
+    umount $d
+}
+
+case_tail() {
+    local d=tail rc pid t0 rows room dur
+    rm -rf $d && mkdir $d && cd $d || return
+    # 10^7 rows once the two frames are sent: before, SIGINT was ignored.
+    "$EXE" run --traffic batch --stations 2 --duration 10000s --series s.csv \
+        --series-interval 1ms --format json >out.json 2>err &
+    pid=$!
+    sleep 1
+    t0=$SECONDS
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    ((SECONDS - t0 <= 3)) || fail "tail: SIGINT honoured after $((SECONDS - t0)) s"
+    [[ $rc == 130 ]] && grep -Eqx 'csmacd: interrupted at 10000.000000 s of simulated time \(s.csv: rows up to [0-9.]+ s\)' err ||
+        fail "tail: SIGINT: exit $rc, $(head -2 err)"
+    rows=$(($(wc -l <s.csv) - 1))
+    ((rows > 0 && rows < 10000000)) || fail "tail: SIGINT: $rows rows"
+    [[ $(tail -1 s.csv | cut -d, -f2) == "$(grep -Eo '[0-9.]+ s\)' err | cut -d' ' -f1)000" ]] ||
+        fail "tail: the last row does not end where the message says: $(tail -1 s.csv)"
+    grep -q '"interrupted": true' out.json || fail "tail: the measures do not say interrupted"
+    $CHECK csv s.csv json out.json || fail "tail: outputs not valid"
+    # A tail that will not fit: rows of at least 40 bytes, twice the room.
+    room=$(df -B1 --output=avail . | tail -1)
+    dur=$((room / 40 * 2 / 1000000 + 1))
+    "$EXE" run --traffic batch --stations 2 --duration ${dur}s --series big.csv \
+        --series-interval 1us --series-max-rows 1e15 >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 ]] && grep -Eqx 'csmacd: big.csv: about [0-9.]+ GB at [0-9]+ MB per simulated second, more than the [0-9.]+ GB free on its file system' err ||
+        fail "tail: a series larger than the disk: exit $rc, $(head -2 err)"
+    [[ ! -e big.csv ]] || fail "tail: a series larger than the disk was kept"
+    no_temps . "tail"
+    cd ..
+}
+
+case_slow() {
+    local d=slow rc pid t0 ms mode
+    rm -rf $d && mkdir $d && cd $d || return
+    for mode in run sweep; do
+        if [[ $mode == run ]]; then
+            "$EXE" run --stations 8 --velocity 1e-9 --duration 1s >out 2>err &
+        else
+            "$EXE" sweep --quiet --jobs 1 --stations 8 --velocity 1e-9 --duration 1s \
+                --csv s.csv >out 2>err &
+        fi
+        pid=$!
+        sleep 1.5
+        t0=${EPOCHREALTIME/./}
+        kill -INT $pid
+        wait $pid
+        rc=$?
+        ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+        ((ms <= 1000)) || fail "slow: $mode: SIGINT honoured after $ms ms"
+        [[ $rc == 130 || $rc == 0 ]] || fail "slow: $mode: exit $rc, $(head -2 err)"
+    done
+    $CHECK csv s.csv || fail "slow: sweep: s.csv not valid"
+    no_temps . "slow"
+    cd ..
+}
+
+case_keep() {
+    local d=keep rc args
+    rm -rf $d && mkdir $d && cd $d || return
+    args=(sweep --quiet --jobs 4 --stations 1,2,4 --duration 1ms --csv k.csv --reps-csv r.csv)
+    command -v gnuplot >/dev/null && args+=(--plot k.svg)
+    "$EXE" "${args[@]}" 2>err || fail "keep: the first sweep: $(head -2 err)"
+    md5sum k.* r.csv >sums
+    # No thread can start: each would take a stack larger than the address space.
+    (ulimit -s 1000000000000 && exec "$EXE" "${args[@]}") >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 ]] && grep -qx "csmacd: worker threads: none could start: .*" err &&
+        grep -qx "csmacd: stopped: 0 of 3 points complete (older files left as they were: k.csv, r.csv.*)" err ||
+        fail "keep: no thread: exit $rc, $(head -3 err)"
+    md5sum --quiet -c sums || fail "keep: no thread: an older output was changed"
+    # The issue's own case, where the build starts under the limit (not
+    # under the sanitizers): whatever fails, the older files stay.
+    if (ulimit -v 20000 && exec "$EXE" --version) >/dev/null 2>&1; then
+        (ulimit -v 20000 && exec "$EXE" "${args[@]}") >/dev/null 2>err
+        rc=$?
+        [[ $rc == 1 ]] || fail "keep: ulimit -v 20000: exit $rc, $(head -3 err)"
+        md5sum --quiet -c sums || fail "keep: ulimit -v 20000: an older output was changed"
+    fi
+    # With no older file, the CSV of a sweep that finished nothing is the
+    # header alone (a valid file).
+    (ulimit -s 1000000000000 && exec "$EXE" sweep --quiet --stations 1 --duration 1ms --csv new.csv) \
+        >/dev/null 2>err
+    [[ $(wc -l <new.csv) == 1 ]] && grep -qx "csmacd: stopped: 0 of 1 points complete in new.csv" err ||
+        fail "keep: a new CSV: $(head -3 err)"
+    no_temps . "keep"
+    # Fewer threads than asked (a process limit): the sweep runs on those.
+    if [[ $(id -u) == 0 ]] && setpriv --reuid nobody --regid nogroup --clear-groups true 2>/dev/null; then
+        local procs
+        procs=$(ps -u nobody -L --no-headers 2>/dev/null | wc -l)
+        chmod 1777 .
+        (ulimit -u $((procs + 3)) && exec setpriv --reuid nobody --regid nogroup --clear-groups \
+            "$EXE" sweep --quiet --jobs 8 --stations 1,2,4 --duration 1ms --csv few.csv) >/dev/null 2>err
+        rc=$?
+        [[ $rc == 0 && $(wc -l <err) == 1 && $(wc -l <few.csv) == 4 ]] &&
+            grep -Eqx "csmacd: warning: --jobs 8: only [1-7] worker threads? could start \(Resource temporarily unavailable\); the sweep runs on (it|those)" err ||
+            fail "keep: fewer threads: exit $rc, $(head -3 err)"
+        chmod 755 .
+    fi
     cd ..
 }
 
@@ -477,9 +654,9 @@ case_gnuplot() {
     PATH=$PWD/broken:$PATH "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv b.csv \
         --plot b.svg 2>err
     rc=$?
-    [[ $rc == 1 && $(cat err) == "csmacd: b.svg: gnuplot failed: unexpected thing (the older figure was removed)" ]] ||
+    [[ $rc == 1 && $(cat err) == "csmacd: b.svg: gnuplot failed: unexpected thing (the older figure was left as it was; it does not show these rows)" ]] ||
         fail "gnuplot: a failing gnuplot: exit $rc, $(head -2 err)"
-    [[ ! -e b.svg ]] || fail "gnuplot: the older figure was left beside new rows"
+    [[ $(cat b.svg) == old ]] || fail "gnuplot: a failing gnuplot changed the older figure"
     $CHECK csv b.csv || fail "gnuplot: a failing gnuplot: the rows were not written"
     # Warnings in words, no script name.
     PATH=$PWD/chatty:$PATH "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv c.csv \

@@ -6,7 +6,8 @@
 # header and one row with the same columns; --stations-csv has a header and
 # one row per station; --events has its header and well-formed lines for
 # every kind of event a contended run produces; the text summary carries
-# units; a scenario file gives the same run as the same options on the
+# units (and "no CI" with one batch, null in JSON, empty in both sweep
+# CSVs); a scenario file gives the same run as the same options on the
 # command line, and may be a pipe; batch runs report their completion time;
 # a lone station's frames count as delivered; determinism (same seed:
 # byte-identical JSON without wall_s, event log and station CSV; another
@@ -144,6 +145,28 @@ text_format() {
     grep -Eq '^  simulated time +0\.050000 s of 50ms' run.txt
 }
 check text_summary_with_units text_format
+
+# One batch: the interval is undefined, never a zero width.
+one_batch() {
+    "$bin" run --stations 3 --duration 50ms --batches 1 >one.txt
+    grep -Eq '^  throughput +0\.[0-9]{4} \(no CI: fewer than 2 batches\), [0-9.]+ Mb/s$' one.txt
+    "$bin" run --stations 3 --duration 50ms --batches 1 --format json >one.json
+    python3 -c 'import json; d = json.load(open("one.json")); assert d["throughput_ci95"] is None and d["throughput"] > 0, d'
+    "$bin" run --stations 3 --duration 50ms --batches 1 --format csv >one.csv
+    "$bin" sweep --quiet --stations 2,3 --duration 50ms --batches 1 --csv sw.csv --reps-csv swr.csv
+    python3 - <<'PY'
+import csv
+run = list(csv.DictReader(open("one.csv")))
+assert run[0]["throughput_ci95"] == "" and float(run[0]["throughput"]) > 0, run
+for name in ("sw.csv", "swr.csv"):
+    rows = list(csv.DictReader(open(name)))
+    assert len(rows) == 2, (name, rows)
+    for r in rows:
+        assert r["throughput_ci95"] == "" and float(r["throughput"]) > 0, (name, r)
+        assert r.get("throughput_rel_ci95", "") == "", (name, r)
+PY
+}
+check one_batch_no_interval one_batch
 
 batch_completion() {
     "$bin" run --stations 4 --traffic batch --batch 2 --duration 1s --format json >b.json

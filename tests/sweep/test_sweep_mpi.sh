@@ -32,4 +32,37 @@ mpi --stations 0 --csv bad.csv 2> bad.err
 rc=$?
 [ $rc -ne 0 ] || fail "a bad command line under MPI succeeded"
 [ "$(grep -c '^csmacd: ' bad.err)" -eq 1 ] || fail "expected one message: $(cat bad.err)"
+# Every early exit is collective: a bad output path (only rank 0 checks and
+# opens the outputs) ends both ranks with exit 1 and one message, within
+# seconds, and the older files are left as they were. Before, rank 0 left
+# while rank 1 waited in MPI_Bcast for ever.
+printf 'old\n' > kept.csv
+bad_exit() { # WHAT EXPECTED_RC MESSAGE ARGS...
+    local what=$1 want=$2 msg=$3 rc
+    shift 3
+    timeout -k 5 60 mpirun --allow-run-as-root --oversubscribe -n 2 "$MPI_EXE" sweep --quiet \
+        --jobs 1 --stations 2,4 --duration 1ms "$@" > out 2> err
+    rc=$?
+    [ $rc -ne 124 ] && [ $rc -ne 137 ] || fail "$what: hangs (killed after 60 s)"
+    [ $rc -eq "$want" ] || fail "$what: exit $rc, expected $want: $(head -2 err)"
+    [ "$(grep -c '^csmacd: ' err)" -eq 1 ] && grep -qxF "csmacd: $msg" err ||
+        fail "$what: expected one message '$msg': $(head -3 err)"
+    [ "$(cat kept.csv)" = old ] || fail "$what: kept.csv was changed"
+}
+bad_exit "--csv in a missing folder" 1 "/nonexistent/x.csv: No such file or directory" \
+    --csv /nonexistent/x.csv
+bad_exit "--plot in a missing folder" 1 "/nonexistent/x.svg: No such file or directory" \
+    --csv kept.csv --plot /nonexistent/x.svg
+bad_exit "--reps-csv in a missing folder" 1 "/nonexistent/r.csv: No such file or directory" \
+    --csv kept.csv --reps-csv /nonexistent/r.csv
+mkdir -p adir
+bad_exit "--csv a folder" 1 "adir: Is a directory" --csv adir
+bad_exit "a bad point" 2 "--stations: 0 is out of range (1 to 10000)" --csv kept.csv \
+    --stations 2,0
+bad_exit "conflicting outputs" 2 "--csv, --reps-csv: conflicting options: both write kept.csv" \
+    --csv kept.csv --reps-csv ./kept.csv
+# --help: once, exit 0.
+timeout -k 5 60 mpirun --allow-run-as-root --oversubscribe -n 2 "$MPI_EXE" sweep --help > help.out ||
+    fail "--help under MPI"
+[ "$(grep -c '^usage: ' help.out)" -eq 1 ] || fail "--help under MPI: $(grep -c '^usage: ' help.out) copies"
 echo "mpi: 2 ranks write the same CSV as one process"

@@ -8,7 +8,8 @@
  * the delivered bits of the run's own throughput, and the last backlog is
  * the run's frames_queued; with an outage of [3 ms, 7 ms) nothing is sent
  * OK or delivered in the rows inside it and the backlog grows across it;
- * two runs give the same bytes; an interval that does not divide the run.
+ * two runs give the same bytes; an interval that does not divide the run;
+ * a guard that says stop halts the empty tail after whole rows.
  * Does not pin: the CLI options (tests/cli), the figure.
  */
 #include <setjmp.h>
@@ -210,11 +211,50 @@ static void test_outage(void **state)
     scenario_free(&sc);
 }
 
+/* The guard: asked every SERIES_GUARD_ROWS rows, even in the empty tail
+ * series_finish writes; its "stop" halts the series after whole rows. */
+static int halt_on_second(void *ctx)
+{
+    int *calls = ctx;
+    return ++*calls == 2;
+}
+
+static void test_guard_halts_tail(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    series *s = NULL;
+    assert_int_equal(series_create(f, SIM_PS_PER_S / 1000000, 10000000, &s), 0);
+    int calls = 0;
+    series_set_guard(s, halt_on_second, &calls);
+    assert_int_equal(series_finish(s, SIM_PS_PER_S), 0); /* 10^6 intervals of 1 us */
+    assert_int_equal(calls, 2);
+    assert_true(series_halted(s));
+    assert_int_equal(series_rows(s), 2 * SERIES_GUARD_ROWS);
+    assert_int_equal(series_reached(s), 2 * SERIES_GUARD_ROWS * (SIM_PS_PER_S / 1000000));
+    /* Halted: no event and no later finish adds a row. */
+    trace_sink k = series_sink(s);
+    trace_event ev = {.kind = TRACE_ARRIVAL, .time = 2 * SIM_PS_PER_S};
+    k.on_event(k.ctx, &ev);
+    assert_int_equal(series_finish(s, 3 * SIM_PS_PER_S), 0);
+    assert_int_equal(series_rows(s), 2 * SERIES_GUARD_ROWS);
+    series_destroy(s);
+    long len = ftell(f);
+    rewind(f);
+    size_t lines = 0;
+    for (long i = 0; i < len; i++)
+        lines += fgetc(f) == '\n';
+    assert_int_equal(lines, 1 + 2 * SERIES_GUARD_ROWS);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_and_totals),
         cmocka_unit_test(test_outage),
+        cmocka_unit_test(test_guard_halts_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
