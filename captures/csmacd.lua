@@ -13,7 +13,8 @@
 --       csmacd.version, csmacd.length, csmacd.attempt, csmacd.station,
 --       csmacd.frame, csmacd.collisions, csmacd.backoff_slots,
 --       csmacd.queued_ns, then csmacd.padding and csmacd.fcs (every record
---       of a whole frame ends with its FCS).
+--       of a whole frame ends with its FCS), and csmacd.group, the
+--       station's group, from the pcapng packet comment when there is one.
 --   * Collision fragments, from any traffic (a post-dissector; netANALYZER
 --       transparent, netANALYZER and Ethernet link types): a record flagged
 --       in error by its netANALYZER status, or (Ethernet) one that ends in
@@ -37,6 +38,8 @@
 --   csmacd.attempt > 1 && !csmacd.fragment
 --                                frames that got through after colliding
 --   csmacd.station == 3          one station's transmissions
+--   csmacd.group == "rogue"      one group's (pcapng traces of a scenario
+--                                with groups: the packet comment names it)
 --   csmacd.backoff_slots >= 512  long backoffs
 
 local MIN_FRAME = 64
@@ -57,12 +60,27 @@ local f = {
     fragment      = ProtoField.bool("csmacd.fragment", "Collision fragment"),
     fragment_len  = ProtoField.uint32("csmacd.fragment.length", "Octets on the wire", base.DEC),
     collision     = ProtoField.uint32("csmacd.collision", "Collision number (from 1)", base.DEC),
+    group         = ProtoField.string("csmacd.group", "Station's group"),
 }
 p_csmacd.fields = {
     f.version, f.length, f.attempt, f.station, f.frame, f.collisions,
     f.backoff_slots, f.queued_ns, f.padding, f.fcs, f.fragment,
-    f.fragment_len, f.collision,
+    f.fragment_len, f.collision, f.group,
 }
+
+-- The station's group, when the scenario names groups: the pcapng
+-- packet comment ends in ", group NAME" (classic pcap has no comments).
+local ok_comment, f_comment = pcall(Field.new, "frame.comment")
+if not ok_comment then f_comment = nil end
+
+local function group_of_record()
+    if not f_comment then return nil end
+    for _, c in ipairs({ f_comment() }) do
+        local g = tostring(c.value):match(", group ([%w_%-]+)$")
+        if g then return g end
+    end
+    return nil
+end
 
 local ef_fragment = ProtoExpert.new("csmacd.fragment.expert", "Collision fragment",
                                     expert.group.SEQUENCE, expert.severity.WARN)
@@ -175,10 +193,13 @@ function p_csmacd.dissector(tvb, pinfo, tree)
         if n > hdr + 4 then t:add(f.padding, tvb(hdr, n - hdr - 4)) end
         t:add_le(f.fcs, tvb(n - 4, 4))
     end
+    local group = group_of_record()
+    if group then t:add(f.group, group) end
 
     local info
     if v.station then
         info = string.format("Station %d", v.station)
+        if group then info = info .. " (" .. group .. ")" end
         if v.frame then info = info .. string.format(" frame %s", tostring(v.frame)) end
         if v.attempt then info = info .. string.format(", attempt %d", v.attempt) end
         if v.collisions and v.collisions > 0 then

@@ -644,6 +644,7 @@ static int run_main(int argc, char **argv, bool capture)
         opts.pcap_format.application = trace_app;
         opts.pcap_format.comment = trace_comment;
         opts.pcap_format.probe = trace_probe;
+        opts.pcap_format.groups = engine_scenario(e);
         if (pcap_sink_open_format(opts.pcap, &engine_scenario(e)->phy, &po, &opts.pcap_format,
                                   &pcap, err, sizeof err) != 0)
             goto open_failed;

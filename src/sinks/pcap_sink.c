@@ -30,6 +30,7 @@
  * network file system could still fail at close.
  */
 #include "pcap_sink.h"
+#include "scenario.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -556,7 +557,11 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         story.collisions = collisions;
         story.backoff_slots = backoff_slots;
         story.late = late;
-        pcap_sink_story((char *)data + hl + len, STORY_MAX, &story, NULL);
+        const scenario *sc = s->fmt.groups;
+        const char *group = sc != NULL && sc->n_named
+                                ? scenario_group_at(sc, scenario_group_of(sc, ev->station))->name
+                                : NULL;
+        pcap_sink_story((char *)data + hl + len, STORY_MAX, &story, group);
     }
     if (hl > 0) {
         if (!ethframe_fcs_ok(buf, len))

@@ -145,6 +145,9 @@ typedef struct pcap_sink_format {
     const char *comment;     /* pcapng: the section's comment (scenario, seed) */
     const char *probe;       /* pcapng: where the probe is, for the interfaces'
                                 descriptions ("at 0 m on the bus") */
+    const struct scenario *groups; /* pcapng: names each station's group in the
+                                comments when it names groups (not copied: it
+                                must outlive the sink), or NULL */
 } pcap_sink_format;
 
 /* The defaults: classic pcap, PCAP_SINK_DEFAULT_LINKTYPE,

@@ -193,4 +193,19 @@ if grep -q '^csmacd: ' pipe.err; then fail "after the reader left: $(grep '^csma
 [ "$(count piped.pcapng 'frame.interface_id == 0')" -gt 5 ] || fail "live pipe: no frames"
 [ "$(count piped.pcapng 'frame.interface_id == 1')" -gt 5 ] || fail "live pipe: no fragments"
 
+# 11. Groups: every record's comment names its station's group, and so
+#     does the dissector (csmacd.group).
+"$CSMACD" run --duration 5ms --group 'rogue stations=1 policy=none' --group 'good stations=3' \
+    --pcap groups.pcapng >/dev/null
+rogue=$(count groups.pcapng 'frame.comment contains "group rogue"')
+good=$(count groups.pcapng 'frame.comment contains "group good"')
+all=$(count groups.pcapng 'frame')
+[ "$rogue" -gt 0 ] && [ "$good" -gt 0 ] || fail "groups: $rogue rogue and $good good records"
+[ $((rogue + good)) -eq "$all" ] || fail "groups: $rogue + $good of $all records name a group"
+bad=$(count groups.pcapng 'frame.comment contains "group rogue" && !(frame.comment contains "station 1,")')
+[ "$bad" -eq 0 ] || fail "groups: $bad records of stations 2-4 named rogue"
+n=$(TS -X lua_script:"$LUA" -r groups.pcapng -Y 'csmacd.group == "rogue"' | wc -l)
+w=$(TS -r groups.pcapng -Y 'frame.comment contains "group rogue" && frame.interface_id == 0' | wc -l)
+[ "$n" -eq "$w" ] && [ "$n" -gt 0 ] || fail "dissector: $n records of group rogue, $w whole frames"
+
 echo "pcapng: ok ($records records, $jams fragments)"
