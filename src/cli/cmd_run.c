@@ -433,7 +433,7 @@ int cmd_run_main(int argc, char **argv)
             goto open_failed;
         sim_time iv = opts.series_interval;
         if (series_create(series_out.out.f, iv, engine_scenario(e)->phy.rate_bps,
-                          &series_out.s) != 0) {
+                          engine_judge_ps(e), &series_out.s) != 0) {
             outfile_discard(&series_out.out);
             snprintf(err, sizeof err, "%s: %s", opts.series, strerror(ENOMEM));
             goto open_failed;
