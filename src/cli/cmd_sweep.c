@@ -130,7 +130,8 @@ static void plot_warning(void *ctx, const char *path, const char *text)
 /* ---- building the points ---- */
 
 /* Applies the preset's [sweep] keys that the command line did not give. */
-static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err, size_t errlen)
+static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, uint64_t *frames,
+                        char *err, size_t errlen)
 {
     for (size_t i = 0; i < pr->n_sweep; i++) {
         const preset_kv *kv = &pr->sweep[i];
@@ -146,6 +147,10 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err
         } else if (strcmp(kv->key, "precision") == 0) {
             if (!o->precision_given)
                 rc = parse_double(kv->value, 1e-6, 0.999, &o->precision, reason, sizeof reason);
+        } else if (strcmp(kv->key, "frames") == 0) {
+            uint32_t f = 0;
+            rc = parse_u32(kv->value, 1, 100000000, &f, reason, sizeof reason);
+            *frames = f;
         } else if (strcmp(kv->key, "max-reps") == 0) {
             if (!o->max_reps_given)
                 rc = parse_u32(kv->value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps,
@@ -280,8 +285,14 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     grid = o.grid;
     memset(&o.grid, 0, sizeof o.grid);
-    if (have_preset && preset_sweep(&pr, &o, &grid, err, sizeof err) != 0)
+    /* A preset that sizes its points by frames (presets.h) does so unless
+     * the command line gives --duration. */
+    uint64_t frames = 0;
+    if (have_preset && preset_sweep(&pr, &o, &grid, &frames, err, sizeof err) != 0)
         goto usage;
+    for (int i = 1; i < argc && frames; i++)
+        if (strcmp(argv[i], "--duration") == 0 || strncmp(argv[i], "--duration=", 11) == 0)
+            frames = 0;
     if (have_preset && pr.x[0] && o.plot_x < 0) {
         char reason[512];
         if (sweep_cli_plot_x(pr.x, &o.plot_x, reason, sizeof reason) != 0) {
@@ -426,6 +437,9 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             }
         }
         sc->seed = sweep_seed(so.seed, p, 0);
+        sim_time sized = preset_frames_duration(sc, frames);
+        if (sized > 0)
+            sc->duration = sized;
         char warn[2048];
         if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
             goto usage;

@@ -15,7 +15,8 @@
 #   signal   SIGINT during a sweep leaves a valid CSV of the completed
 #            points (exit 130);
 #   presets  `csmacd presets` lists every preset, one line each, and each
-#            one runs (shrunk by command-line overrides) and draws.
+#            one runs (shrunk by command-line overrides) and draws; a
+#            preset's `frames` sizes each point's run (exact durations).
 # Durations are tiny: the suite runs under ASan/UBSan in CI. Numbers are
 # not judged here (tests/unit/test_sweep.c does the statistics).
 #
@@ -159,7 +160,24 @@ presets)
     # --batch is accepted because the preset's traffic is batch.
     sweep --preset batch-contention --batch 2 --stations 2,3 --reps 2 --csv b2.csv \
         || fail "--preset batch-contention --batch 2"
-    echo "presets: $(wc -l < list.txt) listed, each runs and draws"
+    # A preset sized by frames (frames = 2000): one saturated station
+    # with 1518-byte frames runs its 20 ms warm-up and then 2000 frames
+    # back to back, 2000 x 12304 bit times = 2460.8 ms, rounded up to
+    # 2461 ms: duration 2.481 s, 2000 frames sent; 64-byte frames need
+    # 2000 x 672 bit times = 134.4 ms: 0.155 s. --duration overrides it.
+    sweep --preset throughput-vs-n --stations 1 --frame-size 64,1518 --csv tvn.csv \
+        || fail "--preset throughput-vs-n sized by frames"
+    python3 - tvn.csv <<'PY' || fail "the points are not sized by frames"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+got = [(r["duration_s"], r["frames_ok"]) for r in rows]
+assert [d for d, _ in got] == ["0.155", "2.481"], got
+assert all(int(f) >= 2000 for _, f in got), got
+PY
+    sweep --preset throughput-vs-n --stations 1 --frame-size 1518 --duration 50ms \
+        --csv tvn2.csv || fail "--preset throughput-vs-n --duration 50ms"
+    grep -q ',0.05,' tvn2.csv || fail "--duration did not override frames: $(cat tvn2.csv)"
+    echo "presets: $(wc -l < list.txt) listed, each runs and draws; frames size the runs"
     ;;
 *)
     fail "unknown case $CASE"

@@ -267,7 +267,7 @@ static void test_presets(void **state)
                 if (sweep_grid_set(&g, (sweep_axis)a, kv->value, err, sizeof err) != 0)
                     fail_msg("preset %s: %s: %s", name, kv->key, err);
             } else if (strcmp(kv->key, "reps") != 0 && strcmp(kv->key, "precision") != 0 &&
-                       strcmp(kv->key, "max-reps") != 0) {
+                       strcmp(kv->key, "max-reps") != 0 && strcmp(kv->key, "frames") != 0) {
                 fail_msg("preset %s: unknown sweep key %s", name, kv->key);
             }
         }
@@ -287,6 +287,48 @@ static void test_presets(void **state)
     char err[1024];
     assert_int_equal(preset_load("no-such", &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "throughput-vs-n"));
+}
+
+static void set_key(scenario *sc, const char *k, const char *v)
+{
+    char err[512];
+    if (scenario_set(sc, k, v, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* A point sized by frames (presets.h): the warm-up, then F frames at the
+ * rate the point offers them, rounded up to a millisecond. 10BASE5:
+ *  - saturated, 1518 bytes: 2000 x (64 + 12144 + 96) bit times =
+ *    2460.8 ms -> 2461 ms, after 20 ms of warm-up: 2.481 s;
+ *  - Poisson at G = 0.5, 512 bytes: 2000 x 4096 / 0.5 bit times =
+ *    1638.4 ms -> 1639 ms;
+ *  - Poisson at G = 5: never faster than back to back, 2000 x (64 + 4096
+ *    + 96) = 851.2 ms -> 852 ms;
+ *  - 64-1518 bytes uniform, saturated: mean 791 bytes, 2000 x (64 + 6328
+ *    + 96) = 1297.6 ms -> 1298 ms;
+ *  - batch traffic keeps its own duration: 0. */
+static void test_frames_duration(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_key(&sc, "frame-size", "1518");
+    set_key(&sc, "warmup", "20ms");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 2481 * SIM_PS_PER_MS);
+    set_key(&sc, "warmup", "0");
+    set_key(&sc, "traffic", "poisson");
+    set_key(&sc, "load", "0.5");
+    set_key(&sc, "frame-size", "512");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 1639 * SIM_PS_PER_MS);
+    set_key(&sc, "load", "5");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 852 * SIM_PS_PER_MS);
+    set_key(&sc, "traffic", "saturated");
+    set_key(&sc, "frame-size", "64-1518");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 1298 * SIM_PS_PER_MS);
+    set_key(&sc, "traffic", "batch");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 0);
+    assert_int_equal(preset_frames_duration(&sc, 0), 0);
+    scenario_free(&sc);
 }
 
 /* The gnuplot script of spec s, in memory (free it). */
@@ -526,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_ci_coverage),
         cmocka_unit_test(test_precision_deterministic),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_frames_duration),
         cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_plot_styles),
         cmocka_unit_test(test_figure_load),
