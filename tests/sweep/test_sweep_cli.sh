@@ -8,7 +8,9 @@
 #            scenario columns) prints the same measures (check_rows.py),
 #            for saturated, poisson, onoff and batch traffic and a phy list;
 #   plot     --plot draws valid SVG, PNG and PDF files with the series,
-#            axis labels and analytic references asked for; without
+#            axis labels and analytic references asked for; measures
+#            without a value are said on the figure, never warned; a
+#            preset's own long cables are not warned about; without
 #            gnuplot the CSV is still written and the message says how to
 #            install it (exit 1);
 #   usage    bad inputs exit 2 with one line on standard error and no file;
@@ -81,7 +83,30 @@ plot)
     [ -s nognu.csv ] || fail "without gnuplot: no CSV"
     [ ! -e nognu.svg ] || fail "without gnuplot: a figure appeared"
     grep -q "apt-get install gnuplot-nox" nognu.err || fail "message: $(cat nognu.err)"
-    echo "plot: svg, png and pdf valid; missing gnuplot reported"
+    # A measure with no value at any point (no outage: no recovery_s) is
+    # drawn, said on its panel, with nothing on standard error (gnuplot
+    # failed on it: "x range is invalid").
+    "$EXE" sweep --quiet --stations 2,4 --duration 2ms --plot-y recovery_s,throughput \
+        --csv nv.csv --plot nv.svg 2> nv.err || fail "--plot-y recovery_s: $(cat nv.err)"
+    [ ! -s nv.err ] || fail "--plot-y recovery_s said: $(cat nv.err)"
+    python3 "$HERE/check_plot.py" nv.svg "no value at any point" \
+        "the scenario has no outage" || fail "nv.svg"
+    # retry-storm, shrunk: fixed retry never recovers; the figure says so
+    # under its key, and nothing is warned.
+    "$EXE" sweep --quiet --preset retry-storm --load 0.35 --duration 300ms \
+        --outage 50ms+100ms --reps 2 --csv rs.csv --plot rs.svg 2> rs.err || fail "retry-storm"
+    [ ! -s rs.err ] || fail "retry-storm said: $(cat rs.err)"
+    python3 "$HERE/check_plot.py" rs.svg "fixed:wait=2,jitter=2: never recovered within the run" \
+        || fail "rs.svg"
+    # cable-length sweeps beyond 2500 m on purpose: no warning for its own
+    # lengths; a length given on the command line still warns.
+    "$EXE" sweep --quiet --preset cable-length --frame-size 64 --duration 101ms --csv cl.csv \
+        2> cl.err || fail "cable-length"
+    [ ! -s cl.err ] || fail "cable-length warned: $(cat cl.err)"
+    "$EXE" sweep --quiet --preset cable-length --length 3000 --frame-size 64,512 \
+        --duration 101ms --csv cl2.csv 2> cl2.err || fail "cable-length --length 3000"
+    [ "$(grep -c 'longer than 10base5 allows' cl2.err)" = 1 ] || fail "no warning: $(cat cl2.err)"
+    echo "plot: svg, png and pdf valid; missing gnuplot reported; missing values said"
     ;;
 usage)
     n=0
