@@ -1,7 +1,8 @@
 /* cli.h - the command line shared by every csmacd command.
  *
  * Each command (run, sweep, tui, ...) describes itself with a cli_command:
- * its name, a synopsis and summary for --help, and a table of its own
+ * its name, a summary for --help (the usage line is made from its
+ * options), and a table of its own
  * options with a callback. cli_parse then reads argv with getopt_long and
  *   1. hands each of the command's own options to the callback, in the
  *      order given;
@@ -64,8 +65,10 @@ typedef int (*cli_option_fn)(void *ctx, int id, const char *value, char *err,
 
 typedef struct cli_command {
     const char *name;          /* "run": the word after csmacd */
-    const char *synopsis;      /* after "usage: csmacd NAME " in --help */
     const char *summary;       /* what the command does, one sentence */
+    /* Options the command cannot do without, by name ("csv"): shown
+     * without brackets in the usage line (NULL: none). */
+    const char *const *required;
     const cli_option *options; /* the command's own options (may be NULL) */
     size_t n_options;
     bool scenario_options;     /* accept --scenario FILE and the scenario keys */

@@ -51,7 +51,7 @@ static const cli_option run_options[] = {
      "write what the probe saw to FILE (pcap, ns stamps; see captures/README.md)", OPT_PCAP},
     {"pcap-collisions", CLI_ARG_REQUIRED, "yes|no",
      "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
-    {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
+    {"pcap-linktype", CLI_ARG_REQUIRED, "netanalyzer-transparent|netanalyzer|ethernet",
      "netanalyzer-transparent (preamble and status: a collision reads as one in a plain "
      "Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
      OPT_PCAP_LINKTYPE},
@@ -306,11 +306,6 @@ int cmd_run_main(int argc, char **argv)
     const char *scenario_file = NULL;
     const cli_command cmd = {
         .name = "run",
-        .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
-                    "[--events FILE] [--pcap FILE] [--pcap-collisions yes|no] "
-                    "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
-                    "[--pcap-epoch DATE] [--series FILE] "
-                    "[--series-interval TIME]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
                    "with their IEEE 802.3\nClause 30 names.",

@@ -51,6 +51,7 @@
 #include "figure.h"
 #include "outfile.h"
 #include "parse.h"
+#include "phy.h"
 #include "plot.h"
 #include "presets.h"
 #include "replay.h"
@@ -193,7 +194,8 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
     }
     if (cli_parse(cmd, argc, argv, sc, err, errlen) != CLI_OK)
         return -1;
-    if (phy != NULL && strcmp(sc->phy.name, phy) != 0) {
+    if (phy != NULL && phy_profile_find(phy) != NULL &&
+        strcmp(sc->phy.name, phy_profile_find(phy)->name) != 0) {
         snprintf(err, errlen, "--phy: the scenario file sets phy = %s, which conflicts with the "
                               "swept list",
                  sc->phy.name);
@@ -217,11 +219,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     sweep_cli o = {.reps = 1, .max_reps = SWEEP_MAX_REPS_DEFAULT, .plot_x = -1};
     const cli_command cmd = {
         .name = "sweep",
-        .synopsis = "[scenario options] --stations LIST [--load LIST] [--frame-size LIST]\n"
-                    "       [--phy LIST] [--length LIST] [--policy LIST] [--reps R]\n"
-                    "       [--precision REL] [--jobs J] [--preset NAME] [--quiet]\n"
-                    "       --csv FILE [--reps-csv FILE] [--plot FILE] [--plot-y LIST]\n"
-                    "       [--plot-x AXIS] [--title TEXT]",
+        .required = (const char *const[]){"csv", NULL},
         .summary = "Runs a scenario over a grid (the cartesian product of the LISTs, policy\n"
                    "outermost, then phy, frame-size, length, load, stations innermost), each\n"
                    "point R times with independent seeds, and writes one CSV row per point\n"
