@@ -203,6 +203,14 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_message("csmacd: ", fmt, ap);
+    va_end(ap);
+}
+
 static void print_option(FILE *f, const char *name, const char *arg_name, const char *help)
 {
     char left[64];

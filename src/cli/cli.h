@@ -106,6 +106,8 @@ void cli_print_scenario_options(FILE *f);
  * most 8191 bytes are kept). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What a command did, "csmacd: wrote x.csv: ...", on standard error. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Replaces, in place, every byte that could forge output on a terminal
  * with '?': control characters (line breaks, escapes, DEL), bytes that are
  * not valid UTF-8, and the C1 controls. Valid UTF-8 text is kept. */

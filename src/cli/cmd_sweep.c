@@ -546,19 +546,29 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                      o.plot, o.csv);
         drawn = rc == 0;
     }
+    /* What was written is said, one line per file (not with --quiet):
+     * without a terminal there is no progress bar to show anything. */
+    bool say_wrote = talk && !o.quiet;
     if (outfile_commit(&csv, err, sizeof err) != 0) {
         say_error(talk, "%s", err);
         status = EXIT_STATUS_RUNTIME;
         drawn = false;
+    } else if (say_wrote) {
+        cli_note("wrote %s: %zu of %zu points", o.csv, n_done, n_points);
     }
-    if (reps_csv.f && outfile_commit(&reps_csv, err, sizeof err) != 0) {
+    bool have_reps = reps_csv.f != NULL;
+    if (have_reps && outfile_commit(&reps_csv, err, sizeof err) != 0) {
         say_error(talk, "%s", err);
         status = EXIT_STATUS_RUNTIME;
+    } else if (have_reps && say_wrote) {
+        cli_note("wrote %s: the replications of %zu points", o.reps_csv, n_done);
     }
     if (drawn) {
         if (outfile_commit(&fig, err, sizeof err) != 0) {
             say_error(talk, "%s", err);
             status = EXIT_STATUS_RUNTIME;
+        } else if (say_wrote) {
+            cli_note("wrote %s: the figure of %zu points", o.plot, n_done);
         }
     } else if (fig.f != NULL) {
         /* No figure of these rows: an older one beside them would show

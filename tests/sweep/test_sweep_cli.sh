@@ -10,7 +10,8 @@
 #   plot     --plot draws valid SVG, PNG and PDF files with the series,
 #            axis labels and analytic references asked for; measures
 #            without a value are said on the figure, never warned; a
-#            preset's own long cables are not warned about; without
+#            preset's own long cables are not warned about; a sweep
+#            says which files it wrote (one line each); without
 #            gnuplot the CSV is still written and the message says how to
 #            install it (exit 1);
 #   usage    bad inputs exit 2 with one line on standard error and no file;
@@ -106,6 +107,13 @@ plot)
     "$EXE" sweep --quiet --preset cable-length --length 3000 --frame-size 64,512 \
         --duration 101ms --csv cl2.csv 2> cl2.err || fail "cable-length --length 3000"
     [ "$(grep -c 'longer than 10base5 allows' cl2.err)" = 1 ] || fail "no warning: $(cat cl2.err)"
+    # Without --quiet and without a terminal, one line per file written.
+    "$EXE" sweep --stations 1,2 --duration 2ms --reps 2 --csv w.csv --reps-csv w-reps.csv \
+        --plot w.svg 2> w.err < /dev/null || fail "sweep saying what it wrote"
+    printf '%s\n' "csmacd: wrote w.csv: 2 of 2 points" \
+        "csmacd: wrote w-reps.csv: the replications of 2 points" \
+        "csmacd: wrote w.svg: the figure of 2 points" | cmp -s - w.err ||
+        fail "what the sweep said: $(cat w.err)"
     echo "plot: svg, png and pdf valid; missing gnuplot reported; missing values said"
     ;;
 usage)
