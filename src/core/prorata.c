@@ -76,6 +76,4 @@ double prorata_credit(const prorata *q, sim_time lo, sim_time hi)
     return sum;
 }
 
-size_t prorata_count(const prorata *q) { return q->count; }
-
 size_t prorata_bytes(const prorata *q) { return sizeof *q + q->cap * sizeof *q->ring; }

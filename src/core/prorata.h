@@ -91,7 +91,6 @@ static inline void prorata_forget(prorata *q, sim_time t)
 
 /* The credit of [lo, hi) from the spans held. O(spans held). */
 double prorata_credit(const prorata *q, sim_time lo, sim_time hi);
-size_t prorata_count(const prorata *q);
 size_t prorata_bytes(const prorata *q);
 
 #endif

@@ -390,6 +390,7 @@ sim_time engine_judge_ps(const engine *e)
     const phy_timing t = phy_timing_of(&e->sc.phy);
     return judge_ps(&e->sc.phy, &t, e->med);
 }
+
 uint64_t engine_events(const engine *e) { return e->events; }
 const scenario *engine_scenario(const engine *e) { return &e->sc; }
 const medium *engine_medium(const engine *e) { return e->med; }
