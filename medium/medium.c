@@ -780,6 +780,18 @@ void medium_retire(medium *m, sim_time now)
     }
 }
 
+sim_time medium_unjudged_from(const medium *m)
+{
+    if (m->n_open == 0 && m->held == 0)
+        return SIM_TIME_NEVER;
+    for (size_t k = 0; k < m->count; k++) {
+        const medium_tx *t = slot(m, k);
+        if (t->end == SIM_TIME_NEVER || t->holds)
+            return t->start; /* records are in order of start */
+    }
+    return SIM_TIME_NEVER;
+}
+
 size_t medium_live_count(const medium *m) { return m->count; }
 const medium_tx *medium_live_at(const medium *m, size_t i) { return slot(m, i); }
 

@@ -143,6 +143,12 @@ void medium_release(medium *m, uint64_t id);
  * see the design notes for the one consequence. O(1) amortised. */
 void medium_retire(medium *m, sim_time now);
 
+/* The start of the oldest transmission still under way or held for a
+ * reception not yet judged, or SIM_TIME_NEVER when there is none: every
+ * frame that began before it has had its verdict (the statistics read
+ * the wire up to there). O(live records before it). */
+sim_time medium_unjudged_from(const medium *m);
+
 /* Live transmissions, oldest first. */
 size_t medium_live_count(const medium *m);
 const medium_tx *medium_live_at(const medium *m, size_t i);

@@ -10,6 +10,7 @@
  */
 #include "phy.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,10 +46,23 @@ const phy_params *phy_profile_at(size_t i)
     return i < phy_profile_count() ? &profiles[i] : NULL;
 }
 
+/* Names as the standard writes them (10BASE5, 10BASE-T, 100BASE-TX) and
+ * as the profiles are named (10base5, 10baset): compared without case and
+ * without hyphens. */
 const phy_params *phy_profile_find(const char *name)
 {
+    char key[sizeof profiles[0].name];
+    size_t n = 0;
+    for (const char *c = name; *c; c++) {
+        if (*c == '-')
+            continue;
+        if (n + 1 == sizeof key)
+            return NULL; /* longer than any profile's name */
+        key[n++] = (char)tolower((unsigned char)*c);
+    }
+    key[n] = '\0';
     for (size_t i = 0; i < phy_profile_count(); i++)
-        if (strcmp(profiles[i].name, name) == 0)
+        if (strcmp(profiles[i].name, key) == 0)
             return &profiles[i];
     return NULL;
 }

@@ -51,7 +51,9 @@ typedef struct phy_params {
 /* The built-in profiles, in a const table. */
 size_t phy_profile_count(void);
 const phy_params *phy_profile_at(size_t i);
-/* NULL when the name is unknown. */
+/* A profile by name, in any case, with or without hyphens: "10base5",
+ * "10BASE5", "10BASE-T", "100base-tx" (the standard's spellings and the
+ * profiles' own). NULL when the name is unknown. */
 const phy_params *phy_profile_find(const char *name);
 
 /* Picoseconds per bit (rate must divide 1e12; phy_validate checks). */

@@ -1257,6 +1257,10 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
         ok = !medium_overlapped_at(m->med, p->tx_id, p->f.dest);
     }
     station *x = &m->st[p->station];
+    /* The frame's span at its receiver (the farthest one for a broadcast):
+     * its transmission, shifted by the tail the verdict waited for. */
+    const medium_tx *t = medium_tx_get(m->med, p->tx_id); /* held: still live */
+    sim_time tail = now - t->end;
     if (ok)
         x->c.frames_received_ok++;
     else
@@ -1265,7 +1269,8 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
                       .dest = p->f.dest == FRAME_BROADCAST ? TRACE_NO_DEST : p->f.dest,
                       .frame_id = p->f.id, .frame_bytes = p->f.bytes, .attempt = p->attempt,
                       .collisions = p->attempt - 1, .queued_at = p->f.queued_at,
-                      .tx_id = p->tx_id, .jam_start = SIM_TIME_NEVER, .ok = ok,
+                      .tx_id = p->tx_id, .tx_start = t->start + tail, .tx_end = now,
+                      .jam_start = SIM_TIME_NEVER, .ok = ok,
                       .payload = p->f.payload, .payload_len = p->f.payload_len};
     emit(m, &ev);
     if (ok && m->on_rx && p->f.dest != FRAME_BROADCAST && p->f.dest < m->n)

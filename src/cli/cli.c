@@ -208,6 +208,14 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_message("csmacd: ", fmt, ap);
+    va_end(ap);
+}
+
 static void print_option(FILE *f, const char *name, const char *arg_name, const char *help)
 {
     char left[64];
@@ -247,9 +255,43 @@ bool cli_scenario_option_at(size_t i, const char **name, const char **arg_name,
     return true;
 }
 
+/* The usage line, made from the option table so that it lists every
+ * option the command takes: "usage: csmacd NAME [scenario options]
+ * [--name ARG] ...", a required option without brackets, wrapped at 79
+ * columns under the command's name. */
+static void print_usage(FILE *f, const cli_command *cmd)
+{
+    int col = fprintf(f, "usage: csmacd %s", cmd->name);
+    const int indent = 7; /* under "csmacd" */
+    if (cmd->scenario_options)
+        col += fprintf(f, " [scenario options]");
+    for (size_t i = 0; i < cmd->n_options; i++) {
+        const cli_option *o = &cmd->options[i];
+        if (o->help == NULL)
+            continue;
+        bool required = false;
+        for (size_t k = 0; cmd->required != NULL && cmd->required[k] != NULL; k++)
+            required = required || strcmp(cmd->required[k], o->name) == 0;
+        char word[128];
+        bool arg = o->arg == CLI_ARG_REQUIRED && o->arg_name != NULL;
+        snprintf(word, sizeof word, "%s--%s%s%s%s", required ? "" : "[", o->name,
+                 arg ? " " : "", arg ? o->arg_name : "", required ? "" : "]");
+        if (col + 1 + (int)strlen(word) > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else {
+            fputc(' ', f);
+            col++;
+        }
+        col += fprintf(f, "%s", word);
+    }
+    fputc('\n', f);
+}
+
 void cli_print_help(FILE *f, const cli_command *cmd)
 {
-    fprintf(f, "usage: csmacd %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);
+    print_usage(f, cmd);
+    fprintf(f, "\n%s\n", cmd->summary);
     fprintf(f, "\nOptions:\n");
     for (size_t i = 0; i < cmd->n_options; i++)
         if (cmd->options[i].help != NULL)

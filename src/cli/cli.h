@@ -1,7 +1,8 @@
 /* cli.h - the command line shared by every csmacd command.
  *
  * Each command (run, sweep, tui, ...) describes itself with a cli_command:
- * its name, a synopsis and summary for --help, and a table of its own
+ * its name, a summary for --help (the usage line is made from its
+ * options), and a table of its own
  * options with a callback. cli_parse then reads argv with getopt_long and
  *   1. hands each of the command's own options to the callback, in the
  *      order given;
@@ -64,8 +65,10 @@ typedef int (*cli_option_fn)(void *ctx, int id, const char *value, char *err,
 
 typedef struct cli_command {
     const char *name;          /* "run": the word after csmacd */
-    const char *synopsis;      /* after "usage: csmacd NAME " in --help */
     const char *summary;       /* what the command does, one sentence */
+    /* Options the command cannot do without, by name ("csv"): shown
+     * without brackets in the usage line (NULL: none). */
+    const char *const *required;
     const cli_option *options; /* the command's own options (may be NULL) */
     size_t n_options;
     bool scenario_options;     /* accept --scenario FILE and the scenario keys */
@@ -109,6 +112,8 @@ bool cli_scenario_option_at(size_t i, const char **name, const char **arg_name,
  * most 8191 bytes are kept). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What a command did, "csmacd: wrote x.csv: ...", on standard error. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Replaces, in place, every byte that could forge output on a terminal
  * with '?': control characters (line breaks, escapes, DEL), bytes that are
  * not valid UTF-8, and the C1 controls. Valid UTF-8 text is kept. */

@@ -31,7 +31,6 @@ int cmd_presets_main(int argc, char **argv)
     const char *show = NULL;
     const cli_command cmd = {
         .name = "presets",
-        .synopsis = "[--show NAME]",
         .summary = "Lists the built-in experiments, one line each; run one with\n"
                    "`csmacd sweep --preset NAME --csv FILE [--plot FILE.svg]` (command-line\n"
                    "options override the preset's).",

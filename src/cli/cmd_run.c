@@ -54,13 +54,13 @@ static const cli_option run_options[] = {
     {"events", CLI_ARG_REQUIRED, "FILE", "write one CSV line per MAC event to FILE", OPT_EVENTS},
     {"pcap", CLI_ARG_REQUIRED, "FILE",
      "write what the probe saw to FILE, - for standard output (pcapng; classic pcap for a "
-     "name ending in .pcap)", OPT_PCAP},
+     "name ending in .pcap; see captures/README.md)", OPT_PCAP},
     {"pcap-format", CLI_ARG_REQUIRED, "pcapng|pcap",
      "the trace's format, whatever the file name (pcapng, or pcap for FILE.pcap)",
      OPT_PCAP_FORMAT},
     {"pcap-collisions", CLI_ARG_REQUIRED, "yes|no",
      "put collision fragments in the pcap trace too (yes)", OPT_PCAP_COLLISIONS},
-    {"pcap-linktype", CLI_ARG_REQUIRED, "TYPE",
+    {"pcap-linktype", CLI_ARG_REQUIRED, "netanalyzer-transparent|netanalyzer|ethernet",
      "classic pcap only: netanalyzer-transparent (preamble and status: a collision reads as "
      "one in a plain Wireshark), netanalyzer (status) or ethernet (netanalyzer-transparent)",
      OPT_PCAP_LINKTYPE},
@@ -486,12 +486,6 @@ static int run_main(int argc, char **argv, bool capture)
     const char *scenario_file = NULL;
     const cli_command cmd = {
         .name = "run",
-        .synopsis = "[scenario options] [--format text|json|csv] [--stations-csv FILE] "
-                    "[--events FILE] [--pcap FILE|-] [--pcap-format pcapng|pcap] "
-                    "[--pcap-collisions yes|no] "
-                    "[--pcap-linktype netanalyzer-transparent|netanalyzer|ethernet] "
-                    "[--pcap-epoch DATE] [--series FILE] "
-                    "[--series-interval TIME] [--pace X] [--duration TIME|inf]",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
                    "with their IEEE 802.3\nClause 30 names.",
@@ -661,7 +655,7 @@ static int run_main(int argc, char **argv, bool capture)
             goto open_failed;
         sim_time iv = opts.series_interval;
         if (series_create(series_out.out.f, iv, engine_scenario(e)->phy.rate_bps,
-                          &series_out.s) != 0) {
+                          engine_judge_ps(e), &series_out.s) != 0) {
             outfile_discard(&series_out.out);
             snprintf(err, sizeof err, "%s: %s", opts.series, strerror(ENOMEM));
             goto open_failed;

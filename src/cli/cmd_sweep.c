@@ -55,6 +55,7 @@
 #include "figure.h"
 #include "outfile.h"
 #include "parse.h"
+#include "phy.h"
 #include "plot.h"
 #include "presets.h"
 #include "replay.h"
@@ -83,9 +84,13 @@ static void say_error(bool talk, const char *fmt, ...)
     cli_error("%s", buf);
 }
 
-/* Warnings of scenario_finish, each distinct line once for the sweep. */
+/* Warnings of scenario_finish, each distinct line once for the sweep.
+ * A preset that sweeps the cable beyond what the standard allows does so
+ * on purpose and says why in its header (cable-length): those lengths
+ * are not warned about (quiet_length). */
 typedef struct warned {
     bool talk;
+    bool quiet_length;
     char **lines;
     size_t n;
 } warned;
@@ -98,6 +103,9 @@ static void warn_once(warned *w, const char *text)
         next = strchr(line, '\n');
         if (next != NULL)
             *next++ = '\0';
+        if (w->quiet_length && strncmp(line, "length: ", 8) == 0 &&
+            strstr(line, " is longer than ") != NULL)
+            continue;
         bool seen = false;
         for (size_t i = 0; i < w->n && !seen; i++)
             seen = strcmp(w->lines[i], line) == 0;
@@ -134,7 +142,8 @@ static void plot_warning(void *ctx, const char *path, const char *text)
 /* ---- building the points ---- */
 
 /* Applies the preset's [sweep] keys that the command line did not give. */
-static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err, size_t errlen)
+static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, uint64_t *frames,
+                        char *err, size_t errlen)
 {
     for (size_t i = 0; i < pr->n_sweep; i++) {
         const preset_kv *kv = &pr->sweep[i];
@@ -150,6 +159,10 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err
         } else if (strcmp(kv->key, "precision") == 0) {
             if (!o->precision_given)
                 rc = parse_double(kv->value, 1e-6, 0.999, &o->precision, reason, sizeof reason);
+        } else if (strcmp(kv->key, "frames") == 0) {
+            uint32_t f = 0;
+            rc = parse_u32(kv->value, 1, 100000000, &f, reason, sizeof reason);
+            *frames = f;
         } else if (strcmp(kv->key, "max-reps") == 0) {
             if (!o->max_reps_given)
                 rc = parse_u32(kv->value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps,
@@ -185,7 +198,8 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
     }
     if (cli_parse(cmd, argc, argv, sc, err, errlen) != CLI_OK)
         return -1;
-    if (phy != NULL && strcmp(sc->phy.name, phy) != 0) {
+    if (phy != NULL && phy_profile_find(phy) != NULL &&
+        strcmp(sc->phy.name, phy_profile_find(phy)->name) != 0) {
         snprintf(err, errlen, "--phy: the scenario file sets phy = %s, which conflicts with the "
                               "swept list",
                  sc->phy.name);
@@ -235,11 +249,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     sweep_cli o = {.reps = 1, .max_reps = SWEEP_MAX_REPS_DEFAULT, .plot_x = -1};
     const cli_command cmd = {
         .name = "sweep",
-        .synopsis = "[scenario options] --stations LIST [--load LIST] [--frame-size LIST]\n"
-                    "       [--phy LIST] [--length LIST] [--policy LIST] [--reps R]\n"
-                    "       [--precision REL] [--jobs J] [--preset NAME] [--quiet]\n"
-                    "       --csv FILE [--reps-csv FILE] [--plot FILE] [--plot-y LIST]\n"
-                    "       [--plot-x AXIS] [--title TEXT]",
+        .required = (const char *const[]){"csv", NULL},
         .summary = "Runs a scenario over a grid (the cartesian product of the LISTs, policy\n"
                    "outermost, then phy, frame-size, length, load, stations innermost), each\n"
                    "point R times with independent seeds, and writes one CSV row per point\n"
@@ -310,8 +320,15 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     grid = o.grid;
     memset(&o.grid, 0, sizeof o.grid);
-    if (have_preset && preset_sweep(&pr, &o, &grid, err, sizeof err) != 0)
+    /* A preset that sizes its points by frames (presets.h) does so unless
+     * the command line gives --duration. */
+    uint64_t frames = 0;
+    if (have_preset && preset_sweep(&pr, &o, &grid, &frames, err, sizeof err) != 0)
         goto usage;
+    for (int i = 1; i < argc && frames; i++)
+        if (strcmp(argv[i], "--duration") == 0 || strncmp(argv[i], "--duration=", 11) == 0)
+            frames = 0;
+    warns.quiet_length = have_preset && !o.given[SWEEP_AXIS_LENGTH] && grid.n[SWEEP_AXIS_LENGTH];
     if (have_preset && pr.x[0] && o.plot_x < 0) {
         char reason[512];
         if (sweep_cli_plot_x(pr.x, &o.plot_x, reason, sizeof reason) != 0) {
@@ -457,6 +474,9 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             }
         }
         sc->seed = sweep_seed(so.seed, p, 0);
+        sim_time sized = preset_frames_duration(sc, frames);
+        if (sized > 0)
+            sc->duration = sized;
         char warn[2048];
         if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
             goto usage;
@@ -566,6 +586,9 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                      o.plot, o.csv);
         drawn = rc == 0;
     }
+    /* What was written is said, one line per file (not with --quiet):
+     * without a terminal there is no progress bar to show anything. */
+    bool say_wrote = talk && !o.quiet;
     char kept[sizeof err] = ""; /* the older outputs left as they were */
     outfile *rows[] = {&csv, &reps_csv};
     for (size_t i = 0; i < 2; i++) /* each write error's reason, before any commit frees room */
@@ -585,12 +608,18 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         } else if (was_kept) {
             size_t len = strlen(kept);
             snprintf(kept + len, sizeof kept - len, "%s%s", len ? ", " : "", what);
+        } else if (say_wrote && i == 0) {
+            cli_note("wrote %s: %zu of %zu points", what, n_done, n_points);
+        } else if (say_wrote) {
+            cli_note("wrote %s: the replications of %zu points", what, n_done);
         }
     }
     if (drawn) {
         if (outfile_commit(&fig, err, sizeof err) != 0) {
             say_error(talk, "%s", err);
             status = EXIT_STATUS_RUNTIME;
+        } else if (say_wrote) {
+            cli_note("wrote %s: the figure of %zu points", o.plot, n_done);
         }
     } else if (fig.f != NULL) {
         outfile_discard(&fig);

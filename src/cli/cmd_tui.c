@@ -204,8 +204,6 @@ int cmd_tui_main(int argc, char **argv)
     tui_opts opts = {.precision = 0.02, .speed = 1.0};
     const cli_command cmd = {
         .name = "tui",
-        .synopsis = "[scenario options] [--stations LIST] [--speed TIME|max] [--ascii]\n"
-                    "       [--save-dir DIR]",
         .summary = "The live classroom screen: throughput S versus the number of stations N,\n"
                    "measured point by point (each until its 95% confidence interval is tight)\n"
                    "beside the Metcalfe-Boggs model (charged with the preamble and the gap, so\n"

@@ -74,6 +74,9 @@ typedef struct trace_event {
 
     /* DELIVER */
     bool ok;            /* received correctly: sent whole, nothing overlapped it */
+    /* DELIVER also sets tx_start and tx_end to the frame's span at its
+     * receiver (the farthest one for a broadcast): its first preamble bit
+     * to its last bit (extension included); tx_end is the event's time. */
 
     /* Original bytes of a replayed frame (NULL for synthetic traffic). */
     const uint8_t *payload;

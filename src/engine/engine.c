@@ -205,6 +205,17 @@ static int build_group_stats(engine *e, const stats_config *all)
     return 0;
 }
 
+/* The longest a frame can take from its first bit at the transmitter to
+ * its verdict: the longest frame (a collision at its last bit adds the
+ * jam) and the longest delay to a receiver. The statistics read the wire
+ * up to the oldest frame not yet judged (stats.h); this bounds how far
+ * back that can be. */
+static sim_time judge_ps(const phy_params *phy, const phy_timing *t, const medium *med)
+{
+    uint64_t wire = phy_wire_bits(phy, 8ull * phy->max_frame_bytes, false);
+    return t->preamble_ps + (sim_time)wire * t->bit_ps + t->jam_ps + medium_max_delay(med);
+}
+
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
 {
     return engine_create_shared(sc, NULL, out, err, errlen);
@@ -291,7 +302,8 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
                         .batches = e->sc.batches,
                         .batch_traffic = e->sc.traffic.kind == TRAFFIC_BATCH,
                         .outage_start = e->sc.outage_start,
-                        .outage_end = e->sc.outage_start + e->sc.outage_duration};
+                        .outage_end = e->sc.outage_start + e->sc.outage_duration,
+                        .judge_ps = judge_ps(phy, &t, e->med)};
     if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
         goto fail;
     /* Ends of frames, collisions and gaps are mostly due within a couple
@@ -510,6 +522,10 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
                 end_warmup(e);
                 continue;
             }
+            if (stats_out_of_memory(e->stats)) {
+                e->no_memory = true;
+                return ENGINE_OUT_OF_MEMORY;
+            }
             return e->now >= e->sc.duration ? ENGINE_DONE : ENGINE_RUNNING;
         }
         if (ev.time < e->now)
@@ -537,6 +553,13 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
 }
 
 sim_time engine_now(const engine *e) { return e->now; }
+
+sim_time engine_judge_ps(const engine *e)
+{
+    const phy_timing t = phy_timing_of(&e->sc.phy);
+    return judge_ps(&e->sc.phy, &t, e->med);
+}
+
 uint64_t engine_events(const engine *e) { return e->events; }
 const scenario *engine_scenario(const engine *e) { return &e->sc; }
 const medium *engine_medium(const engine *e) { return e->med; }
@@ -556,7 +579,7 @@ static void group_results(engine *e, uint32_t g, const results *all, group_resul
     const station_group *grp = scenario_group_at(&e->sc, g);
     results gr;
     memset(&gr, 0, sizeof gr);
-    stats_fill(e->group_stats[g], e->now, &gr, e->group_scratch);
+    stats_fill(e->group_stats[g], e->now, medium_unjudged_from(e->med), &gr, e->group_scratch);
     *out = (group_result){.name = grp->name, .first = grp->first, .stations = grp->count,
                           .offered_load = gr.offered_load, .throughput = gr.throughput,
                           .throughput_ci95 = gr.throughput_ci95,
@@ -614,7 +637,7 @@ void engine_results(engine *e, results *r)
     }
     r->collisions = e->warm ? mac_collision_events(e->mac, e->now) - e->collisions_at_warmup : 0;
     r->collisions_per_frame = r->frames_ok ? (double)r->collisions / (double)r->frames_ok : 0;
-    stats_fill(e->stats, e->now, r, e->per_station);
+    stats_fill(e->stats, e->now, medium_unjudged_from(e->med), r, e->per_station);
     if (r->completion_s >= 0 && r->frames_queued != 0)
         r->completion_s = -1; /* not every frame is done yet */
     r->stations = e->per_station;

@@ -77,6 +77,11 @@ static inline engine_status engine_run_all(engine *e)
 }
 
 sim_time engine_now(const engine *e);
+/* The longest a frame can take from its first bit at its transmitter to
+ * its verdict at the receiver: a sink that credits frames to the time they
+ * were on the wire (prorata.h) knows an interval's credit is final this
+ * long after the interval ends. */
+sim_time engine_judge_ps(const engine *e);
 uint64_t engine_events(const engine *e);
 const scenario *engine_scenario(const engine *e);
 const medium *engine_medium(const engine *e);

@@ -3,7 +3,10 @@
  * Every measure covers the measured window [warmup, now): counts
  * (frames_*, attempts, collisions, the per-station counters) by the
  * instant stated for each in stations/MODEL.md, "Counters", rates and
- * distributions (throughput, offered load, delay, fairness, capture) too.
+ * distributions (offered load, delay, fairness, capture) too. Throughput
+ * credits frames to their time on the wire, over [warmup, E), E the
+ * oldest transmission without its verdict (stats.h; stations/MODEL.md,
+ * "Throughput, pro rata").
  * Frames account exactly: offered = ok + aborted + late_discarded +
  * dropped + queued - (frames queued at the warm-up).
  */
@@ -46,7 +49,7 @@ typedef struct group_result {
 typedef struct results {
     double sim_time_s;        /* simulated time reached */
     double measured_s;        /* length of the measured window */
-    double throughput;        /* S: delivered frame bits / (rate * window) */
+    double throughput;        /* S: delivered frame bits, pro rata / (rate * [warmup, E)) */
     double throughput_ci95;   /* half-width, batch means (NaN if < 2 batches) */
     double throughput_mbps;
     double offered_load;      /* G: generated frame bits / (rate * window) */

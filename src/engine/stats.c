@@ -1,6 +1,7 @@
 /* stats.c - measures as a trace sink; see stats.h. */
 #include "stats.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,17 @@ struct stats {
     stats_config cfg;
     sim_time batch_ps;
     uint64_t offered_bits;
-    uint64_t delivered_bits;
+    uint64_t delivered_bits; /* frames received whole, by their verdict's instant */
     uint64_t *station_bits;  /* delivered, per sender */
-    uint64_t *batch_bits;
+    /* Pro rata (prorata.h): the credit over [warmup, ever) of every frame
+     * received whole, per batch too, and the spans of the frames judged
+     * within the last judge_ps, whose credit past E stats_fill takes back. */
+    double credited_bits;
+    double *batch_bits;
+    uint32_t batch_k;  /* the batch the last frame ended in ... */
+    sim_time batch_hi; /* ... and its end */
+    prorata *recent;
+    bool no_memory;
     uint64_t delay_count;
     double delay_sum_ps;
     sim_time delay_max_ps;
@@ -95,6 +104,36 @@ static void track_recovery(stats *s, sim_time t, bool after)
         s->recovered_at = after ? t : s->cfg.outage_end;
 }
 
+/* A frame received whole that was on the wire during [a, b), b after the
+ * warm-up: its credit, and its span kept for as long as a fill may need
+ * to take back its part after E (E >= now - judge_ps). */
+__attribute__((noinline)) /* keeps on_event's other kinds as cheap as before */
+static void credit(stats *s, uint64_t bits, sim_time a, sim_time b)
+{
+    assert(a < b);
+    /* Most frames lie after the warm-up and inside one batch: the batch
+     * the last one ended in, or a later one (frames end in order). */
+    double whole = (double)(int64_t)bits; /* (a frame's bits fit easily) */
+    if (a >= s->cfg.warmup)
+        s->credited_bits += whole;
+    else
+        s->credited_bits += prorata_share(bits, a, b, s->cfg.warmup, SIM_TIME_NEVER);
+    if (s->batch_ps > 0) {
+        while (b > s->batch_hi && s->batch_k + 1 < s->cfg.batches) {
+            s->batch_k++;
+            s->batch_hi += s->batch_ps;
+        }
+        if (a >= s->batch_hi - s->batch_ps && b <= s->batch_hi)
+            s->batch_bits[s->batch_k] += whole;
+        else
+            prorata_spread(s->batch_bits, s->cfg.batches, s->cfg.warmup, s->batch_ps, bits, a,
+                           b);
+    }
+    prorata_forget(s->recent, b - s->cfg.judge_ps);
+    if (prorata_push(s->recent, bits, a, b) != 0)
+        s->no_memory = true;
+}
+
 static void on_event(void *ctx, const trace_event *ev)
 {
     stats *s = ctx;
@@ -141,15 +180,14 @@ static void on_event(void *ctx, const trace_event *ev)
         s->last_done = ev->time;
         break;
     case TRACE_DELIVER:
-        if (!in_window || !ev->ok)
+        if (!ev->ok)
             break;
-        s->delivered_bits += 8ull * ev->frame_bytes;
-        s->station_bits[ev->station - s->cfg.first_station] += 8ull * ev->frame_bytes;
-        if (s->batch_ps > 0) {
-            sim_time k = (ev->time - s->cfg.warmup) / s->batch_ps;
-            if (k < (sim_time)s->cfg.batches)
-                s->batch_bits[k] += 8ull * ev->frame_bytes;
+        if (in_window) {
+            s->delivered_bits += 8ull * ev->frame_bytes;
+            s->station_bits[ev->station - s->cfg.first_station] += 8ull * ev->frame_bytes;
         }
+        if (ev->time > s->cfg.warmup)
+            credit(s, 8ull * ev->frame_bytes, ev->tx_start, ev->time);
         break;
     default:
         break;
@@ -166,12 +204,16 @@ int stats_create(const stats_config *cfg, stats **out)
     s->recovered_at = -1;
     s->station_bits = calloc(cfg->n_stations ? cfg->n_stations : 1, sizeof *s->station_bits);
     s->batch_bits = calloc(cfg->batches ? cfg->batches : 1, sizeof *s->batch_bits);
-    if (!s->station_bits || !s->batch_bits) {
+    if (!s->station_bits || !s->batch_bits || prorata_create(&s->recent) != 0) {
         stats_destroy(s);
         return -1;
     }
-    if (cfg->batches && cfg->duration > cfg->warmup)
-        s->batch_ps = (cfg->duration - cfg->warmup) / cfg->batches;
+    /* The batches end judge_ps before the run does, so that every frame on
+     * the wire during them has had its verdict when it ends. */
+    sim_time grid_end = cfg->duration - cfg->judge_ps;
+    if (cfg->batches && grid_end > cfg->warmup)
+        s->batch_ps = (grid_end - cfg->warmup) / cfg->batches;
+    s->batch_hi = cfg->warmup + s->batch_ps;
     *out = s;
     return 0;
 }
@@ -182,6 +224,7 @@ void stats_destroy(stats *s)
         free(s->station_bits);
         free(s->batch_bits);
         free(s->resp_hist);
+        prorata_destroy(s->recent);
         free(s);
     }
 }
@@ -210,29 +253,44 @@ double stats_t975(unsigned df)
            (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
 }
 
-void stats_fill(const stats *s, sim_time now, results *r, station_result *per)
+bool stats_out_of_memory(const stats *s) { return s->no_memory; }
+
+void stats_fill(const stats *s, sim_time now, sim_time judged_until, results *r,
+                station_result *per)
 {
     double rate = (double)s->cfg.rate_bps;
-    sim_time window = now > s->cfg.warmup ? now - s->cfg.warmup : 0;
+    sim_time warmup = s->cfg.warmup;
+    sim_time window = now > warmup ? now - warmup : 0;
     r->measured_s = sim_time_to_s(window);
     double cap_bits = rate * r->measured_s;
-    r->throughput = cap_bits > 0 ? (double)s->delivered_bits / cap_bits : 0;
-    r->throughput_mbps = r->throughput * rate / 1e6;
     r->offered_load = cap_bits > 0 ? (double)s->offered_bits / cap_bits : 0;
 
-    /* Batch means over the completed batches; with fewer than two the
-     * interval is undefined (NaN: null in JSON, empty in CSV, "no CI"). */
-    r->throughput_ci95 = NAN;
+    /* Throughput over [warmup, E): what the wire carried up to E, less the
+     * part after E of frames already judged (those are all held in
+     * `recent`, as E >= now - judge_ps). */
+    sim_time e = judged_until < now ? judged_until : now;
+    assert(e >= now - s->cfg.judge_ps);
+    double judged_bits = rate * sim_time_to_s(e > warmup ? e - warmup : 0);
+    r->throughput = 0;
+    if (judged_bits > 0) {
+        double bits = s->credited_bits - prorata_credit(s->recent, e, SIM_TIME_NEVER);
+        r->throughput = bits / judged_bits;
+    }
+    r->throughput_mbps = r->throughput * rate / 1e6;
+
+    /* Batch means over the batches that end by E: every frame on the
+     * wire during them has had its verdict, so their credit is final. */
+    r->throughput_ci95 = NAN; /* undefined with fewer than two batches */
     if (s->batch_ps > 0) {
-        sim_time done = window / s->batch_ps;
+        sim_time done = e > warmup ? (e - warmup) / s->batch_ps : 0;
         unsigned k = (unsigned)(done < (sim_time)s->cfg.batches ? done : s->cfg.batches);
         if (k >= 2) {
             double batch_cap = rate * sim_time_to_s(s->batch_ps), mean = 0, m2 = 0;
             for (unsigned i = 0; i < k; i++)
-                mean += (double)s->batch_bits[i] / batch_cap;
+                mean += s->batch_bits[i] / batch_cap;
             mean /= k;
             for (unsigned i = 0; i < k; i++) {
-                double d = (double)s->batch_bits[i] / batch_cap - mean;
+                double d = s->batch_bits[i] / batch_cap - mean;
                 m2 += d * d;
             }
             r->throughput_ci95 = stats_t975(k - 1) * sqrt(m2 / (k - 1) / k);
@@ -298,5 +356,5 @@ void stats_responses(const stats *s, uint64_t *count, double *mean_us, double *p
 size_t stats_bytes(const stats *s)
 {
     return sizeof *s + s->cfg.n_stations * sizeof *s->station_bits +
-           s->cfg.batches * sizeof *s->batch_bits;
+           s->cfg.batches * sizeof *s->batch_bits + prorata_bytes(s->recent);
 }

@@ -1,20 +1,27 @@
 /* stats.h - the measures of stations/MODEL.md, "Measures",
  * computed as a trace sink.
  *
- * Throughput counts the bits (DA through FCS) of frames received whole,
- * when their last bit passes the receiver; offered load counts the bits of
- * frames generated (queued or dropped); delay runs from a frame's arrival
- * in the queue to the end of its successful transmission. All three cover
- * the window [warmup, now). The 95 % confidence interval of throughput
- * comes from batch means: the window (warmup, duration) is cut into
- * `batches` equal batches, and the completed ones are used (Student's t;
- * NaN, undefined, with fewer than two).
+ * Throughput credits the bits (DA through FCS) of each frame received
+ * whole to the time it was on the wire at its receiver, pro rata
+ * (prorata.h), over the window [warmup, E): E is the instant up to which
+ * every frame on the wire has had its verdict (the caller's judged_until,
+ * at most now), so a frame still under way at the end is neither counted
+ * nor left out of a window that claims to cover it. Offered load counts
+ * the bits of frames generated (queued or dropped); delay runs from a
+ * frame's arrival in the queue to the end of its successful transmission;
+ * per-station bits count frames received whole by the instant of their
+ * verdict. These cover [warmup, now). The 95 % confidence interval of
+ * throughput comes from batch means: [warmup, duration - judge_ps) is cut
+ * into `batches` equal batches (so all are final when the run ends), each
+ * credited pro rata, and those final by E are used (Student's t; NaN, undefined, with fewer
+ * than two).
  */
 #ifndef CSMACD_STATS_H
 #define CSMACD_STATS_H
 
 #include <stddef.h>
 
+#include "prorata.h"
 #include "results.h"
 #include "trace.h"
 
@@ -28,6 +35,9 @@ typedef struct stats_config {
     uint32_t batches;
     bool batch_traffic; /* report completion_s */
     sim_time outage_start, outage_end; /* report recovery_s when end > start */
+    /* The longest a frame can take from its first bit at the transmitter
+     * to its verdict at the receiver (0: verdicts are instantaneous). */
+    sim_time judge_ps;
 } stats_config;
 
 int stats_create(const stats_config *cfg, stats **out);
@@ -37,8 +47,15 @@ trace_sink stats_sink(stats *s);
 uint32_t stats_sink_kinds(void);
 
 /* Fills the window-based measures of r at `now` (counts from the MAC are
- * the engine's to fill) and the per-station bits and shares. */
-void stats_fill(const stats *s, sim_time now, results *r, station_result *per_station);
+ * the engine's to fill) and the per-station bits and shares.
+ * judged_until: every frame that began before it has had its verdict
+ * (medium_unjudged_from; SIM_TIME_NEVER when nothing is under way); it
+ * is at least now - judge_ps. */
+void stats_fill(const stats *s, sim_time now, sim_time judged_until, results *r,
+                station_result *per_station);
+/* Whether memory ran out while recording (the measures are then not
+ * valid: a runtime failure). */
+bool stats_out_of_memory(const stats *s);
 
 /* A reply reached the station that asked, `response` after the request
  * entered its queue (counted when now is in the window). */

@@ -554,6 +554,8 @@ static int write_text(FILE *f, const output_run *run)
     char size[256], dest[32], dur[32], warm[32];
     scenario_frame_size_text(&sc->traffic.size, size, sizeof size);
     scenario_dest_text(&sc->traffic, dest, sizeof dest);
+    if (sc->n_stations == 1 && sc->traffic.dest == DEST_RANDOM)
+        snprintf(dest, sizeof dest, "no other station"); /* judged where it is sent */
     parse_format_time(sc->duration, dur, sizeof dur);
     parse_format_time(sc->warmup, warm, sizeof warm);
     int n = 0;

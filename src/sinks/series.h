@@ -10,9 +10,13 @@
  * (one line) then one row per interval [k x interval, (k + 1) x interval),
  * every interval written, empty ones included, the last one cut at the end
  * of the run:
- *   throughput  bits of frames received whole at their destination
- *               (deliver events, as the run's throughput counts them)
- *               / (bit rate x the interval's length);
+ *   throughput  bits of frames received whole at their destination,
+ *               each credited pro rata to the time it was on the wire
+ *               (prorata.h, as the run's throughput counts them), / (bit
+ *               rate x the interval's length): never above 1 however
+ *               short the interval, bar overlapping frames that reached
+ *               different receivers whole; a frame still on the wire at
+ *               the end of the run has no verdict and is not counted;
  *   frames_ok   frames reported transmitOK (tx_ok events);
  *   attempts    frame transmission attempts started (tx_start of frames);
  *   collisions  collisions detected by transmitters (collision events);
@@ -26,7 +30,8 @@
  *               frames_queued at the last row's end).
  * Every count is an integer; the series is a pure function of the events,
  * so a scenario and a seed give a byte-identical file. Sums of the columns
- * over the rows equal the run's totals.
+ * over the rows equal the run's totals. A row is written once it is final
+ * (judge_ps after its end, or at series_finish).
  *
  * Writes to a stream the caller opened (and commits or discards); the first
  * write error is kept (sticky, series_error) and later rows are dropped.
@@ -50,10 +55,12 @@
 
 typedef struct series series;
 
-/* interval_ps > 0; rate_bps the PHY's bit rate. Writes the header. Returns
- * 0, or -1 (no memory; errno ENOMEM). A failed header write is kept as the
- * sticky error. */
-int series_create(FILE *f, sim_time interval_ps, uint64_t rate_bps, series **out);
+/* interval_ps > 0; rate_bps the PHY's bit rate; judge_ps the longest a
+ * frame takes from its first bit to its verdict (engine_judge_ps). Writes
+ * the header. Returns 0, or -1 (no memory; errno ENOMEM). A failed header
+ * write is kept as the sticky error. */
+int series_create(FILE *f, sim_time interval_ps, uint64_t rate_bps, sim_time judge_ps,
+                  series **out);
 /* The sink to hand to engine_add_sink; valid until series_destroy. */
 trace_sink series_sink(series *s);
 /* Writes every interval not written yet up to `end` (the run's end; the

@@ -132,6 +132,7 @@ static void figure_free(figure *fg)
 {
     for (size_t c = 0; c < fg->n_curves; c++) {
         free(fg->curves[c].x);
+        free((void *)fg->curves[c].done); /* allocated by compose */
         for (size_t p = 0; p < PLOT_MAX_PANELS; p++) {
             free(fg->curves[c].y[p]);
             free(fg->curves[c].err[p]);
@@ -145,25 +146,55 @@ static void figure_free(figure *fg)
     free(fg->refs);
 }
 
-/* The analytic references of one series whose first point is `sc`, for
- * the x axis xa over [x0, x1]. Each label says it is a model and names it
- * by its authors (src/theory/analytic.h; K-T: Kleinrock and Tobagi 1975)
- * and whether it detects collisions ("no CD": a collided frame holds the
- * channel for its whole length). The README lists them with sources. */
+/* Whether the figure already has a reference of that label. */
+static bool has_ref(const figure *fg, const char *label)
+{
+    for (size_t r = 0; r < fg->n_refs; r++)
+        if (strcmp(fg->refs[r].label, label) == 0)
+            return true;
+    return false;
+}
+
+/* Appends to label the values of the swept axes in `which` at the point
+ * of index idx: what a model depends on, so that series that differ only
+ * in what it ignores (the policy) share one reference curve. */
+static void ref_label(char *label, size_t len, const sweep_grid *g, const size_t *idx,
+                      const sweep_axis *which, size_t n_which)
+{
+    size_t used = strlen(label);
+    for (size_t i = 0; i < n_which; i++) {
+        sweep_axis a = which[i];
+        if (g->n[a] <= 1 || used >= len)
+            continue;
+        char v[128];
+        value_label(a, g->values[a][idx[a]], v, sizeof v);
+        int k = snprintf(label + used, len - used, ", %s", v);
+        if (k > 0)
+            used += (size_t)k;
+    }
+}
+
+/* The analytic references of one series whose first point is `sc` (grid
+ * index idx), for the x axis xa over [x0, x1]. Each label says it is a
+ * model and names it by its authors (src/theory/analytic.h; K-T: Kleinrock
+ * and Tobagi 1975), whether it detects collisions ("no CD": a collided
+ * frame holds the channel for its whole length) and the swept values it
+ * depends on; a curve already drawn for another series is not repeated.
+ * The README lists them with sources. */
 static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0, double x1,
-                        bool logx, const char *series, size_t n_series)
+                        bool logx, const sweep_grid *g, const size_t *idx)
 {
     char label[160];
-    const char *sep = n_series > 1 ? ", " : "";
-    const char *name = n_series > 1 ? series : "";
     double frame_bytes = frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
     double frame_bits = frame_bytes * 8;
     plot_ref *r;
     if (sc->traffic.kind == TRAFFIC_SATURATED &&
         (xa == SWEEP_AXIS_STATIONS || xa == SWEEP_AXIS_FRAME_SIZE)) {
-        snprintf(label, sizeof label, "Metcalfe-Boggs CSMA/CD model%s%.100s",
-                 sep, name);
-        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+        static const sweep_axis by_n[] = {SWEEP_AXIS_PHY, SWEEP_AXIS_FRAME_SIZE};
+        static const sweep_axis by_size[] = {SWEEP_AXIS_PHY, SWEEP_AXIS_STATIONS};
+        snprintf(label, sizeof label, "Metcalfe-Boggs CSMA/CD model");
+        ref_label(label, sizeof label, g, idx, xa == SWEEP_AXIS_STATIONS ? by_n : by_size, 2);
+        if (has_ref(fg, label) || (r = add_ref(fg, label, x0, x1, logx)) == NULL)
             return;
         for (size_t i = 0; i < r->n; i++) {
             double q = xa == SWEEP_AXIS_STATIONS ? r->x[i] : sc->n_stations;
@@ -172,8 +203,10 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
             r->y[i] = analytic_mb_throughput(q, &c);
         }
     } else if (sc->traffic.kind == TRAFFIC_SATURATED && xa == SWEEP_AXIS_LENGTH) {
-        snprintf(label, sizeof label, "textbook CSMA/CD model 1/(1+5a)%s%.100s", sep, name);
-        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
+        static const sweep_axis by_len[] = {SWEEP_AXIS_PHY, SWEEP_AXIS_FRAME_SIZE};
+        snprintf(label, sizeof label, "textbook CSMA/CD model 1/(1+5a)");
+        ref_label(label, sizeof label, g, idx, by_len, 2);
+        if (has_ref(fg, label) || (r = add_ref(fg, label, x0, x1, logx)) == NULL)
             return;
         for (size_t i = 0; i < r->n; i++) {
             scenario s = *sc;
@@ -183,30 +216,40 @@ static void series_refs(figure *fg, const scenario *sc, sweep_axis xa, double x0
     } else if ((sc->traffic.kind == TRAFFIC_POISSON || sc->traffic.kind == TRAFFIC_ONOFF) &&
                xa == SWEEP_AXIS_LOAD) {
         /* a: end-to-end propagation over the frame time; b: the jam that
-         * follows a collision's detection, over the frame time. */
+         * follows a collision's detection, over the frame time. a names
+         * the curve (it holds the length, the frame size and the PHY). */
         double a = end_to_end_bits(sc) / frame_bits;
         double b = (double)sc->phy.jam_bits / frame_bits;
         if (a > 0) { /* the model's mini-slot is a: none without a cable */
-            snprintf(label, sizeof label, "Tobagi-Hunt CSMA/CD model, a=%.3g%s%.100s", a, sep,
-                     name);
-            if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
-                return;
-            for (size_t i = 0; i < r->n; i++)
-                r->y[i] = analytic_csmacd_slotted_nonpersistent(r->x[i], a, b);
+            snprintf(label, sizeof label, "Tobagi-Hunt CSMA/CD model, a=%.3g", a);
+            if (!has_ref(fg, label) && (r = add_ref(fg, label, x0, x1, logx)) != NULL)
+                for (size_t i = 0; i < r->n; i++)
+                    r->y[i] = analytic_csmacd_slotted_nonpersistent(r->x[i], a, b);
         }
-        snprintf(label, sizeof label, "K-T non-persistent CSMA, no CD, a=%.3g%s%.100s", a, sep,
-                 name);
-        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
-            return;
-        for (size_t i = 0; i < r->n; i++)
-            r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
-        snprintf(label, sizeof label, "K-T 1-persistent CSMA, no CD, a=%.3g%s%.100s", a, sep,
-                 name);
-        if ((r = add_ref(fg, label, x0, x1, logx)) == NULL)
-            return;
-        for (size_t i = 0; i < r->n; i++)
-            r->y[i] = analytic_csma_1persistent(r->x[i], a);
+        snprintf(label, sizeof label, "K-T non-persistent CSMA, no CD, a=%.3g", a);
+        if (!has_ref(fg, label) && (r = add_ref(fg, label, x0, x1, logx)) != NULL)
+            for (size_t i = 0; i < r->n; i++)
+                r->y[i] = analytic_csma_nonpersistent(r->x[i], a);
+        snprintf(label, sizeof label, "K-T 1-persistent CSMA, no CD, a=%.3g", a);
+        if (!has_ref(fg, label) && (r = add_ref(fg, label, x0, x1, logx)) != NULL)
+            for (size_t i = 0; i < r->n; i++)
+                r->y[i] = analytic_csma_1persistent(r->x[i], a);
     }
+}
+
+/* What a done point without a value means, for the measures that can
+ * have none (output.h). */
+static const char *no_value_meaning(const char *measure, const scenario *sc)
+{
+    if (strcmp(measure, "recovery_s") == 0)
+        return sc->outage_duration > 0 ? "never recovered within the run"
+                                       : "the scenario has no outage (--outage)";
+    if (strcmp(measure, "completion_s") == 0)
+        return sc->traffic.kind == TRAFFIC_BATCH ? "not every frame was done within the run"
+                                                 : "only batch traffic completes";
+    if (strcmp(measure, "jain_fairness") == 0)
+        return "nothing was delivered";
+    return NULL;
 }
 
 /* Builds the figure, then draws it into fig (script == NULL) or writes
@@ -263,7 +306,9 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
                 if (cv->y[i] == NULL || cv->err[i] == NULL)
                     rc = -1;
             }
-            if (cv->x == NULL)
+            bool *done = calloc(nx, sizeof *done);
+            cv->done = done;
+            if (cv->x == NULL || done == NULL)
                 rc = -1;
             cv->n = nx;
             size_t used = 0;
@@ -285,6 +330,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         size_t xi = g->n[xa] > 0 ? idx[xa] : 0;
         double x = g->n[xa] > 0 ? axis_number(g, xa, xi) : points[p].n_stations;
         cv->x[xi] = x;
+        ((bool *)cv->done)[xi] = res[p].done; /* allocated here, above */
         if (isfinite(x)) {
             xmin = x < xmin ? x : xmin;
             xmax = x > xmax ? x : xmax;
@@ -327,9 +373,11 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
                 if (k == s)
                     break;
             }
-            if (p < n_points)
-                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, fg.curves[s].label,
-                            fg.n_curves);
+            if (p < n_points) {
+                size_t idx[SWEEP_N_AXES];
+                sweep_grid_index(g, p, idx);
+                series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, g, idx);
+            }
         }
         const scenario *sc0 = &points[0];
         if ((sc0->traffic.kind == TRAFFIC_POISSON || sc0->traffic.kind == TRAFFIC_ONOFF) &&
@@ -365,6 +413,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
             spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
             spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
             spec.yfraction[i] = is_fraction(ys[i]);
+            spec.no_value[i] = no_value_meaning(ys[i], &points[0]);
         }
         if (script == NULL) {
             rc = plot_render(&spec, fig, say, ctx, err, errlen);

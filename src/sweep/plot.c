@@ -81,10 +81,70 @@ static void series_style(FILE *f, size_t k)
         fprintf(f, "dt '%s' ", styles[i].dash);
 }
 
+/* Whether curve c has a value in panel p (a finite x and y somewhere). */
+static bool has_value(const plot_curve *c, size_t p)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (isfinite(c->x[i]) && isfinite(c->y[p][i]))
+            return true;
+    return false;
+}
+
+/* Writes into buf the note of curve c in panel p when some of its done
+ * points have no value: "LABEL: MEANING" (none has one) or "LABEL:
+ * MEANING at x = a, b". Returns whether there is one. */
+static bool note_of(const plot_spec *s, const plot_curve *c, size_t p, char *buf, size_t len)
+{
+    size_t missing = 0, done = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (isfinite(c->x[i]) && (c->done == NULL || c->done[i])) {
+            done++;
+            missing += !isfinite(c->y[p][i]);
+        }
+    if (missing == 0)
+        return false;
+    const char *meaning = s->no_value[p] ? s->no_value[p] : "no value";
+    int k = snprintf(buf, len, "%s: %s: %s", s->ylabel[p], c->label, meaning);
+    if (missing < done) {
+        const char *sep = " at x = ";
+        for (size_t i = 0; i < c->n && k > 0 && (size_t)k < len; i++)
+            if (isfinite(c->x[i]) && (c->done == NULL || c->done[i]) && !isfinite(c->y[p][i])) {
+                k += snprintf(buf + k, len - (size_t)k, "%s%g", sep, c->x[i]);
+                sep = ", ";
+            }
+    }
+    return true;
+}
+
+/* The figure's geometry, in pixels of a 1200-wide canvas (PDF scales
+ * it): a title band, the panels, then the band with the key and the
+ * notes. */
+#define FIG_TITLE_PX 50
+#define FIG_PANEL_PX 340
+#define FIG_KEY_ROW_PX 20
+#define FIG_NOTE_PX 18
+#define FIG_KEY_COLS 3
+#define FIG_MAX_NOTES 24
+
 int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path)
 {
-    int height = 360 * (int)(s->n_panels ? s->n_panels : 1) + 60;
-    /* Wide enough for a key of references that say which model they are. */
+    size_t n_panels = s->n_panels ? s->n_panels : 1;
+    size_t n_entries = s->n_curves + s->n_refs;
+    size_t rows = (n_entries + FIG_KEY_COLS - 1) / FIG_KEY_COLS;
+    /* The notes: done points without a value, panel by panel. */
+    char notes[FIG_MAX_NOTES][400];
+    size_t n_notes = 0;
+    for (size_t p = 0; p < s->n_panels; p++) {
+        bool any = false; /* else the panel says it across its plot area */
+        for (size_t c = 0; c < s->n_curves; c++)
+            any = any || has_value(&s->curves[c], p);
+        for (size_t c = 0; any && c < s->n_curves && n_notes < FIG_MAX_NOTES; c++)
+            if (note_of(s, &s->curves[c], p, notes[n_notes], sizeof notes[n_notes]))
+                n_notes++;
+    }
+    int band = 20 + (int)rows * FIG_KEY_ROW_PX + (n_notes ? 10 + (int)n_notes * FIG_NOTE_PX : 0) +
+               10;
+    int height = FIG_TITLE_PX + FIG_PANEL_PX * (int)n_panels + band;
     switch (fmt) {
     case PLOT_SVG:
         fprintf(f, "set terminal svg size 1200,%d dynamic noenhanced font 'Sans,12' "
@@ -96,19 +156,26 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
         break;
     case PLOT_PDF:
         fprintf(f, "set terminal pdfcairo size 8.75in,%.2fin noenhanced font 'Sans,9'\n",
-                2.6 * (double)(s->n_panels ? s->n_panels : 1) + 0.4);
+                8.75 * height / 1200.0);
         break;
     }
+    /* From pixels below the top to gnuplot's screen coordinates. */
+#define SCREEN_Y(px) (1.0 - (double)(px) / (double)height)
     fputs("set output ", f);
     quoted(f, output_path);
     fputs("\nset datafile missing '?'\nset encoding utf8\n", f);
     /* The data, inline: one block per curve (x, then y and error per panel)
      * and per reference curve. */
+    double xmin = INFINITY, xmax = -INFINITY;
     for (size_t c = 0; c < s->n_curves; c++) {
         const plot_curve *cv = &s->curves[c];
         fprintf(f, "$curve%zu << EOD\n", c);
         for (size_t i = 0; i < cv->n; i++) {
             number(f, cv->x[i]);
+            if (isfinite(cv->x[i])) {
+                xmin = cv->x[i] < xmin ? cv->x[i] : xmin;
+                xmax = cv->x[i] > xmax ? cv->x[i] : xmax;
+            }
             for (size_t p = 0; p < s->n_panels; p++) {
                 number(f, cv->y[p][i]);
                 number(f, isfinite(cv->err[p][i]) ? cv->err[p][i] : 0.0);
@@ -126,46 +193,104 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
         }
         fputs("EOD\n", f);
     }
-    /* Fixed margins so that the panels' plot areas line up whatever the
-     * width of their keys; the keys go in the right margin. */
-    fputs("set grid\nset key outside right top box opaque\nset bars small\n"
-          "set autoscale xfix\nset lmargin at screen 0.07\nset rmargin at screen 0.6\n", f);
+    /* Fixed margins, so that the panels' plot areas line up; every panel
+     * spans the same x values. The key is the band's (below). */
+    fputs("set grid\nset key off\nset bars small\n"
+          "set lmargin at screen 0.08\nset rmargin at screen 0.97\n", f);
+    if (xmin < xmax)
+        fprintf(f, "set xrange [%.10g:%.10g]\n", xmin, xmax);
+    else
+        fputs("set autoscale xfix\n", f);
     if (s->xlog_base > 0)
         fprintf(f, "set logscale x %d\n", s->xlog_base);
-    fprintf(f, "set multiplot layout %zu,1 title ", s->n_panels ? s->n_panels : 1);
+    fputs("set multiplot title ", f);
     quoted(f, s->title ? s->title : "");
     fputc('\n', f);
     for (size_t p = 0; p < s->n_panels; p++) {
+        int top = FIG_TITLE_PX + FIG_PANEL_PX * (int)p;
+        fprintf(f, "set tmargin at screen %.6f\nset bmargin at screen %.6f\n",
+                SCREEN_Y(top + 15), SCREEN_Y(top + FIG_PANEL_PX - 55));
         fputs("set xlabel ", f);
         quoted(f, s->xlabel);
         fputs("\nset ylabel ", f);
         quoted(f, s->ylabel[p]);
-        fputs(s->ylog[p] ? "\nset logscale y\n" : "\nunset logscale y\n", f);
+        bool any = false;
+        for (size_t c = 0; c < s->n_curves; c++)
+            any = any || has_value(&s->curves[c], p);
+        bool refs = p == s->ref_panel && s->n_refs > 0;
+        fputs(s->ylog[p] && any ? "\nset logscale y\n" : "\nunset logscale y\n", f);
         /* A fraction's axis ends at 1, not at gnuplot's next tic (1.1). */
-        fputs(s->yfraction[p] && !s->ylog[p] ? "set yrange [0:1]\n" : "set autoscale y\n", f);
+        fputs((s->yfraction[p] && !s->ylog[p]) || !any ? "set yrange [0:1]\n"
+                                                        : "set autoscale y\n",
+              f);
+        if (!any) {
+            /* Nothing to draw: say so where the curves would be. */
+            char text[400];
+            snprintf(text, sizeof text, "%s: no value at any point (%s)", s->ylabel[p],
+                     s->no_value[p] ? s->no_value[p] : "no value");
+            fputs("set label 1 ", f);
+            quoted(f, text);
+            fputs(" at graph 0.5,0.5 center front\n", f);
+        }
         fputs("plot ", f);
         bool first = true;
         for (size_t c = 0; c < s->n_curves; c++) {
+            if (!has_value(&s->curves[c], p))
+                continue; /* said in the notes */
             fprintf(f, "%s$curve%zu using 1:%zu:%zu with yerrorlines ",
                     first ? "" : ", \\\n     ", c, 2 + 2 * p, 3 + 2 * p);
             series_style(f, c);
-            fprintf(f, "lw 1.5 pt %d ps 0.7 title ", styles[c % PLOT_N_STYLES].point);
-            quoted(f, s->curves[c].label);
+            fprintf(f, "lw 1.5 pt %d ps 0.7 notitle", styles[c % PLOT_N_STYLES].point);
             first = false;
         }
-        if (p == s->ref_panel)
+        if (refs)
             for (size_t r = 0; r < s->n_refs; r++) {
                 fprintf(f, "%s$ref%zu using 1:2 with lines ", first ? "" : ", \\\n     ", r);
                 series_style(f, s->n_curves + r);
-                fputs("lw 1.2 title ", f);
-                quoted(f, s->refs[r].label);
+                fputs("lw 1.2 notitle", f);
                 first = false;
             }
         if (first)
             fputs("NaN notitle", f);
-        fputc('\n', f);
+        fputs("\nunset label 1\n", f);
     }
-    fputs("unset multiplot\nset output\n", f);
+    /* The band: an empty plot whose key lists every series once, its
+     * sample drawn as in the panels, and the notes under it. */
+    int band_top = FIG_TITLE_PX + FIG_PANEL_PX * (int)n_panels;
+    fprintf(f, "unset grid\nunset border\nunset tics\nunset xlabel\nunset ylabel\n"
+               "unset logscale\nunset title\nset xrange [0:1]\nset yrange [0:1]\n"
+               "set tmargin at screen %.6f\nset bmargin at screen %.6f\n",
+            SCREEN_Y(band_top + 5), SCREEN_Y(height - 2));
+    fprintf(f, "set key at screen 0.5,%.6f center top vertical maxrows %zu Left reverse "
+               "box samplen 3 width 1\n",
+            SCREEN_Y(band_top + 10), rows ? rows : 1);
+    for (size_t i = 0; i < n_notes; i++) {
+        fprintf(f, "set label %zu ", i + 2);
+        quoted(f, notes[i]);
+        fprintf(f, " at screen 0.08,%.6f left\n",
+                SCREEN_Y(band_top + 20 + (int)rows * FIG_KEY_ROW_PX + 10 +
+                         (int)i * FIG_NOTE_PX + 12));
+    }
+    fputs("plot ", f);
+    bool first = true;
+    for (size_t c = 0; c < s->n_curves; c++) {
+        fprintf(f, "%sNaN with linespoints ", first ? "" : ", \\\n     ");
+        series_style(f, c);
+        fprintf(f, "lw 1.5 pt %d ps 0.7 title ", styles[c % PLOT_N_STYLES].point);
+        quoted(f, s->curves[c].label);
+        first = false;
+    }
+    for (size_t r = 0; r < s->n_refs; r++) {
+        fprintf(f, "%sNaN with lines ", first ? "" : ", \\\n     ");
+        series_style(f, s->n_curves + r);
+        fputs("lw 1.2 title ", f);
+        quoted(f, s->refs[r].label);
+        first = false;
+    }
+    if (first)
+        fputs("NaN notitle", f);
+    fputs("\nunset multiplot\nset output\n", f);
+#undef SCREEN_Y
     return ferror(f) ? -1 : 0;
 }
 

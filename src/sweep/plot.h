@@ -23,6 +23,7 @@
 #ifndef CSMACD_PLOT_H
 #define CSMACD_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -43,6 +44,10 @@ typedef struct plot_curve {
     double *x;
     double *y[PLOT_MAX_PANELS];   /* NaN: no value at that x */
     double *err[PLOT_MAX_PANELS]; /* 95 % half-widths; NaN: none (drawn as 0) */
+    /* done[i]: the point at x[i] ran to the end, so a NaN there is a
+     * result (said on the figure: plot_spec.no_value), not a point the
+     * sweep never finished. NULL: every point is done. */
+    const bool *done;
 } plot_curve;
 
 typedef struct plot_ref {
@@ -59,6 +64,9 @@ typedef struct plot_spec {
     const char *ylabel[PLOT_MAX_PANELS];
     int ylog[PLOT_MAX_PANELS];           /* non-zero: logarithmic y */
     int yfraction[PLOT_MAX_PANELS];      /* non-zero: y is a fraction, axis 0 to 1 */
+    /* What a done point without a value means for the panel's measure
+     * ("never recovered within the run"); NULL: "no value". */
+    const char *no_value[PLOT_MAX_PANELS];
     const plot_curve *curves;
     size_t n_curves;
     const plot_ref *refs;
@@ -68,7 +76,13 @@ typedef struct plot_spec {
 
 /* The gnuplot script drawing spec into output_path. Series k of a panel
  * (the curves in order, then the references) is drawn in style k mod
- * PLOT_N_STYLES. Returns 0, or -1 on a write error. */
+ * PLOT_N_STYLES. The panels are stacked and share one key, in a band
+ * below them (never over the data), each series in it once; under the key
+ * the band says which done points have no value (a curve that has none in
+ * a panel is not drawn there, so gnuplot has nothing to warn about), and
+ * a panel where no point has a value says so across its plot area (its
+ * x axis still spans the sweep's x values). Returns 0, or -1 on a write
+ * error. */
 int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path);
 
 #define PLOT_NO_GNUPLOT (-2)

@@ -6,8 +6,29 @@
  */
 #include "presets.h"
 
+#include "phy.h"
+#include "scenario.h"
+#include "traffic.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+sim_time preset_frames_duration(const scenario *sc, uint64_t frames)
+{
+    const phy_params *phy = &sc->phy;
+    traffic_kind k = sc->traffic.kind;
+    if (frames == 0 || (k != TRAFFIC_SATURATED && k != TRAFFIC_POISSON && k != TRAFFIC_ONOFF))
+        return 0;
+    double mean_bits = 8.0 * frame_size_mean(&sc->traffic.size, phy->min_frame_bytes);
+    double cycle_bits = phy->preamble_bits + phy_mean_wire_bits(phy, mean_bits) + phy->ifg_bits;
+    double bits = cycle_bits;
+    if (k != TRAFFIC_SATURATED && sc->traffic.load > 0 && mean_bits / sc->traffic.load > bits)
+        bits = mean_bits / sc->traffic.load;
+    double ps = (double)frames * bits * (double)phy_bit_ps(phy);
+    double ms = ceil(ps / (double)SIM_PS_PER_MS);
+    return sc->warmup + (sim_time)ms * SIM_PS_PER_MS;
+}
 
 size_t preset_count(void)
 {

@@ -9,7 +9,9 @@
  *              y       = the measures to plot, one panel each (throughput)
  *              x       = the figure's x axis when several are swept
  *   [sweep]    the axes as LISTs (stations, load, frame-size, length, phy,
- *              policy) and reps, precision, max-reps
+ *              policy) and reps, precision, max-reps, and frames: each
+ *              point runs for the frames it needs (preset_frames_duration)
+ *              instead of the [scenario]'s one duration
  *   [scenario] scenario keys, exactly as in a --scenario file
  * A preset sets defaults: the command line overrides each of them (an
  * axis given on the command line replaces the preset's list).
@@ -20,6 +22,9 @@
 #define CSMACD_PRESETS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "simtime.h"
 
 typedef struct preset_source {
     const char *name;
@@ -50,6 +55,20 @@ typedef struct preset {
     preset_kv scenario[PRESET_MAX_KEYS];
     size_t n_scenario;
 } preset;
+
+/* A point's duration sized by frames (the [sweep] key `frames = F`): the
+ * warm-up, then the time F frames of the point's mean size take at the
+ * rate it offers them: back to back for saturated traffic (preamble,
+ * frame, gap), at the offered load G for poisson and onoff (F x frame
+ * bits / G bit times, never less than back to back), rounded up to a
+ * whole millisecond. A point that offers F frames cannot carry more than
+ * its throughput lets through: one whose collisions waste the channel
+ * delivers fewer (the figure shows that as a lower S, measured over as
+ * long a run). Other traffic (batch, replayed captures) keeps its own
+ * duration: 0 is returned. The scenario must have its PHY, traffic, load
+ * and frame size set (scenario_finish not needed). */
+struct scenario;
+sim_time preset_frames_duration(const struct scenario *sc, uint64_t frames);
 
 size_t preset_count(void);
 const char *preset_name_at(size_t i);

@@ -170,7 +170,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *scenario_file = NULL;
     const cli_command cmd = {
         .name = sweep ? "sweep" : "run",
-        .synopsis = "[options]",
         .summary = "fuzz",
         .options = sweep ? sweep_options : run_options,
         .n_options = sweep ? sizeof sweep_options / sizeof sweep_options[0]

@@ -3,9 +3,10 @@
 #
 # Pins: `cmake --install` into a scratch prefix puts the program in bin/,
 # the man page csmacd(1) in share/man/man1 (and man -l renders it without
-# a warning, naming every option of every command's --help), bash and zsh
-# completion, the dissector and the documentation, the extcap link and
-# the dissector in Wireshark's folders under the prefix; the installed program
+# a warning, naming every option of every command's --help, citing only
+# installed paths), bash and zsh completion, the dissector and the
+# documentation, the extcap link and the dissector in Wireshark's folders
+# under the prefix; the installed program
 # runs; bash completion offers the commands, a command's options, the
 # presets and the values of a fixed-set option. The man page check is
 # skipped where man is not installed; zsh's only where zsh is not.
@@ -47,6 +48,14 @@ if command -v man >/dev/null 2>&1; then
     done
     grep -q "share/csmacd/csmacd.lua" "$scratch/man.txt" ||
         fail "the man page does not say where the dissector is"
+    # Installed paths only: no document by its place in the source tree,
+    # and a dissector example that works from any folder.
+    grep -nE "(captures|stations|medium|src)/[A-Za-z_]+\.(md|h|c)" "$scratch/man.txt" &&
+        fail "the man page cites a path of the source tree"
+    grep -q "share/doc/csmacd/CAPTURES.md" "$scratch/man.txt" ||
+        fail "the man page does not cite the installed CAPTURES.md"
+    tr -s ' \n' ' ' <"$scratch/man.txt" | grep -q "lua_script:/[^ ]*/share/csmacd/csmacd.lua trace.pcap" ||
+        fail "the dissector example is not an absolute path"
     echo "man page: renders without warnings, every option present"
 else
     echo "man not installed: man page rendering not checked"

@@ -13,6 +13,11 @@ Every row of an options table (`| \`--name\` | value | meaning (default) |`)
 must name an option that some command's --help lists; where the row gives a
 range ("1 to 10000") or a default (the last parenthesis, up to a ";"), the
 help line of that option must give the same.
+
+The install line (the README's first line) and CI's (.ci/run) agree: every
+Debian package the README installs is in .ci/run's apt-get line, and the
+README's includes bash-completion, without which the installed completion
+does not load on a stock Debian.
 """
 import os
 import re
@@ -99,6 +104,30 @@ def check_options(text, bindir, readme):
     return checked, failures
 
 
+def apt_packages(line):
+    """The packages of the first `apt-get install` in line."""
+    m = re.search(r'apt-get install (?:-y )?((?:[a-z0-9][a-z0-9.+-]+ ?)+)', line)
+    return set(m.group(1).split()) if m else set()
+
+
+def check_install_line(text, source, readme):
+    """The README's install line against .ci/run's; returns failures."""
+    first = text.split('\n', 1)[0]
+    want = apt_packages(first)
+    ci = open(os.path.join(source, '.ci', 'run'), encoding='utf-8').read()
+    ci_line = re.search(r'apt-get install -y \\\n((?:.*\\\n)*.*)', ci)
+    have = set(ci_line.group(1).replace('\\', ' ').split()) if ci_line else set()
+    failures = 0
+    if 'bash-completion' not in want:
+        print(f'{readme}:1: the install line lacks bash-completion (completion would not load)')
+        failures += 1
+    for p in sorted(want - have):
+        print(f'{readme}:1: {p} is installed by the README but not by .ci/run')
+        failures += 1
+    print(f'{len(want)} packages of the install line checked against .ci/run')
+    return failures
+
+
 def run_block(steps, bindir, source, scratch):
     marker = '@@csmacd-readme-step@@'
     # each step sees the exit status of the one before it (`echo $?`)
@@ -136,6 +165,7 @@ def main():
                 for x in have:
                     print('  prints: ' + x)
         edits.append((start, end, new))
+    failures += check_install_line(text, source, readme)
     rows, wrong = check_options(text, bindir, readme)
     print(f'{rows} README option rows checked, {wrong} disagree with --help')
     failures += wrong

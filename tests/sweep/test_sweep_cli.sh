@@ -8,14 +8,18 @@
 #            scenario columns) prints the same measures (check_rows.py),
 #            for saturated, poisson, onoff and batch traffic and a phy list;
 #   plot     --plot draws valid SVG, PNG and PDF files with the series,
-#            axis labels and analytic references asked for; without
+#            axis labels and analytic references asked for; measures
+#            without a value are said on the figure, never warned; a
+#            preset's own long cables are not warned about; a sweep
+#            says which files it wrote (one line each); without
 #            gnuplot the CSV is still written and the message says how to
 #            install it (exit 1);
 #   usage    bad inputs exit 2 with one line on standard error and no file;
 #   signal   SIGINT during a sweep leaves a valid CSV of the completed
 #            points (exit 130);
 #   presets  `csmacd presets` lists every preset, one line each, and each
-#            one runs (shrunk by command-line overrides) and draws.
+#            one runs (shrunk by command-line overrides) and draws; a
+#            preset's `frames` sizes each point's run (exact durations).
 # Durations are tiny: the suite runs under ASan/UBSan in CI. Numbers are
 # not judged here (tests/unit/test_sweep.c does the statistics).
 #
@@ -80,7 +84,37 @@ plot)
     [ -s nognu.csv ] || fail "without gnuplot: no CSV"
     [ ! -e nognu.svg ] || fail "without gnuplot: a figure appeared"
     grep -q "apt-get install gnuplot-nox" nognu.err || fail "message: $(cat nognu.err)"
-    echo "plot: svg, png and pdf valid; missing gnuplot reported"
+    # A measure with no value at any point (no outage: no recovery_s) is
+    # drawn, said on its panel, with nothing on standard error (gnuplot
+    # failed on it: "x range is invalid").
+    "$EXE" sweep --quiet --stations 2,4 --duration 2ms --plot-y recovery_s,throughput \
+        --csv nv.csv --plot nv.svg 2> nv.err || fail "--plot-y recovery_s: $(cat nv.err)"
+    [ ! -s nv.err ] || fail "--plot-y recovery_s said: $(cat nv.err)"
+    python3 "$HERE/check_plot.py" nv.svg "no value at any point" \
+        "the scenario has no outage" || fail "nv.svg"
+    # retry-storm, shrunk: fixed retry never recovers; the figure says so
+    # under its key, and nothing is warned.
+    "$EXE" sweep --quiet --preset retry-storm --load 0.35 --duration 300ms \
+        --outage 50ms+100ms --reps 2 --csv rs.csv --plot rs.svg 2> rs.err || fail "retry-storm"
+    [ ! -s rs.err ] || fail "retry-storm said: $(cat rs.err)"
+    python3 "$HERE/check_plot.py" rs.svg "fixed:wait=2,jitter=2: never recovered within the run" \
+        || fail "rs.svg"
+    # cable-length sweeps beyond 2500 m on purpose: no warning for its own
+    # lengths; a length given on the command line still warns.
+    "$EXE" sweep --quiet --preset cable-length --frame-size 64 --duration 101ms --csv cl.csv \
+        2> cl.err || fail "cable-length"
+    [ ! -s cl.err ] || fail "cable-length warned: $(cat cl.err)"
+    "$EXE" sweep --quiet --preset cable-length --length 3000 --frame-size 64,512 \
+        --duration 101ms --csv cl2.csv 2> cl2.err || fail "cable-length --length 3000"
+    [ "$(grep -c 'longer than 10base5 allows' cl2.err)" = 1 ] || fail "no warning: $(cat cl2.err)"
+    # Without --quiet and without a terminal, one line per file written.
+    "$EXE" sweep --stations 1,2 --duration 2ms --reps 2 --csv w.csv --reps-csv w-reps.csv \
+        --plot w.svg 2> w.err < /dev/null || fail "sweep saying what it wrote"
+    printf '%s\n' "csmacd: wrote w.csv: 2 of 2 points" \
+        "csmacd: wrote w-reps.csv: the replications of 2 points" \
+        "csmacd: wrote w.svg: the figure of 2 points" | cmp -s - w.err ||
+        fail "what the sweep said: $(cat w.err)"
+    echo "plot: svg, png and pdf valid; missing gnuplot reported; missing values said"
     ;;
 usage)
     n=0
@@ -159,7 +193,24 @@ presets)
     # --batch is accepted because the preset's traffic is batch.
     sweep --preset batch-contention --batch 2 --stations 2,3 --reps 2 --csv b2.csv \
         || fail "--preset batch-contention --batch 2"
-    echo "presets: $(wc -l < list.txt) listed, each runs and draws"
+    # A preset sized by frames (frames = 2000): one saturated station
+    # with 1518-byte frames runs its 20 ms warm-up and then 2000 frames
+    # back to back, 2000 x 12304 bit times = 2460.8 ms, rounded up to
+    # 2461 ms: duration 2.481 s, 2000 frames sent; 64-byte frames need
+    # 2000 x 672 bit times = 134.4 ms: 0.155 s. --duration overrides it.
+    sweep --preset throughput-vs-n --stations 1 --frame-size 64,1518 --csv tvn.csv \
+        || fail "--preset throughput-vs-n sized by frames"
+    python3 - tvn.csv <<'PY' || fail "the points are not sized by frames"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+got = [(r["duration_s"], r["frames_ok"]) for r in rows]
+assert [d for d, _ in got] == ["0.155", "2.481"], got
+assert all(int(f) >= 2000 for _, f in got), got
+PY
+    sweep --preset throughput-vs-n --stations 1 --frame-size 1518 --duration 50ms \
+        --csv tvn2.csv || fail "--preset throughput-vs-n --duration 50ms"
+    grep -q ',0.05,' tvn2.csv || fail "--duration did not override frames: $(cat tvn2.csv)"
+    echo "presets: $(wc -l < list.txt) listed, each runs and draws; frames size the runs"
     ;;
 *)
     fail "unknown case $CASE"

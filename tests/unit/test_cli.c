@@ -56,7 +56,6 @@ static cli_command command(void)
 {
     memset(&calls, 0, sizeof calls);
     return (cli_command){.name = "test",
-                         .synopsis = "[options]",
                          .summary = "A command for the tests.",
                          .options = test_options,
                          .n_options = 3,
@@ -264,11 +263,33 @@ static void test_help(void **state)
     cli_command cmd = command();
     cli_print_help(f, &cmd);
     fclose(f);
-    assert_non_null(strstr(text, "usage: csmacd test [options]"));
+    /* The usage line is the option table's. */
+    assert_non_null(strstr(text, "usage: csmacd test [scenario options] [--stations LIST] "
+                                 "[--quiet] [--csv FILE]\n"));
     assert_non_null(strstr(text, "--stations LIST"));
     assert_null(strstr(text, "--stations N")); /* shadowed: listed once */
     assert_non_null(strstr(text, "--duration TIME"));
     assert_non_null(strstr(text, "--quiet "));
+    free(text);
+    /* A required option has no brackets; a long line wraps under the
+     * command's name. */
+    static const cli_option many[] = {
+        {"alpha-option", CLI_ARG_REQUIRED, "FILE", "a", 1},
+        {"beta-option", CLI_ARG_REQUIRED, "FILE", "b", 2},
+        {"gamma-option", CLI_ARG_REQUIRED, "FILE", "c", 3},
+        {"delta-option", CLI_ARG_NONE, NULL, "d", 4},
+        {"hidden", CLI_ARG_NONE, NULL, NULL, 5},
+    };
+    cmd.options = many;
+    cmd.n_options = 5;
+    cmd.scenario_options = false;
+    cmd.required = (const char *const[]){"beta-option", NULL};
+    f = open_memstream(&text, &len);
+    cli_print_help(f, &cmd);
+    fclose(f);
+    assert_non_null(strstr(text, "usage: csmacd test [--alpha-option FILE] --beta-option FILE\n"
+                                 "       [--gamma-option FILE] [--delta-option]\n"));
+    assert_null(strstr(text, "--hidden"));
     free(text);
 }
 

@@ -64,10 +64,31 @@ static void test_profile_list(void **state)
         assert_ptr_equal(phy_profile_find(table[i].name), phy_profile_at(i));
     }
     assert_null(phy_profile_at(phy_profile_count()));
-    assert_null(phy_profile_find("10base-t"));
 }
 
 /* Table 4-2's rows common to every rate, and the preamble and gap split. */
+/* Names as users write them: the standard's spellings in any case, with
+ * or without the hyphen, find the profile; anything else does not. */
+static void test_profile_spellings(void **state)
+{
+    (void)state;
+    static const struct { const char *typed, *profile; } ok[] = {
+        {"10BASE5", "10base5"},     {"10Base5", "10base5"},     {"10BASE2", "10base2"},
+        {"10BASE-T", "10baset"},    {"10baseT", "10baset"},     {"10base-t", "10baset"},
+        {"100BASE-TX", "100basetx"}, {"100baseTX", "100basetx"}, {"100base-tx", "100basetx"},
+        {"1000BASE-T", "1000baset"}, {"1000baset", "1000baset"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        const phy_params *p = phy_profile_find(ok[i].typed);
+        if (p == NULL || strcmp(p->name, ok[i].profile) != 0)
+            fail_msg("%s: found %s, want %s", ok[i].typed, p ? p->name : "nothing",
+                     ok[i].profile);
+    }
+    static const char *bad[] = {"10BASE-X", "10 BASE 5", "", "10base5x", "100basetxxxxxxxxxxx"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_null(phy_profile_find(bad[i]));
+}
+
 static void test_table_4_2_common(void **state)
 {
     (void)state;
@@ -181,6 +202,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profile_list),
+        cmocka_unit_test(test_profile_spellings),
         cmocka_unit_test(test_table_4_2_common),
         cmocka_unit_test(test_rate_and_medium),
         cmocka_unit_test(test_derived),

@@ -3,6 +3,9 @@
  *
  * The statistics sink is fed trace events written here, so every figure is
  * known exactly:
+ *  - each frame's bits credited pro rata to its time on the wire, split
+ *    at a batch edge and at the window's edges (the warm-up, and E, the
+ *    oldest transmission without a verdict) by hand;
  *  - throughput over the window [warmup, end), and its 95 % confidence
  *    interval from batch means: k completed batches of the window, batch
  *    throughputs x_i, s^2 = sum (x_i - mean)^2 / (k - 1), half-width
@@ -49,10 +52,13 @@ static void open_stats(fixture *f, uint32_t n, sim_time warmup, sim_time duratio
     f->sink = stats_sink(f->st);
 }
 
+/* A frame received whole at t: on the wire at 10 Mb/s during
+ * [t - its bit times, t) (no preamble, to keep the sums round). */
 static void deliver(fixture *f, sim_time t, uint32_t station, uint32_t bytes)
 {
     trace_event ev = {.kind = TRACE_DELIVER, .time = t, .station = station,
-                      .frame_bytes = bytes, .ok = true, .jam_start = SIM_TIME_NEVER};
+                      .frame_bytes = bytes, .ok = true, .jam_start = SIM_TIME_NEVER,
+                      .tx_start = t - 8 * (sim_time)bytes * 100000, .tx_end = t};
     f->sink.on_event(f->sink.ctx, &ev);
 }
 
@@ -83,7 +89,7 @@ static void test_ci_four_batches(void **state)
     const uint64_t bits[] = {1000000, 1500000, 2000000, 1500000};
     for (unsigned b = 0; b < 4; b++)
         fill_batch(&f, 0, S / 4, b, bits[b]);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.throughput, 0.6, 1e-12);
     assert_float_equal(f.r.throughput_mbps, 6.0, 1e-9);
     assert_float_equal(f.r.throughput_ci95, 3.182 * sqrt(0.08 / 3 / 4), 1e-12);
@@ -108,7 +114,7 @@ static void test_ci_twenty_batches_after_warmup(void **state)
         deliver(&f, warm - 1 - k, 0, 1250); /* in the warm-up */
     for (unsigned b = 0; b < 20; b++)
         fill_batch(&f, warm, w, b, b % 2 ? 700000 : 500000);
-    stats_fill(f.st, dur, &f.r, f.per);
+    stats_fill(f.st, dur, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.measured_s, 2.0, 1e-12);
     assert_float_equal(f.r.throughput, 0.6, 1e-12);
     assert_float_equal(f.r.throughput_ci95, 2.093 * sqrt(0.2 / 19 / 20), 1e-12);
@@ -126,11 +132,66 @@ static void test_ci_completed_batches_only(void **state)
     open_stats(&f, 2, 0, S, 4);
     fill_batch(&f, 0, S / 4, 0, 1000000);
     fill_batch(&f, 0, S / 4, 1, 2000000);
-    stats_fill(f.st, 6 * S / 10, &f.r, f.per);
+    stats_fill(f.st, 6 * S / 10, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.throughput_ci95, 12.706 * 0.2, 1e-9);
     assert_float_equal(f.r.throughput, 3e6 / 6e6, 1e-12);
     /* One completed batch: no interval. */
-    stats_fill(f.st, 4 * S / 10, &f.r, f.per);
+    stats_fill(f.st, 4 * S / 10, SIM_TIME_NEVER, &f.r, f.per);
+    assert_float_equal(f.r.throughput_ci95, 0.0, 0);
+    stats_destroy(f.st);
+}
+
+/* A frame is credited to the time it was on the wire (stations/MODEL.md,
+ * "Throughput, pro rata"). Four batches of 0.25 s (2.5e6 bits of capacity
+ * each); a 1250-byte frame (10 000 bits, 1 ms at 10 Mb/s) on the wire
+ * during [0.2495 s, 0.2505 s) gives 5000 bits to batch 0 and 5000 to
+ * batch 1 (counted at its end it gave batch 1 all 10 000); one more frame
+ * wholly in each of batches 2 and 3: 5000, 5000, 10 000, 10 000 bits, x =
+ * 0.002, 0.002, 0.004, 0.004, mean 0.003, squared deviations 4e-6,
+ * half-width t(3) x sqrt(4e-6 / 3 / 4) = 3.182 x 5.7735e-4 = 0.0018371. */
+static void test_prorata_batch_edge(void **state)
+{
+    (void)state;
+    fixture f;
+    open_stats(&f, 2, 0, S, 4);
+    deliver(&f, S / 4 + S / 2000, 0, 1250); /* [0.2495, 0.2505) */
+    deliver(&f, S / 2 + S / 8, 1, 1250);
+    deliver(&f, 3 * S / 4 + S / 8, 1, 1250);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
+    assert_float_equal(f.r.throughput, 30000 / 1e7, 1e-15);
+    assert_float_equal(f.r.throughput_ci95, 3.182 * sqrt(4e-6 / 3 / 4), 1e-12);
+    assert_float_equal(f.r.throughput_ci95, 0.0018371, 1e-7);
+    /* The per-station bits count whole frames at their verdict. */
+    assert_int_equal(f.per[0].bits_delivered, 10000);
+    assert_int_equal(f.per[1].bits_delivered, 20000);
+    stats_destroy(f.st);
+}
+
+/* The window's edges. Warm-up 0.1 s: a frame on the wire during
+ * [0.0995 s, 0.1005 s) counts 5000 of its 10 000 bits. At the end, the
+ * window stops at E, the oldest transmission without its verdict: with
+ * one started at 0.9 s and still unjudged at 0.901 s, a frame judged at
+ * 0.9005 s that began at 0.8995 s counts its 5000 bits before E, and the
+ * window is [0.1, 0.9): S = 10 000 / (1e7 x 0.8) = 0.00125. Once nothing
+ * is pending, E is now: (5000 + 10 000) / (1e7 x 0.801). */
+static void test_prorata_window_edges(void **state)
+{
+    (void)state;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    stats_config c = {.n_stations = 1, .rate_bps = 10000000, .warmup = S / 10,
+                      .duration = S, .batches = 4, .judge_ps = 2 * S / 1000};
+    assert_int_equal(stats_create(&c, &f.st), 0);
+    f.sink = stats_sink(f.st);
+    deliver(&f, S / 10 + S / 2000, 0, 1250);
+    deliver(&f, 9 * S / 10 + S / 2000, 0, 1250);
+    stats_fill(f.st, 901 * S / 1000, 9 * S / 10, &f.r, f.per);
+    assert_float_equal(f.r.throughput, 10000 / (1e7 * 0.8), 1e-15);
+    assert_float_equal(f.r.measured_s, 0.801, 1e-12); /* the counts' window */
+    stats_fill(f.st, 901 * S / 1000, SIM_TIME_NEVER, &f.r, f.per);
+    assert_float_equal(f.r.throughput, 15000 / (1e7 * 0.801), 1e-15);
+    /* The batches tile [0.1 s, 0.998 s): none has ended by 0.2 s. */
+    stats_fill(f.st, S / 5, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.throughput_ci95, 0.0, 0);
     stats_destroy(f.st);
 }
@@ -167,7 +228,7 @@ static void test_offered_load(void **state)
     }
     trace_event early = {.kind = TRACE_ARRIVAL, .time = S / 2 - 1, .frame_bytes = 125};
     f.sink.on_event(f.sink.ctx, &early);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.offered_load, 120 * 1000 / 5e6, 1e-12);
     stats_destroy(f.st);
 }
@@ -184,7 +245,7 @@ static void test_delay_percentiles(void **state)
     for (unsigned k = 0; k < 99; k++)
         tx_ok(&f, 1000 + a + k, k % 2, 1000 + k);
     tx_ok(&f, 2000 + b, 0, 2000);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.mean_delay_us, (99.0 * (double)a + (double)b) / 100 / 1e6, 1e-9);
     assert_float_equal(f.r.max_delay_us, (double)b / 1e6, 1e-9);
     assert_float_equal(f.r.p50_delay_us, (double)a / 1e6, (double)a / 1e6 / 64);
@@ -195,7 +256,7 @@ static void test_delay_percentiles(void **state)
     open_stats(&f, 2, 0, S, 4);
     for (unsigned k = 1; k <= 100; k++)
         tx_ok(&f, (sim_time)k * 1000000 + 5000000000, 0, 5000000000);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.mean_delay_us, 50.5, 1e-9);
     assert_float_equal(f.r.p50_delay_us, 50.0, 50.0 / 64);
     assert_float_equal(f.r.p99_delay_us, 99.0, 99.0 / 64);
@@ -215,7 +276,7 @@ static void test_fairness(void **state)
         deliver(&f, 10 + k, 0, 1250);
     for (unsigned k = 0; k < 300; k++)
         deliver(&f, 200 + k, 1, 1250);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.jain_fairness, 0.8, 1e-12);
     assert_float_equal(f.per[0].share, 0.25, 1e-12);
     assert_float_equal(f.per[1].share, 0.75, 1e-12);
@@ -223,13 +284,13 @@ static void test_fairness(void **state)
     stats_destroy(f.st);
 
     open_stats(&f, 3, 0, S, 4);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_true(isnan(f.r.jain_fairness)); /* nothing delivered: undefined */
     for (unsigned k = 0; k < 200; k++) {
         deliver(&f, 10 + k, 0, 1250);
         deliver(&f, 10 + k, 2, 1250);
     }
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.jain_fairness, 2.0 / 3.0, 1e-12);
     stats_destroy(f.st);
 }
@@ -245,7 +306,7 @@ static void test_capture_runs(void **state)
     const uint32_t who[] = {0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1};
     for (unsigned k = 0; k < sizeof who / sizeof who[0]; k++)
         tx_ok(&f, 1000 * (k + 1), who[k], 0);
-    stats_fill(f.st, S, &f.r, f.per);
+    stats_fill(f.st, S, SIM_TIME_NEVER, &f.r, f.per);
     assert_float_equal(f.r.capture_mean_run, 2.75, 1e-12);
     assert_int_equal(f.r.capture_max_run, 5);
     assert_int_equal(f.r.capture_runs[0], 1);
@@ -261,6 +322,8 @@ int main(void)
         cmocka_unit_test(test_ci_four_batches),
         cmocka_unit_test(test_ci_twenty_batches_after_warmup),
         cmocka_unit_test(test_ci_completed_batches_only),
+        cmocka_unit_test(test_prorata_batch_edge),
+        cmocka_unit_test(test_prorata_window_edges),
         cmocka_unit_test(test_student_t),
         cmocka_unit_test(test_offered_load),
         cmocka_unit_test(test_delay_percentiles),

@@ -267,7 +267,7 @@ static void test_presets(void **state)
                 if (sweep_grid_set(&g, (sweep_axis)a, kv->value, err, sizeof err) != 0)
                     fail_msg("preset %s: %s: %s", name, kv->key, err);
             } else if (strcmp(kv->key, "reps") != 0 && strcmp(kv->key, "precision") != 0 &&
-                       strcmp(kv->key, "max-reps") != 0) {
+                       strcmp(kv->key, "max-reps") != 0 && strcmp(kv->key, "frames") != 0) {
                 fail_msg("preset %s: unknown sweep key %s", name, kv->key);
             }
         }
@@ -287,6 +287,48 @@ static void test_presets(void **state)
     char err[1024];
     assert_int_equal(preset_load("no-such", &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "throughput-vs-n"));
+}
+
+static void set_key(scenario *sc, const char *k, const char *v)
+{
+    char err[512];
+    if (scenario_set(sc, k, v, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* A point sized by frames (presets.h): the warm-up, then F frames at the
+ * rate the point offers them, rounded up to a millisecond. 10BASE5:
+ *  - saturated, 1518 bytes: 2000 x (64 + 12144 + 96) bit times =
+ *    2460.8 ms -> 2461 ms, after 20 ms of warm-up: 2.481 s;
+ *  - Poisson at G = 0.5, 512 bytes: 2000 x 4096 / 0.5 bit times =
+ *    1638.4 ms -> 1639 ms;
+ *  - Poisson at G = 5: never faster than back to back, 2000 x (64 + 4096
+ *    + 96) = 851.2 ms -> 852 ms;
+ *  - 64-1518 bytes uniform, saturated: mean 791 bytes, 2000 x (64 + 6328
+ *    + 96) = 1297.6 ms -> 1298 ms;
+ *  - batch traffic keeps its own duration: 0. */
+static void test_frames_duration(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_key(&sc, "frame-size", "1518");
+    set_key(&sc, "warmup", "20ms");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 2481 * SIM_PS_PER_MS);
+    set_key(&sc, "warmup", "0");
+    set_key(&sc, "traffic", "poisson");
+    set_key(&sc, "load", "0.5");
+    set_key(&sc, "frame-size", "512");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 1639 * SIM_PS_PER_MS);
+    set_key(&sc, "load", "5");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 852 * SIM_PS_PER_MS);
+    set_key(&sc, "traffic", "saturated");
+    set_key(&sc, "frame-size", "64-1518");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 1298 * SIM_PS_PER_MS);
+    set_key(&sc, "traffic", "batch");
+    assert_int_equal(preset_frames_duration(&sc, 2000), 0);
+    assert_int_equal(preset_frames_duration(&sc, 0), 0);
+    scenario_free(&sc);
 }
 
 /* The gnuplot script of spec s, in memory (free it). */
@@ -322,7 +364,15 @@ static void test_plot_script(void **state)
     assert_non_null(strstr(buf, "title '64 B'"));
     assert_non_null(strstr(buf, "title 'Metcalfe-Boggs'"));
     assert_non_null(strstr(buf, "with yerrorlines"));
-    assert_null(strstr(buf, "set yrange [0:1]"));
+    const char *panel = strstr(buf, "\nplot ");
+    const char *frac = strstr(buf, "set yrange [0:1]");
+    assert_true(frac == NULL || frac > panel); /* not a fraction: autoscaled */
+    /* The key is below the panels, each series in it once, and the
+     * panels draw without titles. */
+    assert_non_null(strstr(buf, "set key off"));
+    assert_non_null(strstr(buf, "set key at screen 0.5,"));
+    assert_null(strstr(strstr(buf, "set key at screen"), "\nplot $"));
+    assert_null(strstr(strstr(buf, "title '64 B'") + 1, "title '64 B'"));
     free(buf);
     plot_format fmt;
     assert_int_equal(plot_format_of("a/b.png", &fmt), 0);
@@ -346,21 +396,24 @@ static size_t styles_of(const char *script, size_t panel, series_style *out, siz
         assert_non_null(p);
         p += 6;
     }
-    const char *end = strstr(p, "\nset xlabel");
+    /* A panel's plot command ends where it unsets its label; the key's
+     * (the last plot) at the end of the multiplot. */
+    const char *end = strstr(p, "\nunset label 1");
     if (end == NULL)
         end = strstr(p, "\nunset multiplot");
     assert_non_null(end);
     size_t n = 0;
     for (const char *q = strstr(p, " lc "); q != NULL && q < end; q = strstr(q + 1, " lc ")) {
         assert_true(n < cap);
+        const char *eol = strchr(q, '\n'); /* one series per line */
         const char *lw = strstr(q, " lw ");
         assert_non_null(lw);
+        assert_true(lw < eol);
         snprintf(out[n].line, sizeof out[n].line, "%.*s", (int)(lw - q), q);
         assert_non_null(strstr(out[n].line, " dt "));
-        const char *title = strstr(q, " title ");
         const char *pt = strstr(q, " pt ");
         out[n].point[0] = '\0';
-        if (pt != NULL && pt < title)
+        if (pt != NULL && pt < eol)
             snprintf(out[n].point, sizeof out[n].point, "%.*s", (int)strcspn(pt + 4, " "),
                      pt + 4);
         n++;
@@ -409,13 +462,131 @@ static void test_plot_styles(void **state)
     assert_int_equal(styles_of(buf, 1, st2, NC), NC);
     for (size_t i = 0; i < NC; i++)
         assert_string_equal(st2[i].line, st[i].line);
+    /* The key (the third plot): every series once, in its panel's style. */
+    series_style st3[NC + NR];
+    assert_int_equal(styles_of(buf, 2, st3, NC + NR), NC + NR);
+    for (size_t i = 0; i < NC + NR; i++) {
+        assert_string_equal(st3[i].line, st[i].line);
+        assert_string_equal(st3[i].point, st[i].point);
+    }
     /* The fraction's axis ends at 1 on its panel only. */
     const char *frac = strstr(buf, "set yrange [0:1]\n");
     assert_non_null(frac);
-    assert_true(frac < strstr(buf, "\nplot "));
-    assert_null(strstr(frac + 1, "set yrange [0:1]"));
+    const char *plot1 = strstr(buf, "\nplot ");
+    assert_true(frac < plot1);
+    const char *again = strstr(frac + 1, "set yrange [0:1]"); /* the key's empty plot */
+    assert_true(again > strstr(plot1 + 1, "\nplot "));
     assert_non_null(strstr(buf, "set ylabel 'mean delay (µs)'"));
     free(buf);
+}
+
+/* Done points without a value are results, said on the figure, never a
+ * gnuplot warning. Panel 0 (recovery_s): curve "fixed" has no value at
+ * all (not drawn there; a note says so), "beb" lacks one at x = 2 (a note
+ * names it); curve "late" has a point not done at x = 4 (no note: the
+ * sweep never finished it). Panel 1: no value anywhere: the panel says so
+ * across its plot area over the sweep's x range [1, 4], and no note
+ * repeats it. */
+static void test_plot_no_value(void **state)
+{
+    (void)state;
+    double x[3] = {1, 2, 4}, none[3] = {NAN, NAN, NAN}, some[3] = {0.5, NAN, 0.7};
+    double e[3] = {0, 0, 0};
+    const bool late_done[3] = {true, true, false};
+    plot_curve c[3] = {
+        {.label = "fixed", .n = 3, .x = x, .y = {none, none}, .err = {e, e}},
+        {.label = "beb", .n = 3, .x = x, .y = {some, none}, .err = {e, e}},
+        {.label = "late", .n = 3, .x = x, .y = {some, none}, .err = {e, e}, .done = late_done},
+    };
+    double late_y[3] = {0.4, 0.45, NAN};
+    c[2].y[0] = late_y;
+    plot_spec s = {.title = "t", .xlabel = "load", .n_panels = 2,
+                   .ylabel = {"recovery (s)", "completion (s)"},
+                   .no_value = {"never recovered within the run", NULL}, .curves = c,
+                   .n_curves = 3};
+    char *buf = plot_script(&s, PLOT_PNG, "o.png");
+    const char *p0 = strstr(buf, "\nplot "), *p1 = strstr(p0 + 1, "\nplot ");
+    const char *key = strstr(p1 + 1, "\nplot ");
+    assert_non_null(key);
+    /* Panel 0 draws beb and late, not fixed. */
+    assert_null(strstr(p0, "$curve0 using"));
+    assert_true(strstr(p0, "$curve1 using 1:2:3") < p1);
+    assert_true(strstr(p0, "$curve2 using 1:2:3") < p1);
+    /* Panel 1 draws nothing and says so; the x axis is the sweep's. */
+    assert_non_null(strstr(buf, "set xrange [1:4]\n"));
+    const char *said = strstr(buf, "set label 1 'completion (s): no value at any point (no value)'"
+                                   " at graph 0.5,0.5 center front");
+    assert_true(said != NULL && said > p0 && said < p1);
+    assert_true(strstr(p1, "NaN notitle") < key);
+    /* The notes, under the key: two, for panel 0 only. */
+    assert_non_null(strstr(buf, "set label 2 'recovery (s): fixed: never recovered within the "
+                                "run' at screen 0.08,"));
+    assert_non_null(strstr(buf, "set label 3 'recovery (s): beb: never recovered within the run "
+                                "at x = 2' at screen 0.08,"));
+    assert_null(strstr(buf, "set label 4 "));
+    /* Every curve is in the key, fixed included. */
+    assert_non_null(strstr(key, "title 'fixed'"));
+    assert_non_null(strstr(key, "title 'late'"));
+    free(buf);
+}
+
+/* A reference depends on what the model reads, not on the policy: three
+ * policies at two loads give three measured curves but each model once
+ * (3 CSMA models at a single a, 2 ALOHAs). */
+static void test_figure_refs_once(void **state)
+{
+    (void)state;
+    char err[512], warn[512];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_POLICY, "beb,fixed,gaussian", err, sizeof err),
+                     0);
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_LOAD, "0.2,0.5", err, sizeof err), 0);
+    size_t n = sweep_grid_points(&g), m = sweep_measure_count();
+    assert_int_equal(n, 6);
+    scenario pts[6];
+    sweep_result res[6];
+    memset(res, 0, sizeof res);
+    for (size_t p = 0; p < n; p++) {
+        size_t idx[SWEEP_N_AXES];
+        sweep_grid_index(&g, p, idx);
+        scenario_defaults(&pts[p]);
+        assert_int_equal(scenario_set(&pts[p], "traffic", "poisson", err, sizeof err), 0);
+        assert_int_equal(scenario_set(&pts[p], "policy",
+                                      g.values[SWEEP_AXIS_POLICY][idx[SWEEP_AXIS_POLICY]], err,
+                                      sizeof err),
+                         0);
+        assert_int_equal(scenario_set(&pts[p], "load",
+                                      g.values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]], err,
+                                      sizeof err),
+                         0);
+        assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
+        res[p].done = true;
+        res[p].n_reps = 1;
+        res[p].values = calloc(m, sizeof(double));
+        assert_non_null(res[p].values);
+        for (size_t k = 0; k < m; k++)
+            res[p].values[k] = 0.1 * (double)(p + 1);
+    }
+    figure_request rq = {.y_list = "throughput", .title = NULL, .x_axis = -1};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(figure_write_script(&rq, &g, pts, res, f, PLOT_SVG, "g.svg", err, sizeof err),
+                     0);
+    fclose(f);
+    size_t tobagi = 0;
+    for (const char *q = strstr(buf, "title 'Tobagi-Hunt"); q; q = strstr(q + 1, "title 'Tobagi-Hunt"))
+        tobagi++;
+    assert_int_equal(tobagi, 1);
+    series_style st[16];
+    assert_int_equal(styles_of(buf, 0, st, 16), 3 + 3 + 2);
+    free(buf);
+    for (size_t p = 0; p < n; p++) {
+        scenario_free(&pts[p]);
+        sweep_result_free(&res[p]);
+    }
+    sweep_grid_free(&g);
 }
 
 /* A load sweep on 10BASE5 (64 Poisson stations at 500 m, 64 and 1518-byte
@@ -471,12 +642,13 @@ static void test_figure_load(void **state)
     /* Two measured series, then per series three models (CSMA/CD, and
      * non-persistent and 1-persistent CSMA without CD), then two ALOHAs:
      * each says which model it is. a = 500 m / (0.77 c) at 10 Mb/s over
-     * the frame: 21.66 bits / 512 = 0.0423 and / 12144 = 0.00178; the
-     * CSMA/CD model's b is the 32-bit jam over the frame. */
-    assert_non_null(strstr(buf, "title 'Tobagi-Hunt CSMA/CD model, a=0.0423, 64 B'"));
-    assert_non_null(strstr(buf, "title 'Tobagi-Hunt CSMA/CD model, a=0.00178, 1518 B'"));
-    assert_non_null(strstr(buf, "title 'K-T non-persistent CSMA, no CD, a=0.0423, 64 B'"));
-    assert_non_null(strstr(buf, "title 'K-T 1-persistent CSMA, no CD, a=0.00178, 1518 B'"));
+     * the frame: 21.66 bits / 512 = 0.0423 and / 12144 = 0.00178 (a names
+     * the frame size's curve); the CSMA/CD model's b is the 32-bit jam
+     * over the frame. */
+    assert_non_null(strstr(buf, "title 'Tobagi-Hunt CSMA/CD model, a=0.0423'"));
+    assert_non_null(strstr(buf, "title 'Tobagi-Hunt CSMA/CD model, a=0.00178'"));
+    assert_non_null(strstr(buf, "title 'K-T non-persistent CSMA, no CD, a=0.0423'"));
+    assert_non_null(strstr(buf, "title 'K-T 1-persistent CSMA, no CD, a=0.00178'"));
     assert_non_null(strstr(buf, "title 'pure ALOHA model'"));
     assert_non_null(strstr(buf, "title 'slotted ALOHA model'"));
     series_style st[16];
@@ -526,6 +698,9 @@ int main(void)
         cmocka_unit_test(test_ci_coverage),
         cmocka_unit_test(test_precision_deterministic),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_frames_duration),
+        cmocka_unit_test(test_plot_no_value),
+        cmocka_unit_test(test_figure_refs_once),
         cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_plot_styles),
         cmocka_unit_test(test_figure_load),

@@ -12,10 +12,17 @@ datadir=$3 # where the dissector is installed (csmacd/csmacd.lua)
 docdir=$4
 version=$("$bin" --version | sed 's/^csmacd //')
 
-# Help text as roff, unfilled: backslashes escaped, a leading dot or quote
-# protected, hyphens made minus signs (so options copy and paste).
+# Help text as roff, unfilled: the repository's documents named by where
+# they are installed (the page is read on installed systems, where no
+# source tree is), backslashes escaped, a leading dot or quote protected,
+# hyphens made minus signs (so options copy and paste).
 roff() {
-    sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"
+    sed -e "s|captures/README\\.md|$docdir/CAPTURES.md|g" \
+        -e "s|medium/README\\.md|$docdir/MEDIUM.md|g" \
+        -e "s|stations/MODEL\\.md|$docdir/MODEL.md|g" \
+        -e "s|stations/POLICIES\\.md|$docdir/POLICIES.md|g" \
+        -e "s|src/cli/CLI\\.md|$docdir/CLI.md|g" |
+        sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"
 }
 
 section() { # section TITLE: the command's help, unfilled
@@ -40,12 +47,12 @@ tmp=$out.tmp
     done
     "$bin" presets | section "csmacd presets"
     printf '.SH FILES\n.TP\n.I %s/csmacd/csmacd.lua\n' "$datadir"
+    printf 'The Wireshark dissector for csmacd'"'"'s traces, from any folder:\n'
+    printf '\\fBwireshark \\-X lua_script:%s/csmacd/csmacd.lua trace.pcapng\\fR\n' \
+        "$(printf '%s' "$datadir" | sed 's/-/\\-/g')"
     cat <<'ROFF'
-The Wireshark dissector for csmacd's traces. \fBcsmacd extcap \-\-install\-user\fR
-copies it to \fI~/.local/lib/wireshark/plugins/\fR, where Wireshark loads it by itself
-ROFF
-    printf '(or load it for one run: \\fBwireshark \\-X lua_script:%s/csmacd/csmacd.lua trace.pcapng\\fR).\n' "$datadir" | sed 's/-/\\-/g; s/\\\\-X/\\-X/'
-    cat <<'ROFF'
+(\fBcsmacd extcap \-\-install\-user\fR copies it to \fI~/.local/lib/wireshark/plugins/\fR,
+where Wireshark loads it by itself).
 .TP
 .I ~/.config/wireshark/extcap/csmacd
 A link to csmacd made by \fBcsmacd extcap \-\-install\-user\fR: Wireshark then lists
