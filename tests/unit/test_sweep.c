@@ -66,7 +66,7 @@ static void test_grid_order(void **state)
     assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_FRAME_SIZE, "64,1518", err, sizeof err), 0);
     assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_POLICY, "beb", err, sizeof err), 0);
     assert_int_equal(sweep_grid_points(&g), 6);
-    size_t idx[SWEEP_N_AXES];
+    size_t idx[SWEEP_MAX_AXES];
     sweep_grid_index(&g, 4, idx);
     assert_int_equal(idx[SWEEP_AXIS_FRAME_SIZE], 1);
     assert_int_equal(idx[SWEEP_AXIS_STATIONS], 1);
@@ -433,7 +433,7 @@ static void test_figure_load(void **state)
     sweep_result res[6];
     memset(res, 0, sizeof res);
     for (size_t p = 0; p < n; p++) {
-        size_t idx[SWEEP_N_AXES];
+        size_t idx[SWEEP_MAX_AXES];
         sweep_grid_index(&g, p, idx);
         scenario_defaults(&pts[p]);
         assert_int_equal(scenario_set(&pts[p], "traffic", "poisson", err, sizeof err), 0);
