@@ -140,6 +140,8 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err
         if (a >= 0) {
             if (!o->given[a])
                 rc = sweep_grid_set(g, (sweep_axis)a, kv->value, reason, sizeof reason);
+            else
+                sweep_grid_follow(g, kv->key);
         } else if (strcmp(kv->key, "reps") == 0) {
             if (!o->reps_given)
                 rc = parse_u32(kv->value, 1, 1000000, &o->reps, reason, sizeof reason);
@@ -150,8 +152,11 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, char *err
             if (!o->max_reps_given)
                 rc = parse_u32(kv->value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps,
                                reason, sizeof reason);
-        } else if (sweep_grid_find(g, kv->key) < 0) { /* a keyed axis, unless --grid gave it */
+        } else if (kv->key[0] == '+' ? !sweep_grid_has_companion(g, kv->key + 1)
+                                     : sweep_grid_find(g, kv->key) < 0) {
             rc = sweep_grid_set_key(g, kv->key, kv->value, reason, sizeof reason);
+        } else { /* a keyed axis --grid gave */
+            sweep_grid_follow(g, kv->key);
         }
         if (rc != 0) {
             snprintf(err, errlen, "preset %s:%d: %s: %s", pr->name, kv->line, kv->key, reason);

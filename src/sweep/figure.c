@@ -24,12 +24,40 @@ static const char *x_label(const sweep_grid *g, sweep_axis a)
     case SWEEP_AXIS_LOAD: return "offered load G (all stations, Poisson)";
     case SWEEP_AXIS_LENGTH: return "cable length (m)";
     case SWEEP_AXIS_FRAME_SIZE: return "frame size (bytes, DA through FCS)";
-    default: return sweep_grid_key(g, a);
+    default: return sweep_grid_key(g, a); /* a keyed axis: its key, "rogue.stations" */
     }
+}
+
+/* A group's measure ("rogue.share"): "rogue: share of the bits
+ * delivered". */
+static const char *group_y_label(const char *measure, char *buf, size_t len)
+{
+    static const struct { const char *name, *label; } labels[] = {
+        {"throughput", "throughput S (its frames received whole)"},
+        {"share", "share of the bits delivered"},
+        {"offered_load", "offered load G"},
+        {"frames_ok", "frames sent"},
+        {"frames_aborted", "frames aborted (attempt limit)"},
+        {"frames_dropped", "frames dropped (queue full)"},
+        {"frames_queued", "frames still queued at the end"},
+        {"delay_mean_s", "mean delay, queue arrival to last bit sent (s)"},
+        {"delay_p99_s", "99th percentile delay (s)"},
+        {"response_mean_s", "mean response time, request queued to reply received (s)"},
+        {"response_p99_s", "99th percentile response time (s)"},
+    };
+    const char *dot = strchr(measure, '.');
+    const char *what = dot + 1;
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (strcmp(labels[i].name, what) == 0)
+            what = labels[i].label;
+    snprintf(buf, len, "%.*s: %s", (int)(dot - measure), measure, what);
+    return buf;
 }
 
 static const char *y_label(const char *measure, char *buf, size_t len)
 {
+    if (strchr(measure, '.') != NULL)
+        return group_y_label(measure, buf, len);
     static const struct { const char *name, *label; } labels[] = {
         {"throughput", "throughput S (delivered frame bits / bit rate)"},
         {"throughput_mbps", "throughput (Mb/s)"},

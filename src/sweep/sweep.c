@@ -88,6 +88,11 @@ static char **single_word(const char *text)
 
 int sweep_grid_set(sweep_grid *g, sweep_axis a, const char *list, char *err, size_t errlen)
 {
+    for (size_t i = 0; i < g->n_with; i++)
+        if (g->with[i].axis == (size_t)a) {
+            snprintf(err, errlen, "a key moves with it (+%s): give it once", g->with[i].key);
+            return -1;
+        }
     char **words = NULL;
     size_t n = 0;
     uint64_t *u = NULL;
@@ -138,11 +143,14 @@ int sweep_grid_set(sweep_grid *g, sweep_axis a, const char *list, char *err, siz
     parse_list_free_words(g->values[a], g->n[a]);
     g->values[a] = words;
     g->n[a] = n;
+    g->last_set = (size_t)a + 1;
     return 0;
 }
 
 void sweep_grid_free(sweep_grid *g)
 {
+    for (size_t i = 0; i < g->n_with; i++) /* as many values as their axis */
+        parse_list_free_words(g->with[i].values, g->n[g->with[i].axis]);
     for (int a = 0; a < SWEEP_MAX_AXES; a++) {
         parse_list_free_words(g->values[a], g->n[a]);
         g->values[a] = NULL;
@@ -150,6 +158,23 @@ void sweep_grid_free(sweep_grid *g)
         g->key[a][0] = '\0';
     }
     g->n_keyed = 0;
+    g->n_with = 0;
+    g->last_set = 0;
+}
+
+bool sweep_grid_has_companion(const sweep_grid *g, const char *key)
+{
+    for (size_t i = 0; i < g->n_with; i++)
+        if (strcmp(g->with[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+void sweep_grid_follow(sweep_grid *g, const char *key)
+{
+    int a = sweep_grid_find(g, key);
+    if (a >= 0)
+        g->last_set = (size_t)a + 1;
 }
 
 const char *sweep_grid_key(const sweep_grid *g, size_t a)
@@ -211,12 +236,55 @@ static int keyed_words(const char *key, const char *list, char ***out, size_t *n
     return 0;
 }
 
+/* "+KEY=LIST": a companion of the axis set last. */
+static int set_companion(sweep_grid *g, const char *key, const char *list, char *err,
+                         size_t errlen)
+{
+    if (g->last_set == 0) {
+        snprintf(err, errlen, "+%s moves with the axis given before it, and there is none", key);
+        return -1;
+    }
+    size_t i = 0;
+    while (i < g->n_with && strcmp(g->with[i].key, key) != 0)
+        i++;
+    if (i == SWEEP_MAX_KEYED) {
+        snprintf(err, errlen, "at most %d keys that move with an axis", SWEEP_MAX_KEYED);
+        return -1;
+    }
+    char **words = NULL;
+    size_t n = 0;
+    if (keyed_words(key, list, &words, &n, err, errlen) != 0)
+        return -1;
+    size_t axis = g->last_set - 1;
+    if (n != g->n[axis]) {
+        snprintf(err, errlen, "%zu value%s, but %s, which it moves with, has %zu", n,
+                 n == 1 ? "" : "s", sweep_grid_key(g, axis), g->n[axis]);
+        parse_list_free_words(words, n);
+        return -1;
+    }
+    if (i < g->n_with) {
+        parse_list_free_words(g->with[i].values, g->n[g->with[i].axis]);
+    } else {
+        g->n_with++;
+        snprintf(g->with[i].key, sizeof g->with[i].key, "%s", key);
+    }
+    g->with[i].axis = axis;
+    g->with[i].values = words;
+    return 0;
+}
+
 int sweep_grid_set_key(sweep_grid *g, const char *key, const char *list, char *err,
                        size_t errlen)
 {
+    if (key[0] == '+')
+        return set_companion(g, key + 1, list, err, errlen);
     int named = sweep_axis_find(key);
-    if (named >= 0)
-        return sweep_grid_set(g, (sweep_axis)named, list, err, errlen);
+    if (named >= 0) {
+        if (sweep_grid_set(g, (sweep_axis)named, list, err, errlen) != 0)
+            return -1;
+        g->last_set = (size_t)named + 1;
+        return 0;
+    }
     if (key[0] == '\0' || strlen(key) >= SWEEP_KEY_MAX) {
         snprintf(err, errlen, "'%.64s' is not a scenario key", key);
         return -1;
@@ -235,6 +303,12 @@ int sweep_grid_set_key(sweep_grid *g, const char *key, const char *list, char *e
     size_t n = 0;
     if (keyed_words(key, list, &words, &n, err, errlen) != 0)
         return -1;
+    for (size_t i = 0; a >= 0 && i < g->n_with; i++)
+        if (g->with[i].axis == (size_t)a) {
+            snprintf(err, errlen, "a key moves with it (+%s): give it once", g->with[i].key);
+            parse_list_free_words(words, n);
+            return -1;
+        }
     if (a < 0) {
         a = (int)(SWEEP_N_AXES + g->n_keyed++);
         snprintf(g->key[a], sizeof g->key[a], "%s", key);
@@ -242,6 +316,7 @@ int sweep_grid_set_key(sweep_grid *g, const char *key, const char *list, char *e
     parse_list_free_words(g->values[a], g->n[a]);
     g->values[a] = words;
     g->n[a] = n;
+    g->last_set = (size_t)a + 1;
     return 0;
 }
 
@@ -263,6 +338,16 @@ void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_MAX_AXES])
     }
 }
 
+/* The value a group gives itself for key, or NULL (the last wins). */
+static const char *group_own(const station_group *gr, const char *key)
+{
+    const char *v = NULL;
+    for (uint32_t k = 0; k < gr->n_keys; k++)
+        if (strcmp(gr->keys[k].key, key) == 0)
+            v = gr->keys[k].value;
+    return v;
+}
+
 /* With groups, the stations axis is the total: the one group without a
  * `stations` key of its own gets what the others leave. */
 static int set_total(scenario *sc, const char *value, char *err, size_t errlen)
@@ -271,10 +356,7 @@ static int set_total(scenario *sc, const char *value, char *err, size_t errlen)
     const station_group *rest = NULL;
     for (uint32_t i = 0; i < sc->n_named; i++) {
         const station_group *gr = &sc->groups[i];
-        const char *count = NULL;
-        for (uint32_t k = 0; k < gr->n_keys; k++)
-            if (strcmp(gr->keys[k].key, "stations") == 0)
-                count = gr->keys[k].value;
+        const char *count = group_own(gr, "stations");
         if (count == NULL && rest != NULL) {
             snprintf(err, errlen, "--stations: with groups it is the total, and the one group "
                                   "without `stations` takes the rest: %s and %s both have none",
@@ -302,6 +384,54 @@ static int set_total(scenario *sc, const char *value, char *err, size_t errlen)
     return scenario_set(sc, key, count, err, errlen);
 }
 
+/* With groups, the load axis is the total offered load: the groups that
+ * set no `load` of their own share it in proportion to their stations
+ * (each station offers the same), after the stations are known. */
+static int set_total_load(scenario *sc, const char *value, char *err, size_t errlen)
+{
+    double total = strtod(value, NULL);
+    uint64_t stations = 0;
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        const char *count = group_own(&sc->groups[i], "stations");
+        if (group_own(&sc->groups[i], "load") == NULL && count != NULL)
+            stations += strtoul(count, NULL, 10);
+    }
+    if (scenario_set(sc, "load", value, err, errlen) != 0)
+        return -1;
+    for (uint32_t i = 0; i < sc->n_named && stations > 0; i++) {
+        const station_group *gr = &sc->groups[i];
+        const char *count = group_own(gr, "stations");
+        uint32_t n = count ? (uint32_t)strtoul(count, NULL, 10) : 0;
+        if (group_own(gr, "load") != NULL || n == 0) /* 0 stations offer nothing */
+            continue;
+        char key[SCENARIO_GROUP_NAME_MAX + 16], load[40];
+        snprintf(key, sizeof key, "%s.load", gr->name);
+        snprintf(load, sizeof load, "%.17g", total * n / (double)stations);
+        if (scenario_set(sc, key, load, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One named axis's value. */
+static int apply_named(scenario *sc, sweep_axis a, const char *v, char *err, size_t errlen)
+{
+    char reason[1024];
+    bool groups = sc->n_named > 0;
+    int rc = groups && a == SWEEP_AXIS_STATIONS ? set_total(sc, v, reason, sizeof reason)
+             : groups && a == SWEEP_AXIS_LOAD   ? set_total_load(sc, v, reason, sizeof reason)
+                                                : scenario_set(sc, sweep_axis_key(a), v, reason,
+                                                               sizeof reason);
+    if (rc == 0)
+        return 0;
+    if (strncmp(reason, "--", 2) == 0)
+        snprintf(err, errlen, "%s", reason);
+    else
+        snprintf(err, errlen, "--%s: %s", sweep_axis_key(a),
+                 strchr(reason, ':') ? strchr(reason, ':') + 2 : reason);
+    return -1;
+}
+
 int sweep_apply(const sweep_grid *g, size_t p, scenario *sc, char *err, size_t errlen)
 {
     static const sweep_axis order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
@@ -325,23 +455,25 @@ int sweep_apply(const sweep_grid *g, size_t p, scenario *sc, char *err, size_t e
             return -1;
         }
     }
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        sweep_axis a = order[i];
-        if (g->n[a] == 0)
-            continue;
-        const char *v = g->values[a][idx[a]];
-        int rc = a == SWEEP_AXIS_STATIONS && sc->n_named > 0
-                     ? set_total(sc, v, reason, sizeof reason)
-                     : scenario_set(sc, sweep_axis_key(a), v, reason, sizeof reason);
-        if (rc != 0) {
-            if (strncmp(reason, "--", 2) == 0)
-                snprintf(err, errlen, "%s", reason);
-            else
-                snprintf(err, errlen, "--%s: %s", sweep_axis_key(a),
-                         strchr(reason, ':') ? strchr(reason, ':') + 2 : reason);
+    for (size_t i = 0; i < g->n_with; i++) {
+        const sweep_companion *c = &g->with[i];
+        if (scenario_set(sc, c->key, c->values[idx[c->axis]], reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "--grid: +%s: %s", c->key, reason);
             return -1;
         }
     }
+    bool groups = sc->n_named > 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        sweep_axis a = order[i];
+        if (g->n[a] > 0 && !(groups && a == SWEEP_AXIS_LOAD) &&
+            apply_named(sc, a, g->values[a][idx[a]], err, errlen) != 0)
+            return -1;
+    }
+    /* With groups the load comes last: its shares need the stations. */
+    if (groups && g->n[SWEEP_AXIS_LOAD] > 0 &&
+        apply_named(sc, SWEEP_AXIS_LOAD, g->values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]], err,
+                    errlen) != 0)
+        return -1;
     return 0;
 }
 
@@ -395,7 +527,8 @@ int sweep_measure_find(const char *name)
 static const sweep_group_measure group_measures[] = {
     {"throughput", ""},         {"throughput_ci95", ""},  {"share", ""},
     {"offered_load", ""},       {"frames_ok", "frames"},  {"frames_aborted", "frames"},
-    {"frames_dropped", "frames"}, {"delay_mean_s", "s"},  {"delay_p99_s", "s"},
+    {"frames_dropped", "frames"}, {"frames_queued", "frames"}, {"delay_mean_s", "s"},
+    {"delay_p99_s", "s"},
     {"jain_fairness", ""},      {"responses", "frames"},  {"response_mean_s", "s"},
     {"response_p99_s", "s"},
 };
@@ -427,6 +560,7 @@ static void group_values(const group_result *gr, double *v)
         (double)gr->frames_ok,
         (double)gr->frames_aborted,
         (double)gr->frames_dropped,
+        (double)gr->frames_queued,
         gr->mean_delay_us * 1e-6,
         gr->p99_delay_us * 1e-6,
         gr->jain_fairness,

@@ -17,7 +17,11 @@
  * the last one fastest. `--grid stations=...` (or any of the six keys) is
  * the same as the named option. In a scenario with groups the stations
  * axis is the total: the one group that sets no `stations` of its own
- * takes what the other groups leave (sweep_apply).
+ * takes what the other groups leave; and the load axis is the total
+ * offered load, shared by the groups that set no `load` of their own in
+ * proportion to their stations (sweep_apply). A key given as "+KEY" is
+ * not an axis but moves with the axis given just before it, value for
+ * value (`--grid client.stations=1,2,4 --grid +client.load=0.01,0.02,0.04`).
  *
  * Groups. A run of a scenario that names groups records, after the
  * run-level measures, the group measures of sweep_group_measure_at for
@@ -89,6 +93,14 @@ const char *sweep_axis_key(sweep_axis a);
 /* The named axis of a key, or -1. */
 int sweep_axis_find(const char *key);
 
+/* A key that moves with an axis rather than being one ("+KEY=LIST"): as
+ * many values as the axis, the i-th going with the axis's i-th. */
+typedef struct sweep_companion {
+    char key[SWEEP_KEY_MAX];
+    size_t axis;
+    char **values;
+} sweep_companion;
+
 /* The values of each axis, as text; n[a] == 0: not swept. Axes
  * SWEEP_N_AXES .. SWEEP_N_AXES + n_keyed - 1 are keyed (key[a]). */
 typedef struct sweep_grid {
@@ -96,6 +108,9 @@ typedef struct sweep_grid {
     size_t n[SWEEP_MAX_AXES];
     char key[SWEEP_MAX_AXES][SWEEP_KEY_MAX];
     size_t n_keyed;
+    sweep_companion with[SWEEP_MAX_KEYED];
+    size_t n_with;
+    size_t last_set;  /* 1 + the axis set last (a companion's), 0: none yet */
 } sweep_grid;
 
 /* The key of any axis of g (named or keyed). */
@@ -106,10 +121,17 @@ int sweep_grid_find(const sweep_grid *g, const char *key);
 /* Sets the axis of KEY from a LIST: a named axis (sweep_grid_set), else a
  * keyed axis, replaced if present. A keyed LIST is a range of numbers
  * ("0..4", "0.1..0.5:0.1"), a key's own single value ("64-1518" for a
- * frame size) or words separated by commas. The key itself is checked
- * when a point applies it (sweep_apply). Returns 0, or -1 with a reason. */
+ * frame size) or words separated by commas. "+KEY" is a companion of the
+ * axis set just before (as many values). The key itself is checked when
+ * a point applies it (sweep_apply). Returns 0, or -1 with a reason. */
 int sweep_grid_set_key(sweep_grid *g, const char *key, const char *list, char *err,
                        size_t errlen);
+/* Whether g has a companion KEY (without its '+'). */
+bool sweep_grid_has_companion(const sweep_grid *g, const char *key);
+/* Makes the axis of key (present in g) the one a following "+KEY" moves
+ * with, as if it had just been set (a preset's key the command line
+ * replaced). */
+void sweep_grid_follow(sweep_grid *g, const char *key);
 
 /* Sets axis a from a LIST (parse.h): stations takes integers and ranges,
  * load and length numbers and ranges, frame-size integers and ranges or a
@@ -123,8 +145,8 @@ size_t sweep_grid_points(const sweep_grid *g);
 void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_MAX_AXES]);
 
 /* Applies point p's values to sc (a copy of the base scenario of its phy
- * value): the keyed axes in order, then policy, frame-size, length, load
- * and stations (with groups: the total, see above). Returns 0, or -1 with
+ * value): the keyed axes in order, their companions, then policy, frame-size, length, load
+ * and stations (with groups: the totals, see above, the load last). Returns 0, or -1 with
  * "--KEY: reason" (the named options) or "--grid: KEY: reason". */
 int sweep_apply(const sweep_grid *g, size_t p, scenario *sc, char *err, size_t errlen);
 

@@ -241,12 +241,16 @@ static void write_keyed_fields(FILE *f, const sweep_csv_layout *l, size_t p)
         size_t a = SWEEP_N_AXES + i;
         csv_field(f, l->grid->values[a][idx[a]], false);
     }
+    for (size_t i = 0; i < l->grid->n_with; i++)
+        csv_field(f, l->grid->with[i].values[idx[l->grid->with[i].axis]], false);
 }
 
 static void write_keyed_names(FILE *f, const sweep_csv_layout *l)
 {
     for (size_t i = 0; i < l->grid->n_keyed; i++)
         csv_field(f, l->grid->key[SWEEP_N_AXES + i], false);
+    for (size_t i = 0; i < l->grid->n_with; i++)
+        csv_field(f, l->grid->with[i].key, false);
 }
 
 /* "NAME.measure" and, for the point's row, "NAME.measure_ci95". */

@@ -18,7 +18,8 @@
 #include "sweep.h"
 
 /* The columns beyond the scenario's and the run's: one per keyed axis of
- * the grid (named as its key, the value as given), and, when the points
+ * the grid and per companion key (named as its key, the value as given),
+ * and, when the points
  * name groups, each group's measures (sweep_group_measure_at) as
  * "NAME.measure" (the response times only when some group of some point
  * answers). The groups are the same at every point of a sweep. */
