@@ -232,8 +232,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     const cli_command cmd = {
         .name = "sweep",
         .synopsis = "[scenario options] --stations LIST [--load LIST] [--frame-size LIST]\n"
-                    "       [--phy LIST] [--length LIST] [--policy LIST] [--reps R]\n"
-                    "       [--precision REL] [--jobs J] [--preset NAME] [--quiet]\n"
+                    "       [--phy LIST] [--length LIST] [--policy LIST] [--grid KEY=LIST]\n"
+                    "       [--reps R] [--precision REL] [--jobs J] [--preset NAME] [--quiet]\n"
                     "       --csv FILE [--reps-csv FILE] [--plot FILE] [--plot-y LIST]\n"
                     "       [--plot-x AXIS] [--title TEXT]",
         .summary = "Runs a scenario over a grid (the cartesian product of the LISTs, policy\n"
@@ -241,7 +241,13 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                    "point R times with independent seeds, and writes one CSV row per point\n"
                    "with the mean and 95 % confidence half-width (_ci95) of every measure.\n"
                    "Replication r of point p uses seed mix(mix(mix(S) ^ p) ^ r) of the master\n"
-                   "seed S (README); the row's seed column re-runs replication 0 with `run`.",
+                   "seed S (README); the row's seed column re-runs replication 0 with `run`.\n"
+                   "--grid KEY=LIST sweeps any scenario key, a group's too (rogue.stations=0..3),\n"
+                   "after the axes above, with a CSV column named KEY; --grid +KEY=LIST moves\n"
+                   "KEY with the axis given before it, value for value. With groups, --stations\n"
+                   "is the total (the group without its own stations takes the rest), --load\n"
+                   "the total load (shared by stations), and each group NAME has columns\n"
+                   "NAME.throughput, NAME.share, NAME.frames_ok, ... (README).",
         .options = sweep_cli_options,
         .n_options = sweep_cli_n_options,
         .scenario_options = true,

@@ -41,7 +41,7 @@ const cli_option sweep_cli_options[] = {
     {"policy", CLI_ARG_REQUIRED, "LIST", "backoff policies: beb,fixed:slots=4",
      OPT_AXIS + SWEEP_AXIS_POLICY},
     {"grid", CLI_ARG_REQUIRED, "KEY=LIST",
-     "sweep any scenario key, group keys too: rogue.stations=0..4 (repeatable)", OPT_GRID},
+     "any scenario key, a group's too: rogue.stations=0..3", OPT_GRID},
     {"reps", CLI_ARG_REQUIRED, "R", "independent replications per point (1)", OPT_REPS},
     {"precision", CLI_ARG_REQUIRED, "REL",
      "add replications until the throughput CI half-width <= REL x mean", OPT_PRECISION},
@@ -59,8 +59,7 @@ const cli_option sweep_cli_options[] = {
     {"plot-y", CLI_ARG_REQUIRED, "LIST", "measures to plot, one panel each (throughput)",
      OPT_PLOT_Y},
     {"plot-x", CLI_ARG_REQUIRED, "AXIS",
-     "the figure's x axis: stations, load, length, frame-size or a --grid KEY (the first swept)",
-     OPT_PLOT_X},
+     "the x axis: stations, load, length, frame-size or a --grid KEY", OPT_PLOT_X},
     {"title", CLI_ARG_REQUIRED, "TEXT", "the figure's title", OPT_TITLE},
 };
 
