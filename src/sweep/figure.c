@@ -323,7 +323,9 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
                         used += (size_t)k;
                 }
             if (used == 0)
-                snprintf(cv->label, sizeof cv->label, "csmacd: %.100s", points[p].policy);
+                snprintf(cv->label, sizeof cv->label, "csmacd%s%.100s",
+                         points[p].n_named ? "" : ": ", /* groups: a policy each */
+                         points[p].n_named ? "" : points[p].policy);
         }
         if (rc != 0)
             break;
@@ -345,9 +347,12 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
 
     int xlog = 0;
     if (rc == 0 && xmin > 0 && isfinite(xmax)) {
-        if (xa == SWEEP_AXIS_STATIONS && xmax / xmin >= 16)
+        /* a number of stations, a group's too ("client.stations") */
+        const char *xkey = sweep_grid_key(g, xa), *xdot = strchr(xkey, '.');
+        bool stations = strcmp(xdot ? xdot + 1 : xkey, "stations") == 0;
+        if (stations && xmax / xmin >= 16)
             xlog = 2;
-        else if (xa != SWEEP_AXIS_STATIONS && xmax / xmin >= 50)
+        else if (!stations && xmax / xmin >= 50)
             xlog = 10;
     }
     /* References on the throughput panel, one set per series. */
@@ -409,7 +414,8 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         };
         for (size_t i = 0; i < n_y; i++) {
             spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
-            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
+            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL ||
+                                    strstr(ys[i], "response_") != NULL);
             spec.yfraction[i] = is_fraction(ys[i]);
         }
         if (script == NULL) {
