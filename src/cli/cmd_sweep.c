@@ -6,8 +6,9 @@
  * is not swept) the base scenario is: the defaults, then `phy = P`, then
  * the preset's [scenario] keys, then the --scenario file and the scenario
  * options of the command line (cli_parse, exactly as `run` applies them).
- * Each point then applies its other axis values in the grid order
- * (policy, frame-size, length, load, stations) with scenario_set. Every
+ * Each point then applies its other axis values with sweep_apply: the
+ * --grid keys, then policy, frame-size, length, load, stations (with
+ * groups: totals shared by the groups; sweep.h). Every
  * point is finished and its engine built once before any file is
  * created, so a bad value anywhere is a usage error (exit 2) and nothing
  * has been written.
