@@ -217,13 +217,15 @@ void sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scena
             l->responses |= points[p].groups[k].reply.on;
 }
 
-/* Whether group measure j has a column (throughput_ci95 is the
- * throughput's interval; the responses need a group that answers). */
-static bool group_column(const sweep_csv_layout *l, size_t j)
+/* Whether group measure j has a column: the responses need a group that
+ * answers; throughput_ci95 (a run's batch-means interval) is a column of
+ * the replications' rows only, as the run's is: a point's row has the
+ * throughput's _ci95. */
+static bool group_column(const sweep_csv_layout *l, size_t j, bool point_row)
 {
     const char *name = sweep_group_measure_at(j)->name;
     if (strcmp(name, "throughput_ci95") == 0)
-        return false;
+        return !point_row;
     return l->responses || strncmp(name, "response", 8) != 0;
 }
 
@@ -253,12 +255,12 @@ static void write_keyed_names(FILE *f, const sweep_csv_layout *l)
         csv_field(f, l->grid->with[i].key, false);
 }
 
-/* "NAME.measure" and, for the point's row, "NAME.measure_ci95". */
+/* "NAME.measure" and, for the points' rows (ci), "NAME.measure_ci95". */
 static void write_group_names(FILE *f, const sweep_csv_layout *l, bool ci)
 {
     for (uint32_t g = 0; g < n_groups(l); g++)
         for (size_t j = 0; j < sweep_group_measure_count(); j++) {
-            if (!group_column(l, j))
+            if (!group_column(l, j, ci))
                 continue;
             const char *gn = l->first->groups[g].name, *mn = sweep_group_measure_at(j)->name;
             fprintf(f, ",%s.%s", gn, mn);
@@ -311,7 +313,7 @@ void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_
     csv_real(f, thr != 0 ? thr_ci / thr : NAN);
     for (uint32_t g = 0; g < n_groups(l); g++)
         for (size_t j = 0; j < sweep_group_measure_count(); j++) {
-            if (!group_column(l, j))
+            if (!group_column(l, j, true))
                 continue;
             double mean, ci;
             sweep_point_value(r, m + g * sweep_group_measure_count() + j, &mean, &ci);
@@ -346,7 +348,7 @@ void sweep_csv_reps_rows(FILE *f, const sweep_csv_layout *l, const scenario *sc,
             csv_real(f, v[k]);
         for (uint32_t g = 0; g < n_groups(l); g++)
             for (size_t j = 0; j < sweep_group_measure_count(); j++)
-                if (group_column(l, j))
+                if (group_column(l, j, false))
                     csv_real(f, v[m + g * sweep_group_measure_count() + j]);
         fputc('\n', f);
     }
