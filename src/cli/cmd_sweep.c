@@ -6,8 +6,9 @@
  * is not swept) the base scenario is: the defaults, then `phy = P`, then
  * the preset's [scenario] keys, then the --scenario file and the scenario
  * options of the command line (cli_parse, exactly as `run` applies them).
- * Each point then applies its other axis values in the grid order
- * (policy, frame-size, length, load, stations) with scenario_set. Every
+ * Each point then applies its other axis values with sweep_apply: the
+ * --grid keys, then policy, frame-size, length, load, stations (with
+ * groups: totals shared by the groups; sweep.h). Every
  * point is finished and its engine built once before any file is
  * created, so a bad value anywhere is a usage error (exit 2) and nothing
  * has been written.
@@ -153,6 +154,8 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, uint64_t 
         if (a >= 0) {
             if (!o->given[a])
                 rc = sweep_grid_set(g, (sweep_axis)a, kv->value, reason, sizeof reason);
+            else
+                sweep_grid_follow(g, kv->key);
         } else if (strcmp(kv->key, "reps") == 0) {
             if (!o->reps_given)
                 rc = parse_u32(kv->value, 1, 1000000, &o->reps, reason, sizeof reason);
@@ -167,9 +170,11 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, uint64_t 
             if (!o->max_reps_given)
                 rc = parse_u32(kv->value, SWEEP_PRECISION_MIN_REPS, 1000000, &o->max_reps,
                                reason, sizeof reason);
-        } else {
-            snprintf(reason, sizeof reason, "unknown key");
-            rc = -1;
+        } else if (kv->key[0] == '+' ? !sweep_grid_has_companion(g, kv->key + 1)
+                                     : sweep_grid_find(g, kv->key) < 0) {
+            rc = sweep_grid_set_key(g, kv->key, kv->value, reason, sizeof reason);
+        } else { /* a keyed axis --grid gave */
+            sweep_grid_follow(g, kv->key);
         }
         if (rc != 0) {
             snprintf(err, errlen, "preset %s:%d: %s: %s", pr->name, kv->line, kv->key, reason);
@@ -191,7 +196,8 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
         if (phy != NULL && strcmp(kv->key, "phy") == 0)
             continue;
         char reason[512];
-        if (scenario_set(sc, kv->key, kv->value, reason, sizeof reason) != 0) {
+        if (kv->group ? scenario_group_add(sc, kv->value, reason, sizeof reason) != 0
+                      : scenario_set(sc, kv->key, kv->value, reason, sizeof reason) != 0) {
             snprintf(err, errlen, "preset %s:%d: %s", pr->name, kv->line, reason);
             return -1;
         }
@@ -234,6 +240,27 @@ static void fewer_jobs(unsigned started, unsigned asked, int error)
              started, started == 1 ? "" : "s", strerror(error), started == 1 ? "it" : "those");
 }
 
+/* The group measures of --plot-y ("rogue.share"), once the groups are
+ * known. */
+static int check_group_measures(const char *list, const scenario *sc, char *err, size_t errlen)
+{
+    char **ys = NULL;
+    size_t n_y = 0;
+    if (list[0] == '\0' || parse_list_words(list, &ys, &n_y, err, errlen) != 0)
+        return 0; /* said before */
+    int rc = 0;
+    for (size_t i = 0; i < n_y && rc == 0; i++)
+        if (strchr(ys[i], '.') != NULL && sweep_value_find(sc, ys[i]) < 0) {
+            snprintf(err, errlen, "--plot-y: '%.64s' is not a group's measure (GROUP.measure: "
+                                  "a group of the scenario and e.g. throughput, share, "
+                                  "frames_ok, delay_mean_s)",
+                     ys[i]);
+            rc = -1;
+        }
+    parse_list_free_words(ys, n_y);
+    return rc;
+}
+
 static unsigned default_jobs(int local_ranks)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -255,7 +282,13 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                    "point R times with independent seeds, and writes one CSV row per point\n"
                    "with the mean and 95 % confidence half-width (_ci95) of every measure.\n"
                    "Replication r of point p uses seed mix(mix(mix(S) ^ p) ^ r) of the master\n"
-                   "seed S (README); the row's seed column re-runs replication 0 with `run`.",
+                   "seed S (README); the row's seed column re-runs replication 0 with `run`.\n"
+                   "--grid KEY=LIST sweeps any scenario key, a group's too (rogue.stations=0..3),\n"
+                   "after the axes above, with a CSV column named KEY; --grid +KEY=LIST moves\n"
+                   "KEY with the axis given before it, value for value. With groups, --stations\n"
+                   "is the total (the group without its own stations takes the rest), --load\n"
+                   "the total load (shared by stations), and each group NAME has columns\n"
+                   "NAME.throughput, NAME.share, NAME.frames_ok, ... (README).",
         .options = sweep_cli_options,
         .n_options = sweep_cli_n_options,
         .scenario_options = true,
@@ -291,8 +324,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     }
     if (ahead != NULL && preset_load(ahead, &pr, err, sizeof err) == 0)
         for (size_t i = 0; i < pr.n_scenario; i++) /* a bad key is reported in step 2 */
-            (void)scenario_set(&probe, pr.scenario[i].key, pr.scenario[i].value, err,
-                               sizeof err);
+            (void)(pr.scenario[i].group
+                       ? scenario_group_add(&probe, pr.scenario[i].value, err, sizeof err)
+                       : scenario_set(&probe, pr.scenario[i].key, pr.scenario[i].value, err,
+                                      sizeof err));
     cli_status st = cli_parse(&cmd, argc, argv, &probe, err, sizeof err);
     scenario_free(&probe);
     if (st == CLI_HELP) {
@@ -329,9 +364,15 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         if (strcmp(argv[i], "--duration") == 0 || strncmp(argv[i], "--duration=", 11) == 0)
             frames = 0;
     warns.quiet_length = have_preset && !o.given[SWEEP_AXIS_LENGTH] && grid.n[SWEEP_AXIS_LENGTH];
-    if (have_preset && pr.x[0] && o.plot_x < 0) {
+    if (o.plot_x_key != NULL) {
         char reason[512];
-        if (sweep_cli_plot_x(pr.x, &o.plot_x, reason, sizeof reason) != 0) {
+        if (sweep_cli_plot_x(&grid, o.plot_x_key, &o.plot_x, reason, sizeof reason) != 0) {
+            snprintf(err, sizeof err, "--plot-x: %s", reason);
+            goto usage;
+        }
+    } else if (have_preset && pr.x[0]) {
+        char reason[512];
+        if (sweep_cli_plot_x(&grid, pr.x, &o.plot_x, reason, sizeof reason) != 0) {
             snprintf(err, sizeof err, "preset %s: x: %s", pr.name, reason);
             goto usage;
         }
@@ -347,8 +388,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             snprintf(err, sizeof err, "--plot-y: %s", reason);
             goto usage;
         }
-        for (size_t i = 0; i < n_y; i++)
-            if (sweep_measure_find(ys[i]) < 0) {
+        for (size_t i = 0; i < n_y; i++) /* a group's ("rogue.share"): with the points */
+            if (strchr(ys[i], '.') == NULL && sweep_measure_find(ys[i]) < 0) {
                 snprintf(err, sizeof err, "--plot-y: unknown measure '%.64s' (e.g. throughput, "
                                           "mean_delay_us, attempts, completion_s)",
                          ys[i]);
@@ -452,27 +493,14 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         .fewer_jobs = fewer_jobs,
     };
     so.replay_for = &points[0];
-    static const sweep_axis apply_order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
-                                             SWEEP_AXIS_LENGTH, SWEEP_AXIS_LOAD,
-                                             SWEEP_AXIS_STATIONS};
     for (size_t p = 0; p < n_points && cli_signal_caught() == 0; p++) {
-        size_t idx[SWEEP_N_AXES];
+        size_t idx[SWEEP_MAX_AXES];
         sweep_grid_index(&grid, p, idx);
         scenario *sc = &points[p];
         if (scenario_copy(sc, &bases[grid.n[SWEEP_AXIS_PHY] > 0 ? idx[SWEEP_AXIS_PHY] : 0]) != 0)
             goto nomem;
-        for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
-            sweep_axis a = apply_order[i];
-            if (grid.n[a] == 0)
-                continue;
-            char reason[1024];
-            if (scenario_set(sc, sweep_axis_key(a), grid.values[a][idx[a]], reason,
-                             sizeof reason) != 0) {
-                snprintf(err, sizeof err, "--%s: %s", sweep_axis_key(a),
-                         strchr(reason, ':') ? strchr(reason, ':') + 2 : reason);
-                goto usage;
-            }
-        }
+        if (sweep_apply(&grid, p, sc, err, sizeof err) != 0)
+            goto usage;
         sc->seed = sweep_seed(so.seed, p, 0);
         sim_time sized = preset_frames_duration(sc, frames);
         if (sized > 0)
@@ -499,6 +527,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         engine_destroy(e);
         owned[p] = (int)(p % (size_t)size) == rank;
     }
+    if (n_points > 0 && cli_signal_caught() == 0 &&
+        check_group_measures(o.plot_y ? o.plot_y : have_preset ? pr.y : "", &points[0], err,
+                             sizeof err) != 0)
+        goto usage;
 
     /* 4. The outputs (rank 0), then everyone runs. Every rank meets the
      * others here (agree), whether it got here or failed on the way. */
@@ -550,16 +582,18 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
 
     /* 5. The rows, in point order, and the figure. */
     size_t n_done = 0;
-    sweep_csv_header(csv.f);
+    sweep_csv_layout layout;
+    sweep_csv_layout_init(&layout, &grid, points, n_points);
+    sweep_csv_header(csv.f, &layout);
     if (reps_csv.f)
-        sweep_csv_reps_header(reps_csv.f);
+        sweep_csv_reps_header(reps_csv.f, &layout);
     for (size_t p = 0; p < n_points; p++) {
         if (!res[p].done)
             continue;
         n_done++;
-        sweep_csv_row(csv.f, &points[p], p, &res[p], &so);
+        sweep_csv_row(csv.f, &layout, &points[p], p, &res[p], &so);
         if (reps_csv.f)
-            sweep_csv_reps_rows(reps_csv.f, &points[p], p, &res[p], so.seed);
+            sweep_csv_reps_rows(reps_csv.f, &layout, &points[p], p, &res[p], so.seed);
     }
     /* The figure is drawn before anything is renamed into place, so that
      * the rows and the figure are replaced together; a signal meanwhile

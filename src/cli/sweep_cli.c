@@ -24,6 +24,7 @@ enum {
     OPT_PLOT_Y,
     OPT_TITLE,
     OPT_PLOT_X,
+    OPT_GRID,
 };
 
 const cli_option sweep_cli_options[] = {
@@ -39,6 +40,8 @@ const cli_option sweep_cli_options[] = {
      OPT_AXIS + SWEEP_AXIS_LENGTH},
     {"policy", CLI_ARG_REQUIRED, "LIST", "backoff policies: beb,fixed:slots=4",
      OPT_AXIS + SWEEP_AXIS_POLICY},
+    {"grid", CLI_ARG_REQUIRED, "KEY=LIST",
+     "any scenario key, a group's too: rogue.stations=0..3", OPT_GRID},
     {"reps", CLI_ARG_REQUIRED, "R", "independent replications per point (1)", OPT_REPS},
     {"precision", CLI_ARG_REQUIRED, "REL",
      "add replications until the throughput CI half-width <= REL x mean", OPT_PRECISION},
@@ -56,23 +59,52 @@ const cli_option sweep_cli_options[] = {
     {"plot-y", CLI_ARG_REQUIRED, "LIST", "measures to plot, one panel each (throughput)",
      OPT_PLOT_Y},
     {"plot-x", CLI_ARG_REQUIRED, "AXIS",
-     "the figure's x axis: stations, load, length or frame-size (the first swept)", OPT_PLOT_X},
+     "the x axis: stations, load, length, frame-size or a --grid KEY", OPT_PLOT_X},
     {"title", CLI_ARG_REQUIRED, "TEXT", "the figure's title", OPT_TITLE},
 };
 
 const size_t sweep_cli_n_options = sizeof sweep_cli_options / sizeof sweep_cli_options[0];
 
 
-int sweep_cli_plot_x(const char *value, int *out, char *err, size_t errlen)
+int sweep_cli_plot_x(const sweep_grid *g, const char *value, int *out, char *err,
+                     size_t errlen)
 {
     for (size_t i = 0; i < FIGURE_N_X_AXES; i++)
         if (strcmp(value, sweep_axis_key(figure_x_axes[i])) == 0) {
             *out = (int)figure_x_axes[i];
             return 0;
         }
-    snprintf(err, errlen, "'%.64s' cannot be the x axis (stations, load, length, frame-size)",
+    int a = sweep_grid_find(g, value);
+    if (a >= SWEEP_N_AXES) {
+        *out = a;
+        return 0;
+    }
+    snprintf(err, errlen,
+             "'%.64s' cannot be the x axis (stations, load, length, frame-size or a --grid key)",
              value);
     return -1;
+}
+
+/* --grid KEY=LIST */
+static int grid_option(sweep_cli *o, const char *value, char *err, size_t errlen)
+{
+    const char *eq = strchr(value, '=');
+    char key[SWEEP_KEY_MAX];
+    if (eq == NULL || eq == value || (size_t)(eq - value) >= sizeof key || eq[1] == '\0') {
+        snprintf(err, errlen, "'%.64s' is not KEY=LIST (e.g. rogue.stations=0..4)", value);
+        return -1;
+    }
+    memcpy(key, value, (size_t)(eq - value));
+    key[eq - value] = '\0';
+    char reason[400];
+    if (sweep_grid_set_key(&o->grid, key, eq + 1, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "%s: %s", key, reason);
+        return -1;
+    }
+    int a = sweep_axis_find(key);
+    if (a >= 0)
+        o->given[a] = true;
+    return 0;
 }
 
 int sweep_cli_on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -140,7 +172,10 @@ int sweep_cli_on_option(void *ctx, int id, const char *value, char *err, size_t 
         o->title = value;
         return 0;
     case OPT_PLOT_X:
-        return sweep_cli_plot_x(value, &o->plot_x, err, errlen);
+        o->plot_x_key = value; /* read once the grid is known */
+        return 0;
+    case OPT_GRID:
+        return grid_option(o, value, err, errlen);
     default:
         snprintf(err, errlen, "unhandled option");
         return -1;

@@ -18,7 +18,7 @@
 typedef struct sweep_cli {
     bool ignore;           /* later passes of cli_parse: options already read */
     sweep_grid grid;       /* axes from the command line */
-    bool given[SWEEP_N_AXES];
+    bool given[SWEEP_N_AXES]; /* named axes given (an option or --grid) */
     uint32_t reps;
     bool reps_given;
     double precision;
@@ -29,7 +29,8 @@ typedef struct sweep_cli {
     const char *preset;
     bool quiet;
     const char *csv, *reps_csv, *plot, *plot_y, *title;
-    int plot_x;            /* an axis, or -1: the first of figure_x_axes swept */
+    const char *plot_x_key;/* --plot-x */
+    int plot_x;            /* an axis of the grid, or -1: the first of figure_x_axes swept */
 } sweep_cli;
 
 
@@ -38,7 +39,9 @@ extern const cli_option sweep_cli_options[];
 extern const size_t sweep_cli_n_options;
 int sweep_cli_on_option(void *ctx, int id, const char *value, char *err, size_t errlen);
 
-/* Reads an x axis by its key ("stations", ...): 0, or -1 with a reason. */
-int sweep_cli_plot_x(const char *value, int *out, char *err, size_t errlen);
+/* Reads an x axis by its key ("stations", ..., or a keyed axis of g):
+ * 0, or -1 with a reason. */
+int sweep_cli_plot_x(const sweep_grid *g, const char *value, int *out, char *err,
+                     size_t errlen);
 
 #endif

@@ -16,11 +16,11 @@ enum { MPI_TAG_POINT = 17 };
 int sweep_mpi_gather(sweep_result *res, size_t n_points, int rank, int size, char *err,
                      size_t errlen)
 {
-    size_t m = sweep_measure_count();
     if (rank != 0) {
         for (size_t p = 0; p < n_points; p++) {
             if ((int)(p % (size_t)size) != rank)
                 continue;
+            size_t m = sweep_result_width(&res[p]);
             size_t n = 4 + (size_t)res[p].n_reps * m;
             double *buf = malloc(sizeof *buf * n);
             if (buf == NULL)
@@ -58,8 +58,10 @@ int sweep_mpi_gather(sweep_result *res, size_t n_points, int rank, int size, cha
             return -1;
         }
         sweep_result *r = &res[p];
+        size_t m = sweep_result_width(r); /* the same points on every rank */
         free(r->values);
         memset(r, 0, sizeof *r);
+        r->width = m;
         r->done = buf[1] != 0;
         r->n_reps = (uint32_t)buf[2];
         r->precision_met = buf[3] != 0;

@@ -16,19 +16,47 @@
 const sweep_axis figure_x_axes[FIGURE_N_X_AXES] = {SWEEP_AXIS_STATIONS, SWEEP_AXIS_LOAD,
                                                    SWEEP_AXIS_LENGTH, SWEEP_AXIS_FRAME_SIZE};
 
-static const char *x_label(sweep_axis a)
+static const char *x_label(const sweep_grid *g, sweep_axis a)
 {
     switch (a) {
     case SWEEP_AXIS_STATIONS: return "stations N";
     case SWEEP_AXIS_LOAD: return "offered load G (all stations, Poisson)";
     case SWEEP_AXIS_LENGTH: return "cable length (m)";
     case SWEEP_AXIS_FRAME_SIZE: return "frame size (bytes, DA through FCS)";
-    default: return sweep_axis_key(a);
+    default: return sweep_grid_key(g, a); /* a keyed axis: its key, "rogue.stations" */
     }
+}
+
+/* A group's measure ("rogue.share"): "rogue: share of the bits
+ * delivered". */
+static const char *group_y_label(const char *measure, char *buf, size_t len)
+{
+    static const struct { const char *name, *label; } labels[] = {
+        {"throughput", "throughput S (its frames received whole)"},
+        {"share", "share of the bits delivered"},
+        {"offered_load", "offered load G"},
+        {"frames_ok", "frames sent"},
+        {"frames_aborted", "frames aborted (attempt limit)"},
+        {"frames_dropped", "frames dropped (queue full)"},
+        {"frames_queued", "frames still queued at the end"},
+        {"delay_mean_s", "mean delay, queue arrival to last bit sent (s)"},
+        {"delay_p99_s", "99th percentile delay (s)"},
+        {"response_mean_s", "mean response time, request queued to reply received (s)"},
+        {"response_p99_s", "99th percentile response time (s)"},
+    };
+    const char *dot = strchr(measure, '.');
+    const char *what = dot + 1;
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (strcmp(labels[i].name, what) == 0)
+            what = labels[i].label;
+    snprintf(buf, len, "%.*s: %s", (int)(dot - measure), measure, what);
+    return buf;
 }
 
 static const char *y_label(const char *measure, char *buf, size_t len)
 {
+    if (strchr(measure, '.') != NULL)
+        return group_y_label(measure, buf, len);
     static const struct { const char *name, *label; } labels[] = {
         {"throughput", "throughput S (delivered frame bits / bit rate)"},
         {"throughput_mbps", "throughput (Mb/s)"},
@@ -56,10 +84,15 @@ static const char *y_label(const char *measure, char *buf, size_t len)
     return buf;
 }
 
-/* Whether a measure is a fraction of something, whose axis ends at 1. */
+/* Whether a measure is a fraction of something, whose axis ends at 1
+ * (a group's too: "rogue.share"). */
 static bool is_fraction(const char *measure)
 {
-    return strcmp(measure, "throughput") == 0 || strcmp(measure, "jain_fairness") == 0;
+    const char *dot = strchr(measure, '.');
+    if (dot != NULL)
+        measure = dot + 1;
+    return strcmp(measure, "throughput") == 0 || strcmp(measure, "jain_fairness") == 0 ||
+           (dot != NULL && strcmp(measure, "share") == 0);
 }
 
 /* The value of axis a at one point, as a number for the x axis. */
@@ -68,14 +101,16 @@ static double axis_number(const sweep_grid *g, sweep_axis a, size_t i)
     return g->n[a] > 0 ? strtod(g->values[a][i], NULL) : NAN;
 }
 
-static void value_label(sweep_axis a, const char *v, char *buf, size_t len)
+static void value_label(const sweep_grid *g, sweep_axis a, const char *v, char *buf, size_t len)
 {
     switch (a) {
     case SWEEP_AXIS_STATIONS: snprintf(buf, len, "N = %s", v); break;
     case SWEEP_AXIS_LOAD: snprintf(buf, len, "G = %s", v); break;
     case SWEEP_AXIS_LENGTH: snprintf(buf, len, "%s m", v); break;
     case SWEEP_AXIS_FRAME_SIZE: snprintf(buf, len, "%s B", v); break;
-    default: snprintf(buf, len, "%s", v); break;
+    case SWEEP_AXIS_POLICY:
+    case SWEEP_AXIS_PHY: snprintf(buf, len, "%s", v); break;
+    default: snprintf(buf, len, "%.60s = %s", sweep_grid_key(g, a), v); break;
     }
 }
 
@@ -167,7 +202,7 @@ static void ref_label(char *label, size_t len, const sweep_grid *g, const size_t
         if (g->n[a] <= 1 || used >= len)
             continue;
         char v[128];
-        value_label(a, g->values[a][idx[a]], v, sizeof v);
+        value_label(g, a, g->values[a][idx[a]], v, sizeof v);
         int k = snprintf(label + used, len - used, ", %s", v);
         if (k > 0)
             used += (size_t)k;
@@ -268,7 +303,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         n_y = PLOT_MAX_PANELS;
     int yk[PLOT_MAX_PANELS];
     for (size_t i = 0; i < n_y; i++)
-        yk[i] = sweep_measure_find(ys[i]);
+        yk[i] = sweep_value_find(&points[0], ys[i]);
 
     /* The x axis: the first of stations, load, length, frame-size with
      * several values; else stations (one point per series). */
@@ -278,6 +313,9 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
             xa = figure_x_axes[i];
             break;
         }
+    for (size_t a = SWEEP_N_AXES; g->n[xa] <= 1 && a < SWEEP_MAX_AXES; a++)
+        if (g->n[a] > 1) /* else the first keyed axis swept */
+            xa = (sweep_axis)a;
     if (rq->x_axis >= 0 && g->n[rq->x_axis] > 1)
         xa = (sweep_axis)rq->x_axis;
     size_t nx = g->n[xa] > 0 ? g->n[xa] : 1;
@@ -289,11 +327,11 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
     int rc = fg.curves == NULL ? -1 : 0;
     double xmin = INFINITY, xmax = -INFINITY;
     for (size_t p = 0; rc == 0 && p < n_points; p++) {
-        size_t idx[SWEEP_N_AXES];
+        size_t idx[SWEEP_MAX_AXES];
         sweep_grid_index(g, p, idx);
         /* The series: p with the x digit taken out. */
         size_t s = 0;
-        for (int a = 0; a < SWEEP_N_AXES; a++)
+        for (int a = 0; a < SWEEP_MAX_AXES; a++)
             if ((sweep_axis)a != xa && g->n[a] > 0)
                 s = s * g->n[a] + idx[a];
         plot_curve *cv = &fg.curves[s];
@@ -313,17 +351,19 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
             cv->n = nx;
             size_t used = 0;
             cv->label[0] = '\0';
-            for (int a = 0; a < SWEEP_N_AXES && rc == 0; a++)
+            for (int a = 0; a < SWEEP_MAX_AXES && rc == 0; a++)
                 if ((sweep_axis)a != xa && g->n[a] > 1) {
                     char v[128];
-                    value_label((sweep_axis)a, g->values[a][idx[a]], v, sizeof v);
+                    value_label(g, (sweep_axis)a, g->values[a][idx[a]], v, sizeof v);
                     int k = snprintf(cv->label + used, sizeof cv->label - used, "%s%s",
                                      used ? ", " : "", v);
                     if (k > 0 && used + (size_t)k < sizeof cv->label)
                         used += (size_t)k;
                 }
             if (used == 0)
-                snprintf(cv->label, sizeof cv->label, "csmacd: %.100s", points[p].policy);
+                snprintf(cv->label, sizeof cv->label, "csmacd%s%.100s",
+                         points[p].n_named ? "" : ": ", /* groups: a policy each */
+                         points[p].n_named ? "" : points[p].policy);
         }
         if (rc != 0)
             break;
@@ -346,9 +386,12 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
 
     int xlog = 0;
     if (rc == 0 && xmin > 0 && isfinite(xmax)) {
-        if (xa == SWEEP_AXIS_STATIONS && xmax / xmin >= 16)
+        /* a number of stations, a group's too ("client.stations") */
+        const char *xkey = sweep_grid_key(g, xa), *xdot = strchr(xkey, '.');
+        bool stations = strcmp(xdot ? xdot + 1 : xkey, "stations") == 0;
+        if (stations && xmax / xmin >= 16)
             xlog = 2;
-        else if (xa != SWEEP_AXIS_STATIONS && xmax / xmin >= 50)
+        else if (!stations && xmax / xmin >= 50)
             xlog = 10;
     }
     /* References on the throughput panel, one set per series. */
@@ -365,16 +408,16 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
             /* The series' first point. */
             size_t p = 0;
             for (; p < n_points; p++) {
-                size_t idx[SWEEP_N_AXES], k = 0;
+                size_t idx[SWEEP_MAX_AXES], k = 0;
                 sweep_grid_index(g, p, idx);
-                for (int a = 0; a < SWEEP_N_AXES; a++)
+                for (int a = 0; a < SWEEP_MAX_AXES; a++)
                     if ((sweep_axis)a != xa && g->n[a] > 0)
                         k = k * g->n[a] + idx[a];
                 if (k == s)
                     break;
             }
             if (p < n_points) {
-                size_t idx[SWEEP_N_AXES];
+                size_t idx[SWEEP_MAX_AXES];
                 sweep_grid_index(g, p, idx);
                 series_refs(&fg, &points[p], xa, xmin, xmax, xlog != 0, g, idx);
             }
@@ -396,11 +439,12 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         if (rq->title)
             snprintf(title, sizeof title, "%s", rq->title);
         else
-            snprintf(title, sizeof title, "csmacd sweep: %.200s vs %s", ylist, sweep_axis_key(xa));
+            snprintf(title, sizeof title, "csmacd sweep: %.200s vs %s", ylist,
+                     sweep_grid_key(g, xa));
         char ybuf[PLOT_MAX_PANELS][128];
         plot_spec spec = {
             .title = title,
-            .xlabel = x_label(xa),
+            .xlabel = x_label(g, xa),
             .xlog_base = xlog,
             .n_panels = n_y,
             .curves = fg.curves,
@@ -411,7 +455,8 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         };
         for (size_t i = 0; i < n_y; i++) {
             spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
-            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL);
+            spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL ||
+                                    strstr(ys[i], "response_") != NULL);
             spec.yfraction[i] = is_fraction(ys[i]);
             spec.no_value[i] = no_value_meaning(ys[i], &points[0]);
         }

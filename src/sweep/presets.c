@@ -1,7 +1,7 @@
 /* presets.c - reading the embedded preset files (presets.h).
  *
  * A small reader of its own rather than libinih: the text is in memory,
- * the sections are three, and each key keeps its line number for the
+ * the sections are few, and each key keeps its line number for the
  * messages of the command that applies it.
  */
 #include "presets.h"
@@ -60,6 +60,7 @@ static void trimmed(const char *b, const char *e, char *out, size_t cap)
 static int parse(preset *p, char *err, size_t errlen)
 {
     enum { NONE, PRESET, SWEEP, SCENARIO } section = NONE;
+    char group[SCENARIO_GROUP_NAME_MAX + 1] = ""; /* in [group NAME] */
     int line = 0;
     for (const char *s = p->text; *s != '\0';) {
         const char *eol = strchr(s, '\n');
@@ -72,6 +73,26 @@ static int parse(preset *p, char *err, size_t errlen)
         if (text[0] == '\0' || text[0] == '#' || text[0] == ';')
             continue;
         if (text[0] == '[') {
+            group[0] = '\0';
+            size_t len = strlen(text);
+            if (strncmp(text, "[group ", 7) == 0 && text[len - 1] == ']') {
+                preset_kv kv = {.line = line, .group = true};
+                trimmed(text + 7, text + len - 1, kv.value, sizeof kv.value);
+                if (kv.value[0] == '\0' || strlen(kv.value) > SCENARIO_GROUP_NAME_MAX) {
+                    snprintf(err, errlen, "preset %s:%d: a group needs a name of 1 to %d "
+                                          "characters",
+                             p->name, line, SCENARIO_GROUP_NAME_MAX);
+                    return -1;
+                }
+                if (p->n_scenario == PRESET_MAX_KEYS) {
+                    snprintf(err, errlen, "preset %s:%d: too many keys", p->name, line);
+                    return -1;
+                }
+                snprintf(group, sizeof group, "%s", kv.value);
+                p->scenario[p->n_scenario++] = kv;
+                section = SCENARIO;
+                continue;
+            }
             if (strcmp(text, "[preset]") == 0)
                 section = PRESET;
             else if (strcmp(text, "[sweep]") == 0)
@@ -91,7 +112,13 @@ static int parse(preset *p, char *err, size_t errlen)
             return -1;
         }
         preset_kv kv = {.line = line};
-        trimmed(text, eq, kv.key, sizeof kv.key);
+        if (group[0] != '\0') { /* a group's key: "NAME.key" */
+            char bare[64];
+            trimmed(text, eq, bare, sizeof bare);
+            snprintf(kv.key, sizeof kv.key, "%s.%.30s", group, bare);
+        } else {
+            trimmed(text, eq, kv.key, sizeof kv.key);
+        }
         trimmed(eq + 1, eq + strlen(eq), kv.value, sizeof kv.value);
         if (section == PRESET) {
             char *dst = strcmp(kv.key, "summary") == 0 ? p->summary

@@ -9,10 +9,13 @@
  *              y       = the measures to plot, one panel each (throughput)
  *              x       = the figure's x axis when several are swept
  *   [sweep]    the axes as LISTs (stations, load, frame-size, length, phy,
- *              policy) and reps, precision, max-reps, and frames: each
- *              point runs for the frames it needs (preset_frames_duration)
- *              instead of the [scenario]'s one duration
+ *              policy, or any scenario key as with --grid) and reps,
+ *              precision, max-reps, and frames: each point runs for the
+ *              frames it needs (preset_frames_duration) instead of the
+ *              [scenario]'s one duration
  *   [scenario] scenario keys, exactly as in a --scenario file
+ *   [group NAME] a group's keys, as in a --scenario file; kept in the
+ *              scenario's list as a declaration, then "NAME.key" entries
  * A preset sets defaults: the command line overrides each of them (an
  * axis given on the command line replaces the preset's list).
  * Lines are "key = value"; '#' or ';' starts a comment line. Errors are
@@ -21,6 +24,7 @@
 #ifndef CSMACD_PRESETS_H
 #define CSMACD_PRESETS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,13 +38,14 @@ typedef struct preset_source {
 /* The embedded files (generated presets_data.c). */
 size_t presets_embedded(const preset_source **out);
 
-#define PRESET_MAX_KEYS 32
+#define PRESET_MAX_KEYS 48
 #define PRESET_TEXT_MAX 512
 
 typedef struct preset_kv {
     char key[64];
     char value[PRESET_TEXT_MAX];
     int line;
+    bool group; /* [group NAME]: declares group `value` (scenario_group_add) */
 } preset_kv;
 
 typedef struct preset {

@@ -88,6 +88,11 @@ static char **single_word(const char *text)
 
 int sweep_grid_set(sweep_grid *g, sweep_axis a, const char *list, char *err, size_t errlen)
 {
+    for (size_t i = 0; i < g->n_with; i++)
+        if (g->with[i].axis == (size_t)a) {
+            snprintf(err, errlen, "a key moves with it (+%s): give it once", g->with[i].key);
+            return -1;
+        }
     char **words = NULL;
     size_t n = 0;
     uint64_t *u = NULL;
@@ -138,34 +143,338 @@ int sweep_grid_set(sweep_grid *g, sweep_axis a, const char *list, char *err, siz
     parse_list_free_words(g->values[a], g->n[a]);
     g->values[a] = words;
     g->n[a] = n;
+    g->last_set = (size_t)a + 1;
     return 0;
 }
 
 void sweep_grid_free(sweep_grid *g)
 {
-    for (int a = 0; a < SWEEP_N_AXES; a++) {
+    for (size_t i = 0; i < g->n_with; i++) /* as many values as their axis */
+        parse_list_free_words(g->with[i].values, g->n[g->with[i].axis]);
+    for (int a = 0; a < SWEEP_MAX_AXES; a++) {
         parse_list_free_words(g->values[a], g->n[a]);
         g->values[a] = NULL;
         g->n[a] = 0;
+        g->key[a][0] = '\0';
     }
+    g->n_keyed = 0;
+    g->n_with = 0;
+    g->last_set = 0;
+}
+
+bool sweep_grid_has_companion(const sweep_grid *g, const char *key)
+{
+    for (size_t i = 0; i < g->n_with; i++)
+        if (strcmp(g->with[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+void sweep_grid_follow(sweep_grid *g, const char *key)
+{
+    int a = sweep_grid_find(g, key);
+    if (a >= 0)
+        g->last_set = (size_t)a + 1;
+}
+
+const char *sweep_grid_key(const sweep_grid *g, size_t a)
+{
+    return a < SWEEP_N_AXES ? axis_keys[a] : a < SWEEP_MAX_AXES ? g->key[a] : "?";
+}
+
+int sweep_grid_find(const sweep_grid *g, const char *key)
+{
+    int a = sweep_axis_find(key);
+    for (size_t i = 0; a < 0 && i < g->n_keyed; i++)
+        if (strcmp(g->key[SWEEP_N_AXES + i], key) == 0)
+            a = (int)(SWEEP_N_AXES + i);
+    return a;
+}
+
+/* The part of a key after its group's name: "stations" of
+ * "rogue.stations". */
+static const char *bare_key(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    return dot ? dot + 1 : key;
+}
+
+/* The values of a keyed axis. A group's size may be 0; a key that is
+ * also a named axis ("rogue.load") reads its LIST as that axis does;
+ * others take a range of numbers or words. */
+static int keyed_words(const char *key, const char *list, char ***out, size_t *n, char *err,
+                       size_t errlen)
+{
+    const char *bare = bare_key(key);
+    int named = sweep_axis_find(bare);
+    uint64_t *u = NULL;
+    double *d = NULL;
+    if (strcmp(bare, "stations") == 0) {
+        if (parse_list_u64(list, 0, SCENARIO_MAX_STATIONS, &u, n, err, errlen) != 0)
+            return -1;
+        *out = words_from_u64(u, *n);
+        free(u);
+    } else if (named >= 0) {
+        sweep_grid tmp = {0};
+        if (sweep_grid_set(&tmp, (sweep_axis)named, list, err, errlen) != 0)
+            return -1;
+        *out = tmp.values[named];
+        *n = tmp.n[named];
+        return 0;
+    } else if (strstr(list, "..") != NULL) {
+        if (parse_list_double(list, -1e300, 1e300, &d, n, err, errlen) != 0)
+            return -1;
+        *out = words_from_double(d, *n);
+        free(d);
+    } else if (parse_list_words(list, out, n, err, errlen) != 0) {
+        return -1;
+    }
+    if (*out == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* "+KEY=LIST": a companion of the axis set last. */
+static int set_companion(sweep_grid *g, const char *key, const char *list, char *err,
+                         size_t errlen)
+{
+    if (g->last_set == 0) {
+        snprintf(err, errlen, "+%s moves with the axis given before it, and there is none", key);
+        return -1;
+    }
+    size_t i = 0;
+    while (i < g->n_with && strcmp(g->with[i].key, key) != 0)
+        i++;
+    if (i == SWEEP_MAX_KEYED) {
+        snprintf(err, errlen, "at most %d keys that move with an axis", SWEEP_MAX_KEYED);
+        return -1;
+    }
+    char **words = NULL;
+    size_t n = 0;
+    if (keyed_words(key, list, &words, &n, err, errlen) != 0)
+        return -1;
+    size_t axis = g->last_set - 1;
+    if (n != g->n[axis]) {
+        snprintf(err, errlen, "%zu value%s, but %s, which it moves with, has %zu", n,
+                 n == 1 ? "" : "s", sweep_grid_key(g, axis), g->n[axis]);
+        parse_list_free_words(words, n);
+        return -1;
+    }
+    if (i < g->n_with) {
+        parse_list_free_words(g->with[i].values, g->n[g->with[i].axis]);
+    } else {
+        g->n_with++;
+        snprintf(g->with[i].key, sizeof g->with[i].key, "%s", key);
+    }
+    g->with[i].axis = axis;
+    g->with[i].values = words;
+    return 0;
+}
+
+int sweep_grid_set_key(sweep_grid *g, const char *key, const char *list, char *err,
+                       size_t errlen)
+{
+    if (key[0] == '+')
+        return set_companion(g, key + 1, list, err, errlen);
+    int named = sweep_axis_find(key);
+    if (named >= 0) {
+        if (sweep_grid_set(g, (sweep_axis)named, list, err, errlen) != 0)
+            return -1;
+        g->last_set = (size_t)named + 1;
+        return 0;
+    }
+    if (key[0] == '\0' || strlen(key) >= SWEEP_KEY_MAX) {
+        snprintf(err, errlen, "'%.64s' is not a scenario key", key);
+        return -1;
+    }
+    if (strcmp(key, "seed") == 0) {
+        snprintf(err, errlen, "cannot be swept: every run's seed comes from the master seed "
+                              "(--seed) and the point");
+        return -1;
+    }
+    int a = sweep_grid_find(g, key);
+    if (a < 0 && g->n_keyed == SWEEP_MAX_KEYED) {
+        snprintf(err, errlen, "at most %d keys besides the named axes", SWEEP_MAX_KEYED);
+        return -1;
+    }
+    char **words = NULL;
+    size_t n = 0;
+    if (keyed_words(key, list, &words, &n, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; a >= 0 && i < g->n_with; i++)
+        if (g->with[i].axis == (size_t)a) {
+            snprintf(err, errlen, "a key moves with it (+%s): give it once", g->with[i].key);
+            parse_list_free_words(words, n);
+            return -1;
+        }
+    if (a < 0) {
+        a = (int)(SWEEP_N_AXES + g->n_keyed++);
+        snprintf(g->key[a], sizeof g->key[a], "%s", key);
+    }
+    parse_list_free_words(g->values[a], g->n[a]);
+    g->values[a] = words;
+    g->n[a] = n;
+    g->last_set = (size_t)a + 1;
+    return 0;
 }
 
 size_t sweep_grid_points(const sweep_grid *g)
 {
     size_t n = 1;
-    for (int a = 0; a < SWEEP_N_AXES; a++)
+    for (int a = 0; a < SWEEP_MAX_AXES; a++)
         if (g->n[a] > 0)
             n *= g->n[a];
     return n;
 }
 
-void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_N_AXES])
+void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_MAX_AXES])
 {
-    for (int a = SWEEP_N_AXES - 1; a >= 0; a--) {
+    for (int a = SWEEP_MAX_AXES - 1; a >= 0; a--) {
         size_t n = g->n[a] > 0 ? g->n[a] : 1;
         idx[a] = p % n;
         p /= n;
     }
+}
+
+/* The value a group gives itself for key, or NULL (the last wins). */
+static const char *group_own(const station_group *gr, const char *key)
+{
+    const char *v = NULL;
+    for (uint32_t k = 0; k < gr->n_keys; k++)
+        if (strcmp(gr->keys[k].key, key) == 0)
+            v = gr->keys[k].value;
+    return v;
+}
+
+/* With groups, the stations axis is the total: the one group without a
+ * `stations` key of its own gets what the others leave. */
+static int set_total(scenario *sc, const char *value, char *err, size_t errlen)
+{
+    uint32_t total = (uint32_t)strtoul(value, NULL, 10), others = 0;
+    const station_group *rest = NULL;
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        const station_group *gr = &sc->groups[i];
+        const char *count = group_own(gr, "stations");
+        if (count == NULL && rest != NULL) {
+            snprintf(err, errlen, "--stations: with groups it is the total, and the one group "
+                                  "without `stations` takes the rest: %s and %s both have none",
+                     rest->name, gr->name);
+            return -1;
+        }
+        if (count == NULL)
+            rest = gr;
+        else
+            others += (uint32_t)strtoul(count, NULL, 10);
+    }
+    if (rest == NULL) {
+        snprintf(err, errlen, "--stations: with groups it is the total, and one group without "
+                              "`stations` takes the rest: every group sets its own");
+        return -1;
+    }
+    if (others > total) {
+        snprintf(err, errlen, "--stations: %u in all, but the groups other than %s have %u",
+                 total, rest->name, others);
+        return -1;
+    }
+    char key[SCENARIO_GROUP_NAME_MAX + 16], count[16];
+    snprintf(key, sizeof key, "%s.stations", rest->name);
+    snprintf(count, sizeof count, "%u", total - others);
+    return scenario_set(sc, key, count, err, errlen);
+}
+
+/* With groups, the load axis is the total offered load: the groups that
+ * set no `load` of their own share it in proportion to their stations
+ * (each station offers the same), after the stations are known. */
+static int set_total_load(scenario *sc, const char *value, char *err, size_t errlen)
+{
+    double total = strtod(value, NULL);
+    uint64_t stations = 0;
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        const char *count = group_own(&sc->groups[i], "stations");
+        if (group_own(&sc->groups[i], "load") == NULL && count != NULL)
+            stations += strtoul(count, NULL, 10);
+    }
+    if (scenario_set(sc, "load", value, err, errlen) != 0)
+        return -1;
+    for (uint32_t i = 0; i < sc->n_named && stations > 0; i++) {
+        const station_group *gr = &sc->groups[i];
+        const char *count = group_own(gr, "stations");
+        uint32_t n = count ? (uint32_t)strtoul(count, NULL, 10) : 0;
+        if (group_own(gr, "load") != NULL || n == 0) /* 0 stations offer nothing */
+            continue;
+        char key[SCENARIO_GROUP_NAME_MAX + 16], load[40];
+        snprintf(key, sizeof key, "%s.load", gr->name);
+        snprintf(load, sizeof load, "%.17g", total * n / (double)stations);
+        if (scenario_set(sc, key, load, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One named axis's value. */
+static int apply_named(scenario *sc, sweep_axis a, const char *v, char *err, size_t errlen)
+{
+    char reason[1024];
+    bool groups = sc->n_named > 0;
+    int rc = groups && a == SWEEP_AXIS_STATIONS ? set_total(sc, v, reason, sizeof reason)
+             : groups && a == SWEEP_AXIS_LOAD   ? set_total_load(sc, v, reason, sizeof reason)
+                                                : scenario_set(sc, sweep_axis_key(a), v, reason,
+                                                               sizeof reason);
+    if (rc == 0)
+        return 0;
+    if (strncmp(reason, "--", 2) == 0)
+        snprintf(err, errlen, "%s", reason);
+    else
+        snprintf(err, errlen, "--%s: %s", sweep_axis_key(a),
+                 strchr(reason, ':') ? strchr(reason, ':') + 2 : reason);
+    return -1;
+}
+
+int sweep_apply(const sweep_grid *g, size_t p, scenario *sc, char *err, size_t errlen)
+{
+    static const sweep_axis order[] = {SWEEP_AXIS_POLICY, SWEEP_AXIS_FRAME_SIZE,
+                                       SWEEP_AXIS_LENGTH, SWEEP_AXIS_LOAD, SWEEP_AXIS_STATIONS};
+    size_t idx[SWEEP_MAX_AXES];
+    sweep_grid_index(g, p, idx);
+    char reason[1024];
+    for (size_t i = 0; i < g->n_keyed; i++) {
+        size_t a = SWEEP_N_AXES + i;
+        if (scenario_set(sc, g->key[a], g->values[a][idx[a]], reason, sizeof reason) != 0) {
+            /* The setter says "KEY: reason", or for a group's key
+             * "group NAME: key: reason": the key is said once. */
+            const char *r = reason, *key = g->key[a], *dot = strchr(key, '.');
+            size_t kl = strlen(key);
+            if (strncmp(r, key, kl) == 0 && r[kl] == ':')
+                r += kl + 2;
+            else if (dot != NULL && strncmp(r, "group ", 6) == 0 &&
+                     strncmp(r + 6, key, (size_t)(dot - key)) == 0 && r[6 + (dot - key)] == ':')
+                r += 6 + (dot - key) + 2;
+            snprintf(err, errlen, "--grid: %s: %s", key, r);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < g->n_with; i++) {
+        const sweep_companion *c = &g->with[i];
+        if (scenario_set(sc, c->key, c->values[idx[c->axis]], reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "--grid: +%s: %s", c->key, reason);
+            return -1;
+        }
+    }
+    bool groups = sc->n_named > 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        sweep_axis a = order[i];
+        if (g->n[a] > 0 && !(groups && a == SWEEP_AXIS_LOAD) &&
+            apply_named(sc, a, g->values[a][idx[a]], err, errlen) != 0)
+            return -1;
+    }
+    /* With groups the load comes last: its shares need the stations. */
+    if (groups && g->n[SWEEP_AXIS_LOAD] > 0 &&
+        apply_named(sc, SWEEP_AXIS_LOAD, g->values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]], err,
+                    errlen) != 0)
+        return -1;
+    return 0;
 }
 
 /* splitmix64's output function (Steele, Lea and Flood 2014). */
@@ -212,9 +521,82 @@ int sweep_measure_find(const char *name)
     return -1;
 }
 
+/* The measures of each named group (results.h, group_result), in the
+ * order recorded. throughput_ci95 is the group's batch-means interval,
+ * used as the throughput's interval with one replication (as the run's). */
+static const sweep_group_measure group_measures[] = {
+    {"throughput", ""},         {"throughput_ci95", ""},  {"share", ""},
+    {"offered_load", ""},       {"frames_ok", "frames"},  {"frames_aborted", "frames"},
+    {"frames_dropped", "frames"}, {"frames_queued", "frames"}, {"delay_mean_s", "s"},
+    {"delay_p99_s", "s"},
+    {"jain_fairness", ""},      {"responses", "frames"},  {"response_mean_s", "s"},
+    {"response_p99_s", "s"},
+};
+#define N_GROUP_MEASURES (sizeof group_measures / sizeof group_measures[0])
+
+size_t sweep_group_measure_count(void) { return N_GROUP_MEASURES; }
+
+const sweep_group_measure *sweep_group_measure_at(size_t j)
+{
+    return j < N_GROUP_MEASURES ? &group_measures[j] : NULL;
+}
+
+int sweep_group_measure_find(const char *name)
+{
+    for (size_t j = 0; j < N_GROUP_MEASURES; j++)
+        if (strcmp(group_measures[j].name, name) == 0)
+            return (int)j;
+    return -1;
+}
+
+/* A group's values in the order of group_measures. */
+static void group_values(const group_result *gr, double *v)
+{
+    double values[N_GROUP_MEASURES] = {
+        gr->throughput,
+        gr->throughput_ci95,
+        gr->share,
+        gr->offered_load,
+        (double)gr->frames_ok,
+        (double)gr->frames_aborted,
+        (double)gr->frames_dropped,
+        (double)gr->frames_queued,
+        gr->mean_delay_us * 1e-6,
+        gr->p99_delay_us * 1e-6,
+        gr->jain_fairness,
+        (double)gr->responses,
+        gr->responses ? gr->response_mean_us * 1e-6 : NAN,
+        gr->responses ? gr->response_p99_us * 1e-6 : NAN,
+    };
+    memcpy(v, values, sizeof values);
+}
+
+size_t sweep_run_width(const scenario *sc)
+{
+    return sweep_measure_count() + (size_t)sc->n_named * N_GROUP_MEASURES;
+}
+
+int sweep_value_find(const scenario *sc, const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (dot == NULL)
+        return sweep_measure_find(name);
+    int j = sweep_group_measure_find(dot + 1);
+    for (uint32_t g = 0; j >= 0 && g < sc->n_named; g++)
+        if (strlen(sc->groups[g].name) == (size_t)(dot - name) &&
+            strncmp(sc->groups[g].name, name, (size_t)(dot - name)) == 0)
+            return (int)(sweep_measure_count() + g * N_GROUP_MEASURES + (size_t)j);
+    return -1;
+}
+
+size_t sweep_result_width(const sweep_result *r)
+{
+    return r->width ? r->width : sweep_measure_count();
+}
+
 void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95)
 {
-    size_t m = sweep_measure_count();
+    size_t m = sweep_result_width(r);
     uint32_t n = r->n_reps;
     *mean = NAN;
     *ci95 = NAN;
@@ -244,6 +626,12 @@ void sweep_point_value(const sweep_result *r, size_t k, double *mean, double *ci
     sweep_summarise(r, k, mean, ci95);
     if ((int)k == sweep_measure_find("throughput") && r->n_reps == 1)
         *ci95 = r->values[sweep_measure_find("throughput_ci95")];
+    /* A group's throughput: its own batch-means interval likewise. */
+    size_t m = sweep_measure_count();
+    if (k >= m && (k - m) % N_GROUP_MEASURES == 0 && r->n_reps == 1) {
+        double v = r->values[k + 1];
+        *ci95 = isfinite(v) ? v : NAN;
+    }
 }
 
 int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed, double *values,
@@ -285,9 +673,17 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
     results r;
     engine_results(e, &r);
     output_run run = {.sc = &s, .r = &r, .wall_s = 0, .interrupted = false};
-    for (size_t k = 0; k < sweep_measure_count(); k++) {
+    size_t m = sweep_measure_count();
+    for (size_t k = 0; k < m; k++) {
         output_value v = sweep_measure_at(k)->get(&run);
         values[k] = v.kind == OUTPUT_UINT ? (double)v.u : v.kind == OUTPUT_REAL ? v.d : NAN;
+    }
+    for (uint32_t g = 0; g < s.n_named; g++) {
+        if (g < r.n_groups)
+            group_values(&r.groups[g], values + m + (size_t)g * N_GROUP_MEASURES);
+        else
+            for (size_t j = 0; j < N_GROUP_MEASURES; j++)
+                values[m + (size_t)g * N_GROUP_MEASURES + j] = NAN;
     }
     engine_destroy(e);
     scenario_free(&s);
@@ -312,6 +708,7 @@ typedef struct exec {
     const sweep_options *o;
     sweep_result *res;
     double *weight;  /* estimated cost of one replication of each point */
+    size_t max_width; /* the widest point's values per replication */
     size_t hint;     /* no point below this wants work */
     size_t n_owned, n_done;
     double work_done;
@@ -330,6 +727,7 @@ static int decide(exec *x, size_t p)
     sweep_result *r = &x->res[p];
     const sweep_options *o = x->o;
     r->n_reps = r->finished;
+    size_t m = sweep_result_width(r);
     if (o->precision <= 0) {
         r->done = true;
         r->precision_met = true;
@@ -353,7 +751,6 @@ static int decide(exec *x, size_t p)
     uint32_t want = need > o->max_reps ? o->max_reps : (uint32_t)need;
     if (want < n + 1)
         want = n + 1;
-    size_t m = sweep_measure_count();
     double *v = realloc(r->values, sizeof *v * m * want);
     if (v == NULL)
         return -1;
@@ -365,8 +762,7 @@ static int decide(exec *x, size_t p)
 static void *worker(void *arg)
 {
     exec *x = arg;
-    size_t m = sweep_measure_count();
-    double *buf = malloc(sizeof *buf * m);
+    double *buf = malloc(sizeof *buf * x->max_width);
     char err[512];
     pthread_mutex_lock(&x->mu);
     if (buf == NULL) {
@@ -408,6 +804,7 @@ static void *worker(void *arg)
             break;
         }
         sweep_result *r = &x->res[p];
+        size_t m = sweep_result_width(r);
         memcpy(r->values + (size_t)rep * m, buf, sizeof *buf * m);
         r->finished++;
         x->work_done += x->weight[p];
@@ -448,7 +845,12 @@ int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
     x.o = o;
     x.res = res;
     atomic_init(&x.stopping, 0);
-    size_t m = sweep_measure_count();
+    x.max_width = sweep_measure_count();
+    for (size_t p = 0; p < n_points; p++) {
+        res[p].width = sweep_run_width(&points[p]);
+        if (res[p].width > x.max_width)
+            x.max_width = res[p].width;
+    }
     uint32_t first = o->reps < 1 ? 1 : o->reps;
     if (o->precision > 0 && first < SWEEP_PRECISION_MIN_REPS)
         first = SWEEP_PRECISION_MIN_REPS;
@@ -466,7 +868,7 @@ int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
         x.n_owned++;
         x.weight[p] = weight_of(&points[p]);
         res[p].wanted = first;
-        res[p].values = malloc(sizeof(double) * m * first);
+        res[p].values = malloc(sizeof(double) * res[p].width * first);
         if (res[p].values == NULL) {
             free(x.weight);
             snprintf(err, errlen, "out of memory");

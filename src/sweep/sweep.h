@@ -11,6 +11,22 @@
  * (the scenario's own value). Values are kept as text and applied with
  * scenario_set, so an axis accepts exactly what the key accepts.
  *
+ * Any other scenario key can be an axis too (`--grid KEY=LIST`, a key of
+ * a preset's [sweep]), group keys included ("rogue.stations",
+ * "rogue.policy"): these keyed axes follow the six, in the order given,
+ * the last one fastest. `--grid stations=...` (or any of the six keys) is
+ * the same as the named option. In a scenario with groups the stations
+ * axis is the total: the one group that sets no `stations` of its own
+ * takes what the other groups leave; and the load axis is the total
+ * offered load, shared by the groups that set no `load` of their own in
+ * proportion to their stations (sweep_apply). A key given as "+KEY" is
+ * not an axis but moves with the axis given just before it, value for
+ * value (`--grid client.stations=1,2,4 --grid +client.load=0.01,0.02,0.04`).
+ *
+ * Groups. A run of a scenario that names groups records, after the
+ * run-level measures, the group measures of sweep_group_measure_at for
+ * each group in order; sweep_run_width gives the length.
+ *
  * Seeds. Replication r of point p runs with the seed
  *     sweep_seed(S, p, r) = mix(mix(mix(S) ^ p) ^ r)
  * where S is the master seed (--seed) and mix is splitmix64's finaliser:
@@ -67,16 +83,55 @@ typedef enum sweep_axis {
     SWEEP_N_AXES,
 } sweep_axis;
 
-/* The scenario key of an axis: "policy", "phy", "frame-size", ... */
+/* Keyed axes at most; axis SWEEP_N_AXES + i is the i-th keyed one. */
+#define SWEEP_MAX_KEYED 16
+#define SWEEP_MAX_AXES (SWEEP_N_AXES + SWEEP_MAX_KEYED)
+#define SWEEP_KEY_MAX 64
+
+/* The scenario key of a named axis: "policy", "phy", "frame-size", ... */
 const char *sweep_axis_key(sweep_axis a);
-/* The axis of a key, or -1. */
+/* The named axis of a key, or -1. */
 int sweep_axis_find(const char *key);
 
-/* The values of each axis, as text; n[a] == 0: not swept. */
+/* A key that moves with an axis rather than being one ("+KEY=LIST"): as
+ * many values as the axis, the i-th going with the axis's i-th. */
+typedef struct sweep_companion {
+    char key[SWEEP_KEY_MAX];
+    size_t axis;
+    char **values;
+} sweep_companion;
+
+/* The values of each axis, as text; n[a] == 0: not swept. Axes
+ * SWEEP_N_AXES .. SWEEP_N_AXES + n_keyed - 1 are keyed (key[a]). */
 typedef struct sweep_grid {
-    char **values[SWEEP_N_AXES];
-    size_t n[SWEEP_N_AXES];
+    char **values[SWEEP_MAX_AXES];
+    size_t n[SWEEP_MAX_AXES];
+    char key[SWEEP_MAX_AXES][SWEEP_KEY_MAX];
+    size_t n_keyed;
+    sweep_companion with[SWEEP_MAX_KEYED];
+    size_t n_with;
+    size_t last_set;  /* 1 + the axis set last (a companion's), 0: none yet */
 } sweep_grid;
+
+/* The key of any axis of g (named or keyed). */
+const char *sweep_grid_key(const sweep_grid *g, size_t a);
+/* The axis of g whose key is `key` (a named axis whether swept or not, a
+ * keyed axis if present), or -1. */
+int sweep_grid_find(const sweep_grid *g, const char *key);
+/* Sets the axis of KEY from a LIST: a named axis (sweep_grid_set), else a
+ * keyed axis, replaced if present. A keyed LIST is a range of numbers
+ * ("0..4", "0.1..0.5:0.1"), a key's own single value ("64-1518" for a
+ * frame size) or words separated by commas. "+KEY" is a companion of the
+ * axis set just before (as many values). The key itself is checked when
+ * a point applies it (sweep_apply). Returns 0, or -1 with a reason. */
+int sweep_grid_set_key(sweep_grid *g, const char *key, const char *list, char *err,
+                       size_t errlen);
+/* Whether g has a companion KEY (without its '+'). */
+bool sweep_grid_has_companion(const sweep_grid *g, const char *key);
+/* Makes the axis of key (present in g) the one a following "+KEY" moves
+ * with, as if it had just been set (a preset's key the command line
+ * replaced). */
+void sweep_grid_follow(sweep_grid *g, const char *key);
 
 /* Sets axis a from a LIST (parse.h): stations takes integers and ranges,
  * load and length numbers and ranges, frame-size integers and ranges or a
@@ -87,7 +142,13 @@ void sweep_grid_free(sweep_grid *g);
 /* The number of points (the product of the axis sizes, 1 when none). */
 size_t sweep_grid_points(const sweep_grid *g);
 /* The value index of each axis at point p (0 for axes not swept). */
-void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_N_AXES]);
+void sweep_grid_index(const sweep_grid *g, size_t p, size_t idx[SWEEP_MAX_AXES]);
+
+/* Applies point p's values to sc (a copy of the base scenario of its phy
+ * value): the keyed axes in order, their companions, then policy, frame-size, length, load
+ * and stations (with groups: the totals, see above, the load last). Returns 0, or -1 with
+ * "--KEY: reason" (the named options) or "--grid: KEY: reason". */
+int sweep_apply(const sweep_grid *g, size_t p, scenario *sc, char *err, size_t errlen);
 
 uint64_t sweep_seed(uint64_t master, uint64_t point, uint64_t rep);
 
@@ -96,6 +157,22 @@ size_t sweep_measure_count(void);
 const output_measure *sweep_measure_at(size_t k);
 /* The index of a measure by name, or -1. */
 int sweep_measure_find(const char *name);
+
+/* The measures recorded for each named group ("throughput", "share",
+ * ... "delay_mean_s", "response_mean_s"): name and unit. The CSV column
+ * of group NAME's measure is "NAME.measure". */
+typedef struct sweep_group_measure {
+    const char *name, *unit;
+} sweep_group_measure;
+size_t sweep_group_measure_count(void);
+const sweep_group_measure *sweep_group_measure_at(size_t j);
+int sweep_group_measure_find(const char *name);
+/* The values one run of sc records: the measures, then each named
+ * group's. */
+size_t sweep_run_width(const scenario *sc);
+/* Where a run of sc records a measure ("throughput") or a group's
+ * ("rogue.share"), or -1. */
+int sweep_value_find(const scenario *sc, const char *name);
 
 typedef struct sweep_options {
     uint32_t reps;      /* replications per point (>= 1) */
@@ -116,18 +193,22 @@ typedef struct sweep_options {
 /* The minimum replications per point with a precision target. */
 #define SWEEP_PRECISION_MIN_REPS 3u
 
-/* What one point produced. values[r * sweep_measure_count() + k] is
- * measure k of replication r (NaN: not applicable). */
+/* What one point produced. values[r * width + k] is value k
+ * (sweep_value_find) of replication r (NaN: not applicable). */
 typedef struct sweep_result {
     bool done;           /* every replication asked for has run */
     bool precision_met;  /* the target was reached (true without a target) */
     uint32_t n_reps;     /* replications with values */
     double *values;      /* owned */
+    size_t width;        /* values per replication: sweep_run_width; 0: the measures */
     /* bookkeeping of sweep_execute */
     uint32_t wanted, issued, finished;
 } sweep_result;
 
-/* Mean and 95 % half-width of measure k over a point's replications;
+/* Values per replication of a result (its width, else the measures). */
+size_t sweep_result_width(const sweep_result *r);
+
+/* Mean and 95 % half-width of value k over a point's replications;
  * NaN when not applicable (see the header comment). */
 void sweep_summarise(const sweep_result *r, size_t k, double *mean, double *ci95);
 
@@ -143,7 +224,8 @@ typedef void (*sweep_progress_fn)(void *ctx, size_t done, size_t total, double w
 
 /* Runs every point p with owned == NULL or owned[p] (points must have
  * passed scenario_finish; their seeds are replaced). res has n_points
- * zeroed entries; free each with sweep_result_free. stop() is polled (may
+ * zeroed entries (each gets its width, owned or not); free each with
+ * sweep_result_free. stop() is polled (may
  * be NULL); when it returns non-zero the runs in flight are abandoned.
  * Returns 0, or -1 with a reason (out of memory, an engine that cannot be
  * built, no worker thread that can start). */
@@ -152,8 +234,8 @@ int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
                   void *ctx, int (*stop)(void), char *err, size_t errlen);
 void sweep_result_free(sweep_result *r);
 
-/* One replication, alone (what each worker does): the measures of
- * scenario sc with the given seed into values[sweep_measure_count()].
+/* One replication, alone (what each worker does): the values of
+ * scenario sc with the given seed into values[sweep_run_width(sc)].
  * shared is a capture loaded for sc (engine_create_shared) or NULL.
  * stop may be NULL; the run is abandoned when *stop becomes non-zero.
  * Returns 0, 1 if stopped, -1 with a reason. */

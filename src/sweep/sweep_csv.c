@@ -206,10 +206,74 @@ static void write_scenario_fields(FILE *f, const scenario *sc)
     }
 }
 
-void sweep_csv_header(FILE *f)
+void sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
+                           size_t n_points)
+{
+    l->grid = g;
+    l->first = n_points > 0 ? &points[0] : NULL;
+    l->responses = false;
+    for (size_t p = 0; p < n_points && !l->responses; p++)
+        for (uint32_t k = 0; k < points[p].n_named; k++)
+            l->responses |= points[p].groups[k].reply.on;
+}
+
+/* Whether group measure j has a column: the responses need a group that
+ * answers; throughput_ci95 (a run's batch-means interval) is a column of
+ * the replications' rows only, as the run's is: a point's row has the
+ * throughput's _ci95. */
+static bool group_column(const sweep_csv_layout *l, size_t j, bool point_row)
+{
+    const char *name = sweep_group_measure_at(j)->name;
+    if (strcmp(name, "throughput_ci95") == 0)
+        return !point_row;
+    return l->responses || strncmp(name, "response", 8) != 0;
+}
+
+static uint32_t n_groups(const sweep_csv_layout *l)
+{
+    return l->first != NULL ? l->first->n_named : 0;
+}
+
+/* The keyed axes' values at point p. */
+static void write_keyed_fields(FILE *f, const sweep_csv_layout *l, size_t p)
+{
+    size_t idx[SWEEP_MAX_AXES];
+    sweep_grid_index(l->grid, p, idx);
+    for (size_t i = 0; i < l->grid->n_keyed; i++) {
+        size_t a = SWEEP_N_AXES + i;
+        csv_field(f, l->grid->values[a][idx[a]], false);
+    }
+    for (size_t i = 0; i < l->grid->n_with; i++)
+        csv_field(f, l->grid->with[i].values[idx[l->grid->with[i].axis]], false);
+}
+
+static void write_keyed_names(FILE *f, const sweep_csv_layout *l)
+{
+    for (size_t i = 0; i < l->grid->n_keyed; i++)
+        csv_field(f, l->grid->key[SWEEP_N_AXES + i], false);
+    for (size_t i = 0; i < l->grid->n_with; i++)
+        csv_field(f, l->grid->with[i].key, false);
+}
+
+/* "NAME.measure" and, for the points' rows (ci), "NAME.measure_ci95". */
+static void write_group_names(FILE *f, const sweep_csv_layout *l, bool ci)
+{
+    for (uint32_t g = 0; g < n_groups(l); g++)
+        for (size_t j = 0; j < sweep_group_measure_count(); j++) {
+            if (!group_column(l, j, ci))
+                continue;
+            const char *gn = l->first->groups[g].name, *mn = sweep_group_measure_at(j)->name;
+            fprintf(f, ",%s.%s", gn, mn);
+            if (ci)
+                fprintf(f, ",%s.%s_ci95", gn, mn);
+        }
+}
+
+void sweep_csv_header(FILE *f, const sweep_csv_layout *l)
 {
     for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
         csv_field(f, scenario_columns[i].name, i == 0);
+    write_keyed_names(f, l);
     fputs(",point,reps,seed,master_seed,precision_met", f);
     for (size_t k = 0; k < sweep_measure_count(); k++) {
         const char *name = sweep_measure_at(k)->name;
@@ -217,20 +281,24 @@ void sweep_csv_header(FILE *f)
             continue;
         fprintf(f, ",%s,%s_ci95", name, name);
     }
-    fputs(",throughput_rel_ci95\n", f);
+    fputs(",throughput_rel_ci95", f);
+    write_group_names(f, l, true);
+    fputc('\n', f);
 }
 
-void sweep_csv_row(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
-                   const sweep_options *so)
+void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_t p,
+                   const sweep_result *r, const sweep_options *so)
 {
     write_scenario_fields(f, sc);
+    write_keyed_fields(f, l, p);
     fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s", p, r->n_reps,
             sweep_seed(so->seed, p, 0), so->seed,
             so->precision > 0 ? (r->precision_met ? "1" : "0") : "");
     double thr = NAN, thr_ci = NAN;
     int k_throughput = sweep_measure_find("throughput");
     int k_throughput_ci = sweep_measure_find("throughput_ci95");
-    for (size_t k = 0; k < sweep_measure_count(); k++) {
+    size_t m = sweep_measure_count();
+    for (size_t k = 0; k < m; k++) {
         if ((int)k == k_throughput_ci)
             continue;
         double mean, ci;
@@ -243,28 +311,45 @@ void sweep_csv_row(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
         csv_real(f, ci);
     }
     csv_real(f, thr != 0 ? thr_ci / thr : NAN);
+    for (uint32_t g = 0; g < n_groups(l); g++)
+        for (size_t j = 0; j < sweep_group_measure_count(); j++) {
+            if (!group_column(l, j, true))
+                continue;
+            double mean, ci;
+            sweep_point_value(r, m + g * sweep_group_measure_count() + j, &mean, &ci);
+            csv_real(f, mean);
+            csv_real(f, ci);
+        }
     fputc('\n', f);
 }
 
-void sweep_csv_reps_header(FILE *f)
+void sweep_csv_reps_header(FILE *f, const sweep_csv_layout *l)
 {
     for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
         csv_field(f, scenario_columns[i].name, i == 0);
+    write_keyed_names(f, l);
     fputs(",point,rep,seed", f);
     for (size_t k = 0; k < sweep_measure_count(); k++)
         fprintf(f, ",%s", sweep_measure_at(k)->name);
+    write_group_names(f, l, false);
     fputc('\n', f);
 }
 
-void sweep_csv_reps_rows(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
-                         uint64_t master)
+void sweep_csv_reps_rows(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_t p,
+                         const sweep_result *r, uint64_t master)
 {
-    size_t m = sweep_measure_count();
+    size_t m = sweep_measure_count(), w = sweep_result_width(r);
     for (uint32_t rep = 0; rep < r->n_reps; rep++) {
         write_scenario_fields(f, sc);
+        write_keyed_fields(f, l, p);
         fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64, p, rep, sweep_seed(master, p, rep));
+        const double *v = r->values + (size_t)rep * w;
         for (size_t k = 0; k < m; k++)
-            csv_real(f, r->values[(size_t)rep * m + k]);
+            csv_real(f, v[k]);
+        for (uint32_t g = 0; g < n_groups(l); g++)
+            for (size_t j = 0; j < sweep_group_measure_count(); j++)
+                if (group_column(l, j, false))
+                    csv_real(f, v[m + g * sweep_group_measure_count() + j]);
         fputc('\n', f);
     }
 }

@@ -9,6 +9,7 @@
 #ifndef CSMACD_SWEEP_CSV_H
 #define CSMACD_SWEEP_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,14 +17,29 @@
 #include "scenario.h"
 #include "sweep.h"
 
+/* The columns beyond the scenario's and the run's: one per keyed axis of
+ * the grid and per companion key (named as its key, the value as given),
+ * and, when the points
+ * name groups, each group's measures (sweep_group_measure_at) as
+ * "NAME.measure" (the response times only when some group of some point
+ * answers). The groups are the same at every point of a sweep. */
+typedef struct sweep_csv_layout {
+    const sweep_grid *grid;
+    const scenario *first;  /* the first point: the group names */
+    bool responses;
+} sweep_csv_layout;
+
+void sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
+                           size_t n_points);
+
 /* The header line, then one row for point p of the grid. */
-void sweep_csv_header(FILE *f);
-void sweep_csv_row(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
-                   const sweep_options *so);
+void sweep_csv_header(FILE *f, const sweep_csv_layout *l);
+void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_t p,
+                   const sweep_result *r, const sweep_options *so);
 
 /* The same for one row per replication (master: the sweep's seed). */
-void sweep_csv_reps_header(FILE *f);
-void sweep_csv_reps_rows(FILE *f, const scenario *sc, size_t p, const sweep_result *r,
-                         uint64_t master);
+void sweep_csv_reps_header(FILE *f, const sweep_csv_layout *l);
+void sweep_csv_reps_rows(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_t p,
+                         const sweep_result *r, uint64_t master);
 
 #endif

@@ -20,8 +20,14 @@
 #   presets  `csmacd presets` lists every preset, one line each, and each
 #            one runs (shrunk by command-line overrides) and draws; a
 #            preset's `frames` sizes each point's run (exact durations).
+#   groups   sweeps over any key (--grid), group keys and the per-group
+#            columns: the weakest-link, mixed-storm and file-server
+#            presets give the outcomes they document (exact counts with
+#            the default seed), group sums equal the totals, --jobs 1 and
+#            2 agree, and bad keys, groups and lists exit 2.
 # Durations are tiny: the suite runs under ASan/UBSan in CI. Numbers are
-# not judged here (tests/unit/test_sweep.c does the statistics).
+# not judged here (tests/unit/test_sweep.c does the statistics), except
+# the groups case's documented outcomes.
 #
 # usage: test_sweep_cli.sh CSMACD TESTS_SWEEP_DIR WORK_DIR CASE
 set -u
@@ -182,9 +188,13 @@ presets)
         "$EXE" presets --show "$name" | grep -q '^\[sweep\]' || fail "presets --show $name"
         # Shrunk: short runs, few replications, the preset's grid (an
         # outage shrunk with the run, so that it still falls inside it).
-        shrink=()
-        "$EXE" presets --show "$name" | grep -q '^outage' && shrink=(--outage 0.5ms+0.5ms)
-        sweep --preset "$name" --duration 2ms --warmup 0 --reps 2 --stations 2,5 "${shrink[@]}" \
+        shrink=(--duration 2ms --stations 2,5)
+        "$EXE" presets --show "$name" | grep -q '^outage' && shrink+=(--outage 0.5ms+0.5ms)
+        # With groups the stations are the groups' own: the grid is kept,
+        # and the runs long enough for a request to get its reply.
+        "$EXE" presets --show "$name" | grep -q '^\[group ' &&
+            shrink=(--duration 20ms "${shrink[@]:4}")
+        sweep --preset "$name" --warmup 0 --reps 2 "${shrink[@]}" \
             --csv "$name.csv" --plot "$name.svg" || fail "sweep --preset $name"
         python3 "$HERE/check_plot.py" "$name.svg" || fail "$name.svg"
         [ "$(head -1 "$name.csv" | cut -d, -f1)" = phy ] || fail "$name.csv"
@@ -211,6 +221,133 @@ PY
         --csv tvn2.csv || fail "--preset throughput-vs-n --duration 50ms"
     grep -q ',0.05,' tvn2.csv || fail "--duration did not override frames: $(cat tvn2.csv)"
     echo "presets: $(wc -l < list.txt) listed, each runs and draws; frames size the runs"
+    ;;
+groups)
+    # The weakest link, as the preset runs it (default seed): at N = 16 one
+    # station that never backs off sends every frame that gets through,
+    # the 15 BEB stations none; two such stations stop everyone.
+    sweep --preset weakest-link --grid rogue.policy=none --jobs 2 --csv wl.csv --reps-csv wlr.csv \
+        --plot wl.svg || fail "weakest-link"
+    python3 "$HERE/check_plot.py" wl.svg "rogue: share of the bits delivered" \
+        "beb: frames aborted (attempt limit)" "rogue.stations" "N = 16" "N = 64" || fail "wl.svg"
+    python3 - wl.csv wlr.csv <<'PY' || fail "weakest-link outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 8, len(rows)
+head = list(rows[0].keys())
+# a column per grid key, named as the key; per-group measures
+for c in ("rogue.policy", "rogue.stations", "beb.throughput", "beb.throughput_ci95",
+          "rogue.share", "beb.frames_ok", "beb.frames_aborted", "rogue.frames_dropped",
+          "beb.delay_mean_s", "beb.offered_load"):
+    assert c in head, c
+assert "beb.response_mean_s" not in head, "response columns without replies"
+assert head.index("rogue.stations") < head.index("point") < head.index("beb.throughput")
+pt = {(int(r["stations"]), int(r["rogue.stations"])): r for r in rows}
+assert sorted(pt) == [(n, k) for n in (16, 64) for k in range(4)], sorted(pt)
+one = pt[(16, 1)]
+assert float(one["rogue.share"]) == 1.0, one["rogue.share"]
+assert int(float(one["beb.frames_ok"])) == 0, one["beb.frames_ok"]
+assert int(float(one["rogue.frames_ok"])) == 1149, one["rogue.frames_ok"]
+assert int(float(one["beb.frames_aborted"])) > 0
+for n in (16, 64):
+    for k in (2, 3):
+        assert float(pt[(n, k)]["throughput"]) == 0.0, (n, k, pt[(n, k)]["throughput"])
+    assert float(pt[(n, 0)]["rogue.share"]) == 0.0
+    assert float(pt[(n, 0)]["beb.share"]) == 1.0
+    assert float(pt[(n, 1)]["rogue.share"]) == 1.0, n
+# the groups add up to the run: frames, throughput
+for r in rows:
+    for m in ("frames_ok", "frames_aborted", "frames_dropped"):
+        assert float(r["beb." + m]) + float(r["rogue." + m]) == float(r[m]), (m, r[m])
+    s = float(r["beb.throughput"]) + float(r["rogue.throughput"])
+    assert abs(s - float(r["throughput"])) < 1e-9, (s, r["throughput"])
+reps = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert [r["rogue.frames_ok"] for r in reps] == [r["rogue.frames_ok"] for r in rows]
+print("weakest-link: 1 rogue among 15 sends all 1149 frames; 2 stop everyone")
+PY
+    # The same grouped sweep on one and two threads: byte-identical.
+    for j in 1 2; do
+        sweep --preset weakest-link --stations 16 --duration 20ms --reps 2 --jobs $j \
+            --csv wl-$j.csv || fail "--jobs $j"
+    done
+    cmp wl-1.csv wl-2.csv || fail "grouped sweep: --jobs 1 and --jobs 2 differ"
+    # Mixed storm: 0 to 100 % of 500 clients retry at a fixed interval;
+    # the load (0.35) is shared by the groups in proportion to their
+    # stations. Shrunk to one replication and three fractions.
+    sweep --preset mixed-storm --reps 1 --grid fixed.stations=0,100,500 --csv ms.csv \
+        || fail "mixed-storm"
+    python3 - ms.csv <<'PY' || fail "mixed-storm outcomes"
+import csv, sys
+rows = {int(r["fixed.stations"]): r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+assert sorted(rows) == [0, 100, 500]
+for k, r in rows.items():
+    assert int(r["stations"]) == 500
+    g = float(r["fixed.offered_load"]) + float(r["beb.offered_load"])
+    assert abs(g - float(r["offered_load"])) < 1e-9
+    assert 0.3 < float(r["offered_load"]) < 0.4, r["offered_load"]
+assert float(rows[0]["fixed.offered_load"]) == 0 and float(rows[500]["beb.offered_load"]) == 0
+assert 0.05 < float(rows[100]["fixed.offered_load"]) < 0.09, rows[100]["fixed.offered_load"]
+# BEB clears the storm; a fleet that all retries at a fixed interval never does
+assert 0 < float(rows[0]["recovery_s"]) < 0.5, rows[0]["recovery_s"]
+assert 0 < float(rows[100]["recovery_s"]) < 0.5, rows[100]["recovery_s"]
+assert rows[500]["recovery_s"] == "", rows[500]["recovery_s"]
+assert float(rows[500]["fixed.frames_queued"]) > 50, rows[500]["fixed.frames_queued"]
+print("mixed-storm: loads shared; beb recovers, all-fixed never does")
+PY
+    # File server: replies to every request; +client.load moves with K.
+    sweep --preset file-server --grid client.stations=1,8,32 \
+        --grid +client.load=0.003,0.024,0.096 --reps 2 --csv fs.csv --plot fs.svg \
+        || fail "file-server"
+    python3 "$HERE/check_plot.py" fs.svg "server: share of the bits delivered" \
+        "client: mean response time, request queued to reply received (s)" \
+        "client.stations" || fail "fs.svg"
+    python3 - fs.csv <<'PY' || fail "file-server outcomes"
+import csv, sys
+rows = {int(r["client.stations"]): r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+assert sorted(rows) == [1, 8, 32]
+for k, r in rows.items():
+    assert r["client.load"] == "%g" % (0.003 * k), r["client.load"]
+    assert int(r["stations"]) == k + 1
+    # every request whole gets its reply: the server sends what it answers
+    assert float(r["server.frames_ok"]) > 0 and float(r["client.responses"]) > 0
+    assert 0.85 < float(r["server.share"]) < 0.95, r["server.share"]
+    assert float(r["server.offered_load"]) > 5 * float(r["client.offered_load"])
+    assert float(r["server.response_mean_s"] or 0) == 0
+resp = [float(rows[k]["client.response_mean_s"]) for k in (1, 8, 32)]
+assert resp[0] < resp[1] < resp[2], resp
+# a reply takes at least the request's and the reply's transmission
+assert resp[0] > (64 + 1518) * 8 / 10e6, resp
+print("file-server: server share %.3f, response %s s" % (float(rows[8]["server.share"]), resp))
+PY
+    # Bad grid keys, groups and lists: exit 2, one line, no file.
+    n=0
+    while IFS='|' read -r args want; do
+        [ -z "$args" ] && continue
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        "$EXE" sweep --quiet --preset weakest-link --duration 1ms $args --csv u.csv \
+            > out.txt 2> err.txt
+        rc=$?
+        [ $rc -eq 2 ] || fail "sweep $args: exit $rc, expected 2"
+        [ "$(wc -l < err.txt)" -eq 1 ] || fail "sweep $args: not one line: $(cat err.txt)"
+        grep -qF -- "$want" err.txt || fail "sweep $args: '$(cat err.txt)' lacks '$want'"
+        [ ! -e u.csv ] || fail "sweep $args: wrote u.csv"
+    done <<'CASES'
+--grid colour=1,2|--grid: colour: unknown key
+--grid nosuch.policy=beb|--grid: nosuch.policy: there is no group nosuch
+--grid rogue.colour=1|--grid: rogue.colour: unknown key 'colour'
+--grid rogue.duration=1ms|--grid: rogue.duration: duration is a key of the whole medium
+--grid rogue.stations=0,x|--grid: rogue.stations: 'x' is not a whole number
+--grid rogue.stations=1..3 --grid +rogue.load=0.1,0.2|--grid: +rogue.load: 2 values, but rogue.stations, which it moves with, has 3
+--grid +rogue.load=0.1|+rogue.load moves with the axis given before it
+--grid rogue.policy=none,nosuch|unknown policy 'nosuch'
+--grid seed=1,2|--grid: seed: cannot be swept
+--grid rogue.stations|--grid: 'rogue.stations' is not KEY=LIST
+--stations 2|--stations: 2 in all, but the groups other than beb have 3
+--plot-y rogue.nosuch|--plot-y: 'rogue.nosuch' is not a group's measure
+--plot-x rogue.load|--plot-x: 'rogue.load' cannot be the x axis
+CASES
+    echo "groups: $n bad grid keys refused with exit 2 and one line"
     ;;
 *)
     fail "unknown case $CASE"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_sweep_mpi.sh - `mpirun -n 2 csmacd-mpi sweep` writes the same CSV,
-# byte for byte, as `csmacd sweep --jobs 1`, for fixed replications and
-# for --precision. Skipped (77) when mpirun is not installed or csmacd-mpi
+# byte for byte, as `csmacd sweep --jobs 1`, for fixed replications, for
+# --precision and for a scenario with groups. Skipped (77) when mpirun is not installed or csmacd-mpi
 # was not built (CMake found no MPI). Leak detection is off for the MPI
 # runs: Open MPI keeps allocations to exit.
 #
@@ -27,6 +27,12 @@ mpi "${args1[@]}" --csv mpi-a.csv || fail "mpirun -n 2 csmacd-mpi sweep"
 mpi "${args2[@]}" --csv mpi-b.csv || fail "mpirun -n 2 csmacd-mpi sweep --precision"
 cmp one-a.csv mpi-a.csv || fail "2 MPI ranks and one process differ"
 cmp one-b.csv mpi-b.csv || fail "2 MPI ranks and one process differ (--precision)"
+# Groups: each point's replications carry its groups' measures too.
+args3=(--preset weakest-link --stations 16 --duration 20ms --reps 2 --reps-csv)
+"$EXE" sweep --quiet --jobs 1 "${args3[@]}" one-c-reps.csv --csv one-c.csv || fail "groups"
+mpi "${args3[@]}" mpi-c-reps.csv --csv mpi-c.csv || fail "mpirun -n 2 csmacd-mpi sweep (groups)"
+cmp one-c.csv mpi-c.csv || fail "2 MPI ranks and one process differ (groups)"
+cmp one-c-reps.csv mpi-c-reps.csv || fail "2 MPI ranks and one process differ (groups, reps)"
 # A usage error: exit 2, one message (from rank 0 only).
 mpi --stations 0 --csv bad.csv 2> bad.err
 rc=$?

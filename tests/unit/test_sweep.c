@@ -66,7 +66,7 @@ static void test_grid_order(void **state)
     assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_FRAME_SIZE, "64,1518", err, sizeof err), 0);
     assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_POLICY, "beb", err, sizeof err), 0);
     assert_int_equal(sweep_grid_points(&g), 6);
-    size_t idx[SWEEP_N_AXES];
+    size_t idx[SWEEP_MAX_AXES];
     sweep_grid_index(&g, 4, idx);
     assert_int_equal(idx[SWEEP_AXIS_FRAME_SIZE], 1);
     assert_int_equal(idx[SWEEP_AXIS_STATIONS], 1);
@@ -241,6 +241,74 @@ static void test_precision_deterministic(void **state)
     }
 }
 
+/* Keyed axes (--grid KEY=LIST) follow the named ones, a companion
+ * (+KEY) moves with its axis, and with groups the stations and load axes
+ * are totals shared by the groups. */
+static void test_grid_keys(void **state)
+{
+    (void)state;
+    char err[512];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_set_key(&g, "+x.load", "1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "no"));
+    assert_int_equal(sweep_grid_set_key(&g, "stations", "16,32", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_set_key(&g, "load", "0.32", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_set_key(&g, "rogue.stations", "0..2", err, sizeof err), 0);
+    assert_int_equal(sweep_grid_set_key(&g, "+rogue.policy", "none,beb", err, sizeof err), -1);
+    assert_string_equal(err, "2 values, but rogue.stations, which it moves with, has 3");
+    assert_int_equal(sweep_grid_set_key(&g, "+rogue.policy", "none,beb,fixed:wait=2,jitter=2",
+                                        err, sizeof err), 0);
+    assert_int_equal(g.n[SWEEP_AXIS_STATIONS], 2);
+    assert_int_equal(g.n_keyed, 1);
+    assert_string_equal(sweep_grid_key(&g, SWEEP_N_AXES), "rogue.stations");
+    assert_int_equal(sweep_grid_find(&g, "rogue.stations"), SWEEP_N_AXES);
+    assert_int_equal(sweep_grid_points(&g), 6);
+    /* the keyed axis is the fastest: point 4 is (32, rogue 1) */
+    size_t idx[SWEEP_MAX_AXES];
+    sweep_grid_index(&g, 4, idx);
+    assert_int_equal(idx[SWEEP_AXIS_STATIONS], 1);
+    assert_int_equal(idx[SWEEP_N_AXES], 1);
+
+    scenario base;
+    scenario_defaults(&base);
+    assert_int_equal(scenario_set(&base, "traffic", "poisson", err, sizeof err), 0);
+    assert_int_equal(scenario_group_add(&base, "beb", err, sizeof err), 0);
+    assert_int_equal(scenario_group_add(&base, "rogue", err, sizeof err), 0);
+    scenario sc;
+    char warn[512];
+    assert_int_equal(scenario_copy(&sc, &base), 0);
+    assert_int_equal(sweep_apply(&g, 4, &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    assert_int_equal(sc.n_stations, 32);
+    assert_int_equal(sc.groups[0].count, 31);
+    assert_int_equal(sc.groups[1].count, 1);
+    assert_string_equal(sc.groups[1].policy, "beb"); /* the companion's second value */
+    assert_true(fabs(sc.groups[0].traffic.load - 0.31) < 1e-12);
+    assert_true(fabs(sc.groups[1].traffic.load - 0.01) < 1e-12);
+    assert_int_equal(sweep_run_width(&sc), sweep_measure_count() + 2 * sweep_group_measure_count());
+    assert_int_equal(sweep_value_find(&sc, "rogue.share"),
+                     (int)(sweep_measure_count() + sweep_group_measure_count() +
+                           (size_t)sweep_group_measure_find("share")));
+    assert_int_equal(sweep_value_find(&sc, "nobody.share"), -1);
+    assert_int_equal(sweep_value_find(&sc, "rogue.nothing"), -1);
+    scenario_free(&sc);
+    /* a group with no station offers no load; another keeps the total */
+    assert_int_equal(scenario_copy(&sc, &base), 0);
+    assert_int_equal(sweep_apply(&g, 0, &sc, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    assert_int_equal(sc.groups[1].count, 0);
+    assert_true(fabs(sc.groups[0].traffic.load - 0.32) < 1e-12);
+    scenario_free(&sc);
+    /* both groups set their stations: no group takes the rest */
+    assert_int_equal(scenario_set(&base, "beb.stations", "4", err, sizeof err), 0);
+    assert_int_equal(scenario_copy(&sc, &base), 0);
+    assert_int_equal(sweep_apply(&g, 0, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--stations: with groups it is the total"));
+    scenario_free(&sc);
+    scenario_free(&base);
+    sweep_grid_free(&g);
+}
+
 static void test_presets(void **state)
 {
     (void)state;
@@ -255,33 +323,48 @@ static void test_presets(void **state)
         assert_true(strlen(p.title) > 10);
         scenario sc;
         scenario_defaults(&sc);
-        for (size_t j = 0; j < p.n_scenario; j++)
-            if (scenario_set(&sc, p.scenario[j].key, p.scenario[j].value, err, sizeof err) != 0)
+        for (size_t j = 0; j < p.n_scenario; j++) {
+            const preset_kv *kv = &p.scenario[j];
+            if (kv->group ? scenario_group_add(&sc, kv->value, err, sizeof err) != 0
+                          : scenario_set(&sc, kv->key, kv->value, err, sizeof err) != 0)
                 fail_msg("preset %s: %s", name, err);
-        scenario_free(&sc);
+        }
         sweep_grid g = {0};
         for (size_t j = 0; j < p.n_sweep; j++) {
             const preset_kv *kv = &p.sweep[j];
-            int a = sweep_axis_find(kv->key);
-            if (a >= 0) {
-                if (sweep_grid_set(&g, (sweep_axis)a, kv->value, err, sizeof err) != 0)
-                    fail_msg("preset %s: %s: %s", name, kv->key, err);
-            } else if (strcmp(kv->key, "reps") != 0 && strcmp(kv->key, "precision") != 0 &&
-                       strcmp(kv->key, "max-reps") != 0 && strcmp(kv->key, "frames") != 0) {
-                fail_msg("preset %s: unknown sweep key %s", name, kv->key);
-            }
+            if (strcmp(kv->key, "reps") != 0 && strcmp(kv->key, "precision") != 0 &&
+                strcmp(kv->key, "max-reps") != 0 && strcmp(kv->key, "frames") != 0 &&
+                sweep_grid_set_key(&g, kv->key, kv->value, err, sizeof err) != 0)
+                fail_msg("preset %s: %s: %s", name, kv->key, err);
         }
         assert_true(sweep_grid_points(&g) > 1);
-        sweep_grid_free(&g);
+        /* Every point is a valid scenario (phy: the preset's own). */
+        scenario pt0;
+        for (size_t pt = 0; pt < sweep_grid_points(&g); pt++) {
+            scenario one;
+            char warn[1024];
+            assert_int_equal(scenario_copy(&one, &sc), 0);
+            if (g.n[SWEEP_AXIS_PHY] == 0 &&
+                (sweep_apply(&g, pt, &one, err, sizeof err) != 0 ||
+                 scenario_finish(&one, err, sizeof err, warn, sizeof warn) != 0))
+                fail_msg("preset %s, point %zu: %s", name, pt, err);
+            if (pt == 0)
+                pt0 = one;
+            else
+                scenario_free(&one);
+        }
         if (p.y[0]) {
             char **ys;
             size_t n;
             assert_int_equal(parse_list_words(p.y, &ys, &n, err, sizeof err), 0);
             for (size_t j = 0; j < n; j++)
-                if (sweep_measure_find(ys[j]) < 0)
+                if (sweep_value_find(&pt0, ys[j]) < 0)
                     fail_msg("preset %s: y: no measure %s", name, ys[j]);
             parse_list_free_words(ys, n);
         }
+        scenario_free(&pt0);
+        scenario_free(&sc);
+        sweep_grid_free(&g);
     }
     preset p;
     char err[1024];
@@ -547,7 +630,7 @@ static void test_figure_refs_once(void **state)
     sweep_result res[6];
     memset(res, 0, sizeof res);
     for (size_t p = 0; p < n; p++) {
-        size_t idx[SWEEP_N_AXES];
+        size_t idx[SWEEP_MAX_AXES];
         sweep_grid_index(&g, p, idx);
         scenario_defaults(&pts[p]);
         assert_int_equal(scenario_set(&pts[p], "traffic", "poisson", err, sizeof err), 0);
@@ -604,7 +687,7 @@ static void test_figure_load(void **state)
     sweep_result res[6];
     memset(res, 0, sizeof res);
     for (size_t p = 0; p < n; p++) {
-        size_t idx[SWEEP_N_AXES];
+        size_t idx[SWEEP_MAX_AXES];
         sweep_grid_index(&g, p, idx);
         scenario_defaults(&pts[p]);
         assert_int_equal(scenario_set(&pts[p], "traffic", "poisson", err, sizeof err), 0);
@@ -697,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_summarise),
         cmocka_unit_test(test_ci_coverage),
         cmocka_unit_test(test_precision_deterministic),
+        cmocka_unit_test(test_grid_keys),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_frames_duration),
         cmocka_unit_test(test_plot_no_value),

@@ -1,6 +1,8 @@
 # bash completion for csmacd. The commands, each command's options and the
 # values of the options that take a fixed set come from the program's own
-# help texts (csmacd COMMAND --help, csmacd presets), so they cannot drift.
+# help texts (csmacd COMMAND --help, csmacd presets), so they cannot drift;
+# sweep --grid completes a scenario key (run --help, "Scenario options") and
+# its "=".
 # Installed to share/bash-completion/completions/csmacd.
 
 _csmacd_words() { # _csmacd_words PROGRAM COMMAND OPTION: the option's values
@@ -17,6 +19,11 @@ _csmacd_words() { # _csmacd_words PROGRAM COMMAND OPTION: the option's values
     printf '%s\n' "${set% (*}" | tr ',' ' '
 }
 
+_csmacd_keys() { # _csmacd_keys PROGRAM: the scenario keys, "KEY=" (sweep --grid)
+    "$1" run --help 2>/dev/null | sed -n '/^Scenario options/,/^$/p' |
+        grep -oE -- '^ +--[a-z][a-z0-9-]*' | sed 's/^ *--//; s/$/=/' | sort -u
+}
+
 _csmacd() {
     local prog=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]}
     local prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}
@@ -31,6 +38,13 @@ _csmacd() {
             return ;;
         --phy)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" run --phy)" -- "$cur"))
+            return ;;
+        --grid)
+            COMPREPLY=($(compgen -W "$(_csmacd_keys "$prog")" -- "$cur"))
+            compopt -o nospace 2>/dev/null
+            return ;;
+        --plot-x)
+            COMPREPLY=($(compgen -W "stations load length frame-size" -- "$cur"))
             return ;;
         --format|--topology|--pcap-collisions|--pcap-format|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" "$cmd" "$prev")" -- "$cur"))
