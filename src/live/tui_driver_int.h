@@ -1,8 +1,9 @@
 /* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
- * tui_snapshot.c (what the screen shows, the geometry of the signals) and
- * tui_csv.c (the saved curve).
+ * tui_snapshot.c (what the screen shows, the geometry of the signals),
+ * tui_csv.c (the saved curve) and tui_save.c (the saves: names, never
+ * replacing a file, the trace written in steps).
  */
 #ifndef CSMACD_TUI_DRIVER_INT_H
 #define CSMACD_TUI_DRIVER_INT_H

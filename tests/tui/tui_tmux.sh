@@ -214,12 +214,10 @@ T b send-keys -t b 'c'
 wait_for b 'saved csmacd-sweep-10base5-512B-beb-saturated-seed1\.csv \(the plot data, [0-9]+ points\) in ' 5 ||
     { fail "--save-dir c: no message"; screen b; }
 T b send-keys -t b 'w'
-# The sweep may be past 10 s of its last point: then the most recent 10 s
-# are saved, and the message says so. The replay may take a while on a
-# busy machine: the status line says how far it is meanwhile.
-if wait_for b 'saved csmacd-10base5-N[0-9]+-512B-beb-saturated-seed1\.pcap \(the (whole run|last 10 s \(the most a save holds\)), t = [0-9.]+ s to [0-9.]+ s, [0-9]+ records\) in ' 240; then
-    ok "--save-dir w: the status line names the file and its span"; else
-    fail "--save-dir w: no message naming the file and its span"; screen b | grep -E 'saved|writing|trace'; fi
+# The file appears once the trace is written (its message, naming the file
+# and its span, is pinned by test_tui_driver; its progress by the 500-station
+# case below).
+for ((k = 0; k < 2400; k++)); do ls "$WORK"/saved/csmacd-10base5-N*-512B-beb-saturated-seed1.pcap >/dev/null 2>&1 && break; sleep 0.1; done
 if [ -s "$WORK/saved/csmacd-sweep-10base5-512B-beb-saturated-seed1.csv" ] && ls "$WORK"/saved/csmacd-10base5-N*-seed1.pcap >/dev/null 2>&1 &&
     [ "$(head -c 4 "$WORK"/saved/csmacd-10base5-N*-seed1.pcap | od -An -tx1 | tr -d ' ')" = 4d3cb2a1 ]; then
     ok "--save-dir: c and w write there (the pcap is nanosecond pcap)"; else fail "--save-dir: files missing"; ls -l "$WORK" "$WORK/saved"; fi
