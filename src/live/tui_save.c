@@ -249,7 +249,8 @@ void tui_save_csv(tui_driver *d)
         goto done;
     }
     char details[64];
-    snprintf(details, sizeof details, "(the plot data, %zu points)", d->n_points);
+    snprintf(details, sizeof details, "(the plot data, %zu point%s)", d->n_points,
+             d->n_points == 1 ? "" : "s");
     say_saved(d, path, details);
     free(path);
 done:
