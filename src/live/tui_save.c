@@ -11,7 +11,8 @@
  * a private temporary name in the save folder (".csmacd-PID-tuiK.tmp", a
  * name outfile.c's clean-up knows), then given its name with link(2), which
  * fails when the name exists (renameat2 with RENAME_NOREPLACE where the
- * file system has no hard links); on a clash the name takes -2, -3, ...
+ * file system has no hard links, a look before the rename where it has
+ * neither); on a clash the name takes -2, -3, ...
  * before its extension. The status line names the file and its folder.
  *
  * The trace: a second engine replays the run from t = 0 (the same scenario
@@ -189,6 +190,16 @@ static char *publish(const char *tmp, const char *dir, const char *stem, const c
             /* No hard links here (some file systems): a rename that
              * refuses to replace does the same. */
             e = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0 ? 0 : errno;
+            if (e == EINVAL || e == ENOSYS || e == EOPNOTSUPP) {
+                /* Neither (an old or a foreign file system): look, then
+                 * rename, which leaves a race only with another writer of
+                 * this very name. */
+                struct stat st;
+                if (lstat(path, &st) == 0)
+                    e = EEXIST;
+                else
+                    e = errno != ENOENT ? errno : rename(tmp, path) == 0 ? 0 : errno;
+            }
             if (e == 0)
                 return path;
         }
