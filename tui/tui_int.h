@@ -78,6 +78,7 @@ void tui_draw_status(ctx *c, int y, int rows);          /* tui_bars.c */
 void tui_draw_plot(ctx *c, int px, int py, int pw, int ph); /* tui_plot.c */
 void tui_draw_points_table(ctx *c, int x, int y, int w, int h); /* tui_tables.c */
 void tui_draw_stations(ctx *c, int x, int y, int w, int h);     /* tui_tables.c */
+int tui_table_min_width(void); /* the station table's narrowest form */
 void tui_draw_medium(ctx *c, int y, int rows);          /* tui_medium.c */
 void tui_draw_timeline(ctx *c, int y, int rows);        /* tui_medium.c */
 void tui_draw_help(ctx *c);                             /* tui_help.c */

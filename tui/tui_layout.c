@@ -44,7 +44,7 @@ void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
     int timeline_rows = H >= 44 ? 4 : 3;
     int top_y = 1;
     int top_h = H - 2 - status_rows - medium_rows - timeline_rows;
-    int plot_w = W >= 120 ? W * 55 / 100 : W - 44;
+    int plot_w = W >= 120 ? W * 55 / 100 : W - 2 - tui_table_min_width();
 
     tui_draw_header(&c);
     /* Tall: the plot takes about 2/3, a table of points the rest. */

@@ -107,14 +107,35 @@ size_t tui_grid_attrs(const tui_grid *g, char *buf, size_t cap);
 /* The command under a mouse click, TUI_CMD_NONE if none. */
 tui_command tui_grid_hit(const tui_grid *g, int x, int y);
 
-/* Whether the screen names the capture effect for the run being watched:
- * its S is above the reference model at its N, one station sent more than
- * TUI_CAPTURE_SHARE of the bits delivered, and Jain's fairness index is
- * below TUI_CAPTURE_JAIN. If so, *top is that station (0-based) and *share
- * its share. */
+/* Whether the screen names the capture effect for the run being watched.
+ * A note that names an effect waits for evidence, and says what it is
+ * compared with; all of these must hold:
+ *   - the reference model is on screen (its curve shown) and has a value
+ *     at this N;
+ *   - S at this N has a 95 % confidence interval from at least the
+ *     point's min_batches batches (the point being measured, or the
+ *     recorded point once measuring is over), and that interval lies wholly
+ *     above the model's value;
+ *   - at least TUI_CAPTURE_MIN_FRAMES frames were sent OK in the run;
+ *   - one station sent more than TUI_CAPTURE_SHARE of the bits, beyond
+ *     its 95 % interval: share - 1.96 sqrt(share (1 - share) r / frames)
+ *     > TUI_CAPTURE_SHARE, where r (at least 1), the mean run of
+ *     consecutive successes by one station, discounts frames that come in
+ *     runs and so are not independent;
+ *   - Jain's fairness index is below TUI_CAPTURE_JAIN.
+ * If so, *out holds the evidence the note shows. */
 #define TUI_CAPTURE_SHARE 0.5
 #define TUI_CAPTURE_JAIN 0.5
-bool tui_capture_effect(const tui_snapshot *s, uint32_t *top, double *share);
+#define TUI_CAPTURE_MIN_FRAMES 1000
+typedef struct tui_capture {
+    uint32_t top;     /* the station, 0-based */
+    double share;     /* its share of the bits delivered */
+    uint32_t n;       /* stations */
+    double s, s_ci95; /* S measured at N and its 95 % CI half-width */
+    double model;     /* the reference model's S at N */
+    uint64_t frames;  /* frames sent OK in the run */
+} tui_capture;
+bool tui_capture_effect(const tui_snapshot *s, tui_capture *out);
 
 /* Keys: printable ASCII as itself, the others below. */
 enum {

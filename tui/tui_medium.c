@@ -7,19 +7,41 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static void medium_title(ctx *c, int y)
+/* The title, how many stations a column stands for when they outnumber
+ * the columns, the scale of the station numbers when they are not all
+ * there ("every 5th numbered"; step 0: the ends only), then the key of
+ * the letters if there is room. */
+static void medium_title(ctx *c, int y, uint32_t step, uint32_t per_col)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
-    char t[32], title[200];
+    char t[32], title[200], scale[96] = "";
     tui_fmt_clock(s, t, sizeof t);
     if (s->star)
         snprintf(title, sizeof title, "Hub: what each station hears at t = %s", t);
     else
         snprintf(title, sizeof title, "Bus (%g m): signals at t = %s", s->length_m, t);
+    int n = 0;
+    if (per_col > 1)
+        n = snprintf(scale, sizeof scale, "up to %u per column", per_col);
+    if (step != 1 && n >= 0 && (size_t)n < sizeof scale) {
+        if (step == 0)
+            snprintf(scale + n, sizeof scale - (size_t)n, "%sthe ends numbered", n ? ", " : "");
+        else
+            snprintf(scale + n, sizeof scale - (size_t)n, "%severy %u%s numbered", n ? ", " : "",
+                     step, step == 2 ? "nd" : "th");
+    }
+    char part[112] = "";
+    if (scale[0])
+        snprintf(part, sizeof part, " (%s)", scale);
+    if (tui_text_width(title) + tui_text_width(part) > w) /* the scale comes first */
+        snprintf(title, sizeof title, "%s at t = %s", s->star ? "Hub" : "Bus", t);
     int tw = tui_text(c, 0, y, w, title, TUI_A_TITLE);
+    if (part[0])
+        tw += tui_text(c, tw, y, w - tw, part, TUI_A_TITLE);
     const char *key = "   S send  J jam  b backoff  d defer  i idle";
     if (tw + tui_text_width(key) <= w)
         tui_text(c, tw, y, w - tw, key, TUI_A_DIM);
@@ -113,58 +135,106 @@ static void put_number(ctx *c, const tui_snapshot *s, size_t i, int nx, int y)
     tui_textf(c, nx, y, 8, TUI_A_DIM, "%u", s->rows[i].index + 1);
 }
 
-/* Station numbers above the letters: always the leftmost and the rightmost
- * station (the ends of the cable, 1 and N when evenly spaced), and between
- * them every one that leaves a blank column to its neighbours, from the
- * left. So a crowded bus still says where its numbering runs. Cost:
- * columns x stations steps per frame (80 k at 1024 stations on 80
- * columns), which keeps any placement in column order without sorting. */
-static void medium_numbers(ctx *c, int x0, int cw, int y)
+/* Station numbers above the letters, as a scale: the leftmost and the
+ * rightmost station (the ends of the cable, 1 and N when evenly spaced)
+ * and every station whose number is a multiple of a step k of 1, 2, 5,
+ * 10, 20, 50, ..., the smallest step at which every such number fits with
+ * a blank column to its neighbours (a last multiple too near the far end
+ * gives way to the end's number). So no number seems to be missing: the
+ * title says "every 5th numbered" when k > 1 (numbers_step). The stations
+ * are taken in column order (any placement), sorted once per frame. */
+typedef struct by_col {
+    int col;
+    uint32_t i;
+} by_col;
+
+static int cmp_by_col(const void *a, const void *b)
+{
+    const by_col *x = a, *y = b;
+    if (x->col != y->col)
+        return (x->col > y->col) - (x->col < y->col);
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Returns whether every multiple of k found its place. */
+static bool place_numbers(ctx *c, const by_col *o, int x0, int cw, int y, uint32_t k, bool draw)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
-    if (s->n_rows == 0)
-        return;
-    size_t lo = 0, hi = 0;
-    for (size_t i = 1; i < s->n_rows; i++) {
-        int col = station_col(s, i, cw);
-        if (col < station_col(s, lo, cw))
-            lo = i;
-        if (col > station_col(s, hi, cw))
-            hi = i;
-    }
+    size_t n = s->n_rows, lo = o[0].i, hi = o[n - 1].i;
     int lw, hw;
     int lx = number_x(s, lo, x0, cw, w, &lw), hx = number_x(s, hi, x0, cw, w, &hw);
-    put_number(c, s, lo, lx, y);
-    if (hi == lo || hx <= lx + lw)
-        return;
-    put_number(c, s, hi, hx, y);
-    /* Between: in order of column; stations sharing a column show the
-     * first one's number. */
+    if (draw)
+        put_number(c, s, lo, lx, y);
+    if (hi == lo)
+        return true;
+    if (hx <= lx + lw)
+        return false;
+    if (draw)
+        put_number(c, s, hi, hx, y);
+    bool all = true;
     int end = lx + lw;
-    for (int col = 0; col < cw; col++) {
-        for (size_t i = 0; i < s->n_rows; i++) {
-            if (i == lo || i == hi || station_col(s, i, cw) != col)
-                continue;
-            int nw, nx = number_x(s, i, x0, cw, w, &nw);
-            if (nx > end && nx + nw < hx) {
+    for (size_t j = 1; j + 1 < n; j++) {
+        size_t i = o[j].i;
+        if ((s->rows[i].index + 1) % k != 0)
+            continue;
+        int nw, nx = number_x(s, i, x0, cw, w, &nw);
+        if (nx > end && nx + nw < hx) {
+            if (draw)
                 put_number(c, s, i, nx, y);
-                end = nx + nw;
-            }
-            break;
-        }
+            end = nx + nw;
+        } else if (nx <= end || o[j].col * 2 < o[n - 1].col + o[0].col) {
+            all = false; /* the scale does not fit */
+        } /* else a last multiple too near the far end, whose number ends it */
     }
+    return all;
+}
+
+/* The step of the numbers' scale; 0: not even 1, 2, 5, ... fit (a crowded
+ * placement), the ends only. */
+static uint32_t numbers_step(ctx *c, const by_col *o, int x0, int cw, int y)
+{
+    static const uint32_t base[] = {1, 2, 5};
+    for (uint32_t mag = 1; mag <= 100000; mag *= 10)
+        for (size_t b = 0; b < 3; b++)
+            if (place_numbers(c, o, x0, cw, y, base[b] * mag, false))
+                return base[b] * mag;
+    return 0;
+}
+
+/* The most stations that share one column of the drawing. */
+static uint32_t per_column(const by_col *o, size_t n)
+{
+    uint32_t most = 1, run = 1;
+    for (size_t j = 1; j < n; j++) {
+        run = o[j].col == o[j - 1].col ? run + 1 : 1;
+        if (run > most)
+            most = run;
+    }
+    return most;
 }
 
 void tui_draw_medium(ctx *c, int y, int rows)
 {
     int x0 = 1, cw = c->g->w - 2;
     int cy = y + rows - 1, my = cy - 1;
-    medium_title(c, y);
+    size_t n = c->s->n_rows;
+    by_col *o = n > 0 ? malloc(n * sizeof *o) : NULL;
+    uint32_t step = 1, per_col = 1;
+    if (o) {
+        for (size_t i = 0; i < n; i++)
+            o[i] = (by_col){station_col(c->s, i, cw), (uint32_t)i};
+        qsort(o, n, sizeof *o, cmp_by_col);
+        per_col = per_column(o, n);
+        if (rows >= 4)
+            step = numbers_step(c, o, x0, cw, my - 1);
+    }
+    medium_title(c, y, step, per_col);
     medium_cable(c, x0, cw, cy);
     medium_stations(c, x0, cw, my);
-    if (rows >= 4)
-        medium_numbers(c, x0, cw, my - 1);
+    if (rows >= 4 && o)
+        place_numbers(c, o, x0, cw, my - 1, step ? step : UINT32_MAX, true);
+    free(o);
 }
 
 static void timeline_title(ctx *c, int y, int cw)

@@ -156,6 +156,8 @@ static void plot_title(ctx *c, const plot *p, int px, int py, int pw)
                      p->smin, dash);
         if (tui_text_width(buf) > pw)
             snprintf(buf, sizeof buf, "S axis cut: %.2f%s1 (of %s) vs N", p->smin, dash, rate);
+        if (tui_text_width(buf) > pw)
+            snprintf(buf, sizeof buf, "S axis cut: %.2f%s1 (of %s)", p->smin, dash, rate);
     } else {
         snprintf(buf, sizeof buf, "Throughput S (fraction of %s) vs number of stations N", rate);
         if (tui_text_width(buf) > pw)

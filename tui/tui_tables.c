@@ -5,10 +5,11 @@
  * Lost frames use `csmacd run`'s words, one word per counter: aborted
  * (given up after 16 collisions, aFramesAbortedDueToXSColls),
  * late-discarded (given up after a late collision) and dropped (lost to a
- * full queue). Below TABLE_WIDE_W columns the table has room for one of
- * them, aborted (the one a saturated sweep produces), and gives the two
- * others as totals under the rows. The table is at least 42 columns wide
- * (tui_layout.c), so these two forms are all there is.
+ * full queue). The narrow (mid) form has room for one of them, aborted
+ * (the one a saturated sweep produces), and gives the two others as totals
+ * under the rows; the wide form, from table_width(TABLE_WIDE) columns on,
+ * has a column for each. The columns are table_cols below; the layout
+ * gives the table at least tui_table_min_width() columns.
  */
 #include "tui_int.h"
 
@@ -27,31 +28,54 @@ static double ref_at(const tui_snapshot *s, double n)
     return NAN;
 }
 
-bool tui_capture_effect(const tui_snapshot *s, uint32_t *top, double *share)
+/* S at the watched N with its interval, from enough batches: the point
+ * being measured, or the one recorded there once measuring is over. */
+static bool measured_s(const tui_snapshot *s, double *v, double *ci)
 {
-    /* The capture effect (one station, having won, resets its backoff
-     * while the losers' windows grow, so it keeps winning) is named on
-     * screen when all of these hold for the run being watched:
-     *   - its throughput S is above the model's at this N (Metcalfe-Boggs
-     *     assumes every station equally likely to send: capture beats it);
-     *   - one station sent more than half of the bits delivered (share >
-     *     TUI_CAPTURE_SHARE);
-     *   - Jain's fairness index is below TUI_CAPTURE_JAIN (1 is equal
-     *     shares, 1/N one station with everything).
-     * A class asks why the measure beats the model: this is the answer. */
-    if (s->n_rows < 2 || !s->rows || isnan(s->jain) || s->jain >= TUI_CAPTURE_JAIN)
+    if (s->measuring) {
+        if (!s->has_current || s->current.n != s->n_stations || s->current.s_ci95 < 0 ||
+            s->batches < s->min_batches)
+            return false;
+        *v = s->current.s;
+        *ci = s->current.s_ci95;
+        return true;
+    }
+    for (size_t i = 0; i < s->n_points; i++)
+        if (s->points[i].n == s->n_stations && s->points[i].s_ci95 >= 0) {
+            *v = s->points[i].s;
+            *ci = s->points[i].s_ci95;
+            return true;
+        }
+    return false;
+}
+
+bool tui_capture_effect(const tui_snapshot *s, tui_capture *out)
+{
+    /* The capture effect: one station, having won, resets its backoff
+     * while the losers' windows grow, so it keeps winning, and the
+     * channel wastes less than Metcalfe-Boggs, which assumes every station
+     * equally likely to send. The rule is in tui_layout.h. */
+    if (s->n_rows < 2 || !s->rows || isnan(s->jain) || s->jain >= TUI_CAPTURE_JAIN ||
+        !s->show_ref)
         return false;
-    double model = ref_at(s, s->n_stations);
-    if (isnan(model) || !(s->throughput > model))
+    double model = ref_at(s, s->n_stations), v, ci;
+    if (isnan(model) || !measured_s(s, &v, &ci) || !(v - ci > model))
         return false;
+    uint64_t frames = 0;
     size_t best = 0;
-    for (size_t i = 1; i < s->n_rows; i++)
+    for (size_t i = 0; i < s->n_rows; i++) {
+        frames += s->rows[i].successes;
         if (s->rows[i].share > s->rows[best].share)
             best = i;
-    if (!(s->rows[best].share > TUI_CAPTURE_SHARE))
+    }
+    if (frames < TUI_CAPTURE_MIN_FRAMES)
         return false;
-    *top = s->rows[best].index;
-    *share = s->rows[best].share;
+    double p = s->rows[best].share;
+    double run = s->capture_mean_run > 1 ? s->capture_mean_run : 1;
+    if (!(p - 1.96 * sqrt(p * (1 - p) * run / (double)frames) > TUI_CAPTURE_SHARE))
+        return false;
+    *out = (tui_capture){.top = s->rows[best].index, .share = p, .n = s->n_stations, .s = v,
+                         .s_ci95 = ci, .model = model, .frames = frames};
     return true;
 }
 
@@ -60,70 +84,166 @@ typedef enum table_form {
     TABLE_WIDE, /* aborted, late-discarded, dropped */
 } table_form;
 
-#define TABLE_WIDE_W 81
+/* ------------------------------------------------------------------ */
+/* The columns. One entry per column, in order; a column is in a form when
+ * it has a header there. A new column (a station's group, say) is one more
+ * cell function and one more entry: the header, the rows and the width of
+ * each form follow from this table. */
+
+typedef void (*cell_fn)(const tui_station_row *r, char *buf, size_t len);
+
+static void cell_number(const tui_station_row *r, char *b, size_t n)
+{
+    snprintf(b, n, "%u", r->index + 1);
+}
+
+/* One word per state, the same on every row (tui_state_word); the slots
+ * left of a backoff have a column of their own. */
+static void cell_state(const tui_station_row *r, char *b, size_t n)
+{
+    snprintf(b, n, "%s", tui_state_word(r->state));
+}
+
+static void cell_wait(const tui_station_row *r, char *b, size_t n)
+{
+    if (r->state == TUI_ST_BACKOFF)
+        snprintf(b, n, "%llu", (unsigned long long)r->backoff_slots_left);
+    else
+        b[0] = '\0';
+}
+
+static void cell_attempt(const tui_station_row *r, char *b, size_t n)
+{
+    if (r->attempt)
+        snprintf(b, n, "%u", r->attempt);
+    else
+        snprintf(b, n, "-");
+}
+
+static void cell_ok(const tui_station_row *r, char *b, size_t n)
+{
+    tui_fmt_count(r->successes, b, n);
+}
+
+static void cell_coll(const tui_station_row *r, char *b, size_t n)
+{
+    tui_fmt_count(r->collisions, b, n);
+}
+
+static void cell_aborted(const tui_station_row *r, char *b, size_t n)
+{
+    tui_fmt_count(r->aborted, b, n);
+}
+
+static void cell_late(const tui_station_row *r, char *b, size_t n)
+{
+    tui_fmt_count(r->late_discarded, b, n);
+}
+
+static void cell_dropped(const tui_station_row *r, char *b, size_t n)
+{
+    tui_fmt_count(r->dropped, b, n);
+}
+
+static void cell_share(const tui_station_row *r, char *b, size_t n)
+{
+    if (r->share >= 0.9995)
+        snprintf(b, n, "100%%");
+    else
+        snprintf(b, n, "%.1f%%", r->share * 100.0);
+}
+
+typedef struct table_col {
+    const char *head[2]; /* by table_form; NULL: not in that form */
+    int width[2];
+    bool left;           /* text, left-aligned (numbers go right) */
+    bool state_attr;     /* drawn in the colour of the station's state */
+    cell_fn cell;
+} table_col;
+
+static const table_col table_cols[] = {
+    {{"#", "#"}, {3, 4}, false, false, cell_number},
+    {{"state", "state"}, {7, 7}, true, true, cell_state},
+    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait},
+    {{"try", "attempt"}, {3, 7}, false, false, cell_attempt},
+    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok},
+    {{"coll", "collis."}, {5, 7}, false, false, cell_coll},
+    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted},
+    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late},
+    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped},
+    {{"share", "share"}, {5, 6}, false, false, cell_share},
+};
+#define N_TABLE_COLS (sizeof table_cols / sizeof table_cols[0])
+
+/* A form's width: its columns and one space between each two. */
+static int table_width(table_form f)
+{
+    int w = -1;
+    for (size_t i = 0; i < N_TABLE_COLS; i++)
+        if (table_cols[i].head[f])
+            w += table_cols[i].width[f] + 1;
+    return w;
+}
+
+int tui_table_min_width(void) { return table_width(TABLE_MID); }
 
 /* Lines below the rows: key, totals, fairness, and the capture note. */
 static int table_foot_lines(table_form f, bool capture)
 {
     int n = f == TABLE_WIDE ? 2 : 4;
     if (capture)
-        n += f == TABLE_WIDE ? 1 : 2;
+        n += 3;
     return n;
+}
+
+/* One line of the table from its cells (or headers), each fitted to its
+ * column; *at[i] is where column i starts (-1 when not in the form). */
+static void table_line(table_form f, const char *const *cells, char *line, size_t len, int *at)
+{
+    size_t n = 0;
+    line[0] = '\0';
+    for (size_t i = 0; i < N_TABLE_COLS && n + 1 < len; i++) {
+        const table_col *col = &table_cols[i];
+        at[i] = -1;
+        if (!col->head[f])
+            continue;
+        int w = col->width[f];
+        at[i] = (int)n + (n > 0);
+        int k = snprintf(line + n, len - n, col->left ? "%s%-*.*s" : "%s%*.*s", n > 0 ? " " : "",
+                         w, w, cells[i]);
+        if (k < 0)
+            break;
+        n += (size_t)k < len - n ? (size_t)k : len - n - 1;
+    }
 }
 
 static void table_header(ctx *c, table_form f, int x, int y, int w)
 {
-    char hdr[160];
-    if (f == TABLE_WIDE)
-        snprintf(hdr, sizeof hdr, "%4s %-18s %7s %7s %7s %7s %10s %7s %6s", "#", "state",
-                 "attempt", "sent OK", "collis.", "aborted", "late-disc.", "dropped", "share");
-    else
-        snprintf(hdr, sizeof hdr, "%3s %-10s %3s %5s %5s %5s %5s", "#", "state", "try", "ok",
-                 "coll", "abort", "share");
-    tui_text(c, x, y, w, hdr, TUI_A_AXIS);
-}
-
-/* The state as the table shows it, in at most `room` columns: a backoff
- * with its slots left (up to 1023 at the tenth attempt and after). */
-static void state_text(const tui_station_row *r, bool wide, int room, char *st, size_t len)
-{
-    unsigned long long left = (unsigned long long)r->backoff_slots_left;
-    if (r->state != TUI_ST_BACKOFF)
-        snprintf(st, len, "%s", tui_state_word(r->state));
-    else if (wide)
-        snprintf(st, len, "backoff %llu slots", left);
-    else if (snprintf(st, len, "backoff %llu", left) > room)
-        snprintf(st, len, "bkoff %llu", left);
+    const char *heads[N_TABLE_COLS];
+    int at[N_TABLE_COLS];
+    char line[200];
+    for (size_t i = 0; i < N_TABLE_COLS; i++)
+        heads[i] = table_cols[i].head[f] ? table_cols[i].head[f] : "";
+    table_line(f, heads, line, sizeof line, at);
+    tui_text(c, x, y, w, line, TUI_A_AXIS);
 }
 
 static void table_row(ctx *c, table_form f, const tui_station_row *r, int x, int y, int w)
 {
-    char st[32], ok[16], co[16], ab[16], ld[16], dr[16], sh[16], att[16], line[200];
-    int room = f == TABLE_WIDE ? 18 : 10;
-    state_text(r, f == TABLE_WIDE, room, st, sizeof st);
-    tui_fmt_count(r->successes, ok, sizeof ok);
-    tui_fmt_count(r->collisions, co, sizeof co);
-    tui_fmt_count(r->aborted, ab, sizeof ab);
-    tui_fmt_count(r->late_discarded, ld, sizeof ld);
-    tui_fmt_count(r->dropped, dr, sizeof dr);
-    if (r->share >= 0.9995)
-        snprintf(sh, sizeof sh, "100%%");
-    else
-        snprintf(sh, sizeof sh, "%.1f%%", r->share * 100.0);
-    if (r->attempt)
-        snprintf(att, sizeof att, "%u", r->attempt);
-    else
-        snprintf(att, sizeof att, "-");
-    unsigned num = r->index + 1;
-    if (f == TABLE_WIDE)
-        snprintf(line, sizeof line, "%4u %-18s %7s %7s %7s %7s %10s %7s %6s", num, "", att, ok,
-                 co, ab, ld, dr, sh);
-    else
-        snprintf(line, sizeof line, "%3u %-10s %3s %5s %5s %5s %5s", num, "", att, ok, co, ab,
-                 sh);
+    char cells[N_TABLE_COLS][32], line[200];
+    const char *p[N_TABLE_COLS];
+    int at[N_TABLE_COLS];
+    for (size_t i = 0; i < N_TABLE_COLS; i++) {
+        table_cols[i].cell(r, cells[i], sizeof cells[i]);
+        p[i] = cells[i];
+    }
+    table_line(f, p, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_PLAIN);
-    int sx = f == TABLE_WIDE ? x + 5 : x + 4;
-    tui_text(c, sx, y, room, st, tui_state_attr(r->state));
+    for (size_t i = 0; i < N_TABLE_COLS; i++)
+        if (table_cols[i].state_attr && at[i] >= 0 && at[i] < w)
+            tui_text(c, x + at[i], y, w - at[i] < table_cols[i].width[f] ? w - at[i]
+                                                                         : table_cols[i].width[f],
+                     cells[i], tui_state_attr(r->state));
 }
 
 /* The frames lost as totals, in run's words, on two lines; the
@@ -143,25 +263,32 @@ static void table_lost_totals(ctx *c, int x, int y, int w)
     tui_text(c, x, y + 1, w, line, TUI_A_PLAIN);
 }
 
+/* The note names its evidence: S with its interval, the model's value it
+ * is above and the curve's name (as in the plot's legend), the top
+ * station's share, Jain's index and the frames it rests on. */
 static void table_capture_note(ctx *c, table_form f, int x, int y, int w)
 {
-    uint32_t top;
-    double share;
-    char line[160];
-    if (!tui_capture_effect(c->s, &top, &share))
+    tui_capture e;
+    char l1[200], l2[200], l3[200];
+    if (!tui_capture_effect(c->s, &e))
         return;
+    const char *pm = c->gl->pm, *model = c->s->ref_label ? c->s->ref_label : "model";
     if (f == TABLE_WIDE) {
-        snprintf(line, sizeof line,
-                 "Capture effect: S above the model, station %u sent %.0f%% of the bits, "
-                 "Jain %.2f",
-                 top + 1, share * 100.0, c->s->jain);
-        tui_text(c, x, y, w, line, TUI_A_WARN);
-        return;
+        snprintf(l1, sizeof l1, "Capture effect: S = %.3f %s %.3f (95%% CI) at N = %u,", e.s, pm,
+                 e.s_ci95, e.n);
+        snprintf(l2, sizeof l2, "above the %s curve's %.3f (the model on the plot);", model,
+                 e.model);
+        snprintf(l3, sizeof l3, "station %u sent %.0f%% of the bits, Jain %.2f, over %llu frames",
+                 e.top + 1, e.share * 100.0, c->s->jain, (unsigned long long)e.frames);
+    } else {
+        snprintf(l1, sizeof l1, "Capture effect: S %.3f%s%.3f, above", e.s, pm, e.s_ci95);
+        snprintf(l2, sizeof l2, "%s's %.3f at N = %u;", model, e.model, e.n);
+        snprintf(l3, sizeof l3, "station %u sent %.0f%% of bits, Jain %.2f", e.top + 1,
+                 e.share * 100.0, c->s->jain);
     }
-    tui_text(c, x, y, w, "Capture effect: S above the model,", TUI_A_WARN);
-    snprintf(line, sizeof line, "station %u sent %.0f%% of the bits, Jain %.2f", top + 1,
-             share * 100.0, c->s->jain);
-    tui_text(c, x, y + 1, w, line, TUI_A_WARN);
+    tui_text(c, x, y, w, l1, TUI_A_WARN);
+    tui_text(c, x, y + 1, w, l2, TUI_A_WARN);
+    tui_text(c, x, y + 2, w, l3, TUI_A_WARN);
 }
 
 static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
@@ -175,7 +302,7 @@ static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
         snprintf(jain, sizeof jain, "%.3f", s->jain);
     if (capture) {
         table_capture_note(c, f, x, y, w);
-        y += f == TABLE_WIDE ? 1 : 2;
+        y += 3;
     }
     if (f == TABLE_WIDE) {
         tui_text(c, x, y, w,
@@ -190,7 +317,7 @@ static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
     }
     char slot[32];
     tui_fmt_dur(c, s->slot_s, slot, sizeof slot);
-    snprintf(foot, sizeof foot, "backoff: slots left, 1 slot = %s", slot);
+    snprintf(foot, sizeof foot, "wait: backoff slots left, 1 slot = %s", slot);
     tui_text(c, x, y, w, foot, TUI_A_DIM);
     table_lost_totals(c, x, y + 1, w);
     snprintf(foot, sizeof foot, "Jain fairness %s, capture run %llu max", jain,
@@ -201,10 +328,9 @@ static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
 void tui_draw_stations(ctx *c, int x, int y, int w, int h)
 {
     const tui_snapshot *s = c->s;
-    table_form f = w >= TABLE_WIDE_W ? TABLE_WIDE : TABLE_MID;
-    uint32_t top;
-    double share;
-    bool capture = tui_capture_effect(s, &top, &share);
+    table_form f = w >= table_width(TABLE_WIDE) ? TABLE_WIDE : TABLE_MID;
+    tui_capture evidence;
+    bool capture = tui_capture_effect(s, &evidence);
     int foot = table_foot_lines(f, capture);
     int body = h - 2 - foot; /* title and header above */
     if (body < 1)

@@ -49,6 +49,7 @@ enum {
     OPT_SPEED,
     OPT_ASCII,
     OPT_SAVE_DIR,
+    OPT_NO_EFFECT, /* a scenario option the TUI has no use for: refused */
 };
 
 static const cli_option tui_options[] = {
@@ -59,12 +60,19 @@ static const cli_option tui_options[] = {
     {"precision", CLI_ARG_REQUIRED, "REL",
      "stop a point when its 95% CI half-width is REL of S (0.02)", OPT_PRECISION},
     {"point-time", CLI_ARG_REQUIRED, "TIME",
-     "most simulated time per point (200 batches of 2^20 bit times)", OPT_POINT_TIME},
+     "most simulated time per point (200 batches of 2^20 bit times; at least 2)",
+     OPT_POINT_TIME},
     {"speed", CLI_ARG_REQUIRED, "TIME|max",
      "simulated time per wall second: 1us .. 100s, or max (1s: real time)", OPT_SPEED},
     {"ascii", CLI_ARG_NONE, NULL, "draw with ASCII only, whatever the locale", OPT_ASCII},
     {"save-dir", CLI_ARG_REQUIRED, "DIR",
-     "where c (CSV) and w (pcap) save files (the current directory)", OPT_SAVE_DIR},
+     "where c (CSV) and w (pcap) save, never replacing a file (.)",
+     OPT_SAVE_DIR},
+    /* Scenario options that could have no effect here, shadowed so that
+     * they are refused (exit 2) instead of silently ignored. */
+    {"duration", CLI_ARG_REQUIRED, NULL, NULL, OPT_NO_EFFECT},
+    {"warmup", CLI_ARG_REQUIRED, NULL, NULL, OPT_NO_EFFECT},
+    {"batches", CLI_ARG_REQUIRED, NULL, NULL, OPT_NO_EFFECT},
 };
 
 typedef struct tui_opts {
@@ -132,6 +140,11 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_ASCII:
         o->ascii = true;
         return 0;
+    case OPT_NO_EFFECT:
+        snprintf(err, errlen,
+                 "not for the TUI: each point runs until its CI is tight (--precision) or for "
+                 "--point-time, the screen until you quit");
+        return -1;
     case OPT_SAVE_DIR:
         if (value[0] == '\0') {
             snprintf(err, errlen, "needs a directory");
@@ -210,8 +223,13 @@ int cmd_tui_main(int argc, char **argv)
                    "it is exact for one station), with the medium, the channel and every\n"
                    "station's state as they happen. Press ? for the keys. Without options:\n"
                    "10base5, saturated stations, N from 1 to 64. Colour follows NO_COLOR.\n"
-                   "--duration, --warmup and --batches do not apply: each point runs until\n"
-                   "its CI is tight (--precision) or for --point-time.",
+                   "--duration, --warmup and --batches are refused (exit 2): each point runs\n"
+                   "until its CI is tight (--precision) or for --point-time, and the screen\n"
+                   "until you quit (a scenario file's duration, warmup and batches are\n"
+                   "ignored). c saves the plot data, w the most recent part of the run's\n"
+                   "trace (at most 10 s and, by an estimate made first, 64 MB; Esc cancels);\n"
+                   "a save never replaces a file: its name says PHY, frame size, policy,\n"
+                   "traffic and seed, and a clash adds -2, -3, ...",
         .options = tui_options,
         .n_options = sizeof tui_options / sizeof tui_options[0],
         .scenario_options = true,

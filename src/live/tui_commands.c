@@ -1,6 +1,7 @@
 /* tui_commands.c - the TUI's commands (tui_driver_command): load, frame
  * size, PHY, policy and station count change the base scenario and start a
- * new sweep; the saves write the curve (CSV) and a replayed trace (pcap).
+ * new sweep; c and w start the saves of tui_save.c (a trace being written is
+ * cancelled by Esc).
  */
 #include <errno.h>
 #include <math.h>
@@ -8,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outfile.h"
-#include "pcap_sink.h"
 #include "phy.h"
 #include "tui_driver_int.h"
 
@@ -165,82 +164,6 @@ static int cmd_policy(tui_driver *d, char *err, size_t errlen)
     return change_base(d, k, val, 1, "backoff policy", err, errlen);
 }
 
-static void cmd_save_csv(tui_driver *d)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/csmacd-sweep-%s-%uB-seed%llu.csv", d->save_dir,
-             d->base.phy.name, (unsigned)lround(frame_bytes_mean(&d->base)),
-             (unsigned long long)d->base.seed);
-    /* Like every output: a temporary renamed into place when whole. */
-    outfile out;
-    char err[1400];
-    if (outfile_open(&out, path, err, sizeof err) != 0) {
-        set_message(d, "%s", err);
-        return;
-    }
-    errno = 0;
-    if (tui_driver_write_csv(d, out.f) != 0) {
-        set_message(d, "%s: %s", path, strerror(errno ? errno : EIO));
-        outfile_discard(&out);
-        return;
-    }
-    if (outfile_commit(&out, err, sizeof err) != 0) {
-        set_message(d, "%s", err);
-        return;
-    }
-    set_message(d, "saved the plot data (%zu points) to %s", d->n_points, path);
-}
-
-/* The current run's trace: the run is replayed from t = 0 with a pcap sink
- * (a scenario and a seed give the same events), up to the current time or
- * DRIVER_PCAP_MAX_PS, whichever is earlier. */
-static void cmd_save_pcap(tui_driver *d)
-{
-    char path[1200], e2[512];
-    const scenario *sc = engine_scenario(d->e);
-    snprintf(path, sizeof path, "%s/csmacd-%s-N%u-seed%llu.pcap", d->save_dir, sc->phy.name,
-             sc->n_stations, (unsigned long long)sc->seed);
-    sim_time until = d->view_t < DRIVER_PCAP_MAX_PS ? d->view_t : DRIVER_PCAP_MAX_PS;
-    engine *e2e = NULL;
-    if (engine_create(sc, &e2e, e2, sizeof e2) != 0) {
-        set_message(d, "cannot save the trace: %s", e2);
-        return;
-    }
-    pcap_sink *ps = NULL;
-    pcap_sink_options po = {.collisions = true};
-    if (pcap_sink_open(path, &sc->phy, &po, &ps, e2, sizeof e2) != 0) {
-        engine_destroy(e2e);
-        set_message(d, "%s", e2);
-        return;
-    }
-    if (engine_add_sink(e2e, pcap_sink_trace(ps)) != 0) {
-        pcap_sink_discard(ps);
-        engine_destroy(e2e);
-        set_message(d, "cannot save the trace: out of memory");
-        return;
-    }
-    if (engine_start(e2e, e2, sizeof e2) != 0) {
-        pcap_sink_discard(ps);
-        engine_destroy(e2e);
-        set_message(d, "cannot save the trace: %s", e2);
-        return;
-    }
-    if (engine_run(e2e, until, 0) == ENGINE_OUT_OF_MEMORY) {
-        pcap_sink_discard(ps);
-        engine_destroy(e2e);
-        set_message(d, "cannot save the trace: out of memory");
-        return;
-    }
-    engine_destroy(e2e);
-    uint64_t recs = pcap_sink_records(ps);
-    if (pcap_sink_close(ps, e2, sizeof e2) != 0) {
-        set_message(d, "%s", e2);
-        return;
-    }
-    set_message(d, "saved the trace of the first %.6f s (%llu records) to %s",
-                sim_time_to_s(until), (unsigned long long)recs, path);
-}
-
 static int cmd_stations(tui_driver *d, int dir, char *err, size_t errlen)
 {
     uint32_t n = d->n;
@@ -319,16 +242,17 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
                                : "S axis from 0 to 1 (z: zoom to the data)");
         return 0;
     case TUI_CMD_SAVE_PCAP:
-        cmd_save_pcap(d);
+        tui_trace_start(d);
         return 0;
     case TUI_CMD_SAVE_CSV:
-        cmd_save_csv(d);
+        tui_save_csv(d);
         return 0;
     case TUI_CMD_HELP:
         d->show_help = !d->show_help;
         return 0;
     case TUI_CMD_CLOSE:
         d->show_help = false;
+        tui_trace_cancel(d, "trace cancelled: nothing written");
         return 0;
     case TUI_CMD_SCROLL_UP:
         if (d->scroll > 0)

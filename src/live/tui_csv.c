@@ -20,7 +20,8 @@ int tui_driver_write_csv(const tui_driver *d, FILE *f)
     tui_point *p = malloc((d->n_points ? d->n_points : 1) * sizeof *p);
     if (!p)
         return -1;
-    memcpy(p, d->points, d->n_points * sizeof *p);
+    if (d->n_points)
+        memcpy(p, d->points, d->n_points * sizeof *p);
     qsort(p, d->n_points, sizeof *p, cmp_point);
     const phy_params *ph = &d->base.phy;
     double fb = frame_bytes_mean(&d->base) * 8.0;

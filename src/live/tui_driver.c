@@ -332,7 +332,10 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     }
     bool tight = d->kept >= d->min_batches && d->kept >= 2 &&
                  d->cur.s_ci95 <= d->precision * d->cur.s;
-    if (!tight && now < d->cap_ps)
+    /* A point is never recorded without a measurement: one whose point
+     * time (--point-time) ends inside its warm-up batch runs on to the end
+     * of its first measured batch, so no S = 0 lands on the chart. */
+    if (!tight && (now < d->cap_ps || d->kept == 0))
         return 0;
 
     record_point(d, &d->cur);
@@ -414,11 +417,19 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
     d->min_batches = opt->min_batches >= 2 ? opt->min_batches : 10;
     d->batch_ps_opt = opt->batch_ps;
     d->cap_ps_opt = opt->point_cap_ps;
-    snprintf(d->save_dir, sizeof d->save_dir, "%s", opt->save_dir ? opt->save_dir : ".");
+    /* The folder is kept whole, however long (never cut to a buffer). */
+    d->save_dir = strdup(opt->save_dir ? opt->save_dir : ".");
     /* The help overlay says where files go: "." means little to a class. */
-    char *abs = realpath(d->save_dir, NULL);
-    snprintf(d->save_dir_shown, sizeof d->save_dir_shown, "%s", abs ? abs : d->save_dir);
-    free(abs);
+    d->save_dir_shown = d->save_dir ? realpath(d->save_dir, NULL) : NULL;
+    if (d->save_dir && !d->save_dir_shown)
+        d->save_dir_shown = strdup(d->save_dir);
+    if (!d->save_dir_shown) {
+        tui_driver_destroy(d);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    d->trace_max_ps = opt->trace_max_ps > 0 ? opt->trace_max_ps : DRIVER_TRACE_MAX_PS;
+    d->trace_max_bytes = opt->trace_max_bytes > 0 ? opt->trace_max_bytes : DRIVER_TRACE_MAX_BYTES;
     d->log_x = opt->log_x;
     d->show_ref = true;
     /* The S axis opens at 0 .. 1: a class first sees throughput as the
@@ -458,6 +469,7 @@ void tui_driver_destroy(tui_driver *d)
 {
     if (!d)
         return;
+    tui_trace_cancel(d, NULL); /* a trace being written leaves no file */
     engine_destroy(d->e);
     timeline_sink_destroy(d->tl);
     scenario_free(&d->base);
@@ -467,6 +479,8 @@ void tui_driver_destroy(tui_driver *d)
     free(d->rows);
     free(d->pos);
     free(d->spans);
+    free(d->save_dir);
+    free(d->save_dir_shown);
     free(d);
 }
 
@@ -479,8 +493,11 @@ int64_t tui_driver_advance(tui_driver *d, double wall_dt_s, uint64_t max_events,
             d->message[0] = '\0';
     }
     d->exhausted = false;
+    /* A trace being written takes its own share of the frame, paused or
+     * not, so the screen keeps redrawing while it is written. */
+    int64_t saved = tui_trace_step(d, max_events ? max_events : 1);
     if (d->paused)
-        return 0;
+        return saved;
     double speed = speeds[d->speed_idx];
     sim_time target = SIM_TIME_NEVER;
     if (speed > 0) {
@@ -490,7 +507,8 @@ int64_t tui_driver_advance(tui_driver *d, double wall_dt_s, uint64_t max_events,
         sim_time step = (sim_time)llround(speed * dt * 1e12);
         target = d->view_t + (step > 0 ? step : 1);
     }
-    return run_to(d, target, max_events ? max_events : 1, err, errlen);
+    int64_t ran = run_to(d, target, max_events ? max_events : 1, err, errlen);
+    return ran < 0 ? ran : ran + saved;
 }
 
 bool tui_driver_budget_exhausted(const tui_driver *d)

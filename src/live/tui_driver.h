@@ -44,6 +44,8 @@ typedef struct tui_driver_options {
     sim_time point_cap_ps;    /* most simulated time per point; 0: 200 batches */
     double speed;             /* initial simulated s per wall s; 0 = full speed */
     const char *save_dir;     /* where CSV and pcap files go ("." if NULL) */
+    sim_time trace_max_ps;    /* longest span a trace (w) holds; 0: 10 s */
+    double trace_max_bytes;   /* largest trace by its estimate; 0: 64 MB */
 } tui_driver_options;
 
 /* The default sweep list for 1 .. max: log (about sqrt(2) apart, e.g. 1 2 3

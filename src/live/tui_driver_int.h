@@ -1,8 +1,9 @@
 /* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
- * tui_snapshot.c (what the screen shows, the geometry of the signals) and
- * tui_csv.c (the saved curve).
+ * tui_snapshot.c (what the screen shows, the geometry of the signals),
+ * tui_csv.c (the saved curve) and tui_save.c (the saves: names, never
+ * replacing a file, the trace written in steps).
  */
 #ifndef CSMACD_TUI_DRIVER_INT_H
 #define CSMACD_TUI_DRIVER_INT_H
@@ -21,10 +22,12 @@
 #define DRIVER_RUN_PS (3600 * SIM_PS_PER_S) /* engines run "for ever": 1 h */
 #define DRIVER_REF_POINTS 160
 #define DRIVER_TIMELINE_RING 8192
-#define DRIVER_PCAP_MAX_PS (10 * SIM_PS_PER_S) /* longest trace a save replays */
+#define DRIVER_TRACE_MAX_PS (10 * SIM_PS_PER_S) /* longest span a trace holds */
+#define DRIVER_TRACE_MAX_BYTES (64 * 1000 * 1000) /* largest trace, by estimate */
 
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 #define N_SPEEDS 10
+typedef struct tui_trace_job tui_trace_job;
 extern const double speeds[N_SPEEDS];
 
 struct tui_driver {
@@ -33,8 +36,12 @@ struct tui_driver {
     uint32_t min_batches;
     sim_time batch_ps_opt, cap_ps_opt; /* as given (0 = derive from the PHY) */
     sim_time batch_ps, cap_ps;
-    char save_dir[1024];
-    char save_dir_shown[4096]; /* save_dir resolved, for the help overlay */
+    char *save_dir;       /* as given, whole */
+    char *save_dir_shown; /* save_dir resolved, for the help overlay */
+    unsigned save_seq;    /* private names of saves being written */
+    sim_time trace_max_ps;
+    double trace_max_bytes;
+    tui_trace_job *trace; /* the trace being written (w), or NULL */
 
     uint32_t *sweep;
     size_t n_sweep, sweep_idx;
@@ -96,5 +103,18 @@ void compute_ref(tui_driver *d);
 int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen);
 int restart_sweep(tui_driver *d, char *err, size_t errlen);
 int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
+
+/* The saves (tui_save.c). */
+char *tui_save_csv_stem(const scenario *sc);  /* file names without extension; */
+char *tui_save_pcap_stem(const scenario *sc); /* the caller frees them */
+void tui_save_csv(tui_driver *d);
+void tui_trace_start(tui_driver *d);
+/* One step of the trace being written, at most budget events; returns the
+ * events handled. Finishes (or fails) the save when its span is done. */
+int64_t tui_trace_step(tui_driver *d, uint64_t budget);
+bool tui_trace_busy(const tui_driver *d);
+/* Gives the trace up, removing its temporary; why (may be NULL) becomes
+ * the message. */
+void tui_trace_cancel(tui_driver *d, const char *why);
 
 #endif

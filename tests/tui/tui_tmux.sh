@@ -2,24 +2,27 @@
 # tui_tmux.sh - end-to-end test of `csmacd tui` in a real terminal (tmux).
 #
 # Pins, at 80x24 and 200x60: the screen comes up with the plot's axes and
-# labels, fills in measured points, and shows the station table; the keys
-# work as the help says (space pauses: the clock stops; s steps one event
-# and S one slot while paused; + adds a station and leaves the sweep; ?
-# opens the help (which names the save folder) and Esc closes it; z zooms
-# the S axis, marked cut, and z again shows 0 to 1; c saves the CSV; the
-# bus row keeps the numbers of its first and last station at 80x24;
-# b switches the backoff policy, beb -> ca-beb -> full-jitter, shown in the
-# header, and restarts the sweep);
-# a resize redraws at the new size, a
+# labels, fills in measured points, and shows the station table (one word
+# per state, the backoff slots in a column of their own); the keys work as
+# the help says (space pauses: the clock stops; s steps one event and S one
+# slot while paused; + adds a station and leaves the sweep; ? opens the help
+# (which names the save folder) and Esc closes it; z zooms the S axis,
+# marked cut, and z again shows 0 to 1; c saves the CSV under a name that
+# carries PHY, frame size, policy, traffic and seed, and after b (the next
+# policy, shown in the header, a new sweep) c saves a file of its own and c
+# again a -2, the first file untouched; the bus row keeps the numbers of its
+# first and last station at 80x24); a resize redraws at the new size, a
 # too-small window says so and a larger one brings the screen back; q exits
 # with status 0 and the terminal is restored (alternate screen left, cursor
 # shown, echo and canonical mode back). At 200x60 with --save-dir, c and w
-# write into that folder and nothing into the current one
-# shown, echo and canonical mode back). Also the other exit paths (and
-# SIGINT/SIGTERM at random moments, from start-up on): SIGTERM
-# (status 143), Ctrl-C (status 130) and an abort (SIGABRT, as a failed
-# assertion raises: status 134) restore the terminal too, and `csmacd` with
-# no arguments on a terminal starts the TUI.
+# write into that folder and nothing into the current one, and w's message
+# names the file and the span it holds. At 500 fixed-retry stations w writes
+# in steps while the screen keeps redrawing, and q ends the program at once
+# leaving no file. Three stations in slow motion show no capture note after
+# a few frames. Also the other exit paths (and SIGINT/SIGTERM at random
+# moments, from start-up on): SIGTERM (status 143), Ctrl-C (status 130) and
+# an abort (SIGABRT, as a failed assertion raises: status 134) restore the
+# terminal too, and `csmacd` with no arguments on a terminal starts the TUI.
 # It does not check measured values (the driver and validation tests do)
 # nor colours (test_tui_layout pins the attributes).
 #
@@ -95,7 +98,7 @@ check a '└┬' "80x24: x axis"
 check a 'stations N \(log scale\)' "80x24: x axis name with its scale"
 check a '1 +2 +4 +8 +16 +32 +64' "80x24: x ticks 1..64"
 check a 'Stations \(N = [0-9]+\)' "80x24: station table title"
-check a '# state +try +ok +coll +abort +share' "80x24: station table header"
+check a '# state +wait +try +ok +coll +abort +share' "80x24: station table header"
 check a 'Channel at the probe' "80x24: timeline strip"
 check a 'Bus \(500 m\): signals at t = ' "80x24: the bus with the time"
 # At least three measured points: the sweep is past its third point and the
@@ -131,7 +134,7 @@ if echo "$nums" | grep -Eq "^ 1 .* $((before + 1)) *\$"; then ok "80x24: bus num
 T a send-keys -t a '?'
 wait_for a 'Help: keys' 5 && ok "?: help shown" || { fail "?: no help"; screen a; }
 check a 'single step: one event' "?: help lists the step key"
-check a 'write the current run.s trace \(pcap\)' "?: help lists the pcap key"
+check a 'write the trace of the run.s last 10 s \(pcap\)' "?: help lists the pcap key"
 check a "c and w save into (\\.\\.\\.)?.*$(basename "$WORK") \\(--save-dir DIR\\)" "?: help names the save folder"
 T a send-keys -t a Escape
 sleep 0.5
@@ -154,11 +157,12 @@ if wait_for a 'S axis zoomed to the data' 5 && wait_for a '^ cut≈' 5 && wait_f
 T a send-keys -t a 'z'
 if wait_for a '^ *0\.00?┤' 5 && wait_for a 'S axis from 0 to 1' 5; then ok "z again: whole S axis from 0"; else
     fail "z again: no full axis"; screen a; fi
-# c: the plot data as CSV.
+# c: the plot data as CSV, named by what it holds; the status line names it.
+CSV1=csmacd-sweep-10base5-512B-beb-saturated-seed1.csv
 T a send-keys -t a 'c'
-if wait_for a 'saved the plot data' 5 && ls "$WORK"/csmacd-sweep-10base5-512B-seed1.csv >/dev/null 2>&1 &&
-    head -1 "$WORK"/csmacd-sweep-10base5-512B-seed1.csv | grep -q '^stations,throughput,throughput_ci95'; then
-    ok "c: CSV saved with its header"; else fail "c: no CSV"; screen a; fi
+if wait_for a "saved $CSV1 \\(the plot data" 5 && head -1 "$WORK/$CSV1" | grep -q '^stations,throughput,throughput_ci95'; then
+    ok "c: CSV saved with its header, the status line names it"; else fail "c: no CSV"; screen a; fi
+sum1=$(md5sum <"$WORK/$CSV1")
 # b: the next backoff policy, in the header line, and a new sweep.
 header_has() { # header_has SESSION PATTERN [SECONDS]
     local i
@@ -172,6 +176,15 @@ header_has a '│ beb( |$)' 1 && ok "header shows the policy beb" || { fail "no 
 T a send-keys -t a 'b'
 if header_has a '│ ca-beb( |$)' && wait_for a 'backoff policy: ca-beb; a new sweep started' 5; then
     ok "b: policy ca-beb in the header, a new sweep"; else fail "b: no ca-beb"; screen a; fi
+# c after b: the new policy's curve in a file of its own, and c again a
+# third file (-2): no save replaces another.
+CSV2=csmacd-sweep-10base5-512B-ca-beb-saturated-seed1.csv
+T a send-keys -t a 'c'
+wait_for a "saved $CSV2 " 5 && [ -s "$WORK/$CSV2" ] && ok "c after b: $CSV2" || { fail "c after b"; screen a; ls "$WORK"; }
+T a send-keys -t a 'c'
+wait_for a "saved ${CSV2%.csv}-2.csv " 5 && [ -s "$WORK/${CSV2%.csv}-2.csv" ] && ok "c again: ${CSV2%.csv}-2.csv" ||
+    { fail "c again: no -2"; screen a; ls "$WORK"; }
+[ "$(md5sum <"$WORK/$CSV1")" = "$sum1" ] && ok "c: the first policy's curve left as it was" || fail "c: $CSV1 changed"
 T a send-keys -t a 'b'
 header_has a '│ full-jitter' && ok "b again: full-jitter" || { fail "b again: no full-jitter"; screen a; }
 # q: exit 0, terminal restored.
@@ -185,22 +198,65 @@ wait_for b 'Throughput S \(fraction of 10 Mb/s\) vs number of stations N' 20 && 
 check b '^ *1\.00?┤' "200x60: y axis labelled 1.0"
 check b '^ *0\.[0-9]+┤' "200x60: y axis labelled below"
 check b 'number of stations N \(log scale\)' "200x60: x axis name"
-check b '# state +attempt +sent OK +collis\. +aborted +late-disc\. +dropped +share' "200x60: the wide station table"
+check b '# state +slots left +attempt +sent OK +collis\. +aborted +late-disc\. +dropped +share' "200x60: the wide station table"
 check b 'Jain fairness [0-9.]+ \(1 = equal shares\)' "200x60: fairness"
 if wait_for b '^ +3 +0\.[0-9]{3} +±0\.[0-9]{3}' 40; then ok "200x60: measured points listed with their CI"; else
     fail "200x60: no point table rows"; screen b; fi
 check b 'Measured points \(sorted by N\)' "200x60: table of points"
+# One word per state, the same on every row: the slots left of a backoff
+# in a column of their own (from the third point on, stations back off).
+if screen b | grep -Eq '│ +[0-9]+ (backoff|bkoff) [0-9]+'; then fail "200x60: a backoff with its slots in the state column"; screen b; fi
+states=$(screen b | grep -Eo '│ +[0-9]+ [A-Za-z]+ ' | awk '{ print $3 }' | sort -u | tr '\n' ' ')
+echo "$states" | grep -Eq '^((SEND|JAM|backoff|defer|idle|burst) )+$' && ok "200x60: state words: $states" ||
+    { fail "200x60: state words '$states'"; screen b; }
 # c and w into --save-dir, nothing into the current folder.
 T b send-keys -t b 'c'
-wait_for b 'saved the plot data' 5 || fail "--save-dir c: no message"
+wait_for b 'saved csmacd-sweep-10base5-512B-beb-saturated-seed1\.csv \(the plot data, [0-9]+ points\) in ' 5 ||
+    { fail "--save-dir c: no message"; screen b; }
 T b send-keys -t b 'w'
-wait_for b 'saved the trace of the first' 20 || fail "--save-dir w: no message"
-if [ -s "$WORK/saved/csmacd-sweep-10base5-512B-seed1.csv" ] && ls "$WORK"/saved/csmacd-10base5-N*-seed1.pcap >/dev/null 2>&1 &&
+# The status line names the file and the span it holds (in s, ms or us as
+# the run's length asks); a run past 10 s keeps its most recent 10 s. The
+# replay may take a while on a busy machine: the status line says how far
+# it is meanwhile.
+if wait_for b 'saved csmacd-10base5-N[0-9]+-512B-beb-saturated-seed1\.pcap \(the (whole run|last 10 s \(the most a save holds\)), t = [0-9.]+ (s|ms|us) to [0-9.]+ (s|ms|us), [0-9]+ records\) in ' 240; then
+    ok "--save-dir w: the status line names the file and its span"; else
+    fail "--save-dir w: no message naming the file and its span"; screen b | grep -E 'saved|writing|trace'; fi
+if [ -s "$WORK/saved/csmacd-sweep-10base5-512B-beb-saturated-seed1.csv" ] && ls "$WORK"/saved/csmacd-10base5-N*-seed1.pcap >/dev/null 2>&1 &&
     [ "$(head -c 4 "$WORK"/saved/csmacd-10base5-N*-seed1.pcap | od -An -tx1 | tr -d ' ')" = 4d3cb2a1 ]; then
     ok "--save-dir: c and w write there (the pcap is nanosecond pcap)"; else fail "--save-dir: files missing"; ls -l "$WORK" "$WORK/saved"; fi
 ls "$WORK"/*.pcap >/dev/null 2>&1 && fail "--save-dir: a pcap in the current folder" || ok "--save-dir: nothing in the current folder"
 T b send-keys -t b 'q'
 restored b 0 "200x60 q"
+
+# ------------------------------------------------- w at 500 fixed-retry stations
+# The trace is written in steps: the screen keeps redrawing (the clock
+# moves) while the status line says how far it is; q then ends the program
+# at once, and no trace nor temporary is left.
+mkdir "$WORK/storm"
+start g 120 40 tui --policy fixed --stations 500 --speed max --save-dir "$WORK/storm"
+wait_for g 'Throughput S' 20 || fail "500 stations: no screen"
+sleep 4
+T g send-keys -t g 'w'
+if wait_for g 'writing the trace of t = 0\.000 s to [0-9.]+ s \(about [0-9.]+ [kM]B\): Esc cancels|writing the trace of t = .*: [0-9]+% \(Esc cancels\)' 10; then
+    ok "w at 500 stations: the save says its span, its size and Esc"; else fail "w at 500 stations: no progress"; screen g; fi
+t1=$(sim_time g); sleep 1.5; t2=$(sim_time g)
+[ -n "$t1" ] && [ "$t1" != "$t2" ] && ok "w at 500 stations: the screen keeps redrawing ($t1 -> $t2)" ||
+    fail "w at 500 stations: the screen froze ($t1 -> $t2)"
+check g 'writing the trace of t = ' "w at 500 stations: still writing"
+T g send-keys -t g 'q'
+restored g 0 "q while a trace is written"
+[ -z "$(ls -A "$WORK/storm")" ] && ok "q while a trace is written: nothing left" || { fail "partial files left"; ls -la "$WORK/storm"; }
+
+# ------------------------------------------------- no note before the evidence
+# Three stations in slow motion: after a few frames there is no evidence of
+# any effect, and the screen names none.
+start h 200 60 tui --stations 3 --speed 1ms --seed 1
+wait_for h 'Throughput S' 20 || fail "3 stations: no screen"
+sleep 3
+screen h | grep -q 'Capture effect' && { fail "3 stations at 1 ms/s: a capture note after a few frames"; screen h; } ||
+    ok "3 stations at 1 ms/s: no capture note on a few frames"
+T h send-keys -t h 'q'
+restored h 0 "3 stations, q"
 
 # ---------------------------------------------------------------- signals
 start c 80 24 tui --seed 2

@@ -17,6 +17,7 @@
  * does not check the measured values against theory (the validation
  * suites do) nor draw anything (test_tui_layout does).
  */
+#include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,11 +40,25 @@
 
 static const uint32_t sweep3[] = {1, 3, 8};
 
-static tui_driver *make_in(uint64_t seed, double speed, const char *save_dir);
+/* Caps a test may set (0: the driver's defaults). */
+typedef struct caps {
+    sim_time point_ps, trace_ps;
+    double trace_bytes;
+} caps;
 
-static tui_driver *make(uint64_t seed, double speed) { return make_in(seed, speed, "."); }
+static tui_driver *make_full(uint64_t seed, double speed, const char *save_dir, caps c);
+
+static tui_driver *make(uint64_t seed, double speed)
+{
+    return make_full(seed, speed, ".", (caps){0, 0, 0});
+}
 
 static tui_driver *make_in(uint64_t seed, double speed, const char *save_dir)
+{
+    return make_full(seed, speed, save_dir, (caps){0, 0, 0});
+}
+
+static tui_driver *make_full(uint64_t seed, double speed, const char *save_dir, caps c)
 {
     scenario sc;
     scenario_defaults(&sc);
@@ -58,9 +73,11 @@ static tui_driver *make_in(uint64_t seed, double speed, const char *save_dir)
         .precision = 0.05,
         .min_batches = 4,
         .batch_ps = 100000 * ((sim_time)1 << 16), /* 2^16 bit times at 10 Mb/s */
-        .point_cap_ps = 2 * SIM_PS_PER_S,
+        .point_cap_ps = c.point_ps ? c.point_ps : 2 * SIM_PS_PER_S,
         .speed = speed,
         .save_dir = save_dir,
+        .trace_max_ps = c.trace_ps,
+        .trace_max_bytes = c.trace_bytes,
     };
     tui_driver *d = NULL;
     assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
@@ -330,24 +347,61 @@ static void test_snapshot(void **state)
 }
 
 
-/* `c` saves like every output: an older file survives a write error (here
- * a file-size limit) whole, and a replaced file keeps its mode. */
-static void test_save_csv_whole(void **state)
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir, sorted, each after a space ("." and ".." left out). */
+static void dir_listing(const char *dir, char *out, size_t cap)
+{
+    DIR *dd = opendir(dir);
+    assert_non_null(dd);
+    char *names[64];
+    size_t k = 0;
+    struct dirent *e;
+    while ((e = readdir(dd)) != NULL && k < 64)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            names[k++] = strdup(e->d_name);
+    closedir(dd);
+    qsort(names, k, sizeof names[0], cmp_str);
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < k; i++) {
+        if (n + strlen(names[i]) + 2 < cap)
+            n += (size_t)snprintf(out + n, cap - n, " %s", names[i]);
+        free(names[i]);
+    }
+}
+
+static void file_starts(const char *path, const char *want)
+{
+    char buf[256] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_int_equal(strncmp(buf, want, strlen(want)), 0);
+}
+
+/* `c` never replaces a file: a file of the save's name is left as it was
+ * and the save takes -2, then -3; a write error (a file-size limit) leaves
+ * nothing, not even a temporary; the name carries the policy, the traffic
+ * and the frame size, so after `b` the next policy's curve gets its own
+ * file; the status line names the file and the folder. */
+static void test_save_csv_never_replaces(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/csmacd-test-tui-save-XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[256], err[512], path[600], list[2048];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-save"), 0);
     tui_driver *d = make_in(5, 0, dir);
-    char err[512];
     for (int i = 0; i < 200; i++)
         assert_true(tui_driver_advance(d, 0.05, 20, err, sizeof err) >= 0);
-    char path[600];
-    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-seed5.csv", dir);
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-beb-saturated-seed5.csv", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs("older\n", f);
     fclose(f);
-    assert_int_equal(chmod(path, 0640), 0);
 
     struct rlimit old_limit, small = {.rlim_cur = 4, .rlim_max = RLIM_INFINITY};
     void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
@@ -361,23 +415,129 @@ static void test_save_csv_whole(void **state)
     tui_driver_snapshot(d, &s);
     assert_non_null(s.message);
     assert_non_null(strstr(s.message, "File too large"));
-    char buf[64] = "";
-    f = fopen(path, "r");
-    assert_non_null(f);
-    assert_non_null(fgets(buf, sizeof buf, f));
-    fclose(f);
-    assert_string_equal(buf, "older\n");
+    dir_listing(dir, list, sizeof list);
+    assert_string_equal(list, " csmacd-sweep-10base5-512B-beb-saturated-seed5.csv");
 
+    char want[1200];
+    for (int k = 2; k <= 3; k++) {
+        assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+        tui_driver_snapshot(d, &s);
+        snprintf(want, sizeof want,
+                 "saved csmacd-sweep-10base5-512B-beb-saturated-seed5-%d.csv (the plot data, "
+                 "%zu points) in %s",
+                 k, s.n_points, s.save_dir);
+        assert_string_equal(s.message, want);
+        snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-beb-saturated-seed5-%d.csv",
+                 dir, k);
+        file_starts(path, "stations,throughput,");
+    }
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-beb-saturated-seed5.csv", dir);
+    file_starts(path, "older\n");
+
+    assert_int_equal(tui_driver_command(d, TUI_CMD_NEXT_POLICY, 10, err, sizeof err), 0);
     assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
     tui_driver_snapshot(d, &s);
-    assert_non_null(strstr(s.message, "saved the plot data"));
-    struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0640);
-    assert_true(st.st_size > 7);
+    assert_non_null(strstr(s.message, "saved csmacd-sweep-10base5-512B-ca-beb-saturated-seed5.csv"));
+    dir_listing(dir, list, sizeof list);
+    assert_string_equal(list, " csmacd-sweep-10base5-512B-beb-saturated-seed5-2.csv"
+                              " csmacd-sweep-10base5-512B-beb-saturated-seed5-3.csv"
+                              " csmacd-sweep-10base5-512B-beb-saturated-seed5.csv"
+                              " csmacd-sweep-10base5-512B-ca-beb-saturated-seed5.csv");
+    tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
+/* The names of other traffic and policies: file-name words only. */
+static void test_save_names(void **state)
+{
+    (void)state;
+    char dir[256], err[512], warn[512], list[2048];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-names"), 0);
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.seed = 2;
+    assert_int_equal(scenario_set(&sc, "traffic", "poisson", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, "load", "0.5", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, "policy", "fixed:wait=4", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, "frame-size", "256", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, "phy", "10base2", err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    tui_driver_options o = {.base = &sc, .sweep_n = sweep3, .n_sweep = 3, .log_x = true,
+                            .precision = 0.05, .min_batches = 4,
+                            .batch_ps = 100000 * ((sim_time)1 << 16), .save_dir = dir};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    scenario_free(&sc);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+    dir_listing(dir, list, sizeof list);
+    assert_string_equal(list, " csmacd-sweep-10base2-256B-fixed-wait-4-poisson-G0.5-seed2.csv");
+    tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
+/* A save folder longer than 1023 bytes is kept whole: the files land in
+ * it, not in a parent cut from its name. */
+static void test_save_dir_long(void **state)
+{
+    (void)state;
+    char base[256], err[512];
+    assert_int_equal(tmpdir_make(base, sizeof base, "tui-long"), 0);
+    char dir[2048];
+    size_t n = (size_t)snprintf(dir, sizeof dir, "%s", base);
+    char part[201];
+    memset(part, 'd', 200);
+    part[200] = '\0';
+    int levels = 0;
+    while (n < 1100) {
+        n += (size_t)snprintf(dir + n, sizeof dir - n, "/%s", part);
+        assert_int_equal(mkdir(dir, 0700), 0);
+        levels++;
+    }
+    tui_driver *d = make_in(5, 0, dir);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.message, "saved csmacd-sweep-"));
+    assert_true(strlen(s.save_dir) > 1023);
+    char path[2300], list[512];
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-beb-saturated-seed5.csv", dir);
+    file_starts(path, "stations,");
     tui_driver_destroy(d);
     unlink(path);
-    assert_int_equal(rmdir(dir), 0); /* no temporary left */
+    /* Nothing in the parents: each holds only the next folder. */
+    char up[2048];
+    snprintf(up, sizeof up, "%s", dir);
+    for (int i = levels; i > 0; i--) {
+        *strrchr(up, '/') = '\0';
+        dir_listing(up, list, sizeof list);
+        assert_int_equal(strlen(list), 201);
+        assert_string_equal(list + 1, part);
+    }
+    for (int i = levels; i > 0; i--) {
+        assert_int_equal(rmdir(dir), 0);
+        *strrchr(dir, '/') = '\0';
+    }
+    tmpdir_remove(base);
+}
+
+/* A point is never recorded without a measured batch: with a point time
+ * shorter than the warm-up batch, every point runs on through its first
+ * measured batch and records its S (never 0), with no interval. */
+static void test_no_point_without_a_batch(void **state)
+{
+    (void)state;
+    tui_driver *d = make_full(4, 0, ".", (caps){.point_ps = SIM_PS_PER_MS});
+    finish(d, 0.05, 5000);
+    tui_point p[3];
+    points_of(d, p);
+    double batch = 65536 * 1e-7;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(p[i].n, sweep3[i]);
+        assert_true(p[i].s > 0.5);
+        assert_true(p[i].s_ci95 < 0);
+        assert_true(fabs(p[i].sim_s - 2 * batch) < 1e-9); /* warm-up and one batch */
+    }
+    tui_driver_destroy(d);
 }
 
 /* Until two batches past the warm-up, no interval: the snapshot says so
@@ -431,7 +591,7 @@ static void test_save_csv_columns(void **state)
     finish(d, 0.05, 5000);
     assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
     char path[512];
-    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-seed5.csv", dir);
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-beb-saturated-seed5.csv", dir);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[1024];
@@ -467,9 +627,42 @@ static void test_save_csv_columns(void **state)
     tmpdir_remove(dir);
 }
 
-/* `w`: the current run's trace, replayed from t = 0 to now, in the save
- * folder. libpcap reads it back; it holds every frame sent OK so far (the
- * station table's count) and the collision fragments, in time order. */
+/* Runs the driver (paused or not) until the trace being written is done;
+ * every step before that says how far it is. Returns the steps taken; the
+ * final message is in *s. */
+static int wait_trace(tui_driver *d, tui_snapshot *s)
+{
+    char err[512];
+    for (int i = 0; i < 1000000; i++) {
+        tui_driver_snapshot(d, s);
+        assert_non_null(s->message);
+        if (strncmp(s->message, "writing the trace of t = ", 25) != 0)
+            return i;
+        assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) >= 0);
+    }
+    fail_msg("the trace was never finished");
+    return -1;
+}
+
+/* Runs until the view reaches t seconds in the point with n stations. */
+static void run_until(tui_driver *d, uint32_t n, double t)
+{
+    char err[512];
+    tui_snapshot s;
+    for (int i = 0; i < 1000000; i++) {
+        tui_driver_snapshot(d, &s);
+        if (s.n_stations == n && s.sim_time_s >= t)
+            return;
+        assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) >= 0);
+    }
+    fail_msg("never reached t = %g s at N = %u", t, n);
+}
+
+/* `w`: the current run's trace, replayed from t = 0 to now in steps (the
+ * screen keeps redrawing: many frames, each saying how far it is), into the
+ * save folder. libpcap reads it back; a run shorter than the longest span
+ * is saved whole: every frame sent OK so far (the station table's count)
+ * and the collision fragments, in time order. */
 static void test_save_pcap(void **state)
 {
     (void)state;
@@ -488,17 +681,20 @@ static void test_save_pcap(void **state)
     assert_int_equal(tui_driver_command(d, TUI_CMD_PAUSE, 10, err, sizeof err), 0);
     assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
     tui_driver_snapshot(d, &s);
-    assert_non_null(s.message);
-    assert_non_null(strstr(s.message, "saved the trace"));
+    assert_non_null(strstr(s.message, "Esc cancels"));
+    double until = s.sim_time_s;
     uint64_t ok = 0, coll = 0;
     for (size_t i = 0; i < s.n_rows; i++) {
         ok += s.rows[i].successes;
         coll += s.rows[i].collisions;
     }
     assert_true(ok > 100 && coll > 10);
-    assert_true(s.sim_time_s < 10); /* the longest trace w replays */
+    assert_true(until < 10); /* the longest span a trace holds */
+    assert_true(wait_trace(d, &s) > 10);
+    assert_int_equal(strncmp(s.message, "saved csmacd-10base5-N8-512B-beb-saturated-seed9.pcap "
+                                        "(the whole run, t = 0.000 ", 79), 0);
     char path[512];
-    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-seed9.pcap", dir);
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcap", dir);
     pcap_contents pc;
     if (pcap_read_all(path, &pc, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -522,10 +718,114 @@ static void test_save_pcap(void **state)
     assert_int_equal(frames, ok);
     assert_true(fragments > 0);
     char want[64];
-    snprintf(want, sizeof want, "(%zu records)", pc.n);
+    snprintf(want, sizeof want, ", %zu records) in ", pc.n);
     assert_non_null(strstr(s.message, want));
     pcap_contents_free(&pc);
     tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
+#define EPOCH_NS (INT64_C(946684800) * 1000000000) /* PCAP_SINK_DEFAULT_EPOCH_S */
+
+/* A run longer than the longest span (here 20 ms): the trace holds the
+ * most recent 20 ms, not the first, and says so. A second w is told a
+ * trace is being written; a new sweep meanwhile does not change it. */
+static void test_save_pcap_recent(void **state)
+{
+    (void)state;
+    char dir[256], err[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-recent"), 0);
+    tui_driver *d = make_full(9, 0, dir, (caps){.trace_ps = 20 * SIM_PS_PER_MS});
+    run_until(d, 8, 0.2);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    sim_time until = (sim_time)llround(s.sim_time_s * 1e12);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
+    assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) > 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.message, "already writing the trace of t = "));
+    /* A new sweep meanwhile (another policy, a new engine) leaves the
+     * trace of the run it was asked for. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_NEXT_POLICY, 10, err, sizeof err), 0);
+    assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) > 0);
+    wait_trace(d, &s);
+    assert_non_null(strstr(s.message, "saved csmacd-10base5-N8-512B-beb-saturated-seed9.pcap "));
+    char want[256];
+    snprintf(want, sizeof want, "(the last 0.02 s (the most a save holds), t = %.3f ms to %.3f ms, ",
+             sim_time_to_s(until) * 1e3 - 20, sim_time_to_s(until) * 1e3);
+    assert_non_null(strstr(s.message, want));
+    char path[512];
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcap", dir);
+    pcap_contents pc;
+    if (pcap_read_all(path, &pc, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(pc.n > 20);
+    int64_t from_ns = (int64_t)((until - 20 * SIM_PS_PER_MS) / 1000);
+    int64_t until_ns = (int64_t)(until / 1000);
+    for (size_t i = 0; i < pc.n; i++) {
+        assert_true(pc.recs[i].ts_ns - EPOCH_NS >= from_ns);
+        assert_true(pc.recs[i].ts_ns - EPOCH_NS < until_ns);
+    }
+    /* Saturated stations: the span starts with a record within a frame. */
+    assert_true(pc.recs[0].ts_ns - EPOCH_NS < from_ns + 600000);
+    pcap_contents_free(&pc);
+    tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
+/* A size cap (here 100 kB) bounds the span by the estimate made first: the
+ * trace is the most recent part that fits, about that size, and says so. */
+static void test_save_pcap_size_cap(void **state)
+{
+    (void)state;
+    char dir[256], err[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-cap"), 0);
+    tui_driver *d = make_full(9, 0, dir, (caps){.trace_bytes = 100e3});
+    run_until(d, 8, 0.5);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_PAUSE, 10, err, sizeof err), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
+    tui_snapshot s;
+    wait_trace(d, &s);
+    assert_non_null(strstr(s.message, " s, as much as fits 100 kB, t = "));
+    char path[512];
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcap", dir);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(st.st_size > 80000 && st.st_size <= 105000);
+    tui_driver_destroy(d);
+    tmpdir_remove(dir);
+}
+
+/* Esc cancels a trace being written, and so does the end of the program
+ * (q, Ctrl-C): no file, no temporary is left. */
+static void test_save_pcap_cancel(void **state)
+{
+    (void)state;
+    char dir[256], err[512], list[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-cancel"), 0);
+    tui_driver *d = make_in(9, 0, dir);
+    run_until(d, 8, 0.3);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) > 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.message, "writing the trace of t = "));
+    dir_listing(dir, list, sizeof list);
+    assert_int_not_equal(list[0], '\0'); /* its temporary */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_CLOSE, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_string_equal(s.message, "trace cancelled: nothing written");
+    dir_listing(dir, list, sizeof list);
+    assert_string_equal(list, "");
+
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_PCAP, 10, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) > 0);
+    tui_driver_destroy(d); /* q or Ctrl-C */
+    dir_listing(dir, list, sizeof list);
+    assert_string_equal(list, "");
     tmpdir_remove(dir);
 }
 
@@ -553,10 +853,16 @@ int main(void)
         cmocka_unit_test(test_policy_cycle),
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_snapshot),
-        cmocka_unit_test(test_save_csv_whole),
+        cmocka_unit_test(test_save_csv_never_replaces),
+        cmocka_unit_test(test_save_names),
+        cmocka_unit_test(test_save_dir_long),
+        cmocka_unit_test(test_no_point_without_a_batch),
         cmocka_unit_test(test_no_interval_before_two_batches),
         cmocka_unit_test(test_save_csv_columns),
         cmocka_unit_test(test_save_pcap),
+        cmocka_unit_test(test_save_pcap_recent),
+        cmocka_unit_test(test_save_pcap_size_cap),
+        cmocka_unit_test(test_save_pcap_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

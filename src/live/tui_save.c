@@ -1,0 +1,510 @@
+/* tui_save.c - the TUI's two saves: `c`, the measured curve (CSV), and `w`,
+ * the current run's trace (pcap).
+ *
+ * Names say what a file holds, so saves of different experiments never
+ * share one: csmacd-sweep-PHY-SIZEB-POLICY-TRAFFIC-seedS.csv and
+ * csmacd-PHY-NN-SIZEB-POLICY-TRAFFIC-seedS.pcap (policy and traffic written
+ * as file-name words: "fixed:wait=4" -> "fixed-wait-4", "poisson G=0.50" ->
+ * "poisson-G0.5").
+ *
+ * A save never replaces a file. It is written whole through outfile.h under
+ * a private temporary name in the save folder (".csmacd-PID-tuiK.tmp", a
+ * name outfile.c's clean-up knows), then given its name with link(2), which
+ * fails when the name exists (renameat2 with RENAME_NOREPLACE where the
+ * file system has no hard links, a look before the rename where it has
+ * neither); on a clash the name takes -2, -3, ...
+ * before its extension. The status line names the file and its folder.
+ *
+ * The trace: a second engine replays the run from t = 0 (the same scenario
+ * and seed give the same events) and its pcap sink takes only the records
+ * of the span kept, the most recent part of the run: at most
+ * trace_max_ps long, and at most what fits trace_max_bytes by an estimate
+ * made first from the run's own rates (records per simulated second, each
+ * frame or fragment with its headers). An estimate above the room left on
+ * the folder's file system is refused. The replay runs in steps of the
+ * frame's event budget (tui_trace_step, called by tui_driver_advance), so
+ * the screen keeps redrawing and every key works: Esc cancels the save, q
+ * and Ctrl-C end the program; either way the temporary is removed and no
+ * file appears.
+ */
+#define _GNU_SOURCE /* renameat2, RENAME_NOREPLACE */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "outfile.h"
+#include "pcap_sink.h"
+#include "tui_driver_int.h"
+
+#define SAVE_MAX_SUFFIX 9999u
+
+struct tui_trace_job {
+    engine *e;
+    pcap_sink *ps;
+    sim_time from, until;
+    enum { SPAN_WHOLE, SPAN_TIME, SPAN_SIZE } why; /* what set the span */
+    char *tmp;                                     /* the private name */
+    char *stem;                                    /* the file's name without extension */
+};
+
+/* ------------------------------------------------------------------ */
+/* Names */
+
+static char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *str_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* Text as one file-name word: letters, digits and dots kept, every other
+ * run of bytes one '-', none at either end, at most cap - 1 bytes. */
+static void name_word(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    bool dash = false;
+    for (const char *p = in; *p && n + 2 < cap; p++) {
+        char ch = *p;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '.';
+        if (!keep) {
+            dash = n > 0;
+            continue;
+        }
+        if (dash)
+            out[n++] = '-';
+        dash = false;
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+}
+
+/* The traffic as a file-name word: saturated, poisson-G0.5, onoff-G0.8. */
+static void traffic_word(const scenario *sc, char *out, size_t cap)
+{
+    const traffic_config *t = &sc->traffic;
+    if (sc->n_named) { /* each group has its own: the file says groups */
+        snprintf(out, cap, "%u-groups", sc->n_named);
+        return;
+    }
+    switch (t->kind) {
+    case TRAFFIC_POISSON:
+        snprintf(out, cap, "poisson-G%g", t->load);
+        return;
+    case TRAFFIC_ONOFF:
+        snprintf(out, cap, "onoff-G%g", t->load);
+        return;
+    case TRAFFIC_SATURATED:
+    case TRAFFIC_BATCH:
+    case TRAFFIC_PCAP:
+    case TRAFFIC_NONE:
+        break;
+    }
+    snprintf(out, cap, "%s", t->kind == TRAFFIC_SATURATED ? "saturated"
+                             : t->kind == TRAFFIC_BATCH   ? "batch"
+                             : t->kind == TRAFFIC_NONE    ? "none"
+                                                          : "replay");
+}
+
+/* "10base5-512B-beb-saturated": what sets a curve apart. */
+static void what_words(const scenario *sc, char *out, size_t cap)
+{
+    char phy[64], policy[96], traffic[64];
+    name_word(sc->phy.name, phy, sizeof phy);
+    name_word(sc->policy, policy, sizeof policy);
+    traffic_word(sc, traffic, sizeof traffic);
+    snprintf(out, cap, "%s-%uB-%s-%s", phy, (unsigned)lround(frame_bytes_mean(sc)), policy,
+             traffic);
+}
+
+char *tui_save_csv_stem(const scenario *sc)
+{
+    char what[256];
+    what_words(sc, what, sizeof what);
+    return str_printf("csmacd-sweep-%s-seed%llu", what, (unsigned long long)sc->seed);
+}
+
+char *tui_save_pcap_stem(const scenario *sc)
+{
+    char what[256];
+    what_words(sc, what, sizeof what);
+    char phy[64];
+    name_word(sc->phy.name, phy, sizeof phy);
+    /* "csmacd-10base5-N8-512B-...": the station count after the PHY. */
+    const char *rest = what + strlen(phy);
+    return str_printf("csmacd-%s-N%u%s-seed%llu", phy, sc->n_stations, rest,
+                      (unsigned long long)sc->seed);
+}
+
+/* A private name for a save being written: nothing may exist there (a
+ * planted link would be followed by outfile.h). */
+static char *private_name(tui_driver *d)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        char *p = str_printf("%s/.csmacd-%ld-tui%u.tmp", d->save_dir, (long)getpid(),
+                             ++d->save_seq);
+        if (!p)
+            return NULL;
+        struct stat st;
+        if (lstat(p, &st) != 0 && errno == ENOENT)
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
+/* Gives the whole file `tmp` its name, stem.ext or stem-K.ext, never
+ * replacing a file. Returns the path (the caller frees it), or NULL with
+ * "path: reason" in err; `tmp` is gone either way. */
+static char *publish(const char *tmp, const char *dir, const char *stem, const char *ext,
+                     char *err, size_t errlen)
+{
+    for (unsigned k = 1; k <= SAVE_MAX_SUFFIX; k++) {
+        char *path = k == 1 ? str_printf("%s/%s.%s", dir, stem, ext)
+                            : str_printf("%s/%s-%u.%s", dir, stem, k, ext);
+        if (!path) {
+            snprintf(err, errlen, "out of memory");
+            unlink(tmp);
+            return NULL;
+        }
+        int e = link(tmp, path) == 0 ? 0 : errno;
+        if (e == 0) {
+            unlink(tmp);
+            return path;
+        }
+        if (e != EEXIST) {
+            /* No hard links here (some file systems): a rename that
+             * refuses to replace does the same. */
+            e = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0 ? 0 : errno;
+            if (e == EINVAL || e == ENOSYS || e == EOPNOTSUPP) {
+                /* Neither (an old or a foreign file system): look, then
+                 * rename, which leaves a race only with another writer of
+                 * this very name. */
+                struct stat st;
+                if (lstat(path, &st) == 0)
+                    e = EEXIST;
+                else
+                    e = errno != ENOENT ? errno : rename(tmp, path) == 0 ? 0 : errno;
+            }
+            if (e == 0)
+                return path;
+        }
+        if (e != EEXIST) {
+            snprintf(err, errlen, "%s: %s", path, strerror(e));
+            free(path);
+            unlink(tmp);
+            return NULL;
+        }
+        free(path);
+    }
+    snprintf(err, errlen, "%s/%s.%s: %u files of that name already", dir, stem, ext,
+             SAVE_MAX_SUFFIX);
+    unlink(tmp);
+    return NULL;
+}
+
+/* "NAME (details) in DIR" for the status line: the name first, so a narrow
+ * screen still shows it. */
+static void say_saved(tui_driver *d, const char *path, const char *details)
+{
+    const char *slash = strrchr(path, '/');
+    set_message(d, "saved %s %s in %s", slash ? slash + 1 : path, details, d->save_dir_shown);
+}
+
+/* ------------------------------------------------------------------ */
+/* c: the curve */
+
+void tui_save_csv(tui_driver *d)
+{
+    char err[512];
+    char *tmp = private_name(d), *stem = tui_save_csv_stem(&d->base);
+    if (!tmp || !stem) {
+        set_message(d, "cannot save the plot data: %s", tmp ? "out of memory"
+                                                             : "no free temporary name");
+        free(tmp);
+        free(stem);
+        return;
+    }
+    outfile out;
+    if (outfile_open(&out, tmp, err, sizeof err) != 0) {
+        set_message(d, "cannot save the plot data: %s", err);
+        goto done;
+    }
+    errno = 0;
+    if (tui_driver_write_csv(d, out.f) != 0) {
+        set_message(d, "cannot save the plot data: %s", strerror(errno ? errno : EIO));
+        outfile_discard(&out);
+        goto done;
+    }
+    if (outfile_commit(&out, err, sizeof err) != 0) {
+        set_message(d, "cannot save the plot data: %s", err);
+        goto done;
+    }
+    char *path = publish(tmp, d->save_dir, stem, "csv", err, sizeof err);
+    if (!path) {
+        set_message(d, "cannot save the plot data: %s", err);
+        goto done;
+    }
+    char details[64];
+    snprintf(details, sizeof details, "(the plot data, %zu point%s)", d->n_points,
+             d->n_points == 1 ? "" : "s");
+    say_saved(d, path, details);
+    free(path);
+done:
+    free(tmp);
+    free(stem);
+}
+
+/* ------------------------------------------------------------------ */
+/* w: the trace */
+
+/* The pcap sink behind a filter: only transmissions whose first bit
+ * passes the probe at or after `from` (their start and end alike). */
+static void filtered_event(void *ctx, const trace_event *ev)
+{
+    tui_trace_job *j = ctx;
+    if ((ev->kind == TRACE_TX_START || ev->kind == TRACE_TX_END) && ev->probe_start < j->from)
+        return;
+    pcap_sink_on_event(j->ps, ev);
+}
+
+/* Seconds with the unit that suits the span's end: "12.345 s", "1.234 ms". */
+static void fmt_t(sim_time t, sim_time scale, char *out, size_t cap)
+{
+    double s = sim_time_to_s(t);
+    if (scale >= SIM_PS_PER_S)
+        snprintf(out, cap, "%.3f s", s);
+    else if (scale >= SIM_PS_PER_MS)
+        snprintf(out, cap, "%.3f ms", s * 1e3);
+    else
+        snprintf(out, cap, "%.3f us", s * 1e6);
+}
+
+/* "850 kB", "12.3 MB". */
+static void fmt_bytes(double b, char *out, size_t cap)
+{
+    if (b < 1e6)
+        snprintf(out, cap, "%.0f kB", b / 1e3);
+    else
+        snprintf(out, cap, "%.1f MB", b / 1e6);
+}
+
+static void job_free(tui_trace_job *j)
+{
+    if (!j)
+        return;
+    pcap_sink_discard(j->ps); /* removes the temporary */
+    engine_destroy(j->e);
+    if (j->tmp)
+        unlink(j->tmp); /* a closed sink's file not yet named */
+    free(j->tmp);
+    free(j->stem);
+    free(j);
+}
+
+bool tui_trace_busy(const tui_driver *d) { return d->trace != NULL; }
+
+void tui_trace_cancel(tui_driver *d, const char *why)
+{
+    if (!d->trace)
+        return;
+    job_free(d->trace);
+    d->trace = NULL;
+    if (why)
+        set_message(d, "%s", why);
+}
+
+/* Bytes per simulated second a trace of the live run takes, from its
+ * records so far: each frame sent OK and each collided attempt is one
+ * record (16 octets of pcap header, 4 of status header, the preamble, the
+ * frame or at most a slot's worth of fragment). */
+static double trace_rate(tui_driver *d, sim_time now)
+{
+    engine_results(d->e, &d->res);
+    const scenario *sc = engine_scenario(d->e);
+    double frames = 0, frags = 0;
+    for (uint32_t i = 0; i < d->res.n_stations; i++) {
+        frames += (double)d->res.stations[i].c.frames_transmitted_ok;
+        frags += (double)d->res.stations[i].c.collisions;
+    }
+    double pre = sc->phy.preamble_bits / 8.0, slot = sc->phy.slot_bits / 8.0;
+    double fb = frame_bytes_mean(sc);
+    double bytes = frames * (20 + pre + fb) + frags * (20 + pre + (fb < slot ? fb : slot));
+    return bytes / sim_time_to_s(now);
+}
+
+void tui_trace_start(tui_driver *d)
+{
+    char err[512], a[32], b[32];
+    if (d->trace) {
+        fmt_t(d->trace->from, d->trace->until, a, sizeof a);
+        fmt_t(d->trace->until, d->trace->until, b, sizeof b);
+        set_message(d, "already writing the trace of t = %s to %s (Esc cancels it)", a, b);
+        return;
+    }
+    sim_time until = d->view_t;
+    if (until <= 0) {
+        set_message(d, "no trace to save yet: the run is at t = 0");
+        return;
+    }
+    /* The span: the most recent part of the run, within the time cap and,
+     * by the estimate, the size cap. */
+    double rate = trace_rate(d, until); /* bytes per simulated second */
+    sim_time span = until;
+    int why = SPAN_WHOLE;
+    if (span > d->trace_max_ps) {
+        span = d->trace_max_ps;
+        why = SPAN_TIME;
+    }
+    double cap_s = rate > 0 ? (double)d->trace_max_bytes / rate : INFINITY;
+    if (cap_s < sim_time_to_s(span)) {
+        span = (sim_time)(cap_s * (double)SIM_PS_PER_S);
+        why = SPAN_SIZE;
+    }
+    char size[32], room[32];
+    if (span <= 0) {
+        fmt_bytes(d->trace_max_bytes, size, sizeof size);
+        set_message(d, "no trace saved: not one record fits %s", size);
+        return;
+    }
+    double est = rate * sim_time_to_s(span) + 24;
+    fmt_bytes(est, size, sizeof size);
+    struct statvfs v;
+    if (statvfs(d->save_dir, &v) == 0 && est > (double)v.f_bavail * (double)v.f_frsize) {
+        fmt_bytes((double)v.f_bavail * (double)v.f_frsize, room, sizeof room);
+        set_message(d, "no trace saved: about %s, more than the %s free in %s", size, room,
+                    d->save_dir_shown);
+        return;
+    }
+
+    tui_trace_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
+    j->from = until - span;
+    j->until = until;
+    j->why = why;
+    j->tmp = private_name(d);
+    j->stem = tui_save_pcap_stem(engine_scenario(d->e));
+    if (!j->tmp || !j->stem) {
+        job_free(j);
+        set_message(d, "cannot save the trace: out of memory");
+        return;
+    }
+    const scenario *sc = engine_scenario(d->e);
+    pcap_sink_options po = {.collisions = true};
+    int rc = engine_create(sc, &j->e, err, sizeof err);
+    if (rc == 0)
+        rc = pcap_sink_open(j->tmp, &sc->phy, &po, &j->ps, err, sizeof err);
+    if (rc == 0 && engine_add_sink(j->e, (trace_sink){filtered_event, j}) != 0) {
+        snprintf(err, sizeof err, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = engine_start(j->e, err, sizeof err);
+    if (rc != 0) {
+        job_free(j);
+        set_message(d, "cannot save the trace: %s", err);
+        return;
+    }
+    d->trace = j;
+    fmt_t(j->from, until, a, sizeof a);
+    fmt_t(until, until, b, sizeof b);
+    set_message(d, "writing the trace of t = %s to %s (about %s): Esc cancels", a, b, size);
+}
+
+/* Names the finished file and says what it holds. */
+static void trace_finish(tui_driver *d)
+{
+    tui_trace_job *j = d->trace;
+    char err[512], a[32], b[32], lead[96], details[256];
+    uint64_t recs = pcap_sink_records(j->ps);
+    pcap_sink *ps = j->ps;
+    j->ps = NULL;
+    if (pcap_sink_close(ps, err, sizeof err) != 0) {
+        tui_trace_cancel(d, NULL);
+        set_message(d, "cannot save the trace: %s", err);
+        return;
+    }
+    char *path = publish(j->tmp, d->save_dir, j->stem, "pcap", err, sizeof err);
+    free(j->tmp);
+    j->tmp = NULL;
+    if (!path) {
+        tui_trace_cancel(d, NULL);
+        set_message(d, "cannot save the trace: %s", err);
+        return;
+    }
+    fmt_t(j->from, j->until, a, sizeof a);
+    fmt_t(j->until, j->until, b, sizeof b);
+    if (j->why == SPAN_WHOLE)
+        snprintf(lead, sizeof lead, "the whole run");
+    else if (j->why == SPAN_TIME)
+        snprintf(lead, sizeof lead, "the last %g s (the most a save holds)",
+                 sim_time_to_s(d->trace_max_ps));
+    else {
+        char cap[32];
+        fmt_bytes(d->trace_max_bytes, cap, sizeof cap);
+        snprintf(lead, sizeof lead, "the last %.6g s, as much as fits %s",
+                 sim_time_to_s(j->until - j->from), cap);
+    }
+    snprintf(details, sizeof details, "(%s, t = %s to %s, %llu records)", lead, a, b,
+             (unsigned long long)recs);
+    say_saved(d, path, details);
+    free(path);
+    tui_trace_cancel(d, NULL);
+}
+
+int64_t tui_trace_step(tui_driver *d, uint64_t budget)
+{
+    tui_trace_job *j = d->trace;
+    if (!j)
+        return 0;
+    uint64_t before = engine_events(j->e);
+    engine_status st = engine_run(j->e, j->until, budget ? budget : 1);
+    int64_t ran = (int64_t)(engine_events(j->e) - before);
+    if (st == ENGINE_OUT_OF_MEMORY) {
+        tui_trace_cancel(d, "cannot save the trace: out of memory; nothing written");
+        return ran;
+    }
+    if (pcap_sink_error(j->ps)) {
+        char err[512];
+        pcap_sink *ps = j->ps;
+        j->ps = NULL;
+        pcap_sink_close(ps, err, sizeof err);
+        tui_trace_cancel(d, NULL);
+        set_message(d, "cannot save the trace: %s", err);
+        return ran;
+    }
+    sim_time now = engine_now(j->e);
+    if (now >= j->until || st == ENGINE_DONE) {
+        trace_finish(d);
+        return ran;
+    }
+    char a[32], b[32];
+    fmt_t(j->from, j->until, a, sizeof a);
+    fmt_t(j->until, j->until, b, sizeof b);
+    set_message(d, "writing the trace of t = %s to %s: %.0f%% (Esc cancels)", a, b,
+                100.0 * (double)now / (double)j->until);
+    return ran;
+}
