@@ -74,7 +74,16 @@ typedef struct tui_station_row {
     uint64_t late_discarded;   /* given up after a late collision (1 Gb/s) */
     uint64_t dropped;          /* lost to a full queue */
     double share;              /* of the bits delivered, 0..1 */
+    const char *group;         /* its group's name, NULL when there are none */
 } tui_station_row;
+
+/* A group of stations (a scenario with groups) and its share of the bits. */
+typedef struct tui_group {
+    const char *name;
+    uint32_t stations;
+    double share;              /* 0..1 */
+    bool grown;                /* the group the N axis grows */
+} tui_group;
 
 /* One measured point of the sweep. */
 typedef struct tui_point {
@@ -119,6 +128,9 @@ typedef enum tui_sweep_phase {
 #define TUI_TIMELINE_MAX 512
 
 typedef struct tui_snapshot {
+    /* The scenario's groups (none: every station alike). */
+    const tui_group *groups;
+    size_t n_groups;
     /* The scenario, for the header. */
     const char *phy_name;      /* "10base5" */
     double rate_bps;

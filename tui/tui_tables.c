@@ -145,6 +145,11 @@ static void cell_dropped(const tui_station_row *r, char *b, size_t n)
     tui_fmt_count(r->dropped, b, n);
 }
 
+static void cell_group(const tui_station_row *r, char *b, size_t n)
+{
+    snprintf(b, n, "%s", r->group ? r->group : "");
+}
+
 static void cell_share(const tui_station_row *r, char *b, size_t n)
 {
     if (r->share >= 0.9995)
@@ -159,53 +164,82 @@ typedef struct table_col {
     bool left;           /* text, left-aligned (numbers go right) */
     bool state_attr;     /* drawn in the colour of the station's state */
     cell_fn cell;
+    bool groups_only;    /* only when the scenario has groups */
 } table_col;
 
 static const table_col table_cols[] = {
-    {{"#", "#"}, {3, 4}, false, false, cell_number},
-    {{"state", "state"}, {7, 7}, true, true, cell_state},
-    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait},
-    {{"try", "attempt"}, {3, 7}, false, false, cell_attempt},
-    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok},
-    {{"coll", "collis."}, {5, 7}, false, false, cell_coll},
-    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted},
-    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late},
-    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped},
-    {{"share", "share"}, {5, 6}, false, false, cell_share},
+    {{"#", "#"}, {3, 4}, false, false, cell_number, false},
+    {{"group", "group"}, {5, 8}, true, false, cell_group, true},
+    {{"state", "state"}, {7, 7}, true, true, cell_state, false},
+    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait, false},
+    {{"try", "attempt"}, {3, 7}, false, false, cell_attempt, false},
+    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok, false},
+    {{"coll", "collis."}, {5, 7}, false, false, cell_coll, false},
+    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted, false},
+    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late, false},
+    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped, false},
+    {{"share", "share"}, {5, 6}, false, false, cell_share, false},
 };
 #define N_TABLE_COLS (sizeof table_cols / sizeof table_cols[0])
 
 /* A form's width: its columns and one space between each two. */
-static int table_width(table_form f)
+static int table_width(table_form f, bool groups)
 {
     int w = -1;
     for (size_t i = 0; i < N_TABLE_COLS; i++)
-        if (table_cols[i].head[f])
+        if (table_cols[i].head[f] && (groups || !table_cols[i].groups_only))
             w += table_cols[i].width[f] + 1;
     return w;
 }
 
-int tui_table_min_width(void) { return table_width(TABLE_MID); }
+int tui_table_min_width(void) { return table_width(TABLE_MID, false); }
 
 /* Lines below the rows: key, totals, fairness, and the capture note. */
-static int table_foot_lines(table_form f, bool capture)
+static int table_foot_lines(table_form f, bool capture, bool groups)
 {
     int n = f == TABLE_WIDE ? 2 : 4;
     if (capture)
         n += 3;
-    return n;
+    return n + (groups ? 1 : 0);
+}
+
+/* Each group's share of the bits, on one line: "share by group: rogue
+ * (1) 100%, good* (15) 0%", the group N grows starred; without the
+ * station counts when the table is narrow. */
+static void table_groups(ctx *c, int x, int y, int w)
+{
+    const tui_snapshot *s = c->s;
+    char line[256];
+    for (int counts = 1; counts >= 0; counts--) {
+        size_t used = (size_t)snprintf(line, sizeof line, counts ? "share by group:" : "groups:");
+        for (size_t i = 0; i < s->n_groups && used < sizeof line; i++) {
+            const tui_group *g = &s->groups[i];
+            char n[16] = "";
+            if (counts)
+                snprintf(n, sizeof n, " (%u)", g->stations);
+            int k = snprintf(line + used, sizeof line - used, "%s %s%s%s %.0f%%", i ? "," : "",
+                             g->name, g->grown ? "*" : "", n, g->share * 100.0);
+            if (k < 0)
+                break;
+            used += (size_t)k;
+        }
+        if (tui_text_width(line) <= w)
+            break;
+    }
+    tui_text(c, x, y, w, line, TUI_A_PLAIN);
 }
 
 /* One line of the table from its cells (or headers), each fitted to its
  * column; *at[i] is where column i starts (-1 when not in the form). */
-static void table_line(table_form f, const char *const *cells, char *line, size_t len, int *at)
+static void table_line(table_form f, bool groups, const char *const *cells, char *line,
+                       size_t len, int *at)
 {
     size_t n = 0;
     line[0] = '\0';
     for (size_t i = 0; i < N_TABLE_COLS && n + 1 < len; i++) {
         const table_col *col = &table_cols[i];
         at[i] = -1;
-        if (!col->head[f])
+        if (!col->head[f] || (col->groups_only && !groups))
             continue;
         int w = col->width[f];
         at[i] = (int)n + (n > 0);
@@ -224,7 +258,7 @@ static void table_header(ctx *c, table_form f, int x, int y, int w)
     char line[200];
     for (size_t i = 0; i < N_TABLE_COLS; i++)
         heads[i] = table_cols[i].head[f] ? table_cols[i].head[f] : "";
-    table_line(f, heads, line, sizeof line, at);
+    table_line(f, c->s->n_groups > 0, heads, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_AXIS);
 }
 
@@ -237,7 +271,7 @@ static void table_row(ctx *c, table_form f, const tui_station_row *r, int x, int
         table_cols[i].cell(r, cells[i], sizeof cells[i]);
         p[i] = cells[i];
     }
-    table_line(f, p, line, sizeof line, at);
+    table_line(f, c->s->n_groups > 0, p, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_PLAIN);
     for (size_t i = 0; i < N_TABLE_COLS; i++)
         if (table_cols[i].state_attr && at[i] >= 0 && at[i] < w)
@@ -304,6 +338,10 @@ static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
         table_capture_note(c, f, x, y, w);
         y += 3;
     }
+    if (s->n_groups) {
+        table_groups(c, x, y, w);
+        y += 1;
+    }
     if (f == TABLE_WIDE) {
         tui_text(c, x, y, w,
                  "aborted: after 16 collisions, late-disc.: after a late collision, "
@@ -328,10 +366,10 @@ static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
 void tui_draw_stations(ctx *c, int x, int y, int w, int h)
 {
     const tui_snapshot *s = c->s;
-    table_form f = w >= table_width(TABLE_WIDE) ? TABLE_WIDE : TABLE_MID;
+    table_form f = w >= table_width(TABLE_WIDE, s->n_groups > 0) ? TABLE_WIDE : TABLE_MID;
     tui_capture evidence;
     bool capture = tui_capture_effect(s, &evidence);
-    int foot = table_foot_lines(f, capture);
+    int foot = table_foot_lines(f, capture, s->n_groups > 0);
     int body = h - 2 - foot; /* title and header above */
     if (body < 1)
         return;

@@ -49,12 +49,16 @@ enum {
     OPT_SPEED,
     OPT_ASCII,
     OPT_SAVE_DIR,
+    OPT_GROW,
     OPT_NO_EFFECT, /* a scenario option the TUI has no use for: refused */
 };
 
 static const cli_option tui_options[] = {
     {"stations", CLI_ARG_REQUIRED, "LIST",
-     "the N of the sweep (default 1..64, about sqrt(2) apart; 8 = just 8)", OPT_STATIONS},
+     "the N of the sweep (default 1..64, about sqrt(2) apart; 8 = just 8); with groups, "
+     "the grown group's sizes", OPT_STATIONS},
+    {"grow", CLI_ARG_REQUIRED, "GROUP",
+     "with groups: the group N grows while the others stay (the last one)", OPT_GROW},
     {"scale", CLI_ARG_REQUIRED, "log|linear", "the N axis, and the default sweep's spacing (log)",
      OPT_SCALE},
     {"precision", CLI_ARG_REQUIRED, "REL",
@@ -84,6 +88,7 @@ typedef struct tui_opts {
     double speed;
     bool ascii;
     const char *save_dir;
+    const char *grow;
 } tui_opts;
 
 static int on_option(void *ctx, int id, const char *value, char *err, size_t errlen)
@@ -145,6 +150,9 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
                  "not for the TUI: each point runs until its CI is tight (--precision) or for "
                  "--point-time, the screen until you quit");
         return -1;
+    case OPT_GROW:
+        o->grow = value;
+        return 0;
     case OPT_SAVE_DIR:
         if (value[0] == '\0') {
             snprintf(err, errlen, "needs a directory");
@@ -296,6 +304,7 @@ int cmd_tui_main(int argc, char **argv)
         .point_cap_ps = opts.point_time,
         .speed = opts.speed,
         .save_dir = opts.save_dir,
+        .grow = opts.grow,
     };
     if (tui_driver_create(&dopt, &d, err, sizeof err) != 0) {
         cli_error("%s", err);

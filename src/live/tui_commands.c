@@ -167,6 +167,11 @@ static int cmd_policy(tui_driver *d, char *err, size_t errlen)
 static int cmd_stations(tui_driver *d, int dir, char *err, size_t errlen)
 {
     uint32_t n = d->n;
+    if (dir < 0 && d->grouped && n <= d->others) {
+        set_message(d, "group %s has no station left",
+                    scenario_group_at(&d->base, d->grow)->name);
+        return 0;
+    }
     if (dir < 0 && n <= 1) {
         set_message(d, "at least one station");
         return 0;

@@ -192,6 +192,34 @@ static int compute_geometry(tui_driver *d)
     return 0;
 }
 
+/* With groups: the group N grows (by name, or the last), the stations of
+ * the others, and the sweep's N as totals (the list gives the grown
+ * group's sizes). */
+static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
+{
+    uint32_t g = d->base.n_named - 1;
+    if (name != NULL) {
+        for (g = 0; g < d->base.n_named; g++)
+            if (strcmp(scenario_group_at(&d->base, g)->name, name) == 0)
+                break;
+        if (g == d->base.n_named) {
+            snprintf(err, errlen, "--grow: there is no group %.40s in the scenario", name);
+            return -1;
+        }
+    }
+    d->groups_view = calloc(d->base.n_named, sizeof *d->groups_view);
+    if (d->groups_view == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    d->grouped = true;
+    d->grow = g;
+    d->others = d->base.n_stations - scenario_group_at(&d->base, g)->count;
+    for (size_t i = 0; i < d->n_sweep; i++)
+        d->sweep[i] += d->others;
+    return 0;
+}
+
 int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen)
 {
     engine_destroy(d->e);
@@ -209,7 +237,19 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
         sc.positions_m = NULL;
         sc.n_positions = 0;
     }
-    sc.n_stations = n;
+    if (d->grouped) {
+        /* N is the total: the grown group takes what the others leave. */
+        char key[SCENARIO_GROUP_NAME_MAX + 16], count[16];
+        snprintf(key, sizeof key, "%s.stations", scenario_group_at(&d->base, d->grow)->name);
+        snprintf(count, sizeof count, "%u", n > d->others ? n - d->others : 0);
+        if (scenario_set(&sc, key, count, err, errlen) != 0) {
+            scenario_free(&sc);
+            return -1;
+        }
+        n = n > d->others ? n : d->others;
+    } else {
+        sc.n_stations = n;
+    }
     if (n == 1 && sc.traffic.dest == DEST_RANDOM) {
         /* One station has nobody else to send to: its frames are judged
          * where they are sent, as the engine does for saturated traffic
@@ -456,6 +496,15 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
     else
         n = tui_driver_default_sweep(64, d->log_x, d->sweep, 64);
     d->n_sweep = n;
+    if (!d->base.n_named && opt->grow != NULL) {
+        snprintf(err, errlen, "--grow: the scenario has no groups (--group, [group NAME])");
+        tui_driver_destroy(d);
+        return -1;
+    }
+    if (d->base.n_named && pick_grown(d, opt->grow, err, errlen) != 0) {
+        tui_driver_destroy(d);
+        return -1;
+    }
     d->n = d->sweep[0];
     if (restart_sweep(d, err, errlen) != 0) {
         tui_driver_destroy(d);
@@ -472,6 +521,7 @@ void tui_driver_destroy(tui_driver *d)
     tui_trace_cancel(d, NULL); /* a trace being written leaves no file */
     engine_destroy(d->e);
     timeline_sink_destroy(d->tl);
+    free(d->groups_view);
     scenario_free(&d->base);
     free(d->sweep);
     free(d->points);

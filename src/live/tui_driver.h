@@ -46,6 +46,9 @@ typedef struct tui_driver_options {
     const char *save_dir;     /* where CSV and pcap files go ("." if NULL) */
     sim_time trace_max_ps;    /* longest span a trace (w) holds; 0: 10 s */
     double trace_max_bytes;   /* largest trace by its estimate; 0: 64 MB */
+    const char *grow;         /* with groups: the group N grows (NULL: the last);
+                                 the sweep's N are that group's sizes, plotted
+                                 as the total */
 } tui_driver_options;
 
 /* The default sweep list for 1 .. max: log (about sqrt(2) apart, e.g. 1 2 3

@@ -32,6 +32,11 @@ extern const double speeds[N_SPEEDS];
 
 struct tui_driver {
     scenario base;
+    /* With groups, N grows one group (grow, by index) while the others,
+     * `others` stations in all, stay: N is still the total. */
+    bool grouped;
+    uint32_t grow, others;
+    tui_group *groups_view;    /* the snapshot's groups, one per group */
     double precision;
     uint32_t min_batches;
     sim_time batch_ps_opt, cap_ps_opt; /* as given (0 = derive from the PHY) */

@@ -224,6 +224,11 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             row->late_discarded = c ? c->frames_late_discarded : 0;
             row->dropped = c ? c->frames_dropped : 0;
             row->share = i < r->n_stations && r->stations ? r->stations[i].share : 0;
+            row->group = NULL;
+            if (d->grouped) {
+                const scenario *run = engine_scenario(d->e);
+                row->group = scenario_group_at(run, scenario_group_of(run, i))->name;
+            }
             if (s->star || d->cable_ps == 0)
                 d->pos[i] = d->n > 1 ? (double)i / (double)(d->n - 1) : 0.5;
             else
@@ -232,6 +237,18 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
         s->rows = d->rows;
         s->n_rows = d->n;
         s->station_pos = d->pos;
+    }
+    /* Each group's share of the bits; the grown group marked. */
+    s->groups = NULL;
+    s->n_groups = 0;
+    if (d->grouped && r->n_groups == d->base.n_named) {
+        for (uint32_t g = 0; g < r->n_groups; g++)
+            d->groups_view[g] = (tui_group){.name = r->groups[g].name,
+                                            .stations = r->groups[g].stations,
+                                            .share = r->groups[g].share,
+                                            .grown = g == d->grow};
+        s->groups = d->groups_view;
+        s->n_groups = r->n_groups;
     }
     s->scroll = d->scroll;
 

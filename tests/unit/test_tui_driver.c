@@ -307,6 +307,59 @@ static void test_one_station_poisson(void **state)
     tui_driver_destroy(d);
 }
 
+/* Groups: N grows one group while the others stay. The sweep's N are the
+ * grown group's sizes, its points the totals; each row names its group,
+ * and the snapshot gives each group's share, the grown one marked; one
+ * station that never backs off takes every bit at every N. */
+static void test_groups_grow_one(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    char err[512], warn[512];
+    assert_int_equal(scenario_group_spec(&sc, "rogue stations=1 policy=none", err, sizeof err), 0);
+    assert_int_equal(scenario_group_spec(&sc, "good stations=3", err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    static const uint32_t sizes[] = {0, 2, 5};
+    tui_driver_options o = {.base = &sc, .sweep_n = sizes, .n_sweep = 3, .log_x = true,
+                            .precision = 0.05, .min_batches = 4,
+                            .batch_ps = 100000 * ((sim_time)1 << 16), .speed = 0,
+                            .grow = "good"};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    finish(d, 0.05, 20000);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.n_points, 3);
+    static const uint32_t totals[] = {1, 3, 6};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(s.points[i].n, totals[i]);
+        assert_true(s.points[i].s > 0.9); /* the rogue alone gets through */
+    }
+    assert_int_equal(s.n_rows, 6);
+    assert_string_equal(s.rows[0].group, "rogue");
+    assert_string_equal(s.rows[5].group, "good");
+    assert_int_equal(s.n_groups, 2);
+    assert_string_equal(s.groups[0].name, "rogue");
+    assert_false(s.groups[0].grown);
+    assert_true(s.groups[1].grown);
+    assert_int_equal(s.groups[1].stations, 5);
+    assert_true(s.groups[0].share == 1.0 && s.groups[1].share == 0.0);
+    tui_driver_destroy(d);
+
+    /* An unknown group, and --grow without groups: refused. */
+    o.grow = "nobody";
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "there is no group nobody"));
+    scenario_free(&sc);
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    o.grow = "good";
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--grow: the scenario has no groups"));
+    scenario_free(&sc);
+}
+
 static void test_snapshot(void **state)
 {
     (void)state;
@@ -852,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_controls),
         cmocka_unit_test(test_policy_cycle),
         cmocka_unit_test(test_one_station_poisson),
+        cmocka_unit_test(test_groups_grow_one),
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_save_csv_never_replaces),
         cmocka_unit_test(test_save_names),

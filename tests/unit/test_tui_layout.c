@@ -319,6 +319,37 @@ static void test_labels_and_units(void **state)
     }
 }
 
+/* Groups: a group column in the station table, and each group's share
+ * (the grown group starred), at the smallest size and a large one;
+ * without groups, neither. */
+static void test_groups(void **state)
+{
+    (void)state;
+    static const tui_group groups[] = {{"rogue", 1, 1.0, false}, {"good", 15, 0.0, true}};
+    static const int sizes[][2] = {{80, 24}, {200, 60}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        tui_snapshot s;
+        fx_build(&s, 16);
+        char *plain = render_text(&s, sizes[i][0], sizes[i][1], TUI_GLYPHS_UNICODE, true, NULL,
+                                  NULL);
+        assert_null(strstr(plain, "group"));
+        free(plain);
+        tui_station_row rows[16];
+        memcpy(rows, s.rows, sizeof rows);
+        for (size_t k = 0; k < 16; k++)
+            rows[k].group = k == 0 ? "rogue" : "good";
+        s.rows = rows;
+        s.groups = groups;
+        s.n_groups = 2;
+        char *t = render_text(&s, sizes[i][0], sizes[i][1], TUI_GLYPHS_UNICODE, true, NULL, NULL);
+        assert_non_null(strstr(t, " group "));
+        assert_non_null(strstr(t, "   1 rogue "));
+        assert_non_null(strstr(t, i == 0 ? "groups: rogue 100%, good* 0%"
+                                         : "share by group: rogue (1) 100%, good* (15) 0%"));
+        free(t);
+    }
+}
+
 static void test_ascii_and_mono(void **state)
 {
     (void)state;
@@ -790,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_golden_80x24),        cmocka_unit_test(test_golden_200x60),
         cmocka_unit_test(test_golden_help_and_scroll), cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_labels_and_units),    cmocka_unit_test(test_ascii_and_mono),
+        cmocka_unit_test(test_groups),
         cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_clicks_and_keys),
         cmocka_unit_test(test_help_without_pcap),   cmocka_unit_test(test_plot_geometry),
         cmocka_unit_test(test_zoom_geometry),       cmocka_unit_test(test_vocabulary),
