@@ -6,7 +6,7 @@
 # a warning, naming every option of every command's --help, citing only
 # installed paths), bash and zsh completion, the dissector and the
 # documentation, the extcap link and the dissector in Wireshark's folders
-# under the prefix; the installed program
+# under a --prefix other than the configured one; the installed program
 # runs; bash completion offers the commands, a command's options, the
 # presets and the values of a fixed-set option. The man page check is
 # skipped where man is not installed; zsh's only where zsh is not.
@@ -34,6 +34,15 @@ extcap=$(find "$prefix" -path '*/wireshark/extcap/csmacd' | head -n 1)
 [ -n "$extcap" ] && [ -L "$extcap" ] || fail "no extcap link in a wireshark/extcap folder"
 "$extcap" --extcap-interfaces | grep -q '^interface {value=csmacd}' || fail "the extcap link does not answer"
 [ -n "$(find "$prefix" -path '*/wireshark/plugins/csmacd.lua')" ] || fail "no dissector among the Lua plugins"
+# To the configured prefix (staged with DESTDIR): Wireshark's own folders,
+# as tshark names them, so that Wireshark lists csmacd with no other step.
+if command -v tshark >/dev/null 2>&1; then
+    ws_extcap=$(tshark -G folders 2>/dev/null | sed -n 's/^Extcap path:[[:space:]]*//p')
+    ws_lua=$(tshark -G folders 2>/dev/null | sed -n 's/^Global Lua Plugins:[[:space:]]*//p')
+    DESTDIR=$scratch/staged cmake --install "$build" >"$scratch/staged.log"
+    [ -L "$scratch/staged$ws_extcap/csmacd" ] || fail "no extcap link in $ws_extcap"
+    [ -s "$scratch/staged$ws_lua/csmacd.lua" ] || fail "no dissector in $ws_lua"
+fi
 
 # The man page: renders cleanly and holds every option of every command.
 if command -v man >/dev/null 2>&1; then

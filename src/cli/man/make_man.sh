@@ -57,7 +57,7 @@ where Wireshark loads it by itself).
 .I ~/.config/wireshark/extcap/csmacd
 A link to csmacd made by \fBcsmacd extcap \-\-install\-user\fR: Wireshark then lists
 csmacd among its capture interfaces (\fBcmake \-\-install\fR puts the same link in
-Wireshark's own extcap folder under the prefix).
+Wireshark's own extcap folder, as \fBtshark \-G folders\fR names it).
 .TP
 ROFF
     printf '.I %s/\n' "$docdir"
