@@ -50,6 +50,7 @@ struct engine {
     medium *med;
     mac *mac;
     uint32_t n_groups;
+    const station_group *groups; /* the scenario's (scenario_group_at(&sc, 0) on) */
     backoff_policy **policies; /* per group */
     mac_class *classes;        /* per group */
     double *lambda;            /* per group: arrivals per second of each station */
@@ -85,7 +86,7 @@ static uint32_t clamp_bytes(const engine *e, uint32_t bytes)
 
 static const station_group *group_of(const engine *e, uint32_t s)
 {
-    return scenario_group_at(&e->sc, e->group_of[s]);
+    return &e->groups[e->group_of[s]];
 }
 
 static frame new_frame(engine *e, uint32_t s, sim_time now)
@@ -108,8 +109,7 @@ static bool refill_saturated(void *ctx, uint32_t s, sim_time now, frame *out)
 static void schedule_arrival(engine *e, uint32_t s, sim_time after)
 {
     uint32_t g = e->group_of[s];
-    sim_time t = arrival_next(&e->arrivals[s], &scenario_group_at(&e->sc, g)->traffic, after,
-                              e->lambda[g]);
+    sim_time t = arrival_next(&e->arrivals[s], &e->groups[g].traffic, after, e->lambda[g]);
     if (t == SIM_TIME_NEVER || t >= e->sc.duration)
         return;
     sim_event ev = {.time = t, .target = s, .type = ENGINE_EV_ARRIVAL,
@@ -146,6 +146,7 @@ static int build_groups(engine *e, const phy_timing *t, char *err, size_t errlen
     const phy_params *phy = &e->sc.phy;
     uint32_t n = e->sc.n_stations, ng = scenario_group_count(&e->sc);
     e->n_groups = ng;
+    e->groups = scenario_group_at(&e->sc, 0); /* one array, or the one implicit group */
     e->policies = calloc(ng, sizeof *e->policies);
     e->classes = calloc(ng, sizeof *e->classes);
     e->lambda = calloc(ng, sizeof *e->lambda);
