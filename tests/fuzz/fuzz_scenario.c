@@ -48,8 +48,13 @@ static void finish(scenario *sc)
     if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0) {
         check_message(err);
     } else {
-        if (warn[0] != '\0')
-            check_message(warn);
+        /* Remarks are one per line (the program prints each on its own). */
+        for (char *line = warn, *next; line != NULL && *line != '\0'; line = next) {
+            next = strchr(line, '\n');
+            if (next != NULL)
+                *next++ = '\0';
+            check_message(line);
+        }
         scenario copy;
         if (scenario_copy(&copy, sc) == 0)
             scenario_free(&copy);
