@@ -575,7 +575,7 @@ uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events
 const replay *engine_replay(const engine *e) { return e->replay; }
 
 /* One group's measures: its statistics, and its stations' counters. */
-static void group_results(engine *e, uint32_t g, const results *all, group_result *out)
+static void group_results(engine *e, uint32_t g, uint64_t all_bits, group_result *out)
 {
     const station_group *grp = scenario_group_at(&e->sc, g);
     results gr;
@@ -598,10 +598,7 @@ static void group_results(engine *e, uint32_t g, const results *all, group_resul
         out->frames_dropped += p->c.frames_dropped;
         out->frames_queued += p->queue_len;
     }
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < all->n_stations; i++)
-        total += e->per_station[i].bits_delivered;
-    out->share = total ? (double)bits / (double)total : 0;
+    out->share = all_bits ? (double)bits / (double)all_bits : 0;
     stats_responses(e->group_stats[g], &out->responses, &out->response_mean_us,
                     &out->response_p99_us);
 }
@@ -643,8 +640,11 @@ void engine_results(engine *e, results *r)
         r->completion_s = -1; /* not every frame is done yet */
     r->stations = e->per_station;
     if (e->group_stats) {
+        uint64_t all_bits = 0; /* the shares' denominator, as the stations' */
+        for (uint32_t i = 0; i < n; i++)
+            all_bits += e->per_station[i].bits_delivered;
         for (uint32_t g = 0; g < e->n_groups; g++)
-            group_results(e, g, r, &e->group_results[g]);
+            group_results(e, g, all_bits, &e->group_results[g]);
         r->n_groups = e->n_groups;
         r->groups = e->group_results;
     }

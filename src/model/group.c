@@ -102,6 +102,18 @@ static int check_group_key(const station_group *g, const char *key, char *err, s
     return -1;
 }
 
+/* A scratch copy of the scenario for a group's keys: its per-station
+ * fields are the defaults; it owns nothing (positions and groups none). */
+static scenario scratch_of(const scenario *sc)
+{
+    scenario tmp = *sc;
+    tmp.positions_m = NULL;
+    tmp.n_positions = 0;
+    tmp.groups = NULL;
+    tmp.n_named = 0;
+    return tmp;
+}
+
 /* Checks a value on a scratch copy of the scenario's per-station keys. */
 static int try_value(const scenario *sc, station_group *g, const char *key, const char *value,
                      char *err, size_t errlen)
@@ -115,11 +127,7 @@ static int try_value(const scenario *sc, station_group *g, const char *key, cons
         }
         return 0;
     }
-    scenario tmp = *sc;
-    tmp.positions_m = NULL;
-    tmp.n_positions = 0;
-    tmp.groups = NULL;
-    tmp.n_named = 0;
+    scenario tmp = scratch_of(sc);
     int rc = scenario_set(&tmp, key, value, reason, sizeof reason);
     free(tmp.positions_m);
     if (rc != 0) {
@@ -305,11 +313,7 @@ static void take_defaults(station_group *g, const scenario *sc)
 /* Applies a group's keys over the defaults. */
 static int resolve_one(const scenario *sc, station_group *g, char *err, size_t errlen)
 {
-    scenario tmp = *sc;
-    tmp.positions_m = NULL;
-    tmp.n_positions = 0;
-    tmp.groups = NULL;
-    tmp.n_named = 0;
+    scenario tmp = scratch_of(sc);
     g->count = 0;
     free(g->positions_m);
     g->positions_m = NULL;
