@@ -167,6 +167,7 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
     /* The data, inline: one block per curve (x, then y and error per panel)
      * and per reference curve. */
     double xmin = INFINITY, xmax = -INFINITY;
+    bool whole = true; /* every x a whole number (stations, a group's size) */
     for (size_t c = 0; c < s->n_curves; c++) {
         const plot_curve *cv = &s->curves[c];
         fprintf(f, "$curve%zu << EOD\n", c);
@@ -175,6 +176,7 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
             if (isfinite(cv->x[i])) {
                 xmin = cv->x[i] < xmin ? cv->x[i] : xmin;
                 xmax = cv->x[i] > xmax ? cv->x[i] : xmax;
+                whole = whole && cv->x[i] == floor(cv->x[i]);
             }
             for (size_t p = 0; p < s->n_panels; p++) {
                 number(f, cv->y[p][i]);
@@ -203,6 +205,8 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
         fputs("set autoscale xfix\n", f);
     if (s->xlog_base > 0)
         fprintf(f, "set logscale x %d\n", s->xlog_base);
+    else if (whole && xmin < xmax && xmax - xmin <= 10)
+        fputs("set xtics 1\n", f); /* no tick at half a station */
     fputs("set multiplot title ", f);
     quoted(f, s->title ? s->title : "");
     fputc('\n', f);

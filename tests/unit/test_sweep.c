@@ -437,6 +437,19 @@ static void test_plot_script(void **state)
                    .n_panels = 1, .ylabel = {"throughput S"}, .curves = &c, .n_curves = 1,
                    .refs = &r, .n_refs = 1};
     char *buf = plot_script(&s, PLOT_SVG, "out.svg.tmp");
+    assert_null(strstr(buf, "set xtics 1")); /* a log axis ticks itself */
+    /* A short linear axis of whole numbers (a group's size 0..3) ticks at
+     * whole numbers only; fractional x do not. */
+    s.xlog_base = 0;
+    char *lin = plot_script(&s, PLOT_SVG, "out.svg.tmp");
+    assert_non_null(strstr(lin, "set xtics 1\n"));
+    free(lin);
+    x[1] = 2.5;
+    lin = plot_script(&s, PLOT_SVG, "out.svg.tmp");
+    assert_null(strstr(lin, "set xtics 1"));
+    free(lin);
+    x[1] = 2;
+    s.xlog_base = 2;
     assert_non_null(strstr(buf, "set terminal svg"));
     assert_non_null(strstr(buf, "set output 'out.svg.tmp'"));
     assert_non_null(strstr(buf, "'Bob''s figure'"));
