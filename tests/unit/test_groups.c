@@ -5,7 +5,8 @@
  * every bad group is refused with its message; the weakest-link outcomes
  * (one station that never backs off takes the whole saturated channel,
  * two bring it to zero); dest = group:NAME; replies counted and timed to
- * the picosecond on a hand-computed geometry.
+ * the picosecond on a hand-computed geometry. Groups in scenario files are
+ * test_scenario's (test_group_file).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -15,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -49,11 +49,14 @@ typedef struct run_out {
     group_result *gr;
 } run_out;
 
-static void run(const scenario *sc, run_out *out)
+/* Runs sc to its end, with `sink` (may be NULL) watching the trace. */
+static void run_watched(const scenario *sc, const trace_sink *sink, run_out *out)
 {
     engine *e = NULL;
     if (engine_create(sc, &e, err, sizeof err) != 0)
         fail_msg("engine: %s", err);
+    if (sink != NULL)
+        assert_int_equal(engine_add_sink(e, *sink), 0);
     assert_int_equal(engine_run_all(e), ENGINE_DONE);
     engine_results(e, &out->r);
     out->st = malloc(out->r.n_stations * sizeof *out->st);
@@ -64,6 +67,11 @@ static void run(const scenario *sc, run_out *out)
         memcpy(out->gr, out->r.groups, out->r.n_groups * sizeof *out->gr);
     }
     engine_destroy(e);
+}
+
+static void run(const scenario *sc, run_out *out)
+{
+    run_watched(sc, NULL, out);
 }
 
 static void run_free(run_out *o)
@@ -434,13 +442,9 @@ static void test_dest_group(void **state)
     assert_int_equal(clients->traffic.dest, DEST_SERVER);
     assert_int_equal(clients->traffic.server, 0);
     assert_int_equal(clients->traffic.server_count, 2);
-    engine *e = NULL;
     tally t = {{0}};
-    assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
-    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = count_delivered, .ctx = &t}), 0);
-    assert_int_equal(engine_run_all(e), ENGINE_DONE);
-    results r;
-    engine_results(e, &r);
+    run_out o;
+    run_watched(&sc, &(trace_sink){.on_event = count_delivered, .ctx = &t}, &o);
     uint64_t to_servers = t.to[0] + t.to[1], others = 0;
     for (int i = 2; i < 8; i++)
         others += t.to[i];
@@ -448,13 +452,13 @@ static void test_dest_group(void **state)
                   (unsigned long long)t.to[0], (unsigned long long)t.to[1],
                   (unsigned long long)others);
     assert_int_equal(others, 0);
-    assert_int_equal(to_servers, r.frames_delivered);
-    assert_int_equal(r.groups[0].frames_offered, 0);
+    assert_int_equal(to_servers, o.r.frames_delivered);
+    assert_int_equal(o.gr[0].frames_offered, 0);
     assert_true(to_servers > 300); /* 366 expected: 0.3 * 10 Mb/s * 0.5 s / 4096 bits */
     /* uniform: each server within 4 sigma of half */
     double half = to_servers / 2.0, sigma = sqrt(to_servers * 0.25);
     assert_true(fabs((double)t.to[0] - half) < 4 * sigma);
-    engine_destroy(e);
+    run_free(&o);
     scenario_free(&sc);
 }
 
@@ -508,14 +512,10 @@ static void test_replies_counted(void **state)
     group_ok(&sc, "server stations=1 traffic=none reply=1518 queue=1000");
     group_ok(&sc, "clients stations=7 load=0.05 frame-size=64-200 dest=group:server");
     finish_ok(&sc);
-    engine *e = NULL;
     tally t = {{0}};
-    assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
-    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = count_delivered, .ctx = &t}), 0);
-    assert_int_equal(engine_run_all(e), ENGINE_DONE);
-    results r;
-    engine_results(e, &r);
-    const group_result *server = &r.groups[0], *clients = &r.groups[1];
+    run_out o;
+    run_watched(&sc, &(trace_sink){.on_event = count_delivered, .ctx = &t}, &o);
+    const group_result *server = &o.gr[0], *clients = &o.gr[1];
     /* think 0: a request received whole is answered at once */
     assert_int_equal(server->frames_offered, t.to[0]);
     assert_int_equal(server->frames_dropped, 0);
@@ -527,85 +527,8 @@ static void test_replies_counted(void **state)
     /* the server carries most of the bits: 1518-byte replies to requests of 64-200 */
     assert_true(server->share > 0.85);
     assert_true(clients->response_mean_us > 1220.8 && clients->response_p99_us >= 1220.8);
-    engine_destroy(e);
+    run_free(&o);
     scenario_free(&sc);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* Scenario files: [group NAME] sections in file order, defaults anywhere
- * outside them, an empty group declared all the same; a key twice in one
- * section, a group twice, a medium-wide key in a group: refused with the
- * file's lines. */
-static void test_file(void **state)
-{
-    (void)state;
-    char dir[] = "/tmp/test_groups.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256], want[512];
-    snprintf(path, sizeof path, "%s/fleet.ini", dir);
-    scenario sc;
-    scenario_defaults(&sc);
-    write_file(path, "frame-size = 512\n"
-                     "[group rogue]\n"
-                     "stations = 1\n"
-                     "policy = none\n"
-                     "[group spare]\n"
-                     "[group good]\n"
-                     "stations = 15\n"
-                     "[scenario]\n"
-                     "duration = 100ms\n"
-                     "queue = 8\n");
-    if (scenario_load_file(&sc, path, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    finish_ok(&sc);
-    assert_int_equal(sc.n_named, 3);
-    assert_string_equal(scenario_group_at(&sc, 0)->name, "rogue");
-    assert_string_equal(scenario_group_at(&sc, 1)->name, "spare");
-    assert_int_equal(scenario_group_at(&sc, 1)->count, 0);
-    assert_int_equal(scenario_group_at(&sc, 2)->first, 1);
-    assert_int_equal(scenario_group_at(&sc, 2)->queue_capacity, 8); /* set after the group */
-    assert_string_equal(scenario_group_at(&sc, 0)->policy, "none");
-    assert_int_equal(sc.n_stations, 16);
-    /* a copy is deep: the original can go */
-    scenario copy;
-    assert_int_equal(scenario_copy(&copy, &sc), 0);
-    scenario_free(&sc);
-    finish_ok(&copy);
-    assert_string_equal(scenario_group_at(&copy, 0)->policy, "none");
-    scenario_free(&copy);
-
-    static const struct {
-        const char *text;
-        const char *expect; /* after "path:" */
-    } bad[] = {
-        {"[group a]\nstations = 1\nstations = 2\n", "3: stations is given twice (first at line 2)"},
-        {"seed = 1\n[group a]\nstations = 1\n[scenario]\nseed = 2\n",
-         "5: seed is given twice (first at line 1)"},
-        {"[group a]\nstations = 1\n[group a]\n", "3: [group a] given twice (first at line 1)"},
-        {"[group a]\nstations = 1\nduration = 1s\n",
-         "3: group a: duration is a key of the whole medium; set it outside the groups"},
-        {"[group 1a]\nstations = 1\n", "1: group '1a': a name is 1 to 32 letters"},
-        {"[groups]\nstations = 1\n", "1: unknown section [groups]"},
-        {"[group a]\nstations = x\n", "2: group a: stations:"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        write_file(path, bad[i].text);
-        scenario_defaults(&sc);
-        assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);
-        snprintf(want, sizeof want, "%s:%s", path, bad[i].expect);
-        if (strncmp(err, want, strlen(want)) != 0)
-            fail_msg("'%s' does not start with '%s'", err, want);
-        scenario_free(&sc);
-    }
-    unlink(path);
-    rmdir(dir);
 }
 
 int main(void)
@@ -615,7 +538,7 @@ int main(void)
         cmocka_unit_test(test_inherit_and_override), cmocka_unit_test(test_placement),
         cmocka_unit_test(test_refusals), cmocka_unit_test(test_weakest_link),
         cmocka_unit_test(test_dest_group), cmocka_unit_test(test_reply_timed),
-        cmocka_unit_test(test_replies_counted), cmocka_unit_test(test_file),
+        cmocka_unit_test(test_replies_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

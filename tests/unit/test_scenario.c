@@ -4,7 +4,8 @@
  * scenario untouched, that `phy` resets the PHY fields and is applied first
  * within a scenario file, the scenario file format (comments, [scenario],
  * unknown keys and sections, long and indented lines, files over 1 MiB,
- * missing files and directories, each with path:line), and scenario_finish's cross-checks and
+ * missing files and directories, each with path:line; [group NAME]
+ * sections), and scenario_finish's cross-checks and
  * warnings (among them the bound on all queues together). It does not
  * run the engine.
  */
@@ -475,13 +476,82 @@ static void test_file(void **state)
     scenario_free(&sc);
 }
 
+/* Scenario files: [group NAME] sections in file order, defaults anywhere
+ * outside them, an empty group declared all the same; a key twice in one
+ * section, a group twice, a medium-wide key in a group: refused with the
+ * file's lines. */
+static void test_group_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_scenario.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], want[512];
+    snprintf(path, sizeof path, "%s/fleet.ini", dir);
+    scenario sc;
+    scenario_defaults(&sc);
+    write_file(path, "frame-size = 512\n"
+                     "[group rogue]\n"
+                     "stations = 1\n"
+                     "policy = none\n"
+                     "[group spare]\n"
+                     "[group good]\n"
+                     "stations = 15\n"
+                     "[scenario]\n"
+                     "duration = 100ms\n"
+                     "queue = 8\n");
+    if (scenario_load_file(&sc, path, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    assert_int_equal(sc.n_named, 3);
+    assert_string_equal(scenario_group_at(&sc, 0)->name, "rogue");
+    assert_string_equal(scenario_group_at(&sc, 1)->name, "spare");
+    assert_int_equal(scenario_group_at(&sc, 1)->count, 0);
+    assert_int_equal(scenario_group_at(&sc, 2)->first, 1);
+    assert_int_equal(scenario_group_at(&sc, 2)->queue_capacity, 8); /* set after the group */
+    assert_string_equal(scenario_group_at(&sc, 0)->policy, "none");
+    assert_int_equal(sc.n_stations, 16);
+    /* a copy is deep: the original can go */
+    scenario copy;
+    assert_int_equal(scenario_copy(&copy, &sc), 0);
+    scenario_free(&sc);
+    assert_int_equal(scenario_finish(&copy, err, sizeof err, warn, sizeof warn), 0);
+    assert_string_equal(scenario_group_at(&copy, 0)->policy, "none");
+    scenario_free(&copy);
+
+    static const struct {
+        const char *text;
+        const char *expect; /* after "path:" */
+    } bad[] = {
+        {"[group a]\nstations = 1\nstations = 2\n", "3: stations is given twice (first at line 2)"},
+        {"seed = 1\n[group a]\nstations = 1\n[scenario]\nseed = 2\n",
+         "5: seed is given twice (first at line 1)"},
+        {"[group a]\nstations = 1\n[group a]\n", "3: [group a] given twice (first at line 1)"},
+        {"[group a]\nstations = 1\nduration = 1s\n",
+         "3: group a: duration is a key of the whole medium; set it outside the groups"},
+        {"[group 1a]\nstations = 1\n", "1: group '1a': a name is 1 to 32 letters"},
+        {"[groups]\nstations = 1\n", "1: unknown section [groups]"},
+        {"[group a]\nstations = x\n", "2: group a: stations:"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(path, bad[i].text);
+        scenario_defaults(&sc);
+        assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s:%s", path, bad[i].expect);
+        if (strncmp(err, want, strlen(want)) != 0)
+            fail_msg("'%s' does not start with '%s'", err, want);
+        scenario_free(&sc);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_keys),
         cmocka_unit_test(test_refusals),   cmocka_unit_test(test_phy_resets),
         cmocka_unit_test(test_finish),     cmocka_unit_test(test_copy),
-        cmocka_unit_test(test_file),
+        cmocka_unit_test(test_file),       cmocka_unit_test(test_group_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
