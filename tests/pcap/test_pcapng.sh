@@ -30,16 +30,7 @@ set -eu
 CSMACD=$1
 LUA=$2
 W=$3
-if ! command -v tshark >/dev/null 2>&1; then
-    echo "tshark is not installed: skipped"
-    exit 77
-fi
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W"
-# tshark warns on standard error when run as root; nothing else may appear.
-TS() { tshark "$@" 2>ts.err; grep -v 'Running as user "root"' ts.err >ts.err2 || true; if [ -s ts.err2 ]; then echo "tshark $*: unexpected messages:"; cat ts.err2; exit 1; fi; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/tshark_lib.sh"
 count() { TS -r "$1" -Y "$2" | wc -l; }
 
 "$CSMACD" run --phy 10base5 --stations 8 --traffic saturated --frame-size 100 \
