@@ -328,6 +328,21 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* The end of a commit: with an error e, the temporary is removed and the
+ * error said; the outfile is released either way. */
+static int commit_end(outfile *o, int e, char *err, size_t errlen)
+{
+    if (e != 0) {
+        if (o->tmp != NULL)
+            unlink(o->tmp);
+        fail(err, errlen, o->path, e);
+        release(o);
+        return -1;
+    }
+    release(o);
+    return 0;
+}
+
 int outfile_commit_closed(outfile *o, int e, char *err, size_t errlen)
 {
     o->f = NULL;
@@ -338,15 +353,7 @@ int outfile_commit_closed(outfile *o, int e, char *err, size_t errlen)
     }
     if (e == 0 && o->tmp != NULL && rename(o->tmp, o->target) != 0)
         e = errno;
-    if (e != 0) {
-        if (o->tmp != NULL)
-            unlink(o->tmp);
-        fail(err, errlen, o->path, e);
-        release(o);
-        return -1;
-    }
-    release(o);
-    return 0;
+    return commit_end(o, e, err, errlen);
 }
 
 /* The reason of a stream's earlier write error. stdio keeps only the error
@@ -387,24 +394,10 @@ void outfile_settle(outfile *o)
         o->error = stream_error(o, errno);
 }
 
-int outfile_commit(outfile *o, char *err, size_t errlen)
+/* Flushes and closes the stream: the first error (a write's, kept, or
+ * the flush's or the close's), 0 when all went well. */
+static int close_stream(outfile *o)
 {
-    int e = o->error;
-    if (o->f == NULL)
-        return outfile_commit_closed(o, EBADF, err, errlen);
-    errno = 0;
-    if (e == 0 && (fflush(o->f) != 0 || ferror(o->f)))
-        e = stream_error(o, errno);
-    if (fclose(o->f) != 0 && e == 0)
-        e = errno ? errno : EIO;
-    return outfile_commit_closed(o, e, err, errlen);
-}
-
-int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen)
-{
-    *kept = false;
-    if (o->f == NULL || o->tmp == NULL)
-        return outfile_commit(o, err, errlen);
     int e = o->error;
     errno = 0;
     if (e == 0 && (fflush(o->f) != 0 || ferror(o->f)))
@@ -412,6 +405,22 @@ int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen)
     if (fclose(o->f) != 0 && e == 0)
         e = errno ? errno : EIO;
     o->f = NULL;
+    return e;
+}
+
+int outfile_commit(outfile *o, char *err, size_t errlen)
+{
+    if (o->f == NULL)
+        return outfile_commit_closed(o, EBADF, err, errlen);
+    return outfile_commit_closed(o, close_stream(o), err, errlen);
+}
+
+int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen)
+{
+    *kept = false;
+    if (o->f == NULL || o->tmp == NULL)
+        return outfile_commit(o, err, errlen);
+    int e = close_stream(o);
     /* Atomic: a file created meanwhile is not replaced either. */
     if (e == 0 && renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->target, RENAME_NOREPLACE) != 0) {
         e = errno;
@@ -425,14 +434,7 @@ int outfile_commit_new(outfile *o, bool *kept, char *err, size_t errlen)
             unlink(o->tmp);
         }
     }
-    if (e != 0) {
-        unlink(o->tmp);
-        fail(err, errlen, o->path, e);
-        release(o);
-        return -1;
-    }
-    release(o);
-    return 0;
+    return commit_end(o, e, err, errlen);
 }
 
 void outfile_discard(outfile *o)
