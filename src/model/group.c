@@ -410,12 +410,20 @@ int scenario_groups_resolve(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
+/* The last group whose first station is at or before `station` (groups of
+ * 0 stations share their first with the next: the later one is the
+ * station's). Binary search: the trace sinks ask it for every record. */
 uint32_t scenario_group_of(const scenario *sc, uint32_t station)
 {
-    uint32_t g = 0;
-    while (g + 1 < sc->n_named && station >= sc->groups[g + 1].first)
-        g++;
-    return g;
+    uint32_t lo = 0, hi = sc->n_named; /* the answer is in [lo, hi) */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (station >= sc->groups[mid].first)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 double scenario_station_metres(const scenario *sc, uint32_t i)
