@@ -1336,10 +1336,8 @@ int mac_create(const mac_config *cfg, mac **out)
     m->refill_ctx = cfg->refill_ctx;
     m->on_rx = cfg->on_rx;
     m->rx_ctx = cfg->rx_ctx;
-    mac_class one = {.policy = cfg->policy, .queue_capacity = cfg->queue_capacity,
-                     .refill = cfg->refill != NULL};
-    const mac_class *classes = cfg->classes ? cfg->classes : &one;
-    m->n_cls = cfg->classes ? cfg->n_classes : 1;
+    const mac_class *classes = cfg->classes;
+    m->n_cls = cfg->n_classes;
     m->cls = calloc(m->n_cls ? m->n_cls : 1, sizeof *m->cls);
     if (!m->cls) {
         free(m);

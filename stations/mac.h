@@ -126,15 +126,11 @@ typedef struct mac_config {
     uint32_t n_stations;
     medium *medium;            /* not owned */
     evq *queue;                /* not owned */
-    const backoff_policy *policy; /* not owned */
     uint64_t seed;
-    uint32_t queue_capacity;   /* frames per station (>= 1) */
     mac_refill_fn refill;      /* may be NULL */
     void *refill_ctx;
-    /* Stations in classes: class_of[s] indexes classes. With classes NULL
-     * every station is of one class: policy, queue_capacity, and refill
-     * when `refill` is set. */
-    const mac_class *classes;
+    /* Stations in classes (at least one): class_of[s] indexes classes. */
+    const mac_class *classes;  /* copied */
     uint32_t n_classes;
     const uint32_t *class_of;  /* NULL: every station of class 0 */
     mac_rx_fn on_rx;           /* may be NULL */
