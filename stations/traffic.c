@@ -66,17 +66,15 @@ uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, r
     switch (t->dest) {
     case DEST_BROADCAST:
         return FRAME_BROADCAST;
-    case DEST_SERVER:
-        if (t->server_count > 1 && (self < t->server || self - t->server >= t->server_count))
-            return t->server + (uint32_t)rng_below(r, t->server_count);
-        if (t->server_count > 1 && n >= 2)
-            goto random_other;
-        if (self != t->server || n < 2)
-            return t->server;
-        /* the server answers a random client */
+    case DEST_SERVER: {
+        uint32_t k = t->server_count > 1 ? t->server_count : 1; /* the servers */
+        bool server = self >= t->server && self - t->server < k;
+        if (!server || n < 2)
+            return k > 1 ? t->server + (uint32_t)rng_below(r, k) : t->server;
+        /* a server sends to a random other station */
+    }
         /* fall through */
     case DEST_RANDOM:
-    random_other:
         if (n < 2)
             return self;
         {
