@@ -105,6 +105,7 @@ typedef struct station {
     sim_time chain_end;
     sim_time cd_pending; /* earliest collision event scheduled */
     uint64_t tx_id;      /* medium record of the transmission under way */
+    uint64_t trace_id;   /* its number in the traces (the medium's, on one segment) */
     sim_time tx_start, tx_end, jam_start;
     sim_time burst_origin; /* start of the burst's first frame */
     sim_time backoff_until;
@@ -121,6 +122,7 @@ typedef struct station {
 /* A frame sent whole, waiting for its last bit to pass its destination. */
 typedef struct pending_rx {
     uint64_t tx_id;
+    uint64_t trace_id;
     frame f;
     uint32_t station;
     uint32_t attempt;
@@ -146,6 +148,16 @@ struct mac {
     uint32_t *sink_kinds;
     size_t n_sinks;
     uint32_t wanted; /* union of the sinks' kinds */
+
+    /* A segment of a network (mac_config): NULL and 0 for one segment. */
+    uint32_t base;           /* events target base + tap */
+    uint32_t *station_id;    /* per tap (NULL: the tap is the station) */
+    const uint32_t *tap_of;  /* per station of the run (not owned) */
+    uint32_t n_all;          /* the run's stations */
+    uint64_t *trace_ids, own_trace_ids; /* the trace tx ids' counter */
+    uint32_t segment;
+    mac_net_hooks net;
+    bool networked;
 
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
     sim_time *timed_until;     /* per entry of timed: min(planned, horizon), the
@@ -181,7 +193,7 @@ bool mac_out_of_memory(const mac *m)
 const char *mac_state_name(mac_state s)
 {
     static const char *const names[] = {"idle", "defer", "transmit", "jam", "backoff",
-                                        "burst"};
+                                        "burst", "relay"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -194,6 +206,21 @@ static inline bool wants(const mac *m, trace_kind k)
     return (m->wanted & TRACE_BIT(k)) != 0;
 }
 
+/* A tap's station number in the run (the tap itself on one segment). */
+static inline uint32_t gid(const mac *m, uint32_t s)
+{
+    return m->station_id ? m->station_id[s] : s;
+}
+
+/* The tap of a frame's destination on this segment, or NONE when it is a
+ * broadcast or sits on another segment. */
+static inline uint32_t dest_tap(const mac *m, uint32_t dest)
+{
+    if (dest == FRAME_BROADCAST || dest >= m->n_all)
+        return NONE;
+    return m->tap_of ? m->tap_of[dest] : dest;
+}
+
 static void emit(mac *m, const trace_event *ev)
 {
     for (size_t i = 0; i < m->n_sinks; i++)
@@ -204,7 +231,7 @@ static void emit(mac *m, const trace_event *ev)
 static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
 {
     const station *x = &m->st[s];
-    *ev = (trace_event){.kind = kind, .time = t, .station = s,
+    *ev = (trace_event){.kind = kind, .time = t, .station = gid(m, s), .segment = m->segment,
                         .dest = x->cur.dest == FRAME_BROADCAST ? TRACE_NO_DEST : x->cur.dest,
                         .frame_id = x->cur.id, .frame_bytes = x->cur.bytes,
                         .attempt = x->collisions + 1, .collisions = x->collisions,
@@ -215,7 +242,7 @@ static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time
 
 static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
 {
-    sim_event ev = {.time = t, .arg = arg, .target = s, .type = type, .phase = phase};
+    sim_event ev = {.time = t, .arg = arg, .target = m->base + s, .type = type, .phase = phase};
     if (evq_push(m->q, &ev) != 0)
         m->no_memory = true; /* the run stops after this event */
 }
@@ -728,10 +755,11 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 
 /* ---- frames and queues -------------------------------------------------- */
 
-static void arrival_event(trace_event *ev, trace_kind kind, uint32_t s, const frame *f,
-                          sim_time now)
+static void arrival_event(const mac *m, trace_event *ev, trace_kind kind, uint32_t s,
+                          const frame *f, sim_time now)
 {
-    *ev = (trace_event){.kind = kind, .time = now, .station = s, .frame_id = f->id,
+    *ev = (trace_event){.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
+                        .frame_id = f->id,
                         .frame_bytes = f->bytes,
                         .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
                         .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
@@ -747,12 +775,12 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
         x->q_head = (x->q_head + 1) % x->q_cap;
         x->q_len--;
         x->has_frame = true;
-    } else if (x->cls->refill && m->refill(m->refill_ctx, s, now, &x->cur)) {
-        x->cur.id = ((uint64_t)s << 40) | x->frame_seq++;
+    } else if (x->cls->refill && m->refill(m->refill_ctx, gid(m, s), now, &x->cur)) {
+        x->cur.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
         x->c.frames_offered++;
         x->has_frame = true;
         trace_event ev;
-        arrival_event(&ev, TRACE_ARRIVAL, s, &x->cur, now);
+        arrival_event(m, &ev, TRACE_ARRIVAL, s, &x->cur, now);
         emit(m, &ev);
     }
     if (!x->has_frame)
@@ -779,14 +807,14 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
 {
     station *x = &m->st[s];
     frame fr = *f;
-    fr.id = ((uint64_t)s << 40) | x->frame_seq++;
+    fr.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
     x->c.frames_offered++;
     uint32_t held = x->q_len + (x->has_frame ? 1 : 0);
     uint32_t capacity = x->cls->queue_capacity;
     if (held >= capacity) {
         x->c.frames_dropped++;
         trace_event ev;
-        arrival_event(&ev, TRACE_DROP, s, &fr, now);
+        arrival_event(m, &ev, TRACE_DROP, s, &fr, now);
         emit(m, &ev);
         return false;
     }
@@ -809,7 +837,7 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
     x->q[(x->q_head + x->q_len) % x->q_cap] = fr;
     x->q_len++;
     trace_event ev;
-    arrival_event(&ev, TRACE_ARRIVAL, s, &fr, now);
+    arrival_event(m, &ev, TRACE_ARRIVAL, s, &fr, now);
     emit(m, &ev);
     if (x->state == MAC_IDLE)
         next_frame_or_idle(m, s, now);
@@ -847,7 +875,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     station *x = &m->st[s];
     sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
                                           : m->ifg_ps;
-    x->tx_id = medium_tx_begin(m->med, s, now, kind);
+    x->trace_id = (*m->trace_ids)++;
+    x->tx_id = medium_tx_begin(m->med, s, now, x->trace_id << 8 | kind);
     if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
         m->no_memory = true; /* nothing is sent; the run stops */
         return;
@@ -871,11 +900,14 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
     }
     x->end_gen++;
+    if (m->networked)
+        m->net.on_signal(m->net.ctx, s, now, true, kind == TRACE_TX_FRAME ? &x->cur : NULL,
+                         x->collisions + 1, false);
 
     if (wants(m, TRACE_TX_START)) {
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_START, now, s);
-        ev.tx_id = x->tx_id;
+        ev.tx_id = x->trace_id;
         ev.tx_kind = kind;
         ev.tx_start = now;
         ev.tx_end = SIM_TIME_NEVER;
@@ -981,7 +1013,7 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     if (wants(m, TRACE_COLLISION) || wants(m, TRACE_JAM)) {
         trace_event ev;
         frame_event(m, &ev, TRACE_COLLISION, now, s);
-        ev.tx_id = x->tx_id;
+        ev.tx_id = x->trace_id;
         ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
         ev.tx_start = x->tx_start;
         ev.late = x->late;
@@ -1104,6 +1136,33 @@ static void next_frame_after_yield(mac *m, uint32_t s, sim_time now)
     push(m, x->backoff_until, MAC_EV_READY, MAC_PHASE_READY, s, x->gen);
 }
 
+/* Station s has sent its frame whole: its reception is judged once the
+ * last bit has passed the receiver (the farthest one for a broadcast), by
+ * a DELIVER event; on a network, a receiver on another segment (or any,
+ * for a broadcast) is the network's to judge (mac_net_hooks.on_remote).
+ * Returns how long after now the verdict comes, SIM_TIME_NEVER when the
+ * network gives it. */
+static sim_time judge_reception(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    uint32_t d = dest_tap(m, x->cur.dest);
+    if (m->networked && d == NONE) {
+        m->net.on_remote(m->net.ctx, s, x->tx_id, &x->cur, x->collisions + 1, now);
+        return SIM_TIME_NEVER;
+    }
+    uint32_t i = rx_alloc(m);
+    if (i == NONE)
+        return 0;
+    m->rx[i].tx_id = x->tx_id;
+    m->rx[i].trace_id = x->trace_id;
+    m->rx[i].f = x->cur;
+    m->rx[i].station = s;
+    m->rx[i].attempt = x->collisions + 1;
+    sim_time tail = d == NONE ? medium_max_delay(m->med) : medium_delay(m->med, s, d);
+    push(m, now + tail, MAC_EV_DELIVER, MAC_PHASE_DELIVER, s, i);
+    return tail;
+}
+
 /* No collision detection (ALOHA): the frame was sent whole and its sender
  * cannot tell whether it got through. It keeps the frame and waits for the
  * receiver's verdict (on_deliver), the acknowledgement of Abramson's
@@ -1111,22 +1170,12 @@ static void next_frame_after_yield(mac *m, uint32_t s, sim_time now)
 static void await_verdict(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
-    uint32_t i = rx_alloc(m);
-    if (i == NONE)
-        return;
-    m->rx[i].tx_id = x->tx_id;
-    m->rx[i].f = x->cur;
-    m->rx[i].station = s;
-    m->rx[i].attempt = x->collisions + 1;
-    sim_time tail = x->cur.dest == FRAME_BROADCAST || x->cur.dest >= m->n
-                        ? medium_max_delay(m->med)
-                        : medium_delay(m->med, s, x->cur.dest);
     x->awaiting = true;
     x->state = MAC_BACKOFF; /* idle until the verdict; no READY is pending */
     x->backoff_slots = 0;
-    x->backoff_until = now + tail;
     x->gen++;
-    push(m, now + tail, MAC_EV_DELIVER, MAC_PHASE_DELIVER, s, i);
+    sim_time tail = judge_reception(m, s, now);
+    x->backoff_until = tail == SIM_TIME_NEVER ? SIM_TIME_NEVER : now + tail;
 }
 
 /* The verdict on a frame sent without collision detection: a success is
@@ -1141,7 +1190,7 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
         count_success(m, s);
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_OK, now, s);
-        ev.tx_id = x->tx_id;
+        ev.tx_id = x->trace_id;
         emit(m, &ev);
         x->has_frame = false;
         next_frame_or_idle(m, s, now);
@@ -1165,6 +1214,8 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     assert(now == x->tx_end);
     mac_state was = x->state;
     medium_tx_end(m->med, x->tx_id, now);
+    if (m->networked)
+        m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, was == MAC_TX);
     collision_events_end(m->events, s, now);
     transmitters_remove(m, s);
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
@@ -1173,7 +1224,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     if (wants(m, TRACE_TX_END)) {
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_END, now, s);
-        ev.tx_id = x->tx_id;
+        ev.tx_id = x->trace_id;
         bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
         ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
         ev.tx_start = x->tx_start;
@@ -1216,21 +1267,10 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         count_success(m, s);
         trace_event ok;
         frame_event(m, &ok, TRACE_TX_OK, now, s);
-        ok.tx_id = x->tx_id;
+        ok.tx_id = x->trace_id;
         emit(m, &ok);
-        /* Judge the reception once the last bit has passed the receiver. */
-        uint32_t i = rx_alloc(m);
-        if (i == NONE)
-            return;
-        m->rx[i].tx_id = x->tx_id;
-        m->rx[i].f = x->cur;
-        m->rx[i].station = s;
-        m->rx[i].attempt = x->collisions + 1;
+        judge_reception(m, s, now);
         x->has_frame = false; /* done with it: the queue no longer holds it */
-        sim_time tail = x->cur.dest == FRAME_BROADCAST || x->cur.dest >= m->n
-                            ? medium_max_delay(m->med)
-                            : medium_delay(m->med, s, x->cur.dest);
-        push(m, now + tail, MAC_EV_DELIVER, MAC_PHASE_DELIVER, s, i);
         if (burst_continues(m, s, now)) {
             x->in_burst = true;
             begin_transmission(m, s, now, TRACE_TX_EXTENSION);
@@ -1244,43 +1284,119 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     medium_retire(m->med, now);
 }
 
-static void on_deliver(mac *m, sim_time now, uint32_t i)
+/* The verdict on station s's frame (sent whole, medium record tx_id):
+ * counted, reported with the frame's span at its receiver [rx_start,
+ * now), a request handed to on_rx, and the record released. */
+static void verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const frame *f,
+                    uint32_t attempt, bool ok, sim_time rx_start, sim_time now)
 {
-    pending_rx *p = &m->rx[i];
-    bool ok;
-    if (p->f.dest == FRAME_BROADCAST || p->f.dest >= m->n) {
-        ok = true; /* received by every other station */
-        for (uint32_t j = 0; j < m->n && ok; j++)
-            if (j != p->station && medium_overlapped_at(m->med, p->tx_id, j))
-                ok = false;
-    } else {
-        ok = !medium_overlapped_at(m->med, p->tx_id, p->f.dest);
-    }
-    station *x = &m->st[p->station];
-    /* The frame's span at its receiver (the farthest one for a broadcast):
-     * its transmission, shifted by the tail the verdict waited for. */
-    const medium_tx *t = medium_tx_get(m->med, p->tx_id); /* held: still live */
-    sim_time tail = now - t->end;
+    station *x = &m->st[s];
     if (ok)
         x->c.frames_received_ok++;
     else
         x->c.frames_received_bad++;
-    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = p->station,
-                      .dest = p->f.dest == FRAME_BROADCAST ? TRACE_NO_DEST : p->f.dest,
-                      .frame_id = p->f.id, .frame_bytes = p->f.bytes, .attempt = p->attempt,
-                      .collisions = p->attempt - 1, .queued_at = p->f.queued_at,
-                      .tx_id = p->tx_id, .tx_start = t->start + tail, .tx_end = now,
+    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
+                      .segment = m->segment,
+                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                      .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
+                      .collisions = attempt - 1, .queued_at = f->queued_at,
+                      .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
                       .jam_start = SIM_TIME_NEVER, .ok = ok,
-                      .payload = p->f.payload, .payload_len = p->f.payload_len};
+                      .payload = f->payload, .payload_len = f->payload_len};
     emit(m, &ev);
-    if (ok && m->on_rx && p->f.dest != FRAME_BROADCAST && p->f.dest < m->n)
-        m->on_rx(m->rx_ctx, p->f.dest, p->station, &p->f, now);
-    medium_release(m->med, p->tx_id);
-    uint32_t s = p->station;
-    p->next_free = m->rx_free;
-    m->rx_free = i;
-    if (x->awaiting && x->tx_id == p->tx_id)
+    if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
+        m->on_rx(m->rx_ctx, f->dest, gid(m, s), f, now);
+    medium_release(m->med, tx_id);
+    if (x->awaiting && x->tx_id == tx_id)
         on_verdict(m, s, now, ok); /* no CD (ALOHA): the sender learns its fate */
+}
+
+static void on_deliver(mac *m, sim_time now, uint32_t i)
+{
+    pending_rx p = m->rx[i];
+    m->rx[i].next_free = m->rx_free;
+    m->rx_free = i;
+    uint32_t d = dest_tap(m, p.f.dest);
+    bool ok;
+    if (d == NONE) {
+        ok = true; /* received by every other station */
+        for (uint32_t j = 0; j < m->n && ok; j++)
+            if (j != p.station && medium_overlapped_at(m->med, p.tx_id, j))
+                ok = false;
+    } else {
+        ok = !medium_overlapped_at(m->med, p.tx_id, d);
+    }
+    /* The frame's span at its receiver (the farthest one for a broadcast):
+     * its transmission, shifted by the tail the verdict waited for. */
+    const medium_tx *t = medium_tx_get(m->med, p.tx_id); /* held: still live */
+    sim_time tail = now - t->end;
+    verdict(m, p.station, p.tx_id, p.trace_id, &p.f, p.attempt, ok, t->start + tail, now);
+}
+
+void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
+                        bool ok, sim_time rx_start, sim_time now)
+{
+    const medium_tx *t = medium_tx_get(m->med, tx_id); /* held: still live */
+    verdict(m, tap, tx_id, t->user >> 8, f, attempt, ok, rx_start, now);
+}
+
+/* ---- a repeater's port --------------------------------------------------- */
+
+uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    assert(x->state == MAC_RELAY && x->transmitter == NONE);
+    x->trace_id = (*m->trace_ids)++;
+    x->tx_id = medium_tx_begin(m->med, s, now, x->trace_id << 8 | TRACE_TX_FRAME);
+    if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
+        m->no_memory = true;
+        return UINT64_MAX;
+    }
+    x->tx_start = now;
+    x->tx_end = SIM_TIME_NEVER;
+    m->tr_start[m->n_transmitters] = now;
+    m->tr_end[m->n_transmitters] = SIM_TIME_NEVER;
+    m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
+    list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, false);
+    if (wants(m, TRACE_RELAY_START)) {
+        trace_event ev = {.kind = TRACE_RELAY_START, .time = now, .station = TRACE_NO_STATION,
+                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
+                          .tx_start = now, .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
+                          .probe_start = now + medium_probe_delay(m->med, s)};
+        emit(m, &ev);
+    }
+    /* A new signal: every transmitter it reaches in time collides... */
+    for (uint32_t i = 0; i < m->n_transmitters; i++) {
+        uint32_t k = m->transmitters[i];
+        if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+            schedule_collision(m, k, now + medium_delay(m->med, s, k));
+    }
+    /* ...and every contender it reaches in time defers to it. */
+    replan_after_start(m, s, now);
+    return x->tx_id;
+}
+
+void mac_relay_end(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    assert(x->state == MAC_RELAY && x->transmitter != NONE);
+    medium_tx_end(m->med, x->tx_id, now);
+    m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, false);
+    collision_events_end(m->events, s, now);
+    transmitters_remove(m, s);
+    uint32_t waiting = m->blocked_head[s];
+    m->blocked_head[s] = NONE;
+    if (wants(m, TRACE_RELAY_END)) {
+        trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
+                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
+                          .tx_start = x->tx_start, .tx_end = now, .jam_start = SIM_TIME_NEVER,
+                          .probe_start = x->tx_start + medium_probe_delay(m->med, s),
+                          .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
+        emit(m, &ev);
+    }
+    replan_blocked(m, waiting, s, now);
+    medium_retire(m->med, now);
 }
 
 static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)
@@ -1293,21 +1409,22 @@ static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)
 
 void mac_handle(mac *m, const sim_event *ev)
 {
+    uint32_t s = ev->target - m->base;
     switch (ev->type) {
     case MAC_EV_TX_END:
-        on_tx_end(m, ev->target, ev->time, (uint32_t)ev->arg);
+        on_tx_end(m, s, ev->time, (uint32_t)ev->arg);
         break;
     case MAC_EV_COLLISION:
-        on_collision(m, ev->target, ev->time, (uint32_t)ev->arg);
+        on_collision(m, s, ev->time, (uint32_t)ev->arg);
         break;
     case MAC_EV_DELIVER:
         on_deliver(m, ev->time, (uint32_t)ev->arg);
         break;
     case MAC_EV_READY:
-        on_ready(m, ev->target, ev->time, (uint32_t)ev->arg);
+        on_ready(m, s, ev->time, (uint32_t)ev->arg);
         break;
     case MAC_EV_START:
-        on_start(m, ev->target, ev->time, (uint32_t)ev->arg);
+        on_start(m, s, ev->time, (uint32_t)ev->arg);
         break;
     default:
         assert(!"not a MAC event");
@@ -1336,6 +1453,14 @@ int mac_create(const mac_config *cfg, mac **out)
     m->refill_ctx = cfg->refill_ctx;
     m->on_rx = cfg->on_rx;
     m->rx_ctx = cfg->rx_ctx;
+    m->base = cfg->target_base;
+    m->tap_of = cfg->tap_of;
+    m->n_all = cfg->station_id ? cfg->n_all_stations : m->n;
+    m->trace_ids = cfg->trace_ids ? cfg->trace_ids : &m->own_trace_ids;
+    m->segment = cfg->segment;
+    m->networked = cfg->net != NULL;
+    if (cfg->net)
+        m->net = *cfg->net;
     const mac_class *classes = cfg->classes;
     m->n_cls = cfg->n_classes;
     m->cls = calloc(m->n_cls ? m->n_cls : 1, sizeof *m->cls);
@@ -1363,6 +1488,14 @@ int mac_create(const mac_config *cfg, mac **out)
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
     m->found = malloc((m->n ? m->n : 1) * sizeof *m->found);
+    if (cfg->station_id) {
+        m->station_id = malloc((m->n ? m->n : 1) * sizeof *m->station_id);
+        if (!m->station_id) {
+            mac_destroy(m);
+            return -1;
+        }
+        memcpy(m->station_id, cfg->station_id, m->n * sizeof *m->station_id);
+    }
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
     if (m->found && (medium_reach_create(m->med, &m->cd_reach) != 0 ||
@@ -1390,13 +1523,13 @@ int mac_create(const mac_config *cfg, mac **out)
     for (uint32_t s = 0; s < m->n; s++) {
         station *x = &m->st[s];
         x->cls = &m->cls[cfg->class_of ? cfg->class_of[s] : 0];
-        x->state = MAC_IDLE;
+        x->state = gid(m, s) == MAC_NO_STATION ? MAC_RELAY : MAC_IDLE;
         x->timed = x->transmitter = x->blocker = NONE;
         m->blocked_head[s] = NONE;
         x->planned = SIM_TIME_NEVER;
         x->cd_pending = SIM_TIME_NEVER;
         x->jam_start = SIM_TIME_NEVER;
-        rng_seed_station(&x->r, cfg->seed, s, RNG_PURPOSE_BACKOFF);
+        rng_seed_station(&x->r, cfg->seed, gid(m, s), RNG_PURPOSE_BACKOFF);
     }
     *out = m;
     return 0;
@@ -1422,6 +1555,7 @@ void mac_destroy(mac *m)
     free(m->sig);
     free(m->rx);
     free(m->found);
+    free(m->station_id);
     free(m->cls);
     medium_reach_destroy(m->cd_reach);
     medium_reach_destroy(m->plan_reach);

@@ -89,6 +89,7 @@ typedef enum mac_state {
     MAC_JAM,       /* collision seen: finishing the preamble, then jamming */
     MAC_BACKOFF,   /* waiting out a backoff */
     MAC_BURST_GAP, /* 1 Gb/s burst: extension between two frames */
+    MAC_RELAY,     /* a repeater's port: relaying what the network sends it */
 } mac_state;
 
 const char *mac_state_name(mac_state s);
@@ -121,6 +122,28 @@ typedef struct mac_class {
     bool refill;                  /* ask `refill` for a frame when the queue runs dry */
 } mac_class;
 
+/* A station's number in the run for a tap that is a repeater's port. */
+#define MAC_NO_STATION UINT32_MAX
+
+/* The network's view of one segment (stations/MODEL.md, "Networks of
+ * segments"); NULL for a scenario of one segment, which then costs
+ * nothing. The callees must not call back into this MAC: they schedule
+ * events of their own. */
+typedef struct mac_net_hooks {
+    /* A transmission begins or ends at tap `tap` (a station's or a relay):
+     * its signal reaches the segment's ports later. At a begin, `f` is the
+     * frame it carries (NULL for a burst's extension or a relay); at an
+     * end, `whole` says whether it ended as a whole frame. */
+    void (*on_signal)(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
+                      uint32_t attempt, bool whole);
+    /* A frame sent whole whose destination is not on this segment (or a
+     * broadcast): the network judges it (mac_remote_verdict). `tx_id`
+     * stays held on this medium until then. */
+    void (*on_remote)(void *ctx, uint32_t tap, uint64_t tx_id, const frame *f,
+                      uint32_t attempt, sim_time now);
+    void *ctx;
+} mac_net_hooks;
+
 typedef struct mac_config {
     const phy_params *phy;
     uint32_t n_stations;
@@ -139,6 +162,17 @@ typedef struct mac_config {
     const uint32_t *sink_kinds;/* per sink, the kinds it wants (TRACE_BIT);
                                   NULL: every sink wants every kind */
     size_t n_sinks;
+    /* A segment of a network (all NULL or 0 for one segment, where a tap
+     * is a station): */
+    uint32_t target_base;      /* events target target_base + tap */
+    const uint32_t *station_id;/* per tap: the station's number in the run,
+                                  or MAC_NO_STATION for a repeater's port */
+    const uint32_t *tap_of;    /* per station of the run: its tap here, or
+                                  MAC_NO_STATION on another segment */
+    uint32_t n_all_stations;   /* the run's stations (a dest beyond: broadcast) */
+    uint64_t *trace_ids;       /* the run's counter of trace tx ids, shared */
+    uint32_t segment;          /* trace_event.segment */
+    const mac_net_hooks *net;  /* copied */
 } mac_config;
 
 /* Returns 0, or -1 when memory cannot be had. */
@@ -160,6 +194,18 @@ bool mac_out_of_memory(const mac *m);
 /* A frame arrives at a station's queue at `now`. Returns true if queued,
  * false if the queue was full (counted and traced as a drop). */
 bool mac_enqueue(mac *m, uint32_t station, const frame *f, sim_time now);
+
+/* A repeater's port relays a signal at tap `tap` (stations/MODEL.md,
+ * "Networks of segments"): it begins at `now` and lasts until
+ * mac_relay_end. Returns the medium's id of the relay (UINT64_MAX: no
+ * memory). Stations defer to it and collide with it like any signal. */
+uint64_t mac_relay_begin(mac *m, uint32_t tap, sim_time now);
+void mac_relay_end(mac *m, uint32_t tap, sim_time now);
+/* The network's verdict on a frame it judged (mac_net_hooks.on_remote):
+ * counts it, reports TRACE_DELIVER with the frame's span at its receiver
+ * [rx_start, now), and releases tx_id. */
+void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
+                        bool ok, sim_time rx_start, sim_time now);
 
 void mac_view(const mac *m, uint32_t station, mac_station_view *out);
 const mac_counters *mac_station_counters(const mac *m, uint32_t station);

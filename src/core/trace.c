@@ -9,6 +9,7 @@ const char *trace_kind_name(trace_kind k)
         [TRACE_JAM] = "jam",           [TRACE_TX_END] = "tx_end",
         [TRACE_BACKOFF] = "backoff",   [TRACE_TX_OK] = "tx_ok",
         [TRACE_ABORT] = "abort",       [TRACE_DELIVER] = "deliver",
+        [TRACE_RELAY_START] = "relay_start", [TRACE_RELAY_END] = "relay_end",
     };
     return (unsigned)k < TRACE_KIND_COUNT ? names[k] : "?";
 }

@@ -29,6 +29,8 @@ typedef enum trace_kind {
     TRACE_TX_OK,     /* the MAC reported transmitOK for the frame */
     TRACE_ABORT,     /* the frame was given up (see abort_reason) */
     TRACE_DELIVER,   /* the frame's last bit passed its destination */
+    TRACE_RELAY_START, /* a repeater's port began relaying (networks only) */
+    TRACE_RELAY_END,   /* ... and stopped: the full record, as TX_END */
     TRACE_KIND_COUNT
 } trace_kind;
 
@@ -43,11 +45,13 @@ typedef enum trace_abort_reason {
 } trace_abort_reason;
 
 #define TRACE_NO_DEST UINT32_MAX /* broadcast */
+#define TRACE_NO_STATION UINT32_MAX /* a relay: no station sends it */
 
 typedef struct trace_event {
     trace_kind kind;
     sim_time time;      /* when it happened, at the station named */
-    uint32_t station;   /* the sender (for DELIVER too) */
+    uint32_t station;   /* the sender (for DELIVER too); RELAY_*: TRACE_NO_STATION */
+    uint32_t segment;   /* where it was seen: its segment (0 without a network) */
     uint32_t dest;      /* destination station, or TRACE_NO_DEST for broadcast */
     uint64_t frame_id;  /* unique in a run: station << 40 | per-station number */
     uint32_t frame_bytes; /* DA through FCS, after padding to the minimum */

@@ -20,6 +20,7 @@ static tui_station_state map_state(mac_state s)
 {
     switch (s) {
     case MAC_IDLE:
+    case MAC_RELAY: /* a repeater's port: no station row shows it */
         return TUI_ST_IDLE;
     case MAC_DEFER:
         return TUI_ST_DEFER;

@@ -426,6 +426,13 @@ uint32_t scenario_group_of(const scenario *sc, uint32_t station)
     return lo;
 }
 
+uint32_t scenario_station_segment(const scenario *sc, uint32_t i)
+{
+    if (sc->net.n_segments == 0)
+        return UINT32_MAX;
+    return scenario_group_at(sc, scenario_group_of(sc, i))->segment;
+}
+
 double scenario_station_metres(const scenario *sc, uint32_t i)
 {
     const phy_params *phy = &sc->phy;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "backoff.h"
+#include "network.h"
 #include "phy.h"
 #include "simtime.h"
 #include "traffic.h"
@@ -69,6 +70,8 @@ typedef struct station_group {
     place_kind place;
     double place_from_m, place_to_m; /* SPAN: [from, to]; DROP: from */
     double *positions_m;       /* count entries, or NULL */
+    uint32_t segment;          /* its segment (index in scenario.net.segments),
+                                  UINT32_MAX without a network */
 } station_group;
 
 typedef struct scenario {
@@ -113,6 +116,8 @@ typedef struct scenario {
     station_group *groups;
     uint32_t n_named;
     station_group all;
+    /* Segments and repeaters (network.h); n_segments 0: one bus or star. */
+    network net;
 } scenario;
 
 static inline uint32_t scenario_group_count(const scenario *sc)
@@ -154,8 +159,12 @@ int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen
 void scenario_sync_implicit(scenario *sc);
 /* The group a station belongs to (after scenario_finish). */
 uint32_t scenario_group_of(const scenario *sc, uint32_t station);
+/* The segment station i sits on (after scenario_finish), UINT32_MAX
+ * without a network. */
+uint32_t scenario_station_segment(const scenario *sc, uint32_t i);
 /* Where station i sits (after scenario_finish): metres along the bus, or
- * its drop cable's length on a star. */
+ * its drop cable's length on a star; on a network, along its coax
+ * segment or on its hub's drop. */
 double scenario_station_metres(const scenario *sc, uint32_t i);
 /* Whether a key is per station (may appear in a group). */
 bool scenario_key_per_station(const char *key);
