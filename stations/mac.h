@@ -54,11 +54,14 @@ enum {
  * decisions see the carrier as it was just before the instant, so results
  * do not depend on this order; it only makes runs reproducible. */
 enum {
-    MAC_PHASE_END = 0,
-    MAC_PHASE_COLLISION = 1,
-    MAC_PHASE_DELIVER = 2,
-    MAC_PHASE_READY = 3, /* traffic arrivals share this phase */
-    MAC_PHASE_START = 4,
+    MAC_PHASE_END = 2,
+    MAC_PHASE_COLLISION = 4,
+    MAC_PHASE_DELIVER = 6,
+    MAC_PHASE_READY = 8, /* traffic arrivals share this phase */
+    MAC_PHASE_START = 10,
+    /* A network's repeaters (src/engine/segments.c) take the phases
+     * around these: a relay ends before any MAC event at its instant and
+     * begins after every one of them. */
 };
 
 /* Clause 30 counters, per station, counted since t = 0; each grows at the

@@ -30,6 +30,7 @@
 #include "evq.h"
 #include "medium.h"
 #include "replay.h"
+#include "segments.h"
 #include "stats.h"
 
 enum { ENGINE_EV_ARRIVAL = MAC_EV_LIMIT + 1, ENGINE_EV_REPLAY, ENGINE_EV_REPLY };
@@ -47,8 +48,9 @@ typedef struct pending_reply {
 struct engine {
     scenario sc;
     evq *q;
-    medium *med;
-    mac *mac;
+    medium *med;               /* one bus or star; a network's first segment */
+    mac *mac;                  /* NULL on a network */
+    segnet *net;               /* a network of segments, or NULL */
     uint32_t n_groups;
     const station_group *groups; /* the scenario's (scenario_group_at(&sc, 0) on) */
     backoff_policy **policies; /* per group */
@@ -78,6 +80,46 @@ struct engine {
     bool started;
     bool no_memory;            /* an allocation failed mid-run (ENGINE_OUT_OF_MEMORY) */
 };
+
+/* Station s's MAC and its place there (its tap: s itself without a
+ * network). */
+static inline mac *mac_of(const engine *e, uint32_t s, uint32_t *tap)
+{
+    if (!e->net) {
+        *tap = s;
+        return e->mac;
+    }
+    return segnet_mac_of(e->net, s, tap);
+}
+
+static bool enqueue(engine *e, uint32_t s, const frame *f, sim_time now)
+{
+    uint32_t tap;
+    mac *m = mac_of(e, s, &tap);
+    return mac_enqueue(m, tap, f, now);
+}
+
+static const mac_counters *counters_of(const engine *e, uint32_t s)
+{
+    uint32_t tap;
+    const mac *m = mac_of(e, s, &tap);
+    return mac_station_counters(m, tap);
+}
+
+static uint64_t collision_events(engine *e, sim_time t)
+{
+    return e->net ? segnet_collision_events(e->net, t) : mac_collision_events(e->mac, t);
+}
+
+static sim_time unjudged_from(const engine *e)
+{
+    return e->net ? segnet_unjudged_from(e->net) : medium_unjudged_from(e->med);
+}
+
+static sim_time max_delay(const engine *e)
+{
+    return e->net ? segnet_max_delay(e->net) : medium_max_delay(e->med);
+}
 
 static uint32_t clamp_bytes(const engine *e, uint32_t bytes)
 {
@@ -211,10 +253,11 @@ static int build_group_stats(engine *e, const stats_config *all)
  * jam) and the longest delay to a receiver. The statistics read the wire
  * up to the oldest frame not yet judged (stats.h); this bounds how far
  * back that can be. */
-static sim_time judge_ps(const phy_params *phy, const phy_timing *t, const medium *med)
+static sim_time judge_ps(const engine *e, const phy_timing *t)
 {
+    const phy_params *phy = &e->sc.phy;
     uint64_t wire = phy_wire_bits(phy, 8ull * phy->max_frame_bytes, false);
-    return t->preamble_ps + (sim_time)wire * t->bit_ps + t->jam_ps + medium_max_delay(med);
+    return t->preamble_ps + (sim_time)wire * t->bit_ps + t->jam_ps + max_delay(e);
 }
 
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)
@@ -272,6 +315,12 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
     if (build_groups(e, &t, err, errlen) != 0)
         goto fail; /* the specs were checked by scenario_finish: only memory fails */
 
+    if (e->sc.net.n_segments > 0) {
+        if (segnet_create(&e->sc, &e->net) != 0)
+            goto fail;
+        e->med = (medium *)segnet_medium(e->net, 0);
+        goto built;
+    }
     sim_time *pos = malloc(n * sizeof *pos);
     if (!pos)
         goto fail;
@@ -297,6 +346,7 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
     free(pos);
     if (rc != 0)
         goto fail;
+built:;
 
     stats_config stc = {.n_stations = n, .rate_bps = phy->rate_bps,
                         .warmup = e->sc.warmup, .duration = e->sc.duration,
@@ -304,7 +354,7 @@ int engine_create_shared(const scenario *sc, const replay *shared, engine **out,
                         .batch_traffic = e->sc.traffic.kind == TRAFFIC_BATCH,
                         .outage_start = e->sc.outage_start,
                         .outage_end = e->sc.outage_start + e->sc.outage_duration,
-                        .judge_ps = judge_ps(phy, &t, e->med)};
+                        .judge_ps = judge_ps(e, &t)};
     if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
         goto fail;
     /* Ends of frames, collisions and gaps are mostly due within a couple
@@ -339,7 +389,10 @@ void engine_destroy(engine *e)
     if (!e)
         return;
     mac_destroy(e->mac);
-    medium_destroy(e->med);
+    if (e->net)
+        segnet_destroy(e->net);
+    else
+        medium_destroy(e->med);
     evq_destroy(e->q);
     stats_destroy(e->stats);
     for (uint32_t g = 0; e->group_stats && g < e->n_groups; g++)
@@ -435,11 +488,21 @@ static void queue_reply(engine *e, uint32_t s, uint32_t i, sim_time now)
     f.bytes = clamp_bytes(e, frame_size_draw(&group_of(e, s)->reply.size, &e->arrivals[s].r));
     p->next_free = e->free_pending;
     e->free_pending = i;
-    mac_enqueue(e->mac, s, &f, now);
+    enqueue(e, s, &f, now);
 }
 
 static int start(engine *e)
 {
+    if (e->net) {
+        segnet_macs nc = {.queue = e->q, .seed = e->sc.seed, .refill = refill_saturated,
+                          .refill_ctx = e, .classes = e->classes, .n_classes = e->n_groups,
+                          .class_of = e->group_of, .on_rx = e->replies ? on_received : NULL,
+                          .rx_ctx = e, .sinks = e->sinks, .sink_kinds = e->sink_kinds,
+                          .n_sinks = e->n_sinks};
+        if (segnet_start(e->net, &nc) != 0)
+            return -1;
+        goto built;
+    }
     mac_config mc = {
         .phy = &e->sc.phy,
         .n_stations = e->sc.n_stations,
@@ -459,6 +522,7 @@ static int start(engine *e)
     };
     if (mac_create(&mc, &e->mac) != 0)
         return -1;
+built:
     e->started = true;
     e->free_pending = UINT32_MAX;
     for (uint32_t s = 0; s < e->sc.n_stations; s++) {
@@ -466,7 +530,7 @@ static int start(engine *e)
         if (t->kind == TRAFFIC_BATCH) {
             for (uint32_t k = 0; k < t->batch_frames; k++) {
                 frame f = new_frame(e, s, 0);
-                mac_enqueue(e->mac, s, &f, 0);
+                enqueue(e, s, &f, 0);
             }
         } else if (t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) {
             schedule_arrival(e, s, 0);
@@ -474,7 +538,10 @@ static int start(engine *e)
             schedule_replay(e, s);
         }
     }
-    mac_start(e->mac, 0);
+    if (e->net)
+        segnet_mac_start(e->net, 0);
+    else
+        mac_start(e->mac, 0);
     return 0;
 }
 
@@ -493,8 +560,10 @@ int engine_start(engine *e, char *err, size_t errlen)
 static void end_warmup(engine *e)
 {
     for (uint32_t s = 0; s < e->sc.n_stations; s++)
-        e->at_warmup[s] = *mac_station_counters(e->mac, s);
-    e->collisions_at_warmup = mac_collision_events(e->mac, e->sc.warmup);
+        e->at_warmup[s] = *counters_of(e, s);
+    e->collisions_at_warmup = collision_events(e, e->sc.warmup);
+    if (e->net)
+        segnet_mark(e->net, e->sc.warmup);
     e->warm = true;
 }
 
@@ -505,7 +574,7 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
     sim_time stop = until < e->sc.duration ? until : e->sc.duration;
     uint64_t handled = 0;
     for (;;) {
-        if (e->no_memory || mac_out_of_memory(e->mac)) {
+        if (e->no_memory || (e->net ? segnet_out_of_memory(e->net) : mac_out_of_memory(e->mac))) {
             e->no_memory = true;
             return ENGINE_OUT_OF_MEMORY;
         }
@@ -534,18 +603,20 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
         e->now = ev.time;
         e->events++;
         handled++;
-        if (ev.type < MAC_EV_LIMIT) {
+        if (ev.type < MAC_EV_LIMIT && !e->net) {
             mac_handle(e->mac, &ev);
+        } else if (ev.type < MAC_EV_LIMIT || ev.type >= SEGNET_EV_FIRST) {
+            segnet_handle(e->net, &ev);
         } else if (ev.type == ENGINE_EV_ARRIVAL) {
             frame f = new_frame(e, ev.target, ev.time);
-            mac_enqueue(e->mac, ev.target, &f, ev.time);
+            enqueue(e, ev.target, &f, ev.time);
             schedule_arrival(e, ev.target, ev.time);
         } else if (ev.type == ENGINE_EV_REPLAY) {
             uint32_t s = ev.target;
             const replay_frame *rf = &replay_frames(e->replay, s)[e->replay_next[s]++];
             frame f = {.queued_at = ev.time, .bytes = rf->bytes, .dest = rf->dest,
                        .payload = rf->payload, .payload_len = rf->payload_len};
-            mac_enqueue(e->mac, s, &f, ev.time);
+            enqueue(e, s, &f, ev.time);
             schedule_replay(e, s);
         } else if (ev.type == ENGINE_EV_REPLY) {
             queue_reply(e, ev.target, (uint32_t)ev.arg, ev.time);
@@ -558,7 +629,7 @@ sim_time engine_now(const engine *e) { return e->now; }
 sim_time engine_judge_ps(const engine *e)
 {
     const phy_timing t = phy_timing_of(&e->sc.phy);
-    return judge_ps(&e->sc.phy, &t, e->med);
+    return judge_ps(e, &t);
 }
 
 uint64_t engine_events(const engine *e) { return e->events; }
@@ -567,7 +638,8 @@ const medium *engine_medium(const engine *e) { return e->med; }
 
 uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events)
 {
-    uint64_t n = max_events / (1 + medium_signal_count(e->med) / 8);
+    size_t signals = e->net ? segnet_signal_count(e->net) : medium_signal_count(e->med);
+    uint64_t n = max_events / (1 + signals / 8);
     if (n > 2 * last + 16)
         n = 2 * last + 16;
     return n < 16 ? 16 : n;
@@ -580,7 +652,7 @@ static void group_results(engine *e, uint32_t g, uint64_t all_bits, group_result
     const station_group *grp = scenario_group_at(&e->sc, g);
     results gr;
     memset(&gr, 0, sizeof gr);
-    stats_fill(e->group_stats[g], e->now, medium_unjudged_from(e->med), &gr, e->group_scratch);
+    stats_fill(e->group_stats[g], e->now, unjudged_from(e), &gr, e->group_scratch);
     *out = (group_result){.name = grp->name, .first = grp->first, .stations = grp->count,
                           .offered_load = gr.offered_load, .throughput = gr.throughput,
                           .throughput_ci95 = gr.throughput_ci95,
@@ -615,12 +687,15 @@ void engine_results(engine *e, results *r)
     /* Before the warm-up ends the window is empty: nothing counts yet. */
     for (uint32_t s = 0; s < n; s++) {
         station_result *p = &e->per_station[s];
-        p->c = *mac_station_counters(e->mac, s);
+        p->c = *counters_of(e, s);
+        p->segment = scenario_station_segment(&e->sc, s);
         if (e->at_warmup && e->warm)
             mac_counters_since(&p->c, &e->at_warmup[s]);
         else if (e->at_warmup)
             p->c = (mac_counters){0};
-        p->queue_len = mac_queue_len(e->mac, s);
+        uint32_t tap;
+        const mac *m = mac_of(e, s, &tap);
+        p->queue_len = mac_queue_len(m, tap);
         r->frames_ok += p->c.frames_transmitted_ok;
         r->frames_offered += p->c.frames_offered;
         r->frames_aborted += p->c.frames_aborted_xs_colls;
@@ -633,12 +708,14 @@ void engine_results(engine *e, results *r)
         r->collisions_seen += p->c.collisions;
         r->late_collisions += p->c.late_collisions;
     }
-    r->collisions = e->warm ? mac_collision_events(e->mac, e->now) - e->collisions_at_warmup : 0;
+    r->collisions = e->warm ? collision_events(e, e->now) - e->collisions_at_warmup : 0;
     r->collisions_per_frame = r->frames_ok ? (double)r->collisions / (double)r->frames_ok : 0;
-    stats_fill(e->stats, e->now, medium_unjudged_from(e->med), r, e->per_station);
+    stats_fill(e->stats, e->now, unjudged_from(e), r, e->per_station);
     if (r->completion_s >= 0 && r->frames_queued != 0)
         r->completion_s = -1; /* not every frame is done yet */
     r->stations = e->per_station;
+    if (e->net)
+        segnet_results(e->net, e->now, e->per_station, r);
     if (e->group_stats) {
         uint64_t all_bits = 0; /* the shares' denominator, as the stations' */
         for (uint32_t i = 0; i < n; i++)
@@ -652,18 +729,21 @@ void engine_results(engine *e, results *r)
 
 void engine_station_view(const engine *e, uint32_t s, mac_station_view *out)
 {
-    if (!e->mac) {
+    if (!e->started) {
         memset(out, 0, sizeof *out);
         out->backoff_until = SIM_TIME_NEVER;
         return;
     }
-    mac_view(e->mac, s, out);
+    uint32_t tap;
+    const mac *m = mac_of(e, s, &tap);
+    mac_view(m, tap, out);
 }
 
 size_t engine_bytes(const engine *e)
 {
-    return sizeof *e + evq_bytes(e->q) + medium_bytes(e->med) +
-           (e->mac ? mac_bytes(e->mac) : 0) + stats_bytes(e->stats) +
+    size_t topology = e->net ? segnet_bytes(e->net)
+                             : medium_bytes(e->med) + (e->mac ? mac_bytes(e->mac) : 0);
+    return sizeof *e + evq_bytes(e->q) + topology + stats_bytes(e->stats) +
            e->sc.n_stations * (sizeof *e->arrivals + sizeof *e->per_station +
                                (e->at_warmup ? sizeof *e->at_warmup : 0));
 }

@@ -26,6 +26,8 @@ typedef struct station_result {
     uint64_t bits_delivered;  /* in the window: frames received whole */
     double share;             /* of all bits delivered in the window */
     uint32_t queue_len;       /* frames still queued at the end */
+    uint32_t segment;         /* its segment (results.segments), UINT32_MAX
+                                 without a network */
 } station_result;
 
 /* The measures of one group's stations (stations/MODEL.md, "Stations in
@@ -45,6 +47,29 @@ typedef struct group_result {
     uint64_t responses;       /* replies received by its stations (request/response) */
     double response_mean_us, response_p99_us; /* request queued -> reply received */
 } group_result;
+
+/* A segment of a network, over the measured window. */
+typedef struct segment_result {
+    const char *name;         /* owned by the engine's scenario */
+    uint32_t stations;
+    uint64_t frames_sent;     /* frames its own stations sent whole (transmitOK) */
+    uint64_t frames_relayed;  /* frames repeated onto it whole from other segments */
+    uint64_t collisions;      /* collision events seen on it (collision_events.h) */
+    uint64_t late_collisions; /* detected by its stations */
+    uint64_t frames_corrupted;/* sent whole to a station on it, received corrupted */
+} segment_result;
+
+/* A repeater (a hub's uplink included), with Clause 30's repeater
+ * objects' names where they exist (30.4). */
+typedef struct repeater_result {
+    const char *name;         /* owned by the engine's scenario */
+    uint32_t ports;
+    uint64_t transmit_collisions; /* aTransmitCollisions: collisions it jammed */
+    uint64_t jams_sent;       /* jam begun on a port */
+    uint64_t fragments_extended; /* outputs extended to 96 bits */
+    uint64_t readable_frames; /* aReadableFrames, summed over ports: whole frames in */
+    uint64_t port_collisions; /* aCollisions, summed over ports: a port in a collision */
+} repeater_result;
 
 typedef struct results {
     double sim_time_s;        /* simulated time reached */
@@ -86,6 +111,11 @@ typedef struct results {
      * group is the run itself). Owned by the engine. */
     uint32_t n_groups;
     const group_result *groups;
+    /* A network's segments and repeaters (0 without a network). Owned by
+     * the engine. */
+    uint32_t n_segments, n_repeaters;
+    const segment_result *segments;
+    const repeater_result *repeaters;
 } results;
 
 #endif

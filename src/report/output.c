@@ -186,6 +186,93 @@ const output_group_measure *output_group_measure_at(size_t i)
     return i < output_group_measure_count() ? &group_measures[i] : NULL;
 }
 
+/* ---- a network's segments and repeaters ---- */
+
+/* A family of rows keyed by name (results.segments, results.repeaters):
+ * each row a struct whose first field is its name, its measures
+ * uint64_t fields at the offsets below. JSON objects keyed by name, CSV
+ * columns NAME.measure, one text line per row; a family of no rows
+ * prints nothing. */
+typedef struct net_field {
+    const char *name;
+    size_t offset;
+} net_field;
+
+#define SEG_FIELD(f) {#f, offsetof(segment_result, f)}
+static const net_field segment_fields[] = {
+    SEG_FIELD(frames_sent),     SEG_FIELD(frames_relayed),   SEG_FIELD(collisions),
+    SEG_FIELD(late_collisions), SEG_FIELD(frames_corrupted),
+};
+#undef SEG_FIELD
+#define REP_FIELD(f) {#f, offsetof(repeater_result, f)}
+static const net_field repeater_fields[] = {
+    REP_FIELD(transmit_collisions), REP_FIELD(jams_sent),       REP_FIELD(fragments_extended),
+    REP_FIELD(readable_frames),     REP_FIELD(port_collisions),
+};
+#undef REP_FIELD
+
+typedef struct net_family {
+    const char *key;
+    uint32_t n;
+    const char *rows;
+    size_t stride, n_fields;
+    const net_field *fields;
+} net_family;
+
+static net_family net_family_at(const results *r, int k)
+{
+    if (k == 0)
+        return (net_family){"segments", r->n_segments, (const char *)r->segments,
+                            sizeof *r->segments, sizeof segment_fields / sizeof *segment_fields,
+                            segment_fields};
+    return (net_family){"repeaters", r->n_repeaters, (const char *)r->repeaters,
+                        sizeof *r->repeaters, sizeof repeater_fields / sizeof *repeater_fields,
+                        repeater_fields};
+}
+
+static const char *row_name(const net_family *fam, uint32_t i)
+{
+    return *(const char *const *)(fam->rows + i * fam->stride);
+}
+
+static uint64_t row_value(const net_family *fam, uint32_t i, size_t k)
+{
+    uint64_t v;
+    memcpy(&v, fam->rows + i * fam->stride + fam->fields[k].offset, sizeof v);
+    return v;
+}
+
+/* CSV: the header's columns (values false) or the row's values. */
+static int csv_families(FILE *f, const results *r, bool values)
+{
+    for (int k = 0; k < 2; k++) {
+        net_family fam = net_family_at(r, k);
+        for (uint32_t i = 0; i < fam.n; i++)
+            for (size_t j = 0; j < fam.n_fields; j++)
+                if ((values ? fprintf(f, ",%" PRIu64, row_value(&fam, i, j))
+                            : fprintf(f, ",%s.%s", row_name(&fam, i), fam.fields[j].name)) < 0)
+                    return -1;
+    }
+    return 0;
+}
+
+static int text_families(FILE *f, const results *r)
+{
+    for (int k = 0; k < 2; k++) {
+        net_family fam = net_family_at(r, k);
+        for (uint32_t i = 0; i < fam.n; i++) {
+            if (fprintf(f, "  %-18s%-12s", i ? "" : fam.key, row_name(&fam, i)) < 0)
+                return -1;
+            for (size_t j = 0; j < fam.n_fields; j++)
+                if (fprintf(f, " %s %" PRIu64, fam.fields[j].name, row_value(&fam, i, j)) < 0)
+                    return -1;
+            if (fputc('\n', f) == EOF)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* The group of station s (results.groups, which are in station order). */
 static const group_result *group_of_station(const results *r, uint32_t s)
 {
@@ -278,7 +365,7 @@ static int write_csv(FILE *f, const output_run *run)
         for (size_t i = 0; i < output_group_measure_count(); i++)
             if (fprintf(f, ",%s.%s", r->groups[g].name, group_measures[i].name) < 0)
                 return -1;
-    if (fputc('\n', f) == EOF)
+    if (csv_families(f, r, false) != 0 || fputc('\n', f) == EOF)
         return -1;
     for (size_t i = 0; i < output_measure_count(); i++)
         if ((i && fputc(',', f) == EOF) || csv_value(f, measures[i].get(run)) != 0)
@@ -289,12 +376,15 @@ static int write_csv(FILE *f, const output_run *run)
         for (size_t i = 0; i < output_group_measure_count(); i++)
             if (fputc(',', f) == EOF || csv_value(f, group_measures[i].get(&r->groups[g])) != 0)
                 return -1;
+    if (csv_families(f, r, true) != 0)
+        return -1;
     return fputc('\n', f) == EOF ? -1 : 0;
 }
 
 int output_write_stations_csv(FILE *f, const results *r)
 {
-    if (fputs(r->n_groups ? "station,group" : "station", f) == EOF)
+    if (fputs(r->n_groups ? "station,group" : "station", f) == EOF ||
+        (r->n_segments && fputs(",segment", f) == EOF))
         return -1;
     for (size_t i = 0; i < N_STATION_FIELDS; i++)
         if (fprintf(f, ",%s", station_fields[i].name) < 0)
@@ -306,6 +396,9 @@ int output_write_stations_csv(FILE *f, const results *r)
             return -1;
         if (r->n_groups && fprintf(f, ",%s", group_of_station(r, s)->name) < 0)
             return -1; /* names are letters, digits, '-' and '_': no quoting */
+        if (r->n_segments &&
+            fprintf(f, ",%s", r->segments[r->stations[s].segment].name) < 0)
+            return -1;
         for (size_t i = 0; i < N_STATION_FIELDS; i++)
             if (fputc(',', f) == EOF || csv_value(f, station_fields[i].get(&r->stations[s])) != 0)
                 return -1;
@@ -460,11 +553,28 @@ static int write_json(FILE *f, const output_run *run)
         rc = put(root, "scenario", json_scenario(run->sc));
     if (rc == 0 && run->r->n_groups)
         rc = put(root, "groups", json_groups(run));
+    for (int k = 0; rc == 0 && k < 2; k++) {
+        net_family fam = net_family_at(run->r, k);
+        json_t *all = fam.n ? json_object() : NULL;
+        for (uint32_t i = 0; fam.n && rc == 0 && i < fam.n; i++) {
+            json_t *o = json_object();
+            rc = all == NULL ? -1 : put(all, row_name(&fam, i), o);
+            for (size_t j = 0; rc == 0 && j < fam.n_fields; j++)
+                rc = put(o, fam.fields[j].name, json_integer((json_int_t)row_value(&fam, i, j)));
+        }
+        if (fam.n && rc == 0)
+            rc = put(root, fam.key, all);
+        else if (fam.n)
+            json_decref(all);
+    }
     for (uint32_t s = 0; rc == 0 && s < run->r->n_stations; s++) {
         json_t *st = json_object();
         rc = st == NULL ? -1 : put(st, "station", json_integer(s + 1));
         if (rc == 0 && run->r->n_groups)
             rc = put(st, "group", json_string(group_of_station(run->r, s)->name));
+        if (rc == 0 && run->r->n_segments)
+            rc = put(st, "segment",
+                     json_string(run->r->segments[run->r->stations[s].segment].name));
         for (size_t i = 0; rc == 0 && i < N_STATION_FIELDS; i++)
             rc = put(st, station_fields[i].name,
                      json_value(station_fields[i].get(&run->r->stations[s])));
@@ -641,6 +751,8 @@ static int write_text(FILE *f, const output_run *run)
     }
     if (n >= 0 && r->n_groups)
         n = write_text_groups(f, run);
+    if (n >= 0)
+        n = text_families(f, r);
 #undef LINE
     return n < 0 ? -1 : 0;
 }

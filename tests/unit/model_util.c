@@ -139,6 +139,21 @@ void mu_run_scenario(const scenario *sc, mu_run *out)
     assert_int_equal(out->r.n_stations, sc->n_stations);
     memcpy(out->st, out->r.stations, sc->n_stations * sizeof *out->st);
     out->r.stations = out->st;
+    /* a network's segments and repeaters, kept past the engine */
+    out->seg = calloc(out->r.n_segments + 1, sizeof *out->seg);
+    out->rep = calloc(out->r.n_repeaters + 1, sizeof *out->rep);
+    assert_non_null(out->seg);
+    assert_non_null(out->rep);
+    if (out->r.n_segments)
+        memcpy(out->seg, out->r.segments, out->r.n_segments * sizeof *out->seg);
+    if (out->r.n_repeaters)
+        memcpy(out->rep, out->r.repeaters, out->r.n_repeaters * sizeof *out->rep);
+    for (uint32_t i = 0; i < out->r.n_segments; i++) /* names: the caller's scenario's */
+        out->seg[i].name = sc->net.segments[i].name;
+    for (uint32_t i = 0; i < out->r.n_repeaters; i++)
+        out->rep[i].name = sc->net.repeaters[i].name;
+    out->r.segments = out->seg;
+    out->r.repeaters = out->rep;
     engine_destroy(e);
 }
 
@@ -146,6 +161,8 @@ void mu_run_free(mu_run *run)
 {
     mu_trace_free(&run->tr);
     free(run->st);
+    free(run->seg);
+    free(run->rep);
     memset(run, 0, sizeof *run);
 }
 

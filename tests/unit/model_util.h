@@ -66,6 +66,8 @@ typedef struct mu_run {
     mu_trace tr;
     results r;
     station_result *st; /* copy of r.stations */
+    segment_result *seg; /* copy of r.segments */
+    repeater_result *rep; /* copy of r.repeaters */
     sim_time end;       /* engine_now at the end */
     engine_status status;
 } mu_run;

@@ -1,0 +1,962 @@
+/* segments.c - a network of segments run as one collision domain; see
+ * segments.h and stations/MODEL.md, "Networks of segments".
+ *
+ * The repeater (802.3 Clause 9, Clause 27): a port's input is every
+ * signal present at its tap but the repeater's own output there. After
+ * the inputs of an instant have changed, the repeater decides once (its
+ * ends at one phase, its starts at a later one, so that touching signals
+ * are not a collision):
+ *   - idle, and one port active with one signal: repeat it to every other
+ *     port;
+ *   - a collision (two ports active, or two signals on one port, which
+ *     the port's transceiver sees as a collision on its segment): jam
+ *     every port, the active ones included;
+ *   - jamming, and one port left active with one signal: jam every port
+ *     but that one until it falls silent (Clause 9's ONE PORT LEFT);
+ *   - nothing active: stop, every output lasting at least 96 bit times
+ *     (a shorter fragment is extended).
+ * What it decides at t happens at its ports at t + its delay.
+ *
+ * Event phases around the MAC's (mac.h): a signal's end reaches a port
+ * (0) and the repeater decides on ends (1), both before any MAC event at
+ * that instant, so a station there sees the relay gone (half-open
+ * signals); a start reaches a port (11) and the repeater decides on
+ * starts (12) after every MAC event, so a relay that begins at t and a
+ * station that starts at t collide, as two stations do.
+ */
+#include "segments.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+enum { EV_IN_START = SEGNET_EV_FIRST, EV_IN_END, EV_DECIDE, EV_OUT, EV_VERDICT };
+enum { PH_IN_END = 0, PH_DECIDE_END = 1, PH_IN_START = 11, PH_DECIDE_START = 12 };
+enum { OUT_NONE, OUT_FRAME, OUT_JAM };          /* what a port sends */
+enum { ACT_FRAME, ACT_JAM, ACT_END };           /* what a decision asks of a port */
+enum { R_IDLE, R_REPEAT, R_JAM };               /* the repeater */
+enum { RELAY_NONE, RELAY_ON, RELAY_WHOLE, RELAY_CUT }; /* a frame's relay onto a segment */
+
+/* The minimum a repeater's output lasts (Clause 9's fragment extension:
+ * preamble and jam make at least 96 bits). */
+#define MIN_OUTPUT_BITS 96
+
+/* A frame on its way through the network: what a relay carries. */
+typedef struct carried {
+    frame f;
+    uint32_t refs, next_free;
+    uint32_t sender, attempt;
+    uint32_t seg, tap;    /* where it was sent */
+    uint64_t tx_id;       /* its medium record there (held for the verdict) */
+    sim_time start, end;  /* end SIM_TIME_NEVER while under way */
+    bool whole;
+} carried;
+
+typedef struct in_sig {
+    uint32_t tap, key;
+} in_sig;
+
+typedef struct port_run {
+    uint32_t rep, seg, tap;
+    in_sig *in;           /* the signals present at it now */
+    uint32_t n_in, cap_in;
+    bool last_whole;      /* the input that ended last: a whole frame */
+    uint32_t last_key;
+    uint8_t out;          /* OUT_* */
+    bool cut;             /* the output stopped being the frame it began as */
+    bool out_whole;       /* read by the hook at the output's end */
+    uint32_t key;         /* the frame the output carries, or NONE */
+    sim_time out_begin;
+    uint64_t relay_tx;
+    uint32_t end_gen;     /* stamps an extended end */
+    uint64_t readable, collisions;
+} port_run;
+
+typedef struct rep_run {
+    uint32_t first_port, n_ports;
+    sim_time delay_ps;
+    uint8_t state;        /* R_* */
+    uint32_t src;         /* R_REPEAT: the port repeated; R_JAM: the one port left, or NONE */
+    uint32_t key;         /* R_REPEAT: what it repeats */
+    sim_time decide_at[2];/* decisions queued: on ends, on starts */
+    uint64_t transmit_collisions, jams_sent, fragments_extended;
+} rep_run;
+
+typedef struct seg_run {
+    segnet *net;
+    uint32_t index;
+    medium *med;
+    mac *mac;
+    uint32_t base, n_taps, n_st; /* taps: n_st stations, then ports */
+    uint32_t *station_id;        /* per tap */
+    uint32_t *tap_of;            /* per station of the run: its tap here, or NONE */
+    uint32_t *port_of;           /* per port tap (tap - n_st): the port's index */
+    uint32_t *tap_key;           /* per station tap: its last frame's record */
+    uint64_t relayed, corrupted; /* counters since t = 0 */
+    uint64_t relayed_at, corrupted_at, collisions_at; /* at the mark */
+} seg_run;
+
+struct segnet {
+    const scenario *sc;
+    evq *q;
+    sim_time bit_ps, min_out_ps;
+    uint32_t n_seg, n_rep, n_ports, n_all;
+    seg_run *seg;
+    rep_run *rep;
+    port_run *port;
+    uint32_t *seg_of_station;  /* per station */
+    uint32_t *seg_of_target;   /* per event target of a MAC */
+    uint32_t n_targets;
+    carried *c;                /* records, n_seg relay slots each below */
+    uint64_t *relay_tx;
+    uint8_t *relay_st;
+    uint32_t c_cap, c_free;
+    uint64_t trace_ids;
+    sim_time diameter;
+    segment_result *seg_res;
+    repeater_result *rep_res;
+    uint64_t *rep_mark;        /* per repeater: 5 counters at the mark */
+    mac_net_hooks hooks;
+    bool no_memory;
+};
+
+/* ---- plumbing ----------------------------------------------------------- */
+
+static void push(segnet *n, sim_time t, uint16_t type, uint16_t phase, uint32_t target,
+                 uint64_t arg)
+{
+    sim_event ev = {.time = t, .arg = arg, .target = target, .type = type, .phase = phase};
+    if (evq_push(n->q, &ev) != 0)
+        n->no_memory = true;
+}
+
+static carried *rec(const segnet *n, uint32_t k)
+{
+    return &n->c[k];
+}
+
+static uint32_t key_new(segnet *n)
+{
+    if (n->c_free == NONE) {
+        uint32_t cap = n->c_cap ? 2 * n->c_cap : 16;
+        carried *c = realloc(n->c, cap * sizeof *c);
+        if (c)
+            n->c = c;
+        uint64_t *tx = realloc(n->relay_tx, (size_t)cap * n->n_seg * sizeof *tx);
+        if (tx)
+            n->relay_tx = tx;
+        uint8_t *st = realloc(n->relay_st, (size_t)cap * n->n_seg);
+        if (st)
+            n->relay_st = st;
+        if (!c || !tx || !st) {
+            n->no_memory = true;
+            return NONE;
+        }
+        for (uint32_t i = n->c_cap; i < cap; i++)
+            n->c[i].next_free = i + 1 < cap ? i + 1 : NONE;
+        n->c_free = n->c_cap;
+        n->c_cap = cap;
+    }
+    uint32_t k = n->c_free;
+    n->c_free = n->c[k].next_free;
+    n->c[k] = (carried){.refs = 1, .end = SIM_TIME_NEVER};
+    memset(&n->relay_st[(size_t)k * n->n_seg], RELAY_NONE, n->n_seg);
+    return k;
+}
+
+static void key_ref(segnet *n, uint32_t k)
+{
+    if (k != NONE)
+        n->c[k].refs++;
+}
+
+/* Releases a relay held for a verdict that will not come (or has come). */
+static void relay_release(segnet *n, uint32_t k, uint32_t s)
+{
+    size_t i = (size_t)k * n->n_seg + s;
+    if (n->relay_st[i] != RELAY_NONE) {
+        medium_release(n->seg[s].med, n->relay_tx[i]);
+        n->relay_st[i] = RELAY_NONE;
+    }
+}
+
+static void key_release(segnet *n, uint32_t k)
+{
+    if (k == NONE || --n->c[k].refs > 0)
+        return;
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        relay_release(n, k, s);
+    n->c[k].next_free = n->c_free;
+    n->c_free = k;
+}
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* The delay from tap `tap` of segment s to tap `to_tap` of segment to,
+ * along the tree of segments and repeaters, not back through repeater
+ * `from`. False when the path does not lead there. */
+static bool path_delay(const segnet *n, uint32_t s, uint32_t tap, uint32_t from, uint32_t to,
+                       uint32_t to_tap, sim_time *d)
+{
+    const seg_run *g = &n->seg[s];
+    if (s == to) {
+        *d = medium_delay(g->med, tap, to_tap);
+        return true;
+    }
+    for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+        const port_run *p = &n->port[g->port_of[pt - g->n_st]];
+        const rep_run *r = &n->rep[p->rep];
+        if (p->rep == from)
+            continue;
+        for (uint32_t qi = r->first_port; qi < r->first_port + r->n_ports; qi++) {
+            const port_run *q = &n->port[qi];
+            sim_time beyond;
+            if (q == p || !path_delay(n, q->seg, q->tap, p->rep, to, to_tap, &beyond))
+                continue;
+            *d = medium_delay(g->med, tap, pt) + r->delay_ps + beyond;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The longest delay from tap `tap` of segment s to any station, not back
+ * through repeater `from`. O(stations). */
+static sim_time farthest(const segnet *n, uint32_t s, uint32_t tap, uint32_t from)
+{
+    const seg_run *g = &n->seg[s];
+    sim_time best = 0;
+    for (uint32_t j = 0; j < g->n_st; j++) {
+        sim_time d = medium_delay(g->med, tap, j);
+        if (d > best)
+            best = d;
+    }
+    for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+        const port_run *p = &n->port[g->port_of[pt - g->n_st]];
+        const rep_run *r = &n->rep[p->rep];
+        if (p->rep == from)
+            continue;
+        for (uint32_t qi = r->first_port; qi < r->first_port + r->n_ports; qi++) {
+            const port_run *q = &n->port[qi];
+            if (q == p)
+                continue;
+            sim_time d = medium_delay(g->med, tap, pt) + r->delay_ps +
+                         farthest(n, q->seg, q->tap, p->rep);
+            if (d > best)
+                best = d;
+        }
+    }
+    return best;
+}
+
+/* ---- the hooks: what the segments' MACs tell the network ---------------- */
+
+static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
+                      uint32_t attempt, bool whole)
+{
+    seg_run *g = ctx;
+    segnet *n = g->net;
+    uint32_t key;
+    if (tap < g->n_st) {
+        if (begin) {
+            key_release(n, g->tap_key[tap]);
+            key = NONE;
+            if (f != NULL && (key = key_new(n)) != NONE) {
+                carried *c = rec(n, key);
+                c->f = *f;
+                c->sender = g->station_id[tap];
+                c->attempt = attempt;
+                c->seg = g->index;
+                c->tap = tap;
+                c->start = now;
+            }
+            g->tap_key[tap] = key;
+        } else {
+            key = g->tap_key[tap];
+            if (key != NONE) {
+                rec(n, key)->end = now;
+                rec(n, key)->whole = whole;
+                if (!whole) { /* no verdict will come: only its signals keep it */
+                    g->tap_key[tap] = NONE;
+                    key_release(n, key);
+                }
+            }
+        }
+    } else {
+        const port_run *p = &n->port[g->port_of[tap - g->n_st]];
+        key = p->out == OUT_FRAME ? p->key : NONE;
+        whole = p->out_whole;
+    }
+    for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+        if (pt == tap)
+            continue;
+        key_ref(n, key);
+        push(n, now + medium_delay(g->med, tap, pt), begin ? EV_IN_START : EV_IN_END,
+             begin ? PH_IN_START : PH_IN_END, g->port_of[pt - g->n_st],
+             (uint64_t)key << 32 | (uint64_t)tap << 1 | whole);
+    }
+}
+
+static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
+                      sim_time now)
+{
+    seg_run *g = ctx;
+    segnet *n = g->net;
+    (void)attempt;
+    uint32_t key = g->tap_key[tap];
+    if (key == NONE) { /* out of memory when it began */
+        n->no_memory = true;
+        return;
+    }
+    g->tap_key[tap] = NONE; /* the verdict owns it now */
+    rec(n, key)->tx_id = tx_id;
+    sim_time tail;
+    if (f->dest == FRAME_BROADCAST || f->dest >= n->n_all) {
+        tail = farthest(n, g->index, tap, NONE);
+    } else {
+        uint32_t to = n->seg_of_station[f->dest];
+        bool found = path_delay(n, g->index, tap, NONE, to, n->seg[to].tap_of[f->dest], &tail);
+        assert(found);
+        (void)found;
+    }
+    push(n, now + tail, EV_VERDICT, MAC_PHASE_DELIVER, key, 0);
+}
+
+/* ---- a port's output ---------------------------------------------------- */
+
+/* An output event's argument: the frame (its reference travels with the
+ * event), an extended end's stamp (24 bits), whole, the action. */
+#define GEN_NONE 0xffffffu
+static uint64_t out_arg(uint32_t key, uint32_t gen, bool whole, int act)
+{
+    return (uint64_t)key << 32 | (uint64_t)gen << 8 | (uint64_t)whole << 2 | (uint64_t)act;
+}
+
+static void bump(port_run *p)
+{
+    p->end_gen = (p->end_gen + 1) % GEN_NONE;
+}
+
+static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_time u)
+{
+    seg_run *g = &n->seg[p->seg];
+    p->out = out;
+    p->key = key;
+    key_ref(n, key);
+    p->cut = false;
+    p->out_whole = false;
+    p->out_begin = u;
+    p->relay_tx = mac_relay_begin(g->mac, p->tap, u);
+    if (p->relay_tx == UINT64_MAX)
+        return; /* mac_out_of_memory stops the run */
+    if (key == NONE)
+        return;
+    /* The relay a verdict will read: onto the receiver's segment (every
+     * segment, for a broadcast), unless the frame has already failed. */
+    const carried *c = rec(n, key);
+    bool everywhere = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all;
+    size_t i = (size_t)key * n->n_seg + p->seg;
+    if ((everywhere || n->seg_of_station[c->f.dest] == p->seg) &&
+        (c->end == SIM_TIME_NEVER || c->whole) && n->relay_st[i] == RELAY_NONE) {
+        medium_hold(g->med, p->relay_tx);
+        n->relay_tx[i] = p->relay_tx;
+        n->relay_st[i] = RELAY_ON;
+    }
+}
+
+static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
+{
+    seg_run *g = &n->seg[p->seg];
+    if (u < p->out_begin + n->min_out_ps) { /* a fragment: extended with jam */
+        p->cut = true;
+        bump(p);
+        n->rep[p->rep].fragments_extended++;
+        push(n, p->out_begin + n->min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
+             out_arg(NONE, p->end_gen, false, ACT_END));
+        return;
+    }
+    p->out_whole = whole && p->out == OUT_FRAME && !p->cut && p->key != NONE;
+    if (p->key != NONE) {
+        size_t i = (size_t)p->key * n->n_seg + p->seg;
+        if (n->relay_st[i] == RELAY_ON && n->relay_tx[i] == p->relay_tx)
+            n->relay_st[i] = p->out_whole ? RELAY_WHOLE : RELAY_CUT;
+    }
+    if (p->out_whole)
+        g->relayed++;
+    mac_relay_end(g->mac, p->tap, u);
+    p->out = OUT_NONE;
+    key_release(n, p->key);
+    p->key = NONE;
+}
+
+/* Carries out at u what the repeater decided for port p. `gen`: for an
+ * end, the stamp of an extended end (GEN_NONE: a decision's own). */
+static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uint32_t gen,
+                  sim_time u)
+{
+    rep_run *r = &n->rep[p->rep];
+    switch (act) {
+    case ACT_FRAME:
+        if (p->out == OUT_NONE) {
+            out_begin(n, p, OUT_FRAME, key, u);
+        } else { /* the extension of a fragment still runs: the two merge */
+            bump(p);
+            p->cut = true;
+        }
+        break;
+    case ACT_JAM:
+        r->jams_sent++;
+        if (p->out == OUT_NONE) {
+            out_begin(n, p, OUT_JAM, NONE, u);
+        } else {
+            bump(p);
+            p->cut = true;
+            p->out = OUT_JAM;
+        }
+        break;
+    case ACT_END:
+        if (p->out == OUT_NONE || (gen != GEN_NONE && gen != p->end_gen))
+            break;
+        out_end(n, p, whole, u);
+        break;
+    }
+}
+
+/* A decision taken at t for port p: at once when the repeater has no
+ * delay of its own (a hub's uplink), else its delay later. */
+static void decide_port(segnet *n, const rep_run *r, uint32_t pi, int act, uint32_t key,
+                        bool whole, sim_time t)
+{
+    if (r->delay_ps == 0) {
+        apply(n, &n->port[pi], act, key, whole, GEN_NONE, t);
+        return;
+    }
+    key_ref(n, key);
+    push(n, t + r->delay_ps, EV_OUT, act == ACT_END ? PH_DECIDE_END : PH_DECIDE_START, pi,
+         out_arg(key, GEN_NONE, whole, act));
+}
+
+/* ---- the repeater ------------------------------------------------------- */
+
+static void decide(segnet *n, uint32_t ri, sim_time t)
+{
+    rep_run *r = &n->rep[ri];
+    uint32_t active = 0, one = NONE;
+    bool multi = false;
+    for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++) {
+        if (n->port[pi].n_in) {
+            active++;
+            one = pi;
+            multi |= n->port[pi].n_in > 1;
+        }
+    }
+    bool collision = multi || active > 1;
+    uint32_t end = r->first_port + r->n_ports;
+    if (collision) {
+        if (r->state != R_JAM) {
+            r->transmit_collisions++;
+            for (uint32_t pi = r->first_port; pi < end; pi++)
+                decide_port(n, r, pi, ACT_JAM, NONE, false, t);
+        } else if (r->src != NONE) { /* the port left sends again: jam it too */
+            decide_port(n, r, r->src, ACT_JAM, NONE, false, t);
+        }
+        r->state = R_JAM;
+        r->src = NONE;
+        for (uint32_t pi = r->first_port; pi < end; pi++)
+            if (n->port[pi].n_in)
+                n->port[pi].collisions++;
+        return;
+    }
+    switch (r->state) {
+    case R_IDLE:
+        if (active == 1) {
+            r->state = R_REPEAT;
+            r->src = one;
+            r->key = n->port[one].in[0].key;
+            for (uint32_t pi = r->first_port; pi < end; pi++)
+                if (pi != one)
+                    decide_port(n, r, pi, ACT_FRAME, r->key, false, t);
+        }
+        break;
+    case R_REPEAT:
+        if (active == 0) {
+            const port_run *src = &n->port[r->src];
+            bool whole = src->last_whole && src->last_key == r->key;
+            for (uint32_t pi = r->first_port; pi < end; pi++)
+                if (pi != r->src)
+                    decide_port(n, r, pi, ACT_END, NONE, whole, t);
+            r->state = R_IDLE;
+            r->src = NONE;
+        }
+        break;
+    case R_JAM:
+        if (active == 0) {
+            for (uint32_t pi = r->first_port; pi < end; pi++)
+                if (pi != r->src)
+                    decide_port(n, r, pi, ACT_END, NONE, false, t);
+            r->state = R_IDLE;
+            r->src = NONE;
+        } else if (r->src == NONE) { /* one port left: stop jamming it */
+            r->src = one;
+            decide_port(n, r, one, ACT_END, NONE, false, t);
+        }
+        break;
+    }
+}
+
+/* Queues the repeater's decision at t after the inputs of this phase. */
+static void want_decision(segnet *n, uint32_t ri, sim_time t, bool starts)
+{
+    rep_run *r = &n->rep[ri];
+    if (r->decide_at[starts] == t)
+        return;
+    r->decide_at[starts] = t;
+    push(n, t, EV_DECIDE, starts ? PH_DECIDE_START : PH_DECIDE_END, ri, starts);
+}
+
+static void on_input(segnet *n, const sim_event *ev, bool begin)
+{
+    port_run *p = &n->port[ev->target];
+    uint32_t key = (uint32_t)(ev->arg >> 32);
+    uint32_t tap = (uint32_t)(ev->arg >> 1) & 0x7fffffffu;
+    bool whole = ev->arg & 1;
+    if (begin) {
+        if (p->n_in == p->cap_in) {
+            uint32_t cap = p->cap_in ? 2 * p->cap_in : 4;
+            in_sig *in = realloc(p->in, cap * sizeof *in);
+            if (!in) {
+                n->no_memory = true;
+                return;
+            }
+            p->in = in;
+            p->cap_in = cap;
+        }
+        p->in[p->n_in++] = (in_sig){tap, key}; /* the event's reference moves here */
+    } else {
+        uint32_t i = 0;
+        while (i < p->n_in && p->in[i].tap != tap)
+            i++;
+        assert(i < p->n_in);
+        key_release(n, p->in[i].key);
+        p->in[i] = p->in[--p->n_in];
+        p->last_whole = whole;
+        p->last_key = key;
+        if (whole && key != NONE)
+            p->readable++;
+        key_release(n, key);
+    }
+    want_decision(n, p->rep, ev->time, begin);
+}
+
+/* ---- verdicts ----------------------------------------------------------- */
+
+/* Whether the frame's relay onto segment s was whole and reached every
+ * station `only` (or every station of s but its sender, for NONE) with
+ * nothing overlapping it. */
+static bool received_on(segnet *n, uint32_t key, uint32_t s, uint32_t only)
+{
+    const carried *c = rec(n, key);
+    const seg_run *g = &n->seg[s];
+    uint64_t tx = c->tx_id;
+    if (s != c->seg) {
+        size_t i = (size_t)key * n->n_seg + s;
+        if (n->relay_st[i] != RELAY_WHOLE)
+            return false;
+        tx = n->relay_tx[i];
+    }
+    if (only != NONE)
+        return !medium_overlapped_at(g->med, tx, only);
+    for (uint32_t j = 0; j < g->n_st; j++)
+        if (!(s == c->seg && j == c->tap) && medium_overlapped_at(g->med, tx, j))
+            return false;
+    return true;
+}
+
+static void on_verdict(segnet *n, uint32_t key, sim_time now)
+{
+    carried *c = rec(n, key);
+    bool ok;
+    if (c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all) {
+        ok = true;
+        for (uint32_t s = 0; s < n->n_seg; s++) {
+            if (!received_on(n, key, s, NONE)) {
+                ok = false;
+                if (s != c->seg)
+                    n->seg[s].corrupted++;
+            }
+        }
+    } else {
+        uint32_t s = n->seg_of_station[c->f.dest];
+        ok = received_on(n, key, s, n->seg[s].tap_of[c->f.dest]);
+        if (!ok)
+            n->seg[s].corrupted++;
+    }
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        relay_release(n, key, s);
+    mac_remote_verdict(n->seg[c->seg].mac, c->tap, c->tx_id, &c->f, c->attempt, ok,
+                       c->start + (now - c->end), now);
+    key_release(n, key);
+}
+
+void segnet_handle(segnet *n, const sim_event *ev)
+{
+    if (ev->type < MAC_EV_LIMIT) {
+        mac_handle(n->seg[n->seg_of_target[ev->target]].mac, ev);
+        return;
+    }
+    switch (ev->type) {
+    case EV_IN_START:
+        on_input(n, ev, true);
+        break;
+    case EV_IN_END:
+        on_input(n, ev, false);
+        break;
+    case EV_DECIDE:
+        decide(n, ev->target, ev->time);
+        break;
+    case EV_OUT: {
+        uint32_t key = (uint32_t)(ev->arg >> 32);
+        int act = (int)(ev->arg & 3);
+        bool whole = (ev->arg >> 2) & 1;
+        uint32_t gen = (uint32_t)(ev->arg >> 8) & GEN_NONE;
+        apply(n, &n->port[ev->target], act, key, whole, gen, ev->time);
+        key_release(n, key);
+        break;
+    }
+    case EV_VERDICT:
+        on_verdict(n, ev->target, ev->time);
+        break;
+    default:
+        assert(!"not a network event");
+    }
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+int segnet_create(const scenario *sc, segnet **out)
+{
+    const network *net = &sc->net;
+    segnet *n = calloc(1, sizeof *n);
+    if (!n)
+        return -1;
+    *out = n;
+    const phy_timing t = phy_timing_of(&sc->phy);
+    n->sc = sc;
+    n->bit_ps = t.bit_ps;
+    n->min_out_ps = MIN_OUTPUT_BITS * t.bit_ps;
+    n->n_seg = net->n_segments;
+    n->n_rep = net->n_repeaters;
+    n->n_all = sc->n_stations;
+    n->c_free = NONE;
+    for (uint32_t r = 0; r < n->n_rep; r++)
+        n->n_ports += net->repeaters[r].n_ports;
+    n->seg = calloc(n->n_seg, sizeof *n->seg);
+    n->rep = calloc(n->n_rep ? n->n_rep : 1, sizeof *n->rep);
+    n->port = calloc(n->n_ports ? n->n_ports : 1, sizeof *n->port);
+    n->seg_of_station = malloc((n->n_all ? n->n_all : 1) * sizeof *n->seg_of_station);
+    n->seg_res = calloc(n->n_seg, sizeof *n->seg_res);
+    n->rep_res = calloc(n->n_rep ? n->n_rep : 1, sizeof *n->rep_res);
+    n->rep_mark = calloc(5 * (size_t)(n->n_rep ? n->n_rep : 1), sizeof *n->rep_mark);
+    if (!n->seg || !n->rep || !n->port || !n->seg_of_station || !n->seg_res || !n->rep_res ||
+        !n->rep_mark)
+        return -1;
+    /* Stations on each segment in the order of their numbers, then the
+     * ports of the repeaters in the order of the repeaters. */
+    for (uint32_t i = 0; i < n->n_all; i++) {
+        uint32_t s = scenario_station_segment(sc, i);
+        n->seg_of_station[i] = s;
+        n->seg[s].n_st++;
+    }
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        n->seg[s].n_taps = n->seg[s].n_st;
+    uint32_t pi = 0;
+    for (uint32_t r = 0; r < n->n_rep; r++) {
+        const net_repeater *nr = &net->repeaters[r];
+        n->rep[r] = (rep_run){.first_port = pi, .n_ports = nr->n_ports,
+                              .delay_ps = (sim_time)nr->delay_bits * t.bit_ps, .src = NONE,
+                              .decide_at = {-1, -1}};
+        for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
+            uint32_t s = nr->ports[k].segment;
+            n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
+                                     .key = NONE, .last_key = NONE};
+        }
+    }
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        seg_run *g = &n->seg[s];
+        const net_segment *ns = &net->segments[s];
+        g->net = n;
+        g->index = s;
+        g->base = n->n_targets;
+        n->n_targets += g->n_taps;
+        uint32_t nt = g->n_taps ? g->n_taps : 1;
+        g->station_id = malloc(nt * sizeof *g->station_id);
+        g->tap_of = malloc((n->n_all ? n->n_all : 1) * sizeof *g->tap_of);
+        g->port_of = malloc(nt * sizeof *g->port_of);
+        g->tap_key = malloc(nt * sizeof *g->tap_key);
+        sim_time *pos = malloc(nt * sizeof *pos);
+        if (!g->station_id || !g->tap_of || !g->port_of || !g->tap_key || !pos) {
+            free(pos);
+            return -1;
+        }
+        phy_params cable = sc->phy; /* the segment's own cable */
+        cable.velocity_c = ns->velocity_c;
+        uint32_t tap = 0;
+        for (uint32_t i = 0; i < n->n_all; i++) {
+            g->tap_of[i] = NONE;
+            if (n->seg_of_station[i] == s) {
+                g->tap_of[i] = tap;
+                g->station_id[tap] = i;
+                g->tap_key[tap] = NONE;
+                pos[tap++] = phy_cable_ps(&cable, scenario_station_metres(sc, i));
+            }
+        }
+        for (uint32_t p = 0; p < n->n_ports; p++) {
+            if (n->port[p].seg != s)
+                continue;
+            const net_repeater *nr = &net->repeaters[n->port[p].rep];
+            const net_port *np = &nr->ports[p - n->rep[n->port[p].rep].first_port];
+            g->station_id[n->port[p].tap] = MAC_NO_STATION;
+            g->port_of[n->port[p].tap - g->n_st] = p;
+            pos[n->port[p].tap] = phy_cable_ps(&cable, np->metres);
+        }
+        medium_config mc = {
+            .n_stations = g->n_taps,
+            .topology = ns->type == NET_SEG_HUB ? TOPOLOGY_STAR : TOPOLOGY_BUS,
+            .pos_ps = pos,
+            .hub_ps = ns->type == NET_SEG_HUB ? (sim_time)ns->hub_bits * t.bit_ps : 0,
+            .probe_pos_ps = phy_cable_ps(&cable, ns->probe_m),
+            .retain_ps = t.ifg_ps,
+            .chain_ps = t.ifg_part1_ps,
+            .chain_cap_ps = 8 * t.slot_ps,
+            .fault_start_ps = sc->outage_start,
+            .fault_end_ps = sc->outage_start + sc->outage_duration,
+        };
+        int rc = medium_create(&mc, &g->med);
+        free(pos);
+        if (rc != 0)
+            return -1;
+        n->seg_res[s].name = ns->name;
+        n->seg_res[s].stations = g->n_st;
+    }
+    n->seg_of_target = malloc((n->n_targets ? n->n_targets : 1) * sizeof *n->seg_of_target);
+    if (!n->seg_of_target)
+        return -1;
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        for (uint32_t k = 0; k < n->seg[s].n_taps; k++)
+            n->seg_of_target[n->seg[s].base + k] = s;
+    for (uint32_t r = 0; r < n->n_rep; r++) {
+        n->rep_res[r].name = net->repeaters[r].name;
+        n->rep_res[r].ports = net->repeaters[r].n_ports;
+    }
+    /* An upper bound of the longest path: every segment crossed end to
+     * end, and every repeater (a bound is all engine_judge_ps needs). */
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        n->diameter += medium_max_delay(n->seg[s].med);
+    for (uint32_t r = 0; r < n->n_rep; r++)
+        n->diameter += n->rep[r].delay_ps;
+    return 0;
+}
+
+int segnet_start(segnet *n, const segnet_macs *cfg)
+{
+    n->q = cfg->queue;
+    n->hooks = (mac_net_hooks){.on_signal = on_signal, .on_remote = on_remote};
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        seg_run *g = &n->seg[s];
+        uint32_t *class_of = calloc(g->n_taps ? g->n_taps : 1, sizeof *class_of);
+        if (!class_of)
+            return -1;
+        for (uint32_t k = 0; k < g->n_st; k++)
+            class_of[k] = cfg->class_of ? cfg->class_of[g->station_id[k]] : 0;
+        mac_net_hooks hooks = n->hooks;
+        hooks.ctx = g;
+        mac_config mc = {
+            .phy = &n->sc->phy,
+            .n_stations = g->n_taps,
+            .medium = g->med,
+            .queue = cfg->queue,
+            .seed = cfg->seed,
+            .refill = cfg->refill,
+            .refill_ctx = cfg->refill_ctx,
+            .classes = cfg->classes,
+            .n_classes = cfg->n_classes,
+            .class_of = class_of,
+            .on_rx = cfg->on_rx,
+            .rx_ctx = cfg->rx_ctx,
+            .sinks = cfg->sinks,
+            .sink_kinds = cfg->sink_kinds,
+            .n_sinks = cfg->n_sinks,
+            .target_base = g->base,
+            .station_id = g->station_id,
+            .tap_of = g->tap_of,
+            .n_all_stations = n->n_all,
+            .trace_ids = &n->trace_ids,
+            .segment = s,
+            /* A lone segment needs no network: its broadcasts are judged
+             * as on one bus or star. */
+            .net = n->n_seg > 1 ? &hooks : NULL,
+        };
+        int rc = mac_create(&mc, &g->mac);
+        free(class_of);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void segnet_mac_start(segnet *n, sim_time t)
+{
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        mac_start(n->seg[s].mac, t);
+}
+
+void segnet_destroy(segnet *n)
+{
+    if (!n)
+        return;
+    for (uint32_t s = 0; n->seg && s < n->n_seg; s++) {
+        seg_run *g = &n->seg[s];
+        mac_destroy(g->mac);
+        medium_destroy(g->med);
+        free(g->station_id);
+        free(g->tap_of);
+        free(g->port_of);
+        free(g->tap_key);
+    }
+    for (uint32_t p = 0; n->port && p < n->n_ports; p++)
+        free(n->port[p].in);
+    free(n->seg);
+    free(n->rep);
+    free(n->port);
+    free(n->seg_of_station);
+    free(n->seg_of_target);
+    free(n->c);
+    free(n->relay_tx);
+    free(n->relay_st);
+    free(n->seg_res);
+    free(n->rep_res);
+    free(n->rep_mark);
+    free(n);
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+bool segnet_out_of_memory(const segnet *n)
+{
+    if (n->no_memory)
+        return true;
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        if (n->seg[s].mac && mac_out_of_memory(n->seg[s].mac))
+            return true;
+    return false;
+}
+
+mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap)
+{
+    const seg_run *g = &n->seg[n->seg_of_station[s]];
+    *tap = g->tap_of[s];
+    return g->mac;
+}
+
+uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }
+const medium *segnet_medium(const segnet *n, uint32_t s) { return n->seg[s].med; }
+sim_time segnet_max_delay(const segnet *n) { return n->diameter; }
+
+sim_time segnet_unjudged_from(const segnet *n)
+{
+    sim_time t = SIM_TIME_NEVER;
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        sim_time u = medium_unjudged_from(n->seg[s].med);
+        if (u < t)
+            t = u;
+    }
+    return t;
+}
+
+size_t segnet_signal_count(const segnet *n)
+{
+    size_t c = 0;
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        c += medium_signal_count(n->seg[s].med);
+    return c;
+}
+
+uint64_t segnet_collision_events(segnet *n, sim_time now)
+{
+    uint64_t c = 0;
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        c += mac_collision_events(n->seg[s].mac, now);
+    return c;
+}
+
+static void rep_counts(const segnet *n, uint32_t r, uint64_t out[5])
+{
+    const rep_run *x = &n->rep[r];
+    out[0] = x->transmit_collisions;
+    out[1] = x->jams_sent;
+    out[2] = x->fragments_extended;
+    out[3] = out[4] = 0;
+    for (uint32_t p = x->first_port; p < x->first_port + x->n_ports; p++) {
+        out[3] += n->port[p].readable;
+        out[4] += n->port[p].collisions;
+    }
+}
+
+void segnet_mark(segnet *n, sim_time now)
+{
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        seg_run *g = &n->seg[s];
+        g->relayed_at = g->relayed;
+        g->corrupted_at = g->corrupted;
+        g->collisions_at = mac_collision_events(g->mac, now);
+    }
+    for (uint32_t r = 0; r < n->n_rep; r++)
+        rep_counts(n, r, &n->rep_mark[5 * (size_t)r]);
+}
+
+void segnet_results(segnet *n, sim_time now, const station_result *stations, results *r)
+{
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        seg_run *g = &n->seg[s];
+        segment_result *x = &n->seg_res[s];
+        x->frames_sent = x->late_collisions = 0;
+        for (uint32_t k = 0; k < g->n_st; k++) {
+            const mac_counters *c = &stations[g->station_id[k]].c;
+            x->frames_sent += c->frames_transmitted_ok;
+            x->late_collisions += c->late_collisions;
+        }
+        x->frames_relayed = g->relayed - g->relayed_at;
+        x->frames_corrupted = g->corrupted - g->corrupted_at;
+        x->collisions = mac_collision_events(g->mac, now) - g->collisions_at;
+    }
+    for (uint32_t i = 0; i < n->n_rep; i++) {
+        uint64_t c[5];
+        rep_counts(n, i, c);
+        const uint64_t *m = &n->rep_mark[5 * (size_t)i];
+        repeater_result *x = &n->rep_res[i];
+        x->transmit_collisions = c[0] - m[0];
+        x->jams_sent = c[1] - m[1];
+        x->fragments_extended = c[2] - m[2];
+        x->readable_frames = c[3] - m[3];
+        x->port_collisions = c[4] - m[4];
+    }
+    r->n_segments = n->n_seg;
+    r->n_repeaters = n->n_rep;
+    r->segments = n->seg_res;
+    r->repeaters = n->rep_res;
+}
+
+size_t segnet_bytes(const segnet *n)
+{
+    size_t b = sizeof *n + n->n_seg * sizeof *n->seg + n->n_rep * sizeof *n->rep +
+               n->n_ports * sizeof *n->port + n->c_cap * (sizeof *n->c + n->n_seg * 9) +
+               (n->n_all + n->n_targets) * sizeof(uint32_t);
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        const seg_run *g = &n->seg[s];
+        b += medium_bytes(g->med) + (g->mac ? mac_bytes(g->mac) : 0) +
+             g->n_taps * 3 * sizeof(uint32_t) + n->n_all * sizeof(uint32_t);
+    }
+    return b;
+}

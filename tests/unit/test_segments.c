@@ -1,0 +1,422 @@
+/* test_segments.c - networks of segments (src/engine/segments.c): signals
+ * across repeaters and uplinks at the instants hand-computed geometry
+ * gives, collisions between segments, jam on every port, fragment
+ * extension, verdicts across the network, and one segment that runs
+ * exactly as today's bus or star. Scenarios are built field by field, as
+ * in the other model tests (no parser). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model_util.h"
+#include "output.h"
+
+#define BIT_10 100000 /* ps per bit at 10 Mb/s */
+
+/* A coax segment (10base5's cable unless `velocity` says otherwise). */
+static void add_coax(scenario *sc, const char *name, double length_m)
+{
+    net_segment *g = &sc->net.segments[sc->net.n_segments++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->type = NET_SEG_COAX;
+    g->length_m = length_m;
+    g->velocity_c = 0.77;
+}
+
+static void add_hub(scenario *sc, const char *name, double drop_m, uint32_t hub_bits)
+{
+    net_segment *g = &sc->net.segments[sc->net.n_segments++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->type = NET_SEG_HUB;
+    g->length_m = drop_m;
+    g->velocity_c = 0.585;
+    g->hub_bits = hub_bits;
+}
+
+/* A repeater of n ports: segment index and metres, alternately. */
+static void add_repeater(scenario *sc, const char *name, uint32_t delay_bits, uint32_t n, ...)
+{
+    net_repeater *r = &sc->net.repeaters[sc->net.n_repeaters++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->delay_bits = delay_bits;
+    r->n_ports = n;
+    va_list ap;
+    va_start(ap, n);
+    for (uint32_t i = 0; i < n; i++) {
+        r->ports[i].segment = va_arg(ap, uint32_t);
+        r->ports[i].metres = va_arg(ap, double);
+    }
+    va_end(ap);
+}
+
+/* A named group of stations on a segment, at the given metres, with the
+ * scenario's own traffic unless `kind` differs. */
+static void add_group(scenario *sc, const char *name, uint32_t segment, traffic_kind kind,
+                      uint32_t count, const double *metres)
+{
+    station_group *gs = realloc(sc->groups, (sc->n_named + 1) * sizeof *gs);
+    assert_non_null(gs);
+    sc->groups = gs;
+    station_group *g = &gs[sc->n_named];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->count = count;
+    g->first = sc->n_named ? gs[sc->n_named - 1].first + gs[sc->n_named - 1].count : 0;
+    g->traffic = sc->traffic;
+    g->traffic.kind = kind;
+    g->policy_spec = sc->policy_spec;
+    g->queue_capacity = sc->queue_capacity;
+    g->segment = segment;
+    g->positions_m = malloc(count * sizeof *g->positions_m);
+    assert_non_null(g->positions_m);
+    memcpy(g->positions_m, metres, count * sizeof *metres);
+    sc->n_named++;
+    sc->n_stations = g->first + count;
+}
+
+static void net_scenario(scenario *sc, traffic_kind kind, uint32_t bytes)
+{
+    mu_scenario(sc, "10base5", 0, NULL, kind, bytes, 20 * 1000000000LL, 1);
+    mu_set_policy(sc, "beb");
+    sc->traffic.batch_frames = 1;
+}
+
+static void free_scenario(scenario *sc)
+{
+    for (uint32_t g = 0; g < sc->n_named; g++)
+        free(sc->groups[g].positions_m);
+    free(sc->groups);
+    sc->groups = NULL;
+    sc->n_named = 0;
+    mu_scenario_free(sc);
+}
+
+static sim_time coax(double metres)
+{
+    return mu_cable_ps(0.77, metres);
+}
+
+/* One frame from a station on segment A to one on segment B, through a
+ * repeater: the relay begins on B, and the frame's last bit reaches its
+ * receiver, exactly when the path's delays say. */
+static void test_arrival_across_repeater(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 512);
+    add_coax(&sc, "a", 500);
+    add_coax(&sc, "b", 500);
+    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
+    add_group(&sc, "right", 1, TRAFFIC_NONE, 1, (double[]){200});
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    assert_int_equal(run.status, ENGINE_DONE);
+    const sim_time wire = (64 + 512 * 8) * (sim_time)BIT_10;
+    const sim_time path = coax(500) + 8 * BIT_10 + coax(200);
+    const trace_event *relay = mu_find(&run.tr, TRACE_RELAY_START, UINT32_MAX, 0);
+    assert_non_null(relay);
+    assert_int_equal(relay->segment, 1);
+    assert_int_equal(relay->time, coax(500) + 8 * BIT_10);
+    const trace_event *end = mu_find(&run.tr, TRACE_RELAY_END, UINT32_MAX, 0);
+    assert_non_null(end);
+    assert_int_equal(end->time, wire + coax(500) + 8 * BIT_10);
+    const trace_event *d = mu_find(&run.tr, TRACE_DELIVER, 0, 0);
+    assert_non_null(d);
+    assert_true(d->ok);
+    assert_int_equal(d->dest, 1);
+    assert_int_equal(d->time, wire + path);
+    assert_int_equal(d->tx_start, path);
+    assert_int_equal(run.st[0].c.frames_received_ok, 1);
+    assert_int_equal(run.r.frames_delivered, 1);
+    assert_int_equal(run.r.n_segments, 2);
+    assert_int_equal(run.r.segments[1].frames_relayed, 1);
+    assert_int_equal(run.r.segments[0].frames_sent, 1);
+    assert_int_equal(run.r.repeaters[0].readable_frames, 1);
+    assert_int_equal(run.r.repeaters[0].transmit_collisions, 0);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* Through a hub's uplink (a repeater without delay of its own) into a
+ * second hub: drop, hub, uplink cable, hub, drop. */
+static void test_arrival_across_uplink(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 64);
+    add_hub(&sc, "floor1", 100, 8);
+    add_hub(&sc, "floor2", 100, 8);
+    /* floor1's port on a 30 m cable to floor2, whose port has no drop */
+    add_repeater(&sc, "floor1-uplink", 0, 2, 0u, 30.0, 1u, 0.0);
+    add_group(&sc, "a", 0, TRAFFIC_BATCH, 1, (double[]){100});
+    add_group(&sc, "b", 1, TRAFFIC_NONE, 1, (double[]){50});
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const sim_time utp100 = mu_cable_ps(0.585, 100), utp30 = mu_cable_ps(0.585, 30),
+                   utp50 = mu_cable_ps(0.585, 50);
+    const sim_time path = utp100 + 8 * BIT_10 + utp30 + 0 + 8 * BIT_10 + utp50;
+    const sim_time wire = (64 + 64 * 8) * (sim_time)BIT_10;
+    const trace_event *d = mu_find(&run.tr, TRACE_DELIVER, 0, 0);
+    assert_non_null(d);
+    assert_true(d->ok);
+    assert_int_equal(d->time, wire + path);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* Two stations on either side of a repeater start at once: each detects
+ * the collision when the other's signal (repeated, then the repeater's
+ * jam) reaches it along the path, at the same instant by symmetry of the
+ * path. */
+static void test_collision_between_segments(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 512);
+    add_coax(&sc, "a", 500);
+    add_coax(&sc, "b", 500);
+    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
+    add_group(&sc, "right", 1, TRAFFIC_BATCH, 1, (double[]){100});
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const trace_event *first = mu_find(&run.tr, TRACE_TX_END, 0, 0);
+    const sim_time path = coax(500) + 8 * BIT_10 + coax(100);
+    const trace_event *c0 = mu_find(&run.tr, TRACE_COLLISION, 0, 0);
+    const trace_event *c1 = mu_find(&run.tr, TRACE_COLLISION, 1, 0);
+    assert_non_null(c0);
+    assert_non_null(c1);
+    assert_int_equal(c0->time, path);
+    assert_int_equal(c1->time, path);
+    assert_int_equal(c0->segment, 0);
+    assert_int_equal(c1->segment, 1);
+    assert_true(run.r.repeaters[0].transmit_collisions >= 1);
+    /* detected within the preamble, which each finishes before its 32-bit
+     * jam: their first transmissions end at 64 + 32 bits */
+    assert_true(path < 64 * BIT_10);
+    assert_int_equal(first->time, 96 * BIT_10);
+    /* the frames get through in the end, each to the other side */
+    assert_int_equal(run.r.frames_delivered, 2);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* A collision between two segments of a three-port repeater: the third
+ * segment, where nobody sent, gets the repeated frame, then jam. */
+static void test_jam_on_every_port(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 512);
+    add_coax(&sc, "a", 100);
+    add_coax(&sc, "b", 100);
+    add_coax(&sc, "c", 100);
+    add_repeater(&sc, "r1", 8, 3, 0u, 100.0, 1u, 0.0, 2u, 0.0);
+    add_group(&sc, "ga", 0, TRAFFIC_BATCH, 1, (double[]){0});
+    add_group(&sc, "gb", 1, TRAFFIC_BATCH, 1, (double[]){50});
+    add_group(&sc, "gc", 2, TRAFFIC_NONE, 1, (double[]){100});
+    sc.duration = 15 * 1000000LL; /* 15 us: the first collision only */
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+
+    /* b's station reaches its port first (50 m against 100 m): repeated to
+     * a and c; a's arrives later: jam on all three ports. */
+    size_t on[3] = {0};
+    for (size_t i = 0; i < run.tr.n; i++)
+        if (run.tr.ev[i].kind == TRACE_RELAY_START)
+            on[run.tr.ev[i].segment]++;
+    assert_int_equal(on[0], 1); /* b's frame, then jam in the same output */
+    assert_int_equal(on[1], 1); /* jam only: b is the input that was repeated */
+    assert_int_equal(on[2], 1); /* b's frame, then jam */
+    assert_int_equal(run.r.repeaters[0].transmit_collisions, 1);
+    assert_int_equal(run.r.repeaters[0].jams_sent, 3);
+    const trace_event *b_on_c = mu_find(&run.tr, TRACE_RELAY_START, UINT32_MAX, 0);
+    assert_int_equal(b_on_c->time, coax(50) + 8 * BIT_10);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* With a preamble and jam of 8 bits each, a collision right at the start
+ * leaves fragments of 16 bits: the repeater's output lasts 96 bits. */
+static void test_fragment_extension(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 64);
+    sc.phy.preamble_bits = 8;
+    sc.phy.jam_bits = 8;
+    add_coax(&sc, "a", 100);
+    add_coax(&sc, "b", 100);
+    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 0});
+    add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
+    sc.duration = 20 * 1000000LL;
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const trace_event *s = NULL, *e = NULL;
+    for (size_t i = 0; i < run.tr.n && !e; i++) {
+        const trace_event *x = &run.tr.ev[i];
+        if (x->segment == 1 && x->kind == TRACE_RELAY_START && !s)
+            s = x;
+        if (x->segment == 1 && x->kind == TRACE_RELAY_END && s && x->tx_id == s->tx_id)
+            e = x;
+    }
+    assert_non_null(s);
+    assert_non_null(e);
+    assert_int_equal(s->time, coax(100) + 8 * BIT_10);
+    assert_int_equal(e->time - s->time, 96 * BIT_10);
+    assert_true(run.r.repeaters[0].fragments_extended >= 2);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* The same run, field for field, on one bus or star and on a network of
+ * one segment of the same geometry. */
+static void same_as_plain(const char *phy, bool hub)
+{
+    scenario plain, net;
+    const double pos[6] = {0, 100, 180, 333, 420, 500};
+    mu_scenario(&plain, phy, 6, hub ? NULL : pos, TRAFFIC_SATURATED, 256,
+                50 * 1000000000LL, 7);
+    mu_set_policy(&plain, "beb");
+    mu_scenario(&net, phy, 6, hub ? NULL : pos, TRAFFIC_SATURATED, 256,
+                50 * 1000000000LL, 7);
+    mu_set_policy(&net, "beb");
+    if (hub)
+        add_hub(&net, "hub", net.phy.length_m, net.phy.hub_delay_bits);
+    else
+        add_coax(&net, "cable", 500);
+    net.net.segments[0].velocity_c = net.phy.velocity_c;
+    net.all.segment = 0;
+    mu_run a, b;
+    mu_run_scenario(&plain, &a);
+    mu_run_scenario(&net, &b);
+    assert_int_equal(a.r.events, b.r.events);
+    assert_int_equal(a.r.frames_ok, b.r.frames_ok);
+    assert_int_equal(a.r.collisions, b.r.collisions);
+    assert_int_equal(a.r.frames_delivered, b.r.frames_delivered);
+    assert_true(a.r.throughput == b.r.throughput);
+    assert_true(a.r.mean_delay_us == b.r.mean_delay_us);
+    assert_int_equal(a.tr.n, b.tr.n);
+    for (size_t i = 0; i < a.tr.n; i++) {
+        assert_int_equal(a.tr.ev[i].kind, b.tr.ev[i].kind);
+        assert_int_equal(a.tr.ev[i].time, b.tr.ev[i].time);
+        assert_int_equal(a.tr.ev[i].station, b.tr.ev[i].station);
+        assert_int_equal(a.tr.ev[i].tx_id, b.tr.ev[i].tx_id);
+    }
+    assert_int_equal(b.r.n_segments, 1);
+    assert_int_equal(b.r.segments[0].frames_sent, b.r.frames_ok);
+    mu_run_free(&a);
+    mu_run_free(&b);
+    mu_scenario_free(&plain);
+    free_scenario(&net);
+}
+
+static void test_one_segment_is_the_bus(void **state)
+{
+    (void)state;
+    same_as_plain("10base5", false);
+}
+
+static void test_one_segment_is_the_star(void **state)
+{
+    (void)state;
+    same_as_plain("10baset", true);
+}
+
+/* Saturated stations on three segments: every frame is judged once, and
+ * the per-segment counts add up to the run's. */
+static void test_counts_add_up(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_SATURATED, 200);
+    sc.duration = 200 * 1000000000LL; /* 200 ms */
+    add_coax(&sc, "a", 300);
+    add_coax(&sc, "b", 300);
+    add_hub(&sc, "c", 50, 8);
+    add_repeater(&sc, "r1", 8, 2, 0u, 300.0, 1u, 0.0);
+    add_repeater(&sc, "c-uplink", 0, 2, 2u, 50.0, 1u, 150.0);
+    add_group(&sc, "ga", 0, TRAFFIC_SATURATED, 3, (double[]){0, 100, 200});
+    add_group(&sc, "gb", 1, TRAFFIC_SATURATED, 2, (double[]){10, 290});
+    add_group(&sc, "gc", 2, TRAFFIC_SATURATED, 2, (double[]){50, 50});
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    assert_int_equal(run.status, ENGINE_DONE);
+    uint64_t sent = 0, ok = 0, bad = 0, judged = 0;
+    for (uint32_t s = 0; s < sc.n_stations; s++) {
+        sent += run.st[s].c.frames_transmitted_ok;
+        ok += run.st[s].c.frames_received_ok;
+        bad += run.st[s].c.frames_received_bad;
+    }
+    uint64_t seg_sent = 0, seg_bad = 0;
+    for (uint32_t g = 0; g < run.r.n_segments; g++) {
+        seg_sent += run.r.segments[g].frames_sent;
+        seg_bad += run.r.segments[g].frames_corrupted;
+    }
+    judged = mu_count(&run.tr, TRACE_DELIVER, UINT32_MAX);
+    assert_true(sent > 100);
+    assert_int_equal(seg_sent, sent);
+    assert_int_equal(ok + bad, judged);
+    /* frames judged bad on other segments are the corrupted ones there;
+     * bad ones on their own segment are counted by the MAC alone */
+    assert_true(seg_bad <= bad);
+    assert_true(ok > 0);
+
+    /* The outputs name every segment and repeater, and each station's
+     * segment. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    results r = run.r;
+    r.n_groups = 0; /* the groups' results went with the engine */
+    output_run out = {.sc = &sc, .r = &r};
+    assert_int_equal(output_write(f, OUTPUT_JSON, &out), 0);
+    fclose(f);
+    if (!strstr(buf, "\"segments\"")) fprintf(stderr, "%s\n", buf);
+    assert_non_null(strstr(buf, "\"segments\": {\n    \"a\": {\n      \"frames_sent\": "));
+    assert_non_null(strstr(buf, "\"repeaters\": {\n    \"r1\": {\n      \"transmit_collisions\": "));
+    assert_non_null(strstr(buf, "\"c-uplink\": {"));
+    assert_non_null(strstr(buf, "\"segment\": \"c\""));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(output_write(f, OUTPUT_CSV, &out), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, ",a.frames_sent,a.frames_relayed,a.collisions,"));
+    assert_non_null(strstr(buf, ",r1.transmit_collisions,r1.jams_sent,"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(output_write_stations_csv(f, &r), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "station,segment,"));
+    assert_non_null(strstr(buf, "\n7,c,"));
+    free(buf);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arrival_across_repeater),
+        cmocka_unit_test(test_arrival_across_uplink),
+        cmocka_unit_test(test_collision_between_segments),
+        cmocka_unit_test(test_jam_on_every_port),
+        cmocka_unit_test(test_fragment_extension),
+        cmocka_unit_test(test_one_segment_is_the_bus),
+        cmocka_unit_test(test_one_segment_is_the_star),
+        cmocka_unit_test(test_counts_add_up),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
