@@ -949,8 +949,12 @@ static int reader_handler(void *user, const char *section, const char *name,
     for (size_t i = 0; i < r->n; i++)
         if (same_section(r, r->entries[i].section, r->section) &&
             strcmp(r->entries[i].key, name) == 0) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s is given twice (first at line %d)", Q(name),
+            char msg[180], where[80] = "";
+            if (section_is_net(r, r->section))
+                snprintf(where, sizeof where, "[%s %s] ",
+                         r->sections[r->section].net_kind == 's' ? "segment" : "repeater",
+                         Q(r->sections[r->section].net));
+            snprintf(msg, sizeof msg, "%s%s is given twice (first at line %d)", where, Q(name),
                      r->entries[i].line);
             reader_fail(r, r->line, msg);
             return 0;
