@@ -3,7 +3,7 @@
  * made repeaters by scenario_finish, stations placed per segment (one
  * segment places them exactly as today's bus and star), every refusal
  * with its section and line, and the 802.3 budget (budget.c) on worked
- * examples computed by hand: the issue's 100BASE-TX pair of Class II hubs
+ * examples computed by hand: the 100BASE-TX pair of Class II hubs
  * (511.96 bit times), a Clause 13 Model 2 path at 10 Mb/s, the 5-4-3
  * rule, Table 29-2's repeater count and the single repeater at 1 Gb/s.
  */
@@ -346,7 +346,7 @@ static void coax_stations(net_segment *s, uint32_t n, double lo, double hi, uint
     s->far_station = first + n - 1;
 }
 
-/* The issue's example: 100BASE-TX, two Class II hubs, 100 m drops and a
+/* The worked example: 100BASE-TX, two Class II hubs, 100 m drops and a
  * 5 m link: 100 + 2 x 92 + 205 x 1.112 = 511.96 bit times, within. */
 static void test_budget_two_class_ii(void **state)
 {
