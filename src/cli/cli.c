@@ -35,6 +35,7 @@ static const scenario_option scenario_options[] = {
     {"span", "FROM-TO", "bus: spread the stations evenly from FROM to TO metres (a group's place)"},
     {"drop", "METRES", "star: every station's drop cable (a group's place)"},
     {"probe", "METRES", "bus: where the capture probe sits on the cable (0)"},
+    {"segment", "NAME", "the stations' segment (or a group's): a [segment NAME] of the scenario file"},
     {"traffic", "KIND", "saturated, poisson, onoff, batch, none or pcap:FILE (saturated)"},
     {"pcap-time-scale", "X", "pcap traffic: factor on the capture's times, 0.5 = twice as fast (1)"},
     {"pcap-max-stations", "N", "pcap traffic: replay at most N source stations, 0 = all (0)"},

@@ -36,4 +36,7 @@ int cmd_sweep_main(int argc, char **argv);
 /* csmacd presets: the built-in experiments of sweep --preset. */
 int cmd_presets_main(int argc, char **argv);
 
+/* csmacd check: a scenario's network against 802.3's delay budget. */
+int cmd_check_main(int argc, char **argv);
+
 #endif

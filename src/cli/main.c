@@ -31,6 +31,8 @@ static const command commands[] = {
     {"tui", "the live screen: throughput vs stations, the medium, every station", cmd_tui_main},
     {"sweep", "run a scenario over a grid, with replications, CIs, CSV and a figure",
      cmd_sweep_main},
+    {"check", "check a network of segments against 802.3's delay budget (5-4-3, 512 bits)",
+     cmd_check_main},
     {"presets", "list the built-in experiments (csmacd sweep --preset NAME)", cmd_presets_main},
     {"extcap", "csmacd as a Wireshark capture interface (extcap)", cmd_extcap_main},
 };

@@ -308,6 +308,7 @@ static void take_defaults(station_group *g, const scenario *sc)
     g->place = sc->place;
     g->place_from_m = sc->place_from_m;
     g->place_to_m = sc->place_to_m;
+    memcpy(g->segment_name, sc->segment_name, sizeof g->segment_name);
 }
 
 /* Applies a group's keys over the defaults. */
@@ -426,13 +427,6 @@ uint32_t scenario_group_of(const scenario *sc, uint32_t station)
     return lo;
 }
 
-uint32_t scenario_station_segment(const scenario *sc, uint32_t i)
-{
-    if (sc->net.n_segments == 0)
-        return UINT32_MAX;
-    return scenario_group_at(sc, scenario_group_of(sc, i))->segment;
-}
-
 double scenario_station_metres(const scenario *sc, uint32_t i)
 {
     const phy_params *phy = &sc->phy;
@@ -450,6 +444,14 @@ double scenario_station_metres(const scenario *sc, uint32_t i)
     }
     if (sc->positions_m)
         return sc->positions_m[i];
+    if (sc->net.n_segments > 0 && g->segment < sc->net.n_segments) {
+        /* On its segment, spread as a bus of that segment's stations. */
+        const net_segment *s = &sc->net.segments[g->segment];
+        uint32_t m = s->n_stations, k = g->seg_rank + (i - g->first);
+        if (s->type == NET_SEG_HUB)
+            return s->length_m;
+        return m > 1 ? s->length_m * k / (m - 1) : 0;
+    }
     if (phy->topology == TOPOLOGY_STAR)
         return phy->length_m;
     return n > 1 ? phy->length_m * i / (n - 1) : 0;

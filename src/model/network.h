@@ -22,6 +22,7 @@
 #define CSMACD_NETWORK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define NET_NAME_MAX 32   /* as a group's name: letters, digits, '-', '_' */
@@ -43,12 +44,28 @@ typedef struct net_segment {
     uint32_t hub_bits;    /* hub: one-way delay through it, bit times */
     uint32_t hub_class;   /* hub at 100 Mb/s: 1 or 2 (Clause 27); 0 otherwise */
     int line;             /* its section's line in the file, 0 when none */
+    /* As given (network.c reads them; scenario_finish fills the defaults
+     * above from them, so that finishing twice gives the same network). */
+    bool type_given, length_given, velocity_given, delay_given;
+    uint32_t class_given; /* `class`: 1 or 2, 0 when not given */
+    int length_line, probe_line, class_line, delay_line, uplink_line;
+    bool has_uplink;      /* `uplink = SEG@METRES`: made a repeater by scenario_finish */
+    uint32_t uplink_to;   /* index of SEG */
+    double uplink_m;
+    /* Its stations, after scenario_finish: how many, and the two that
+     * bound every path through it. Coax: near_m the lowest position,
+     * far_m the highest. Hub: far_m the longest drop, near_m the second
+     * longest (0 with one station). *_station: their numbers (from 0). */
+    uint32_t n_stations;
+    double near_m, far_m;
+    uint32_t near_station, far_station;
 } net_segment;
 
 /* Where a repeater port (or an uplink's end) is attached. */
 typedef struct net_port {
     uint32_t segment;     /* index in network.segments */
     double metres;        /* coax: position along it; hub: its drop cable */
+    bool drop_default;    /* a hub port given as `HUB`: metres is the hub's length */
 } net_port;
 
 typedef struct net_repeater {
@@ -58,13 +75,47 @@ typedef struct net_repeater {
     uint32_t delay_bits;  /* one way, input to output */
     bool uplink;          /* a hub's uplink (2 ports, delay 0) */
     int line;
+    /* At 100 Mb/s: 1 or 2 (Clause 27; Class II unless `class = I`), for the
+     * budget's repeater delay (Table 29-3); 0 at other rates and for an
+     * uplink. */
+    uint32_t rep_class;
+    uint32_t class_given; /* `class`: 1 or 2, 0 when not given */
+    bool delay_given;
+    int ports_line, class_line, delay_line;
 } net_repeater;
 
 typedef struct network {
     net_segment segments[NET_MAX_SEGMENTS];
     uint32_t n_segments;  /* 0: no network (one bus or star) */
+    /* The [repeater] sections first, then the hubs' uplinks (made by
+     * scenario_finish from each hub's `uplink`, in segment order). */
     net_repeater repeaters[NET_MAX_REPEATERS];
     uint32_t n_repeaters;
+    char file[300];       /* the scenario file the sections came from ("" none) */
 } network;
+
+/* Reading the sections (scenario_load_file calls these; a reason is
+ * "[segment NAME] ..." or "[repeater NAME] ...", without file and line).
+ * Declares every section first, so that a key may name a segment declared
+ * further down the file. kind: 's' segment, 'r' repeater. */
+int network_declare(network *net, char kind, const char *name, int line, char *err,
+                    size_t errlen);
+/* Sets one key of the section (its index among the segments or the
+ * repeaters). Returns 0, or -1 with a reason. */
+int network_set(network *net, char kind, uint32_t index, const char *key, const char *value,
+                int line, char *err, size_t errlen);
+/* The index of a segment by name, UINT32_MAX when there is none. */
+uint32_t network_segment_find(const network *net, const char *name);
+/* A port as a user writes it: "backbone@500" (coax), "lab@100" (hub). */
+void network_port_text(const network *net, const net_port *p, char *buf, size_t len);
+/* "coax" or "hub". */
+const char *network_type_name(net_seg_type type);
+/* Propagation over `metres` of segment s, in picoseconds (rounded). */
+int64_t network_cable_ps(const net_segment *s, double metres);
+/* Repeater delay in picoseconds at a bit time of bit_ps. */
+static inline int64_t network_repeater_ps(const net_repeater *r, int64_t bit_ps)
+{
+    return (int64_t)r->delay_bits * bit_ps;
+}
 
 #endif

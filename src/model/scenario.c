@@ -31,6 +31,7 @@
 
 #include "backoff.h"
 #include "group_int.h"
+#include "network_int.h"
 #include "parse.h"
 
 /* A value shown in a message (parse_echo): Q(v) in a printf argument list. */
@@ -165,6 +166,7 @@ static int set_topology(scenario *sc, const char *key, const char *v, char *err,
         snprintf(err, errlen, "%s: unknown topology '%s' (bus, star)", key, Q(v));
         return -1;
     }
+    sc->topology_given = true;
     return 0;
 }
 
@@ -173,6 +175,7 @@ static int set_length(scenario *sc, const char *key, const char *v, char *err, s
     double m = 0;
     CHECK(parse_metres(v, SCENARIO_MAX_METRES, &m, RS));
     sc->phy.length_m = m;
+    sc->length_given = true;
     return 0;
 }
 
@@ -242,6 +245,7 @@ static int set_probe(scenario *sc, const char *key, const char *v, char *err, si
     double m = 0;
     CHECK(parse_metres(v, SCENARIO_MAX_METRES, &m, RS));
     sc->probe_m = m;
+    sc->probe_given = true;
     return 0;
 }
 
@@ -710,6 +714,7 @@ static const scenario_key keys[] = {
     {"retry-late", set_phy_bool, false},
     {"velocity", set_velocity, false},
     {"hub-delay-bits", set_phy_u32, false},
+    {"segment", scenario_set_segment, true},
 };
 
 static const scenario_key *key_find(const char *name)
@@ -752,9 +757,12 @@ typedef struct file_entry {
     int section; /* index in file_reader.sections, -1 outside any */
 } file_entry;
 
-/* A section header as read: [scenario] or [group NAME]. */
+/* A section header as read: [scenario], [group NAME], or a network's
+ * [segment NAME] or [repeater NAME] (network.c reads their keys). */
 typedef struct file_section {
     char *group;  /* the group's name, NULL for [scenario] */
+    char *net;    /* the segment's or repeater's name, or NULL */
+    char net_kind; /* 's' segment, 'r' repeater */
     int line;
 } file_section;
 
@@ -795,6 +803,32 @@ static void reader_section(file_reader *r, const char *text)
     memcpy(name, text, len);
     name[len] = '\0';
     char *group = NULL;
+    char kind = strncmp(name, "segment ", 8) == 0 ? 's' : strncmp(name, "repeater ", 9) == 0 ? 'r' : 0;
+    if (kind != 0) {
+        const char *n = name + (kind == 's' ? 8 : 9);
+        n += strspn(n, " ");
+        for (size_t i = 0; i < r->n_sections; i++)
+            if (r->sections[i].net && r->sections[i].net_kind == kind &&
+                strcmp(r->sections[i].net, n) == 0) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "[%s %s] given twice (first at line %d)",
+                         kind == 's' ? "segment" : "repeater", Q(n), r->sections[i].line);
+                reader_fail(r, r->line, msg);
+                return;
+            }
+        file_section *ss = realloc(r->sections, (r->n_sections + 1) * sizeof *ss);
+        char *copy = strdup(n);
+        if (ss != NULL)
+            r->sections = ss;
+        if (ss == NULL || copy == NULL) {
+            free(copy);
+            reader_fail(r, r->line, "out of memory");
+            return;
+        }
+        ss[r->n_sections] = (file_section){NULL, copy, kind, r->line};
+        r->section = (int)r->n_sections++;
+        return;
+    }
     if (strncmp(name, "group ", 6) == 0) {
         const char *g = name + 6 + strspn(name + 6, " ");
         for (size_t i = 0; i < r->n_sections; i++)
@@ -809,7 +843,8 @@ static void reader_section(file_reader *r, const char *text)
     } else if (strcmp(name, "scenario") != 0) {
         char msg[200];
         snprintf(msg, sizeof msg,
-                 "unknown section [%s] ([scenario] or [group NAME]; keys need no section)",
+                 "unknown section [%s] ([scenario], [group NAME], [segment NAME] or "
+                 "[repeater NAME]; keys need no section)",
                  Q(name));
         reader_fail(r, r->line, msg);
         return;
@@ -823,7 +858,7 @@ static void reader_section(file_reader *r, const char *text)
         return;
     }
     r->sections = ss;
-    ss[r->n_sections] = (file_section){group, r->line};
+    ss[r->n_sections] = (file_section){group, NULL, 0, r->line};
     r->section = (int)r->n_sections++;
 }
 
@@ -875,6 +910,23 @@ static const char *entry_group(const file_reader *r, const file_entry *e)
     return e->section >= 0 ? r->sections[e->section].group : NULL;
 }
 
+/* Whether a section is a network's ([segment] or [repeater]). */
+static bool section_is_net(const file_reader *r, int section)
+{
+    return section >= 0 && r->sections[section].net != NULL;
+}
+
+/* Whether two entries' sections are one for "given twice": every
+ * [scenario] section is one, each other section is its own. */
+static bool same_section(const file_reader *r, int a, int b)
+{
+    if (section_is_net(r, a) || section_is_net(r, b))
+        return a == b;
+    const char *ga = a >= 0 ? r->sections[a].group : NULL;
+    const char *gb = b >= 0 ? r->sections[b].group : NULL;
+    return ga == gb;
+}
+
 static int reader_handler(void *user, const char *section, const char *name,
                           const char *value)
 {
@@ -886,7 +938,7 @@ static int reader_handler(void *user, const char *section, const char *name,
         reader_fail(r, r->line, "indented line: a value must be on one line with its key");
         return 0;
     }
-    if (key_find(name) == NULL) {
+    if (!section_is_net(r, r->section) && key_find(name) == NULL) {
         char msg[160];
         snprintf(msg, sizeof msg, "unknown key '%s'", Q(name));
         reader_fail(r, r->line, msg);
@@ -894,11 +946,15 @@ static int reader_handler(void *user, const char *section, const char *name,
     }
     /* A key given twice in one section would silently keep the last (two
      * [scenario] sections are one). */
-    const char *group = r->section >= 0 ? r->sections[r->section].group : NULL;
     for (size_t i = 0; i < r->n; i++)
-        if (entry_group(r, &r->entries[i]) == group && strcmp(r->entries[i].key, name) == 0) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s is given twice (first at line %d)", Q(name),
+        if (same_section(r, r->entries[i].section, r->section) &&
+            strcmp(r->entries[i].key, name) == 0) {
+            char msg[180], where[80] = "";
+            if (section_is_net(r, r->section))
+                snprintf(where, sizeof where, "[%s %s] ",
+                         r->sections[r->section].net_kind == 's' ? "segment" : "repeater",
+                         Q(r->sections[r->section].net));
+            snprintf(msg, sizeof msg, "%s%s is given twice (first at line %d)", where, Q(name),
                      r->entries[i].line);
             reader_fail(r, r->line, msg);
             return 0;
@@ -937,6 +993,48 @@ static int reader_handler(void *user, const char *section, const char *name,
     return 1;
 }
 
+/* The network's sections: every one declared first (a key may name a
+ * segment further down), then the segments' keys, then the repeaters'. */
+static int apply_network(scenario *sc, const file_reader *r, char *err, size_t errlen)
+{
+    char reason[512];
+    uint32_t index[2] = {sc->net.n_segments, sc->net.n_repeaters};
+    int *first = calloc(r->n_sections + 1, sizeof *first);
+    if (first == NULL) {
+        snprintf(err, errlen, "%s: out of memory", r->path);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < r->n_sections; k++) {
+        const file_section *sec = &r->sections[k];
+        if (sec->net == NULL)
+            continue;
+        first[k] = (int)index[sec->net_kind == 'r']++;
+        if (network_declare(&sc->net, sec->net_kind, sec->net, sec->line, reason,
+                            sizeof reason) != 0) {
+            snprintf(err, errlen, "%s:%d: %s", r->path, sec->line, reason);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && (index[0] > 0 || index[1] > 0))
+        snprintf(sc->net.file, sizeof sc->net.file, "%s", r->path);
+    for (int pass = 0; rc == 0 && pass < 2; pass++)
+        for (size_t i = 0; rc == 0 && i < r->n; i++) {
+            const file_entry *e = &r->entries[i];
+            if (!section_is_net(r, e->section) ||
+                (r->sections[e->section].net_kind == 'r') != (pass == 1))
+                continue;
+            const file_section *sec = &r->sections[e->section];
+            if (network_set(&sc->net, sec->net_kind, (uint32_t)first[e->section], e->key,
+                            e->value, e->line, reason, sizeof reason) != 0) {
+                snprintf(err, errlen, "%s:%d: %s", r->path, e->line, reason);
+                rc = -1;
+            }
+        }
+    free(first);
+    return rc;
+}
+
 /* Applies what the file holds: its `phy` first (it resets every PHY field,
  * see the file comment), then the other keys outside the groups, then the
  * groups in file order, each with its keys. */
@@ -947,13 +1045,16 @@ static int apply_file(scenario *sc, const file_reader *r, char *err, size_t errl
         for (size_t i = 0; i < r->n; i++) {
             const file_entry *e = &r->entries[i];
             bool is_phy = strcmp(e->key, "phy") == 0;
-            if (entry_group(r, e) != NULL || is_phy != (pass == 0))
+            if (entry_group(r, e) != NULL || section_is_net(r, e->section) ||
+                is_phy != (pass == 0))
                 continue;
             if (scenario_set(sc, e->key, e->value, reason, sizeof reason) != 0) {
                 snprintf(err, errlen, "%s:%d: %s", r->path, e->line, reason);
                 return -1;
             }
         }
+    if (apply_network(sc, r, err, errlen) != 0)
+        return -1;
     for (size_t k = 0; k < r->n_sections; k++) {
         const file_section *sec = &r->sections[k];
         if (sec->group == NULL)
@@ -1030,8 +1131,10 @@ int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen)
         free(r.entries[i].key);
         free(r.entries[i].value);
     }
-    for (size_t i = 0; i < r.n_sections; i++)
+    for (size_t i = 0; i < r.n_sections; i++) {
         free(r.sections[i].group);
+        free(r.sections[i].net);
+    }
     free(r.sections);
     free(r.entries);
     free(r.dir);
@@ -1119,6 +1222,8 @@ static int check_derived_times(const scenario *sc, double longest_m, char *err, 
     double metres = phy->topology == TOPOLOGY_STAR ? 2 * longest_m : longest_m;
     double prop_ps = metres / (phy->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12 +
                      (double)t.hub_ps;
+    if (sc->net.n_segments > 0) /* the network's longest one-way delay */
+        prop_ps = network_round_trip_ps(sc) / 2;
     const char *prop_key = phy->velocity_c < 0.01 ? "velocity" : "length";
     if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0 ||
         check_in_flight(sc, &t, prop_ps, prop_key, err, errlen) != 0)
@@ -1437,7 +1542,9 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     if (scenario_groups_resolve(sc, err, errlen) != 0 || check_queues(sc, err, errlen) != 0)
         return -1;
     double longest_m = 0;
-    if (check_placement(sc, &longest_m, err, errlen, warn, warnlen) != 0)
+    if (network_resolve(sc, err, errlen, warn, warnlen) != 0)
+        return -1;
+    if (sc->net.n_segments == 0 && check_placement(sc, &longest_m, err, errlen, warn, warnlen) != 0)
         return -1;
     for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
         station_group *g = sc->n_named ? &sc->groups[i] : &sc->all;

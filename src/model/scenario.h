@@ -70,8 +70,13 @@ typedef struct station_group {
     place_kind place;
     double place_from_m, place_to_m; /* SPAN: [from, to]; DROP: from */
     double *positions_m;       /* count entries, or NULL */
-    uint32_t segment;          /* its segment (index in scenario.net.segments),
-                                  UINT32_MAX without a network */
+    /* Networks (stations/MODEL.md, "Networks of segments"): `segment =
+     * NAME` as given, and, after scenario_finish, its index in net.segments
+     * (UINT32_MAX without a network) and the rank of the group's first
+     * station among the stations of that segment (station order). */
+    char segment_name[NET_NAME_MAX + 1];
+    uint32_t segment;
+    uint32_t seg_rank;
 } station_group;
 
 typedef struct scenario {
@@ -116,8 +121,13 @@ typedef struct scenario {
     station_group *groups;
     uint32_t n_named;
     station_group all;
-    /* Segments and repeaters (network.h); n_segments 0: one bus or star. */
+    /* The network of segments ([segment] and [repeater] sections): none
+     * when net.n_segments is 0. segment_name: the per-station `segment`
+     * key's default. *_given: the medium-wide keys that a network
+     * replaces, refused together with segments. */
     network net;
+    char segment_name[NET_NAME_MAX + 1];
+    bool topology_given, length_given, probe_given;
 } scenario;
 
 static inline uint32_t scenario_group_count(const scenario *sc)
@@ -159,13 +169,17 @@ int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen
 void scenario_sync_implicit(scenario *sc);
 /* The group a station belongs to (after scenario_finish). */
 uint32_t scenario_group_of(const scenario *sc, uint32_t station);
-/* The segment station i sits on (after scenario_finish), UINT32_MAX
- * without a network. */
-uint32_t scenario_station_segment(const scenario *sc, uint32_t i);
 /* Where station i sits (after scenario_finish): metres along the bus, or
- * its drop cable's length on a star; on a network, along its coax
- * segment or on its hub's drop. */
+ * its drop cable's length on a star. With a network: along its coax
+ * segment, or its drop cable on its hub. */
 double scenario_station_metres(const scenario *sc, uint32_t i);
+/* The segment station i sits on (index in sc->net.segments), UINT32_MAX
+ * without a network (after scenario_finish). */
+uint32_t scenario_station_segment(const scenario *sc, uint32_t i);
+/* The (finished) scenario's network as budget.h reads it: sc->net, or
+ * without segments its one bus or star as a single segment named after
+ * the topology ("bus" or "hub"), its stations' bounds filled. */
+void scenario_network_view(const scenario *sc, network *out);
 /* Whether a key is per station (may appear in a group). */
 bool scenario_key_per_station(const char *key);
 

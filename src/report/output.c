@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "netreport.h"
 #include "parse.h"
 
 #define REAL_DIGITS 12
@@ -551,6 +552,8 @@ static int write_json(FILE *f, const output_run *run)
         rc = put(root, "interrupted", json_boolean(run->interrupted));
     if (rc == 0)
         rc = put(root, "scenario", json_scenario(run->sc));
+    if (rc == 0 && run->sc->net.n_segments) /* only with segments: other outputs as they were */
+        rc = put(root, "network", netreport_json(run->sc));
     if (rc == 0 && run->r->n_groups)
         rc = put(root, "groups", json_groups(run));
     for (int k = 0; rc == 0 && k < 2; k++) {
@@ -681,6 +684,9 @@ static int write_text(FILE *f, const output_run *run)
     char where[64];
     snprintf(where, sizeof where, sc->phy.topology == TOPOLOGY_BUS ? "bus %g m" : "star, drops of %g m",
              sc->phy.length_m);
+    if (sc->net.n_segments)
+        snprintf(where, sizeof where, "a network of %u segment%s", sc->net.n_segments,
+                 sc->net.n_segments == 1 ? "" : "s");
     char what[SCENARIO_PATH_MAX + 300];
     if (sc->traffic.kind == TRAFFIC_PCAP)
         snprintf(what, sizeof what, "traffic replayed from %s", sc->pcap_path);
@@ -703,6 +709,11 @@ static int write_text(FILE *f, const output_run *run)
         n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
                     sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,
                     sc->policy, sc->seed);
+    if (sc->net.n_segments) {
+        char net[1024];
+        netreport_summary(sc, net, sizeof net);
+        LINE("network", "%s", net);
+    }
     if (run->interrupted)
         LINE("status", "interrupted: measures cover the run so far");
     LINE("simulated time", "%.6f s of %s (warm-up %s), %" PRIu64 " events, %.3f s wall",

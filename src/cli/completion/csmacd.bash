@@ -29,7 +29,7 @@ _csmacd() {
     local prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run tui sweep presets extcap --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run check tui sweep presets extcap --help --version" -- "$cur"))
         return
     fi
     case $prev in

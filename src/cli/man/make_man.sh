@@ -42,7 +42,7 @@ tmp=$out.tmp
     "$bin" --help | sed '1,/^$/d' | roff
     printf '.fi\n.PP\nRun on a terminal with no command, csmacd starts the live screen (csmacd tui).\n'
     printf '.SH COMMANDS\n'
-    for cmd in run tui sweep extcap; do
+    for cmd in run check tui sweep extcap; do
         "$bin" "$cmd" --help | section "csmacd $cmd"
     done
     "$bin" presets | section "csmacd presets"

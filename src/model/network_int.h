@@ -1,0 +1,24 @@
+/* network_int.h - what scenario.c and group.c share with network.c; not
+ * for other modules (they read the network through scenario.h and
+ * network.h). */
+#ifndef CSMACD_NETWORK_INT_H
+#define CSMACD_NETWORK_INT_H
+
+#include "scenario.h"
+
+/* The key `segment = NAME` (per station: a group's, or every station's
+ * without groups); the name is looked up by scenario_finish. */
+int scenario_set_segment(scenario *sc, const char *key, const char *v, char *err,
+                         size_t errlen);
+/* scenario_finish's part for the network, after the groups are resolved:
+ * defaults, uplinks made repeaters, every refusal, the stations placed on
+ * their segments, and the budget's verdict as a warning when a rule is
+ * broken. Without segments it only checks that no group names one.
+ * Returns 0, or -1 with "FILE:LINE: [segment NAME] reason" (or
+ * "group NAME: reason") in err. */
+int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen);
+/* Twice the longest one-way delay between two stations, as the model
+ * times it, in picoseconds (0 without a network). */
+double network_round_trip_ps(const scenario *sc);
+
+#endif
