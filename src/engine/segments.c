@@ -80,7 +80,8 @@ typedef struct rep_run {
     uint8_t state;        /* R_* */
     uint32_t src;         /* R_REPEAT: the port repeated; R_JAM: the one port left, or NONE */
     uint32_t key;         /* R_REPEAT: what it repeats */
-    sim_time decide_at[2];/* decisions queued: on ends, on starts */
+    sim_time decide_at[2];/* a decision queued at this instant: on ends, on starts
+                             (-1: none) */
     uint64_t transmit_collisions, jams_sent, fragments_extended;
 } rep_run;
 
@@ -440,9 +441,10 @@ static void decide_port(segnet *n, const rep_run *r, uint32_t pi, int act, uint3
 
 /* ---- the repeater ------------------------------------------------------- */
 
-static void decide(segnet *n, uint32_t ri, sim_time t)
+static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
 {
     rep_run *r = &n->rep[ri];
+    r->decide_at[starts] = -1; /* a change after this one asks again */
     uint32_t active = 0, one = NONE;
     bool multi = false;
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++) {
@@ -506,7 +508,10 @@ static void decide(segnet *n, uint32_t ri, sim_time t)
     }
 }
 
-/* Queues the repeater's decision at t after the inputs of this phase. */
+/* Queues the repeater's decision at t after the inputs of this phase
+ * (once, however many inputs change before it; a change that comes after
+ * it at the same instant, from a tap at the port's own place, queues
+ * another). */
 static void want_decision(segnet *n, uint32_t ri, sim_time t, bool starts)
 {
     rep_run *r = &n->rep[ri];
@@ -614,7 +619,7 @@ void segnet_handle(segnet *n, const sim_event *ev)
         on_input(n, ev, false);
         break;
     case EV_DECIDE:
-        decide(n, ev->target, ev->time);
+        decide(n, ev->target, ev->time, ev->arg != 0);
         break;
     case EV_OUT: {
         uint32_t key = (uint32_t)(ev->arg >> 32);

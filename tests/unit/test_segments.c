@@ -281,6 +281,37 @@ static void test_fragment_extension(void **state)
     free_scenario(&sc);
 }
 
+/* Two signals that end at a port at the same instant, one of them sent
+ * from the port's own place (its end reaches the repeater at the instant
+ * the MAC reports it): the repeater decides again after the second end,
+ * falls idle, and stops jamming the other segment. */
+static void test_two_ends_at_one_instant(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 64);
+    add_coax(&sc, "a", 100);
+    add_coax(&sc, "b", 100);
+    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
+    add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
+    sc.duration = 5 * 1000000000LL; /* 5 ms */
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    /* both start at 0, collide at once, end their preamble and jam at
+     * 96 bits; the repeater jams b from 8 bits to 96 + 8 bits */
+    const trace_event *end = NULL;
+    for (size_t i = 0; i < run.tr.n && !end; i++)
+        if (run.tr.ev[i].kind == TRACE_RELAY_END && run.tr.ev[i].segment == 1)
+            end = &run.tr.ev[i];
+    assert_non_null(end);
+    assert_int_equal(end->time, (96 + 8) * (sim_time)BIT_10);
+    assert_int_equal(run.r.repeaters[0].transmit_collisions, mu_count(&run.tr, TRACE_COLLISION, 0));
+    assert_int_equal(run.r.frames_delivered, 2);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
 /* The same run, field for field, on one bus or star and on a network of
  * one segment of the same geometry. */
 static void same_as_plain(const char *phy, bool hub)
@@ -414,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_collision_between_segments),
         cmocka_unit_test(test_jam_on_every_port),
         cmocka_unit_test(test_fragment_extension),
+        cmocka_unit_test(test_two_ends_at_one_instant),
         cmocka_unit_test(test_one_segment_is_the_bus),
         cmocka_unit_test(test_one_segment_is_the_star),
         cmocka_unit_test(test_counts_add_up),
