@@ -86,6 +86,7 @@ typedef struct station {
     bool in_burst;       /* cur is a second or later frame of a 1 Gb/s burst */
     uint32_t collisions; /* of the current frame */
     bool awaiting;       /* no CD (ALOHA): sent whole, waiting for the verdict */
+    bool relay_hold;     /* MAC_RELAY: hold the relay's record for a verdict */
     uint32_t timed;      /* index in mac.timed, or NONE */
     uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
     uint32_t bl_prev, bl_next; /* in the blocker's list of waiting stations */
@@ -105,7 +106,7 @@ typedef struct station {
     sim_time chain_end;
     sim_time cd_pending; /* earliest collision event scheduled */
     uint64_t tx_id;      /* medium record of the transmission under way */
-    uint64_t trace_id;   /* its number in the traces (the medium's, on one segment) */
+    uint64_t trace_id;   /* on a network: its number in the traces (trace_id()) */
     sim_time tx_start, tx_end, jam_start;
     sim_time burst_origin; /* start of the burst's first frame */
     sim_time backoff_until;
@@ -154,7 +155,7 @@ struct mac {
     uint32_t *station_id;    /* per tap (NULL: the tap is the station) */
     const uint32_t *tap_of;  /* per station of the run (not owned) */
     uint32_t n_all;          /* the run's stations */
-    uint64_t *trace_ids, own_trace_ids; /* the trace tx ids' counter */
+    uint64_t *trace_ids;     /* the run's counter of trace tx ids (networked) */
     uint32_t segment;
     mac_net_hooks net;
     bool networked;
@@ -210,6 +211,13 @@ static inline bool wants(const mac *m, trace_kind k)
 static inline uint32_t gid(const mac *m, uint32_t s)
 {
     return m->station_id ? m->station_id[s] : s;
+}
+
+/* A transmission's number in the traces: the medium's id on one
+ * segment, the run's counter on a network. */
+static inline uint64_t trace_id(const mac *m, const station *x)
+{
+    return m->networked ? x->trace_id : x->tx_id;
 }
 
 /* The tap of a frame's destination on this segment, or NONE when it is a
@@ -868,14 +876,25 @@ static void schedule_collision(mac *m, uint32_t s, sim_time t)
     push(m, t, MAC_EV_COLLISION, MAC_PHASE_COLLISION, s, x->tx_seq);
 }
 
+static void relay_started(mac *m, uint32_t s, sim_time now);
+
 /* Puts a transmission on the medium: a frame attempt, or (kind
- * TRACE_TX_EXTENSION) the extension that fills the gap inside a burst. */
+ * TRACE_TX_EXTENSION) the extension that fills the gap inside a burst, or
+ * at a repeater's port (MAC_RELAY) a relay, whose end is not known yet.
+ * (Relays go through here and on_tx_end, not through code of their own,
+ * so that every medium operation keeps one call site: the compiler then
+ * inlines them into the hot paths.) */
 static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind kind)
 {
     station *x = &m->st[s];
-    sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
-                                          : m->ifg_ps;
-    x->trace_id = (*m->trace_ids)++;
+    const bool relay = x->state == MAC_RELAY;
+    sim_time len = relay                    ? SIM_TIME_NEVER - now
+                   : kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
+                                            : m->ifg_ps;
+    /* On a network the run's trace ids (the medium's are per segment),
+     * kept in the record for the network's verdicts */
+    if (__builtin_expect(m->networked, 0))
+        x->trace_id = (*m->trace_ids)++;
     x->tx_id = medium_tx_begin(m->med, s, now, x->trace_id << 8 | kind);
     if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
         m->no_memory = true; /* nothing is sent; the run stops */
@@ -887,67 +906,75 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->jam_start = SIM_TIME_NEVER;
     x->cd_pending = SIM_TIME_NEVER;
     x->late = false;
-    x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
     m->tr_start[m->n_transmitters] = now;
     m->tr_end[m->n_transmitters] = x->tx_end;
     m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
-    cd_watch(m, s);
-    if (kind == TRACE_TX_FRAME) {
-        x->c.attempts++;
-        if (x->collisions == 0 && now > x->ready_at)
-            x->deferred_first = true;
+    if (kind == TRACE_TX_FRAME && (!relay || x->relay_hold))
         medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
-    }
-    x->end_gen++;
-    if (m->networked)
-        m->net.on_signal(m->net.ctx, s, now, true, kind == TRACE_TX_FRAME ? &x->cur : NULL,
-                         x->collisions + 1, false);
-
-    if (wants(m, TRACE_TX_START)) {
-        trace_event ev;
-        frame_event(m, &ev, TRACE_TX_START, now, s);
-        ev.tx_id = x->trace_id;
-        ev.tx_kind = kind;
-        ev.tx_start = now;
-        ev.tx_end = SIM_TIME_NEVER;
-        ev.probe_start = now + medium_probe_delay(m->med, s);
-        emit(m, &ev);
-    }
-
-    /* Without collision detection (ALOHA) the frame is sent whole and no
-     * one is told of an overlap: its fate is the receiver's verdict. */
-    if (!x->cls->caps.collision_detect) {
-        push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
+    if (relay) {
+        relay_started(m, s, now);
     } else {
-        /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
-        schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
-        /* (a collision already known ends the transmission early: on_collision
-         * schedules the end then, and an end event now would only go stale) */
-        if (x->cd_pending == SIM_TIME_NEVER)
-            push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
-        /* ...and this signal on its way to every other transmitter it
-         * reaches in time (cd_reach), in the order of the transmitters'
-         * list, which is the order their COLLISION events are queued in. */
-        if (m->n_transmitters <= CROWD) { /* a handful: walk them */
-            for (uint32_t i = 0; i < m->n_transmitters; i++) {
-                uint32_t k = m->transmitters[i];
-                if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
-                    schedule_collision(m, k, now + medium_delay(m->med, s, k));
-            }
-        } else {
-            size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
-            uint32_t *f = m->found;
-            for (size_t i = 1; i < n; i++) {
-                uint32_t v = f[i];
-                size_t j = i;
-                for (; j > 0 && m->st[f[j - 1]].transmitter > m->st[v].transmitter; j--)
-                    f[j] = f[j - 1];
-                f[j] = v;
-            }
-            for (size_t i = 0; i < n; i++)
-                schedule_collision(m, f[i], now + medium_delay(m->med, s, f[i]));
+        x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
+        cd_watch(m, s);
+        if (kind == TRACE_TX_FRAME) {
+            x->c.attempts++;
+            if (x->collisions == 0 && now > x->ready_at)
+                x->deferred_first = true;
         }
+        x->end_gen++;
+        if (m->networked)
+            m->net.on_signal(m->net.ctx, s, now, true, kind == TRACE_TX_FRAME ? &x->cur : NULL,
+                             x->collisions + 1, false);
+
+        if (wants(m, TRACE_TX_START)) {
+            trace_event ev;
+            frame_event(m, &ev, TRACE_TX_START, now, s);
+            ev.tx_id = trace_id(m, x);
+            ev.tx_kind = kind;
+            ev.tx_start = now;
+            ev.tx_end = SIM_TIME_NEVER;
+            ev.probe_start = now + medium_probe_delay(m->med, s);
+            emit(m, &ev);
+        }
+
+        /* Without collision detection (ALOHA) the frame is sent whole and no
+         * one is told of an overlap: its fate is the receiver's verdict. */
+        if (!x->cls->caps.collision_detect) {
+            push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
+        } else {
+            /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
+            schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
+            /* (a collision already known ends the transmission early:
+             * on_collision schedules the end then, and an end event now
+             * would only go stale) */
+            if (x->cd_pending == SIM_TIME_NEVER)
+                push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
+        }
+    }
+    /* ...and this signal on its way to every other transmitter it reaches
+     * in time (cd_reach), in the order of the transmitters' list, which is
+     * the order their COLLISION events are queued in. */
+    if (!relay && !x->cls->caps.collision_detect) {
+        /* (ALOHA's signal tells no transmitter: see above) */
+    } else if (m->n_transmitters <= CROWD) { /* a handful: walk them */
+        for (uint32_t i = 0; i < m->n_transmitters; i++) {
+            uint32_t k = m->transmitters[i];
+            if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+                schedule_collision(m, k, now + medium_delay(m->med, s, k));
+        }
+    } else {
+        size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
+        uint32_t *f = m->found;
+        for (size_t i = 1; i < n; i++) {
+            uint32_t v = f[i];
+            size_t j = i;
+            for (; j > 0 && m->st[f[j - 1]].transmitter > m->st[v].transmitter; j--)
+                f[j] = f[j - 1];
+            f[j] = v;
+        }
+        for (size_t i = 0; i < n; i++)
+            schedule_collision(m, f[i], now + medium_delay(m->med, s, f[i]));
     }
     replan_after_start(m, s, now);
 }
@@ -1013,7 +1040,7 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     if (wants(m, TRACE_COLLISION) || wants(m, TRACE_JAM)) {
         trace_event ev;
         frame_event(m, &ev, TRACE_COLLISION, now, s);
-        ev.tx_id = x->trace_id;
+        ev.tx_id = trace_id(m, x);
         ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
         ev.tx_start = x->tx_start;
         ev.late = x->late;
@@ -1142,19 +1169,24 @@ static void next_frame_after_yield(mac *m, uint32_t s, sim_time now)
  * for a broadcast) is the network's to judge (mac_net_hooks.on_remote).
  * Returns how long after now the verdict comes, SIM_TIME_NEVER when the
  * network gives it. */
-static sim_time judge_reception(mac *m, uint32_t s, sim_time now)
+static inline __attribute__((always_inline)) sim_time judge_reception(mac *m, uint32_t s,
+                                                                      sim_time now)
 {
     station *x = &m->st[s];
-    uint32_t d = dest_tap(m, x->cur.dest);
-    if (m->networked && d == NONE) {
-        m->net.on_remote(m->net.ctx, s, x->tx_id, &x->cur, x->collisions + 1, now);
-        return SIM_TIME_NEVER;
+    uint32_t d;
+    if (__builtin_expect(m->networked, 0)) {
+        if ((d = dest_tap(m, x->cur.dest)) == NONE) {
+            m->net.on_remote(m->net.ctx, s, x->tx_id, &x->cur, x->collisions + 1, now);
+            return SIM_TIME_NEVER;
+        }
+    } else {
+        d = x->cur.dest == FRAME_BROADCAST || x->cur.dest >= m->n ? NONE : x->cur.dest;
     }
     uint32_t i = rx_alloc(m);
     if (i == NONE)
         return 0;
     m->rx[i].tx_id = x->tx_id;
-    m->rx[i].trace_id = x->trace_id;
+    m->rx[i].trace_id = trace_id(m, x);
     m->rx[i].f = x->cur;
     m->rx[i].station = s;
     m->rx[i].attempt = x->collisions + 1;
@@ -1190,7 +1222,7 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
         count_success(m, s);
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_OK, now, s);
-        ev.tx_id = x->trace_id;
+        ev.tx_id = trace_id(m, x);
         emit(m, &ev);
         x->has_frame = false;
         next_frame_or_idle(m, s, now);
@@ -1205,6 +1237,8 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
         start_backoff(m, s, now);
     }
 }
+
+static void relay_ended(mac *m, uint32_t s, sim_time now);
 
 static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
 {
@@ -1221,10 +1255,10 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
     m->blocked_head[s] = NONE;
 
-    if (wants(m, TRACE_TX_END)) {
+    if (was != MAC_RELAY && wants(m, TRACE_TX_END)) {
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_END, now, s);
-        ev.tx_id = x->trace_id;
+        ev.tx_id = trace_id(m, x);
         bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
         ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
         ev.tx_start = x->tx_start;
@@ -1237,7 +1271,9 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         emit(m, &ev);
     }
 
-    if (was == MAC_BURST_GAP) {
+    if (was == MAC_RELAY) {
+        relay_ended(m, s, now);
+    } else if (was == MAC_BURST_GAP) {
         if (take_next_frame(m, s, now)) {
             x->in_burst = true;
             x->ready_at = now;
@@ -1267,7 +1303,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         count_success(m, s);
         trace_event ok;
         frame_event(m, &ok, TRACE_TX_OK, now, s);
-        ok.tx_id = x->trace_id;
+        ok.tx_id = trace_id(m, x);
         emit(m, &ok);
         judge_reception(m, s, now);
         x->has_frame = false; /* done with it: the queue no longer holds it */
@@ -1287,8 +1323,9 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
 /* The verdict on station s's frame (sent whole, medium record tx_id):
  * counted, reported with the frame's span at its receiver [rx_start,
  * now), a request handed to on_rx, and the record released. */
-static void verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const frame *f,
-                    uint32_t attempt, bool ok, sim_time rx_start, sim_time now)
+static inline __attribute__((always_inline)) void
+verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const frame *f, uint32_t attempt,
+        bool ok, sim_time rx_start, sim_time now)
 {
     station *x = &m->st[s];
     if (ok)
@@ -1307,96 +1344,93 @@ static void verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
         m->on_rx(m->rx_ctx, f->dest, gid(m, s), f, now);
     medium_release(m->med, tx_id);
-    if (x->awaiting && x->tx_id == tx_id)
-        on_verdict(m, s, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
 
 static void on_deliver(mac *m, sim_time now, uint32_t i)
 {
-    pending_rx p = m->rx[i];
-    m->rx[i].next_free = m->rx_free;
-    m->rx_free = i;
-    uint32_t d = dest_tap(m, p.f.dest);
+    pending_rx *p = &m->rx[i];
+    uint32_t d = dest_tap(m, p->f.dest);
     bool ok;
     if (d == NONE) {
         ok = true; /* received by every other station */
         for (uint32_t j = 0; j < m->n && ok; j++)
-            if (j != p.station && medium_overlapped_at(m->med, p.tx_id, j))
+            if (j != p->station && medium_overlapped_at(m->med, p->tx_id, j))
                 ok = false;
     } else {
-        ok = !medium_overlapped_at(m->med, p.tx_id, d);
+        ok = !medium_overlapped_at(m->med, p->tx_id, d);
     }
     /* The frame's span at its receiver (the farthest one for a broadcast):
      * its transmission, shifted by the tail the verdict waited for. */
-    const medium_tx *t = medium_tx_get(m->med, p.tx_id); /* held: still live */
+    const medium_tx *t = medium_tx_get(m->med, p->tx_id); /* held: still live */
     sim_time tail = now - t->end;
-    verdict(m, p.station, p.tx_id, p.trace_id, &p.f, p.attempt, ok, t->start + tail, now);
+    uint32_t s = p->station;
+    uint64_t tx_id = p->tx_id;
+    verdict(m, s, tx_id, p->trace_id, &p->f, p->attempt, ok, t->start + tail, now);
+    p->next_free = m->rx_free;
+    m->rx_free = i;
+    if (m->st[s].awaiting && m->st[s].tx_id == tx_id)
+        on_verdict(m, s, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
 
-void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
+/* Only networks call it: kept out of the hot paths it shares callees
+ * with, so that they stay inlined. */
+__attribute__((cold, noinline)) void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
                         bool ok, sim_time rx_start, sim_time now)
 {
     const medium_tx *t = medium_tx_get(m->med, tx_id); /* held: still live */
     verdict(m, tap, tx_id, t->user >> 8, f, attempt, ok, rx_start, now);
+    if (m->st[tap].awaiting && m->st[tap].tx_id == tx_id)
+        on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
 
 /* ---- a repeater's port --------------------------------------------------- */
 
-uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
+/* A relay has begun (begin_transmission put it on the medium, and
+ * tells every transmitter and contender it reaches in time). */
+static void relay_started(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
-    assert(x->state == MAC_RELAY && x->transmitter == NONE);
-    x->trace_id = (*m->trace_ids)++;
-    x->tx_id = medium_tx_begin(m->med, s, now, x->trace_id << 8 | TRACE_TX_FRAME);
-    if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
-        m->no_memory = true;
-        return UINT64_MAX;
-    }
-    x->tx_start = now;
-    x->tx_end = SIM_TIME_NEVER;
-    m->tr_start[m->n_transmitters] = now;
-    m->tr_end[m->n_transmitters] = SIM_TIME_NEVER;
-    m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
-    list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    cd_watch(m, s);
     m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, false);
     if (wants(m, TRACE_RELAY_START)) {
         trace_event ev = {.kind = TRACE_RELAY_START, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
+                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = trace_id(m, x),
                           .tx_start = now, .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
                           .probe_start = now + medium_probe_delay(m->med, s)};
         emit(m, &ev);
     }
-    /* A new signal: every transmitter it reaches in time collides... */
-    for (uint32_t i = 0; i < m->n_transmitters; i++) {
-        uint32_t k = m->transmitters[i];
-        if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
-            schedule_collision(m, k, now + medium_delay(m->med, s, k));
+}
+
+/* A relay has ended (on_tx_end took it off the medium). */
+static void relay_ended(mac *m, uint32_t s, sim_time now)
+{
+    const station *x = &m->st[s];
+    if (wants(m, TRACE_RELAY_END)) {
+        trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
+                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = trace_id(m, x),
+                          .tx_start = x->tx_start, .tx_end = now, .jam_start = SIM_TIME_NEVER,
+                          .probe_start = x->tx_start + medium_probe_delay(m->med, s),
+                          .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
+        emit(m, &ev);
     }
-    /* ...and every contender it reaches in time defers to it. */
-    replan_after_start(m, s, now);
-    return x->tx_id;
+}
+
+uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now, bool hold)
+{
+    assert(m->st[s].state == MAC_RELAY && m->st[s].transmitter == NONE);
+    m->st[s].relay_hold = hold;
+    begin_transmission(m, s, now, TRACE_TX_FRAME);
+    return m->no_memory ? UINT64_MAX : m->st[s].tx_id;
 }
 
 void mac_relay_end(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
     assert(x->state == MAC_RELAY && x->transmitter != NONE);
-    medium_tx_end(m->med, x->tx_id, now);
-    m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, false);
-    collision_events_end(m->events, s, now);
-    transmitters_remove(m, s);
-    uint32_t waiting = m->blocked_head[s];
-    m->blocked_head[s] = NONE;
-    if (wants(m, TRACE_RELAY_END)) {
-        trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
-                          .tx_start = x->tx_start, .tx_end = now, .jam_start = SIM_TIME_NEVER,
-                          .probe_start = x->tx_start + medium_probe_delay(m->med, s),
-                          .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
-        emit(m, &ev);
-    }
-    replan_blocked(m, waiting, s, now);
-    medium_retire(m->med, now);
+    x->tx_end = now;
+    /* next, before any other event of the MAC at this instant (the
+     * network calls this in phase 1 of mac.h's ordering) */
+    push(m, now, MAC_EV_TX_END, MAC_PHASE_END - 1, s, x->end_gen);
 }
 
 static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)
@@ -1456,9 +1490,9 @@ int mac_create(const mac_config *cfg, mac **out)
     m->base = cfg->target_base;
     m->tap_of = cfg->tap_of;
     m->n_all = cfg->station_id ? cfg->n_all_stations : m->n;
-    m->trace_ids = cfg->trace_ids ? cfg->trace_ids : &m->own_trace_ids;
+    m->trace_ids = cfg->trace_ids;
     m->segment = cfg->segment;
-    m->networked = cfg->net != NULL;
+    m->networked = cfg->net != NULL && cfg->trace_ids != NULL;
     if (cfg->net)
         m->net = *cfg->net;
     const mac_class *classes = cfg->classes;

@@ -200,9 +200,13 @@ bool mac_enqueue(mac *m, uint32_t station, const frame *f, sim_time now);
 
 /* A repeater's port relays a signal at tap `tap` (stations/MODEL.md,
  * "Networks of segments"): it begins at `now` and lasts until
- * mac_relay_end. Returns the medium's id of the relay (UINT64_MAX: no
- * memory). Stations defer to it and collide with it like any signal. */
-uint64_t mac_relay_begin(mac *m, uint32_t tap, sim_time now);
+ * mac_relay_end, which takes it off the medium by an event of its own at
+ * `now` (phase 1, before the MAC's), the tap's signal hook reporting the
+ * end then. Returns the medium's id of the relay (UINT64_MAX: no
+ * memory). Stations defer to it and collide with it like any signal.
+ * `hold`: its record stays live until the network's verdict releases it
+ * (medium_hold). */
+uint64_t mac_relay_begin(mac *m, uint32_t tap, sim_time now, bool hold);
 void mac_relay_end(mac *m, uint32_t tap, sim_time now);
 /* The network's verdict on a frame it judged (mac_net_hooks.on_remote):
  * counts it, reports TRACE_DELIVER with the frame's span at its receiver

@@ -49,9 +49,9 @@ typedef enum trace_abort_reason {
 
 typedef struct trace_event {
     trace_kind kind;
+    uint32_t segment;   /* where it was seen: its segment (0 without a network) */
     sim_time time;      /* when it happened, at the station named */
     uint32_t station;   /* the sender (for DELIVER too); RELAY_*: TRACE_NO_STATION */
-    uint32_t segment;   /* where it was seen: its segment (0 without a network) */
     uint32_t dest;      /* destination station, or TRACE_NO_DEST for broadcast */
     uint64_t frame_id;  /* unique in a run: station << 40 | per-station number */
     uint32_t frame_bytes; /* DA through FCS, after padding to the minimum */

@@ -603,9 +603,10 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
         e->now = ev.time;
         e->events++;
         handled++;
-        if (ev.type < MAC_EV_LIMIT && !e->net) {
-            mac_handle(e->mac, &ev);
-        } else if (ev.type < MAC_EV_LIMIT || ev.type >= SEGNET_EV_FIRST) {
+        if (ev.type < MAC_EV_LIMIT) {
+            /* one call site: the compiler inlines the MAC into this loop */
+            mac_handle(e->net ? segnet_target_mac(e->net, ev.target) : e->mac, &ev);
+        } else if (ev.type >= SEGNET_EV_FIRST) {
             segnet_handle(e->net, &ev);
         } else if (ev.type == ENGINE_EV_ARRIVAL) {
             frame f = new_frame(e, ev.target, ev.time);

@@ -69,6 +69,8 @@ typedef struct port_run {
     bool cut;             /* the output stopped being the frame it began as */
     bool out_whole;       /* read by the hook at the output's end */
     uint32_t key;         /* the frame the output carries, or NONE */
+    uint32_t end_key;     /* ...of the output that ends (mac_relay_end reports
+                             it by an event: the hook reads it then) */
     sim_time out_begin;
     uint64_t relay_tx;
     uint32_t end_gen;     /* stamps an extended end */
@@ -287,9 +289,23 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
             }
         }
     } else {
-        const port_run *p = &n->port[g->port_of[tap - g->n_st]];
-        key = p->out == OUT_FRAME ? p->key : NONE;
+        port_run *p = &n->port[g->port_of[tap - g->n_st]];
+        key = begin ? (p->out == OUT_FRAME ? p->key : NONE) : p->end_key;
         whole = p->out_whole;
+        if (!begin)
+            p->end_key = NONE; /* its reference goes to the ends pushed below */
+        else
+            key_ref(n, key);   /* balanced by the release below */
+        for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+            if (pt == tap)
+                continue;
+            key_ref(n, key);
+            push(n, now + medium_delay(g->med, tap, pt), begin ? EV_IN_START : EV_IN_END,
+                 begin ? PH_IN_START : PH_IN_END, g->port_of[pt - g->n_st],
+                 (uint64_t)key << 32 | (uint64_t)tap << 1 | whole);
+        }
+        key_release(n, key);
+        return;
     }
     for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
         if (pt == tap)
@@ -350,19 +366,19 @@ static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_tim
     p->cut = false;
     p->out_whole = false;
     p->out_begin = u;
-    p->relay_tx = mac_relay_begin(g->mac, p->tap, u);
-    if (p->relay_tx == UINT64_MAX)
-        return; /* mac_out_of_memory stops the run */
-    if (key == NONE)
-        return;
-    /* The relay a verdict will read: onto the receiver's segment (every
-     * segment, for a broadcast), unless the frame has already failed. */
-    const carried *c = rec(n, key);
-    bool everywhere = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all;
+    /* The relay a verdict will read is held: onto the receiver's segment
+     * (every segment, for a broadcast), unless the frame has already
+     * failed. */
+    bool hold = false;
     size_t i = (size_t)key * n->n_seg + p->seg;
-    if ((everywhere || n->seg_of_station[c->f.dest] == p->seg) &&
-        (c->end == SIM_TIME_NEVER || c->whole) && n->relay_st[i] == RELAY_NONE) {
-        medium_hold(g->med, p->relay_tx);
+    if (key != NONE) {
+        const carried *c = rec(n, key);
+        bool everywhere = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all;
+        hold = (everywhere || n->seg_of_station[c->f.dest] == p->seg) &&
+               (c->end == SIM_TIME_NEVER || c->whole) && n->relay_st[i] == RELAY_NONE;
+    }
+    p->relay_tx = mac_relay_begin(g->mac, p->tap, u, hold);
+    if (hold && p->relay_tx != UINT64_MAX) {
         n->relay_tx[i] = p->relay_tx;
         n->relay_st[i] = RELAY_ON;
     }
@@ -387,9 +403,11 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     }
     if (p->out_whole)
         g->relayed++;
+    p->end_key = p->out == OUT_FRAME ? p->key : NONE; /* the reference moves there */
+    if (p->out != OUT_FRAME)
+        key_release(n, p->key);
     mac_relay_end(g->mac, p->tap, u);
     p->out = OUT_NONE;
-    key_release(n, p->key);
     p->key = NONE;
 }
 
@@ -610,12 +628,13 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
     key_release(n, key);
 }
 
+mac *segnet_target_mac(const segnet *n, uint32_t target)
+{
+    return n->seg[n->seg_of_target[target]].mac;
+}
+
 void segnet_handle(segnet *n, const sim_event *ev)
 {
-    if (ev->type < MAC_EV_LIMIT) {
-        mac_handle(n->seg[n->seg_of_target[ev->target]].mac, ev);
-        return;
-    }
     switch (ev->type) {
     case EV_IN_START:
         on_input(n, ev, true);
@@ -690,7 +709,7 @@ int segnet_create(const scenario *sc, segnet **out)
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
             uint32_t s = nr->ports[k].segment;
             n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
-                                     .key = NONE, .last_key = NONE};
+                                     .key = NONE, .last_key = NONE, .end_key = NONE};
         }
     }
     for (uint32_t s = 0; s < n->n_seg; s++) {

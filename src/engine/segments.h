@@ -69,7 +69,9 @@ int segnet_start(segnet *n, const segnet_macs *cfg);
 /* mac_start on every segment. */
 void segnet_mac_start(segnet *n, sim_time t);
 
-/* Handles a MAC event of any segment, or a network event. */
+/* The MAC an event of a MAC type is for (its target). */
+mac *segnet_target_mac(const segnet *n, uint32_t target);
+/* Handles an event of the network's own (SEGNET_EV_FIRST and above). */
 void segnet_handle(segnet *n, const sim_event *ev);
 bool segnet_out_of_memory(const segnet *n);
 

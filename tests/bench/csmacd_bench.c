@@ -53,6 +53,9 @@ typedef struct bench_case {
     const char *policy;  /* NULL: beb */
     double min_mevps;    /* target, M events per second; 0: 10 */
     double max_wall_s;   /* target, wall seconds for the run; 0: none */
+    uint32_t segments;   /* > 0: a chain of this many coax segments of
+                            length_m / segments each, joined by repeaters,
+                            n / segments stations on each */
 } bench_case;
 
 typedef struct bench_out {
@@ -65,6 +68,46 @@ typedef struct bench_out {
     uint64_t frames_ok, attempts, collision_events;
     long anon_kib; /* anonymous memory the engine added by the end of the run */
 } bench_out;
+
+/* A chain of coax segments, each with its share of the stations evenly
+ * on it (a named group per segment), joined end to start by repeaters
+ * of the PHY's default delay (8 bit times at 10 Mb/s). */
+static void fill_network(scenario *sc, const bench_case *c)
+{
+    network *net = &sc->net;
+    double len = sc->phy.length_m / c->segments;
+    uint32_t per = c->n / c->segments;
+    sc->groups = calloc(c->segments, sizeof *sc->groups);
+    if (!sc->groups)
+        exit(1);
+    for (uint32_t k = 0; k < c->segments; k++) {
+        net_segment *g = &net->segments[net->n_segments++];
+        snprintf(g->name, sizeof g->name, "s%u", k + 1);
+        g->type = NET_SEG_COAX;
+        g->length_m = len;
+        g->velocity_c = sc->phy.velocity_c;
+        station_group *grp = &sc->groups[sc->n_named++];
+        snprintf(grp->name, sizeof grp->name, "g%u", k + 1);
+        grp->count = per;
+        grp->first = k * per;
+        grp->traffic = sc->traffic;
+        grp->policy_spec = sc->policy_spec;
+        grp->queue_capacity = sc->queue_capacity;
+        grp->segment = k;
+        grp->place = PLACE_SPAN;
+        grp->place_from_m = 0;
+        grp->place_to_m = len;
+        if (k > 0) {
+            net_repeater *r = &net->repeaters[net->n_repeaters++];
+            snprintf(r->name, sizeof r->name, "r%u", k);
+            r->delay_bits = 8;
+            r->n_ports = 2;
+            r->ports[0] = (net_port){.segment = k - 1, .metres = len};
+            r->ports[1] = (net_port){.segment = k, .metres = 0};
+        }
+    }
+    sc->n_stations = per * c->segments;
+}
 
 static void fill(scenario *sc, const bench_case *c, double *pos)
 {
@@ -101,6 +144,8 @@ static void fill(scenario *sc, const bench_case *c, double *pos)
     sc->warmup = 0;
     sc->seed = 1;
     sc->batches = 10;
+    if (c->segments > 0)
+        fill_network(sc, c);
 }
 
 static double now_s(void)
@@ -182,6 +227,37 @@ static int run_child(const bench_case *c, int cpu, bench_out *out, long *maxrss_
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* A network of 5 coax segments of 100 stations each, against one bus of
+ * the same 500 stations on the same 500 m: the cost per event of each
+ * and their ratio (target: the network at most twice the bus). */
+static double network_cost(int cpu, double scale)
+{
+    printf("\na network of segments against one bus (10base5, 500 saturated stations, 512 B, "
+           "%.0f s simulated each):\n", 2 * scale);
+    const bench_case bus = {"(f0) one bus, 500 stations", "10base5", 500, TRAFFIC_SATURATED, 0,
+                            512, 2 * scale, 0, NULL, 0, 0, 0};
+    const bench_case net = {"(f) 5 coax segments x 100, 4 repeaters", "10base5", 500,
+                            TRAFFIC_SATURATED, 0, 512, 2 * scale, 0, NULL, 0, 0, 5};
+    double ns[2];
+    const bench_case *c[2] = {&bus, &net};
+    for (int i = 0; i < 2; i++) {
+        bench_out o;
+        long rss = 0;
+        if (run_child(c[i], cpu, &o, &rss) != 0 || !o.ok) {
+            fprintf(stderr, "csmacd_bench: %s failed: %s\n", c[i]->name, o.err);
+            return -1;
+        }
+        ns[i] = o.wall_s * 1e9 / (double)o.events;
+        printf("  %-40s %12llu events %8.3f s %8.1f ns/event, throughput %.4f, %.1f events per frame\n",
+               c[i]->name, (unsigned long long)o.events, o.wall_s, ns[i], o.throughput,
+               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0);
+    }
+    double ratio = ns[1] / ns[0];
+    printf("  the network costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
+           ratio <= 2 ? "ok" : "MISSED");
+    return ratio;
+}
+
 /* Runs case c at N = 64, 256 and 1024 and prints the cost per event;
  * returns ns/event at 1024 over ns/event at 64, or -1 when a run fails. */
 static double growth(const bench_case *shape, int cpu, const char *what)
@@ -227,7 +303,7 @@ static double collapse_series(int cpu, double scale)
            "--policy fixed):\n");
     for (size_t i = 0; i < 4; i++) {
         bench_case c = {"(e)", "10base5", ns[i], TRAFFIC_SATURATED, 0, 512,
-                        0.1 * 1024.0 / ns[i] * scale, 0, "fixed", 0, 0};
+                        0.1 * 1024.0 / ns[i] * scale, 0, "fixed", 0, 0, 0};
         bench_out o;
         long rss = 0;
         if (run_child(&c, cpu, &o, &rss) != 0 || !o.ok) {
@@ -262,13 +338,13 @@ int main(int argc, char **argv)
     printf("\n");
     const bench_case cases[] = {
         {"(a) 10base5 N=64 saturated 64 B", "10base5", 64, TRAFFIC_SATURATED, 0, 64, 60, 250,
-         NULL, 0, 0},
+         NULL, 0, 0, 0},
         {"(b) 10base5 N=1024 saturated 1518 B", "10base5", 1024, TRAFFIC_SATURATED, 0, 1518, 60,
-         100, NULL, 0, 0},
+         100, NULL, 0, 0, 0},
         {"(c) 100basetx N=256 poisson G=0.8 512 B", "100basetx", 256, TRAFFIC_POISSON, 0.8, 512,
-         10, 60, NULL, 0, 0},
+         10, 60, NULL, 0, 0, 0},
         {"(d) 10base5 N=500 saturated 512 B fixed", "10base5", 500, TRAFFIC_SATURATED, 0, 512, 20,
-         0, "fixed", 5, 30},
+         0, "fixed", 5, 30, 0},
     };
     printf("%-40s %12s %8s %10s %10s %9s %9s %9s %s\n", "scenario", "events", "wall s",
            "Mevents/s", "sim x", "eng B/st", "RSS KiB/st", "anon B/st", "targets");
@@ -307,6 +383,11 @@ int main(int argc, char **argv)
                min_mevps);
     }
 
+    double g_net = network_cost(cpu, scale);
+    if (g_net < 0)
+        return 1;
+    all_ok &= g_net <= 2.0;
+
     double g_col = collapse_series(cpu, scale);
     if (g_col < 0)
         return 1;
@@ -314,10 +395,10 @@ int main(int argc, char **argv)
 
     /* log2 N goes 6 -> 8 -> 10: logarithmic growth allows at most
      * 10/6 = 1.67x from N = 64 to 1024; linear growth would be 16x. */
-    bench_case sat = {"scale", "10base5", 0, TRAFFIC_SATURATED, 0, 1518, 10 * scale, 0, NULL, 0, 0};
+    bench_case sat = {"scale", "10base5", 0, TRAFFIC_SATURATED, 0, 1518, 10 * scale, 0, NULL, 0, 0, 0};
     double g_sat = growth(&sat, cpu, "(b)'s shape: saturated, so collisions grow with N");
     bench_case fix = {"scale", "10base5", 0, TRAFFIC_POISSON, 0.8, 1518, 100 * scale, 0, NULL, 0,
-                      0};
+                      0, 0};
     double g_fix = growth(&fix, cpu, "Poisson G = 0.8 of all stations together: the same work for every N");
     if (g_sat < 0 || g_fix < 0)
         return 1;
