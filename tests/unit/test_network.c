@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "budget.h"
+#include "engine.h"
 #include "network.h"
 #include "scenario.h"
 
@@ -162,10 +163,16 @@ static void test_one_segment_is_today(void **state)
     assert_true(scenario_station_metres(&b, 6) == 300);
     scenario_free(&a);
     scenario_free(&b);
-    /* without groups: `segment` for every station */
-    load_ok(&b, "stations = 5\nsegment = s\n[segment s]\ntype = coax\nlength = 200\n");
+    /* without groups: `segment` for every station, kept by the engine's copy */
+    load_ok(&b, "stations = 5\nsegment = s\n[segment t]\ntype = coax\n"
+                "[segment s]\ntype = coax\nlength = 200\n[repeater r]\nports = s@0, t@0\n");
     assert_true(scenario_station_metres(&b, 1) == 50);
-    assert_int_equal(scenario_station_segment(&b, 4), 0);
+    assert_int_equal(scenario_station_segment(&b, 4), 1);
+    engine *e = NULL;
+    assert_int_equal(engine_create(&b, &e, err, sizeof err), 0);
+    assert_int_equal(scenario_station_segment(engine_scenario(e), 4), 1);
+    assert_true(scenario_station_metres(engine_scenario(e), 4) == 200);
+    engine_destroy(e);
     scenario_free(&b);
     load_ok(&a, "phy = 10baset\nstations = 4\n");
     load_ok(&b, "phy = 10baset\n[segment h]\ntype = hub\n[group g]\nstations = 4\nsegment = h\n");
