@@ -366,7 +366,12 @@ void scenario_sync_implicit(scenario *sc)
     if (sc->n_named)
         return;
     station_group *g = &sc->all;
+    /* Its segment, as scenario_finish resolved it: a finished scenario
+     * synced again (the engine does) keeps its stations where they are. */
+    uint32_t segment = g->segment, seg_rank = g->seg_rank;
     memset(g, 0, sizeof *g);
+    g->segment = segment;
+    g->seg_rank = seg_rank;
     snprintf(g->name, sizeof g->name, "all");
     g->count = sc->n_stations;
     take_defaults(g, sc);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "budget.h"
+#include "engine.h"
 #include "network.h"
 #include "scenario.h"
 
@@ -162,10 +163,16 @@ static void test_one_segment_is_today(void **state)
     assert_true(scenario_station_metres(&b, 6) == 300);
     scenario_free(&a);
     scenario_free(&b);
-    /* without groups: `segment` for every station */
-    load_ok(&b, "stations = 5\nsegment = s\n[segment s]\ntype = coax\nlength = 200\n");
+    /* without groups: `segment` for every station, kept by the engine's copy */
+    load_ok(&b, "stations = 5\nsegment = s\n[segment t]\ntype = coax\n"
+                "[segment s]\ntype = coax\nlength = 200\n[repeater r]\nports = s@0, t@0\n");
     assert_true(scenario_station_metres(&b, 1) == 50);
-    assert_int_equal(scenario_station_segment(&b, 4), 0);
+    assert_int_equal(scenario_station_segment(&b, 4), 1);
+    engine *e = NULL;
+    assert_int_equal(engine_create(&b, &e, err, sizeof err), 0);
+    assert_int_equal(scenario_station_segment(engine_scenario(e), 4), 1);
+    assert_true(scenario_station_metres(engine_scenario(e), 4) == 200);
+    engine_destroy(e);
     scenario_free(&b);
     load_ok(&a, "phy = 10baset\nstations = 4\n");
     load_ok(&b, "phy = 10baset\n[segment h]\ntype = hub\n[group g]\nstations = 4\nsegment = h\n");
@@ -282,6 +289,26 @@ static void test_refusals(void **state)
     refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\n[repeater r]\nports = a, b@0\n"
             "[group g]\nstations = 2\nsegment = a\n",
             ":6: [repeater r] ports: a: a port on coax segment a needs its position (a@METRES)");
+    /* what belongs to one type of segment only */
+    refused("[segment a]\ntype = coax\nlength = 100\nprobe = 120\n[group g]\nstations = 2\n"
+            "segment = a\n",
+            ":4: [segment a] probe: 120 m is beyond the end of the 100 m cable");
+    refused("[segment h]\ntype = hub\nprobe = 5\n[group g]\nstations = 2\nsegment = h\n",
+            ":3: [segment h] probe: a hub's capture point is the hub itself (probe is a coax "
+            "segment's key)");
+    refused("[segment a]\ntype = coax\ndelay = 3\n[group g]\nstations = 2\nsegment = a\n",
+            ":3: [segment a] delay: a coax segment has no repeater delay (a hub's key; join coax "
+            "segments with a [repeater])");
+    refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\nuplink = a@3\n"
+            "[group g]\nstations = 2\nsegment = a\n",
+            ":5: [segment b] uplink: only a hub has an uplink (join a coax segment with a "
+            "[repeater])");
+    refused("phy = 100basetx\n[segment h]\ntype = hub\n[segment k]\ntype = hub\n"
+            "[repeater r]\nports = h, k\nclass = III\n",
+            ":8: [repeater r] class: 'III' is not I or II (Clause 27's repeater classes)");
+    refused("traffic = pcap:x.pcap\nsegment = a\n[segment a]\ntype = coax\n",
+            "traffic: a replayed capture makes one station per source address and cannot be "
+            "placed on segments");
     /* the medium-wide keys a network replaces */
     refused("topology = star\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
             "topology: a network of segments has no one topology: give each [segment] its own "
@@ -418,7 +445,29 @@ static void test_budget_from_file(void **state)
                  "[group x]\nstations = 3\nsegment = a\n"
                  "[group y]\nstations = 3\nsegment = b\n");
     assert_int_equal(sc.net.segments[0].hub_bits, 70);
+    assert_int_equal(sc.net.segments[0].hub_class, 1);
     assert_non_null(strstr(warn, "network: over 802.3's budget: Model 1: 2 repeaters"));
+    scenario_free(&sc);
+    /* a repeater box between two hubs: Class II by default, 46 bit times,
+     * its ports cabled into the hubs (a HUB port: the hub's length) */
+    load_ok(&sc, "phy = 100basetx\n"
+                 "[segment a]\ntype = hub\nlength = 50\n"
+                 "[segment b]\ntype = hub\nlength = 50\ndelay = 30\n"
+                 "[repeater r]\nports = a@2, b\n"
+                 "[group x]\nstations = 1\nsegment = a\n"
+                 "[group y]\nstations = 1\nsegment = b\n");
+    const net_repeater *r = &sc.net.repeaters[0];
+    assert_int_equal(r->rep_class, 2);
+    assert_int_equal(r->delay_bits, 46);
+    assert_true(r->ports[0].metres == 2 && r->ports[1].metres == 50);
+    assert_int_equal(sc.net.segments[1].hub_bits, 30); /* given: the class's budget stays */
+    net_budget_compute(&sc.net, sc.phy.rate_bps, &bud);
+    /* 50 m drop, hub a, 2 m, r, 50 m, hub b, 50 m drop: 100 + 3 x 92 + 152 x 1.112 */
+    assert_float_equal(bud.pdv_bits, 100 + 3 * 92 + 152 * 1.112, 1e-9);
+    assert_int_equal(bud.max_repeaters, 3);
+    assert_non_null(strstr(bud.verdict, "Model 1: 3 repeaters (0 of Class I) on the path a..b"));
+    double s1 = 152 / (0.585 * C_M_S) * 1e8 + 46 + 46 + 30;
+    assert_float_equal(bud.model_round_trip_bits, 2 * s1, 1e-9);
     scenario_free(&sc);
 }
 
