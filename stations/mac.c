@@ -887,15 +887,15 @@ static void relay_started(mac *m, uint32_t s, sim_time now);
 static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind kind)
 {
     station *x = &m->st[s];
-    const bool relay = x->state == MAC_RELAY;
-    sim_time len = relay                    ? SIM_TIME_NEVER - now
-                   : kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
-                                            : m->ifg_ps;
-    /* On a network the run's trace ids (the medium's are per segment),
-     * kept in the record for the network's verdicts */
+    const bool relay = __builtin_expect(x->state == MAC_RELAY, 0);
+    sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
+                                          : m->ifg_ps;
+    if (relay)
+        len = SIM_TIME_NEVER - now;
+    /* On a network the run's trace ids (the medium's are per segment) */
     if (__builtin_expect(m->networked, 0))
         x->trace_id = (*m->trace_ids)++;
-    x->tx_id = medium_tx_begin(m->med, s, now, x->trace_id << 8 | kind);
+    x->tx_id = medium_tx_begin(m->med, s, now, kind);
     if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
         m->no_memory = true; /* nothing is sent; the run stops */
         return;
@@ -910,11 +910,13 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     m->tr_end[m->n_transmitters] = x->tx_end;
     m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
-    if (kind == TRACE_TX_FRAME && (!relay || x->relay_hold))
-        medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
     if (relay) {
+        if (x->relay_hold)
+            medium_hold(m->med, x->tx_id); /* the network's verdict reads it */
         relay_started(m, s, now);
     } else {
+        if (kind == TRACE_TX_FRAME)
+            medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
         x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
         cd_watch(m, s);
         if (kind == TRACE_TX_FRAME) {
@@ -1176,7 +1178,8 @@ static inline __attribute__((always_inline)) sim_time judge_reception(mac *m, ui
     uint32_t d;
     if (__builtin_expect(m->networked, 0)) {
         if ((d = dest_tap(m, x->cur.dest)) == NONE) {
-            m->net.on_remote(m->net.ctx, s, x->tx_id, &x->cur, x->collisions + 1, now);
+            m->net.on_remote(m->net.ctx, s, x->tx_id, x->trace_id, &x->cur, x->collisions + 1,
+                             now);
             return SIM_TIME_NEVER;
         }
     } else {
@@ -1254,8 +1257,12 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     transmitters_remove(m, s);
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
     m->blocked_head[s] = NONE;
+    if (__builtin_expect(was == MAC_RELAY, 0)) {
+        relay_ended(m, s, now);
+        goto settled; /* (one call site each for what follows: see begin_transmission) */
+    }
 
-    if (was != MAC_RELAY && wants(m, TRACE_TX_END)) {
+    if (wants(m, TRACE_TX_END)) {
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_END, now, s);
         ev.tx_id = trace_id(m, x);
@@ -1271,9 +1278,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         emit(m, &ev);
     }
 
-    if (was == MAC_RELAY) {
-        relay_ended(m, s, now);
-    } else if (was == MAC_BURST_GAP) {
+    if (was == MAC_BURST_GAP) {
         if (take_next_frame(m, s, now)) {
             x->in_burst = true;
             x->ready_at = now;
@@ -1316,6 +1321,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
             next_frame_or_idle(m, s, now);
         }
     }
+settled:
     replan_blocked(m, waiting, s, now);
     medium_retire(m->med, now);
 }
@@ -1374,11 +1380,10 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
 
 /* Only networks call it: kept out of the hot paths it shares callees
  * with, so that they stay inlined. */
-__attribute__((cold, noinline)) void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
-                        bool ok, sim_time rx_start, sim_time now)
+__attribute__((cold, noinline)) void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
+                        uint32_t attempt, bool ok, sim_time rx_start, sim_time now)
 {
-    const medium_tx *t = medium_tx_get(m->med, tx_id); /* held: still live */
-    verdict(m, tap, tx_id, t->user >> 8, f, attempt, ok, rx_start, now);
+    verdict(m, tap, tx_id, trace_id, f, attempt, ok, rx_start, now);
     if (m->st[tap].awaiting && m->st[tap].tx_id == tx_id)
         on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }

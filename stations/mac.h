@@ -142,8 +142,8 @@ typedef struct mac_net_hooks {
     /* A frame sent whole whose destination is not on this segment (or a
      * broadcast): the network judges it (mac_remote_verdict). `tx_id`
      * stays held on this medium until then. */
-    void (*on_remote)(void *ctx, uint32_t tap, uint64_t tx_id, const frame *f,
-                      uint32_t attempt, sim_time now);
+    void (*on_remote)(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id,
+                      const frame *f, uint32_t attempt, sim_time now);
     void *ctx;
 } mac_net_hooks;
 
@@ -211,8 +211,8 @@ void mac_relay_end(mac *m, uint32_t tap, sim_time now);
 /* The network's verdict on a frame it judged (mac_net_hooks.on_remote):
  * counts it, reports TRACE_DELIVER with the frame's span at its receiver
  * [rx_start, now), and releases tx_id. */
-void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
-                        bool ok, sim_time rx_start, sim_time now);
+void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
+                        uint32_t attempt, bool ok, sim_time rx_start, sim_time now);
 
 void mac_view(const mac *m, uint32_t station, mac_station_view *out);
 const mac_counters *mac_station_counters(const mac *m, uint32_t station);

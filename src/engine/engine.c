@@ -573,8 +573,12 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
         abort(); /* callers that can run out of memory call engine_start first */
     sim_time stop = until < e->sc.duration ? until : e->sc.duration;
     uint64_t handled = 0;
+    /* read once: the loop's calls cannot change them, which the compiler
+     * cannot tell */
+    segnet *const net = e->net;
+    mac *const one = e->mac;
     for (;;) {
-        if (e->no_memory || (e->net ? segnet_out_of_memory(e->net) : mac_out_of_memory(e->mac))) {
+        if (e->no_memory || (net ? segnet_out_of_memory(net) : mac_out_of_memory(one))) {
             e->no_memory = true;
             return ENGINE_OUT_OF_MEMORY;
         }
@@ -605,9 +609,9 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
         handled++;
         if (ev.type < MAC_EV_LIMIT) {
             /* one call site: the compiler inlines the MAC into this loop */
-            mac_handle(e->net ? segnet_target_mac(e->net, ev.target) : e->mac, &ev);
+            mac_handle(net ? segnet_target_mac(net, ev.target) : one, &ev);
         } else if (ev.type >= SEGNET_EV_FIRST) {
-            segnet_handle(e->net, &ev);
+            segnet_handle(net, &ev);
         } else if (ev.type == ENGINE_EV_ARRIVAL) {
             frame f = new_frame(e, ev.target, ev.time);
             enqueue(e, ev.target, &f, ev.time);

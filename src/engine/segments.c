@@ -51,6 +51,7 @@ typedef struct carried {
     uint32_t sender, attempt;
     uint32_t seg, tap;    /* where it was sent */
     uint64_t tx_id;       /* its medium record there (held for the verdict) */
+    uint64_t trace_id;    /* its number in the traces */
     sim_time start, end;  /* end SIM_TIME_NEVER while under way */
     bool whole;
 } carried;
@@ -317,8 +318,8 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
     }
 }
 
-static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, const frame *f, uint32_t attempt,
-                      sim_time now)
+static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
+                      uint32_t attempt, sim_time now)
 {
     seg_run *g = ctx;
     segnet *n = g->net;
@@ -330,6 +331,7 @@ static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, const frame *f, u
     }
     g->tap_key[tap] = NONE; /* the verdict owns it now */
     rec(n, key)->tx_id = tx_id;
+    rec(n, key)->trace_id = trace_id;
     sim_time tail;
     if (f->dest == FRAME_BROADCAST || f->dest >= n->n_all) {
         tail = farthest(n, g->index, tap, NONE);
@@ -623,7 +625,7 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
     }
     for (uint32_t s = 0; s < n->n_seg; s++)
         relay_release(n, key, s);
-    mac_remote_verdict(n->seg[c->seg].mac, c->tap, c->tx_id, &c->f, c->attempt, ok,
+    mac_remote_verdict(n->seg[c->seg].mac, c->tap, c->tx_id, c->trace_id, &c->f, c->attempt, ok,
                        c->start + (now - c->end), now);
     key_release(n, key);
 }
