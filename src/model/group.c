@@ -4,10 +4,11 @@
  * A group keeps its own keys as text, in the order given. scenario_finish
  * resolves every group the same way: a scratch copy of the scenario's
  * per-station keys (the defaults), the group's keys applied over it with
- * scenario_set, and the result kept in the group. So a group inherits every
- * key it does not set, whichever order the defaults and the groups came in
- * (a file, then the command line), and a group's key is checked by the very
- * setter that checks it outside a group.
+ * scenario_key_set (keys.c, the one key table), and the result kept in the
+ * group. So a group inherits every key it does not set, whichever order
+ * the defaults and the groups came in (a file, then the command line), and
+ * a group's key is checked by the very setter that checks it outside a
+ * group. This file calls down to keys.c, never up to scenario.c.
  *
  * Without a declared group the scenario has one implicit group, "all",
  * whose fields are the scenario's own: the engine and the outputs treat
@@ -16,27 +17,14 @@
  */
 #include "group_int.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "parse.h"
 
 #define Q(v) parse_echo((v), (char[64]){0}, 64)
-
-bool scenario_group_name_ok(const char *name)
-{
-    size_t len = strlen(name);
-    if (len == 0 || len > SCENARIO_GROUP_NAME_MAX || !isalpha((unsigned char)name[0]))
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (!isalnum(c) && c != '-' && c != '_')
-            return false;
-    }
-    return true;
-}
 
 station_group *scenario_group_find(const scenario *sc, const char *name)
 {
@@ -128,7 +116,7 @@ static int try_value(const scenario *sc, station_group *g, const char *key, cons
         return 0;
     }
     scenario tmp = scratch_of(sc);
-    int rc = scenario_set(&tmp, key, value, reason, sizeof reason);
+    int rc = scenario_key_set(&tmp, key, value, reason, sizeof reason);
     free(tmp.positions_m);
     if (rc != 0) {
         snprintf(err, errlen, "group %s: %s", g->name, reason);
@@ -175,31 +163,6 @@ int scenario_group_set(scenario *sc, station_group *g, const char *key, const ch
     }
     g->n_keys++;
     return 0;
-}
-
-int scenario_set_dotted(scenario *sc, const char *key, const char *value, char *err,
-                        size_t errlen)
-{
-    const char *dot = strchr(key, '.');
-    char name[SCENARIO_GROUP_NAME_MAX + 1];
-    size_t len = (size_t)(dot - key);
-    if (len == 0 || len > SCENARIO_GROUP_NAME_MAX) {
-        snprintf(err, errlen, "%s: unknown key", Q(key));
-        return -1;
-    }
-    memcpy(name, key, len);
-    name[len] = '\0';
-    station_group *g = scenario_group_find(sc, name);
-    if (g == NULL) {
-        snprintf(err, errlen, "%s: there is no group %s (declare it with --group or [group %s])",
-                 Q(key), Q(name), Q(name));
-        return -1;
-    }
-    if (value == NULL || value[0] == '\0') {
-        snprintf(err, errlen, "%s: needs a value", key);
-        return -1;
-    }
-    return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
 }
 
 int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen)
@@ -324,7 +287,7 @@ static int resolve_one(const scenario *sc, station_group *g, char *err, size_t e
             if (parse_u32(gk->value, 0, SCENARIO_MAX_STATIONS, &g->count, reason,
                           sizeof reason) == 0)
                 continue;
-        } else if (scenario_set(&tmp, gk->key, gk->value, reason, sizeof reason) == 0) {
+        } else if (scenario_key_set(&tmp, gk->key, gk->value, reason, sizeof reason) == 0) {
             continue;
         }
         free(tmp.positions_m);
@@ -446,78 +409,4 @@ double scenario_station_metres(const scenario *sc, uint32_t i)
     if (phy->topology == TOPOLOGY_STAR)
         return phy->length_m;
     return n > 1 ? phy->length_m * i / (n - 1) : 0;
-}
-
-/* ---- the per-station keys that only this file knows ---- */
-
-int scenario_set_reply(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    if (strcmp(v, "none") == 0) {
-        sc->reply.on = false;
-        return 0;
-    }
-    frame_size_spec size;
-    if (scenario_frame_size_parse(key, v, &size, err, errlen) != 0)
-        return -1;
-    sc->reply.on = true;
-    sc->reply.size = size;
-    return 0;
-}
-
-int scenario_set_think(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    sim_time t = 0;
-    char reason[400];
-    if (parse_time_ps(v, &t, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s: %s", key, reason);
-        return -1;
-    }
-    if (t < 0 || t > PARSE_MAX_TIME_PS) {
-        snprintf(err, errlen, "%s: %s is out of range (0 to 2400h)", key, Q(v));
-        return -1;
-    }
-    sc->reply.think = t;
-    return 0;
-}
-
-/* span = FROM-TO (metres along the bus). */
-int scenario_set_span(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    const char *dash = strchr(v, '-');
-    char from[64], reason[400];
-    double a = 0, b = 0;
-    size_t len = dash ? (size_t)(dash - v) : 0;
-    if (dash == NULL || len == 0 || len >= sizeof from) {
-        snprintf(err, errlen, "%s: '%s' is not FROM-TO (metres, e.g. 0-100)", key, Q(v));
-        return -1;
-    }
-    memcpy(from, v, len);
-    from[len] = '\0';
-    if (parse_metres(from, 1e7, &a, reason, sizeof reason) != 0 ||
-        parse_metres(dash + 1, 1e7, &b, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s: %s", key, reason);
-        return -1;
-    }
-    if (b < a) {
-        snprintf(err, errlen, "%s: %s runs backwards (FROM must not exceed TO)", key, Q(v));
-        return -1;
-    }
-    sc->place = PLACE_SPAN;
-    sc->place_from_m = a;
-    sc->place_to_m = b;
-    return 0;
-}
-
-/* drop = METRES (every drop cable of the group, star). */
-int scenario_set_drop(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    double m = 0;
-    char reason[400];
-    if (parse_metres(v, 1e7, &m, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s: %s", key, reason);
-        return -1;
-    }
-    sc->place = PLACE_DROP;
-    sc->place_from_m = sc->place_to_m = m;
-    return 0;
 }
