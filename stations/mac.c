@@ -1262,9 +1262,9 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
     const medium_tx *t = medium_tx_get(m->med, p->tx_id); /* held: still live */
     sim_time tail = now - t->end;
     if (ok)
-        x->c.frames_received_ok++;
+        x->c.frames_delivered++;
     else
-        x->c.frames_received_bad++;
+        x->c.frames_corrupted++;
     trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = p->station,
                       .dest = p->f.dest == FRAME_BROADCAST ? TRACE_NO_DEST : p->f.dest,
                       .frame_id = p->f.id, .frame_bytes = p->f.bytes, .attempt = p->attempt,

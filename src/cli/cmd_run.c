@@ -488,7 +488,9 @@ static int run_main(int argc, char **argv, bool capture)
         .name = "run",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
-                   "with their IEEE 802.3\nClause 30 names.",
+                   "with their IEEE 802.3\nClause 30 names. A measure that does not apply (a delay "
+                   "when no frame was sent)\nis null in JSON, empty in CSV and - in text, "
+                   "never 0.",
         .options = run_options,
         .n_options = sizeof run_options / sizeof run_options[0],
         .scenario_options = true,

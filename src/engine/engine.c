@@ -598,7 +598,7 @@ static void group_results(engine *e, uint32_t g, uint64_t all_bits, group_result
         out->frames_dropped += p->c.frames_dropped;
         out->frames_queued += p->queue_len;
     }
-    out->share = all_bits ? (double)bits / (double)all_bits : 0;
+    out->share = all_bits ? (double)bits / (double)all_bits : NAN; /* 0/0: nothing delivered */
     stats_responses(e->group_stats[g], &out->responses, &out->response_mean_us,
                     &out->response_p99_us);
 }
@@ -627,14 +627,17 @@ void engine_results(engine *e, results *r)
         r->frames_late_discarded += p->c.frames_late_discarded;
         r->frames_dropped += p->c.frames_dropped;
         r->frames_queued += p->queue_len;
-        r->frames_delivered += p->c.frames_received_ok;
-        r->frames_corrupted += p->c.frames_received_bad;
+        r->frames_delivered += p->c.frames_delivered;
+        r->frames_corrupted += p->c.frames_corrupted;
         r->attempts += p->c.attempts;
         r->collisions_seen += p->c.collisions;
         r->late_collisions += p->c.late_collisions;
     }
     r->collisions = e->warm ? mac_collision_events(e->mac, e->now) - e->collisions_at_warmup : 0;
-    r->collisions_per_frame = r->frames_ok ? (double)r->collisions / (double)r->frames_ok : 0;
+    /* No frame sent OK: no ratio (NAN, printed as null), however many
+     * collisions there were. */
+    r->collisions_per_frame =
+        r->frames_ok ? (double)r->collisions / (double)r->frames_ok : NAN;
     stats_fill(e->stats, e->now, medium_unjudged_from(e->med), r, e->per_station);
     if (r->completion_s >= 0 && r->frames_queued != 0)
         r->completion_s = -1; /* not every frame is done yet */

@@ -357,7 +357,8 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     sim_time now = engine_now(d->e);
     d->cur.n = d->n;
     d->cur.sim_s = sim_time_to_s(now);
-    d->cur.coll_per_frame = d->res.collisions_per_frame;
+    /* none sent: NAN in results.h, 0 on the screen and its curve */
+    d->cur.coll_per_frame = isnan(d->res.collisions_per_frame) ? 0 : d->res.collisions_per_frame;
     d->cur.frames_ok = d->res.frames_ok;
     d->cur.frames_aborted = d->res.frames_aborted;
     d->cur.frames_late_discarded = d->res.frames_late_discarded;
