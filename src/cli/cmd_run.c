@@ -122,6 +122,10 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         o->pcap_collisions_set = true;
         return parse_bool(value, &o->pcap_collisions, err, errlen);
     case OPT_PCAP_FORMAT:
+        if (o->pcap_format_set) {
+            snprintf(err, errlen, "given twice (one trace format)");
+            return -1;
+        }
         o->pcap_format_set = true;
         if (strcmp(value, "pcapng") == 0) {
             o->pcap_format.container = PCAP_SINK_PCAPNG;
@@ -185,6 +189,10 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_SERIES:
         if (value[0] == '\0') {
             snprintf(err, errlen, "needs a file name");
+            return -1;
+        }
+        if (id == OPT_PCAP && o->pcap != NULL) {
+            snprintf(err, errlen, "given twice (one trace per run)");
             return -1;
         }
         if (id == OPT_SERIES)

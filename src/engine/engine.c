@@ -587,7 +587,7 @@ static void group_results(engine *e, uint32_t g, uint64_t all_bits, group_result
                           .mean_delay_us = gr.mean_delay_us, .p99_delay_us = gr.p99_delay_us,
                           .jain_fairness = gr.jain_fairness};
     bool loaded = grp->traffic.kind == TRAFFIC_POISSON || grp->traffic.kind == TRAFFIC_ONOFF;
-    out->load = loaded ? grp->traffic.load : NAN;
+    out->load = loaded && grp->count > 0 ? grp->traffic.load : NAN; /* 0 stations: none */
     uint64_t bits = 0;
     for (uint32_t i = grp->first; i < grp->first + grp->count; i++) {
         const station_result *p = &e->per_station[i];

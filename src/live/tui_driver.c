@@ -215,8 +215,15 @@ static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
     d->grouped = true;
     d->grow = g;
     d->others = d->base.n_stations - scenario_group_at(&d->base, g)->count;
-    for (size_t i = 0; i < d->n_sweep; i++)
+    for (size_t i = 0; i < d->n_sweep; i++) {
         d->sweep[i] += d->others;
+        if (d->sweep[i] == 0) {
+            snprintf(err, errlen, "--stations: 0 stations in %s leaves none: the other groups "
+                                  "have no station",
+                     scenario_group_at(&d->base, g)->name);
+            return -1;
+        }
+    }
     return 0;
 }
 

@@ -186,6 +186,8 @@ int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen
             goto done;
         g = scenario_group_find(sc, name);
     }
+    const char *seen[64];
+    size_t n_seen = 0;
     for (char *kv; (kv = strtok_r(NULL, " \t", &save)) != NULL;) {
         char *eq = strchr(kv, '=');
         if (eq == NULL || eq == kv || eq[1] == '\0') {
@@ -193,6 +195,15 @@ int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen
             goto done;
         }
         *eq = '\0';
+        /* A key twice in one spec would silently keep the last, as a key
+         * twice in one [group] section would: refused alike. */
+        for (size_t i = 0; i < n_seen; i++)
+            if (strcmp(seen[i], kv) == 0) {
+                snprintf(err, errlen, "group %s: %s is given twice", name, Q(kv));
+                goto done;
+            }
+        if (n_seen < sizeof seen / sizeof seen[0])
+            seen[n_seen++] = kv;
         if (scenario_group_set(sc, g, kv, eq + 1, 0, true, err, errlen) != 0)
             goto done;
     }
@@ -305,6 +316,67 @@ static int resolve_one(const scenario *sc, station_group *g, char *err, size_t e
     return 0;
 }
 
+/* Whether a group gives itself `key`. */
+static bool group_sets(const station_group *g, const char *key)
+{
+    for (uint32_t k = 0; k < g->n_keys; k++)
+        if (strcmp(g->keys[k].key, key) == 0)
+            return true;
+    return false;
+}
+
+static bool has_load(traffic_kind kind)
+{
+    return kind == TRAFFIC_POISSON || kind == TRAFFIC_ONOFF;
+}
+
+/* With groups, the scenario's `load` is the total of the groups that set
+ * no load of their own and whose traffic has one, shared in proportion to
+ * their stations (each of those stations offers the same); run and sweep
+ * alike. A group of 0 stations offers nothing: its load is 0. */
+static void share_load(scenario *sc)
+{
+    uint64_t sharing = 0;
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        const station_group *g = &sc->groups[i];
+        if (!group_sets(g, "load") && has_load(g->traffic.kind))
+            sharing += g->count;
+    }
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        station_group *g = &sc->groups[i];
+        if (g->count == 0)
+            g->traffic.load = 0;
+        else if (!group_sets(g, "load") && has_load(g->traffic.kind))
+            g->traffic.load = sc->traffic.load * g->count / (double)sharing;
+    }
+}
+
+/* A key a group gives itself that its traffic does not use is refused,
+ * as the same option is outside groups (src/cli/cli.c). */
+static int check_effect(const station_group *g, char *err, size_t errlen)
+{
+    traffic_kind t = g->traffic.kind;
+    if (group_sets(g, "load") && !has_load(t)) {
+        snprintf(err, errlen, "group %s: load: conflicts with %s traffic, which has no offered "
+                              "load (traffic=poisson or onoff)",
+                 g->name, scenario_traffic_name(t));
+        return -1;
+    }
+    if (group_sets(g, "batch") && t != TRAFFIC_BATCH) {
+        snprintf(err, errlen, "group %s: batch: conflicts with %s traffic (only traffic=batch "
+                              "has batches)",
+                 g->name, scenario_traffic_name(t));
+        return -1;
+    }
+    if (group_sets(g, "on-off") && t != TRAFFIC_ONOFF) {
+        snprintf(err, errlen, "group %s: on-off: conflicts with %s traffic (only traffic=onoff "
+                              "has on and off periods)",
+                 g->name, scenario_traffic_name(t));
+        return -1;
+    }
+    return 0;
+}
+
 /* dest = group:NAME names the servers by their group. */
 static int resolve_dest(const scenario *sc, station_group *g, char *err, size_t errlen)
 {
@@ -352,7 +424,7 @@ int scenario_groups_resolve(scenario *sc, char *err, size_t errlen)
     uint64_t total = 0;
     for (uint32_t i = 0; i < sc->n_named; i++) {
         station_group *g = &sc->groups[i];
-        if (resolve_one(sc, g, err, errlen) != 0)
+        if (resolve_one(sc, g, err, errlen) != 0 || check_effect(g, err, errlen) != 0)
             return -1;
         g->first = (uint32_t)total;
         total += g->count;
@@ -367,6 +439,7 @@ int scenario_groups_resolve(scenario *sc, char *err, size_t errlen)
         return -1;
     }
     sc->n_stations = (uint32_t)total;
+    share_load(sc);
     for (uint32_t i = 0; i < sc->n_named; i++)
         if (resolve_dest(sc, &sc->groups[i], err, errlen) != 0)
             return -1;

@@ -190,6 +190,18 @@ static void reader_section(file_reader *r, const char *text)
     size_t len = strcspn(text, "]");
     if (text[len] != ']' || len >= sizeof name)
         return; /* inih refuses the line */
+    /* After the ']' only blanks or a comment: "[group a]]" would be read
+     * as [group a] by inih. */
+    const char *after = text + len + 1;
+    after += strspn(after, " \t\r\n");
+    if (*after != '\0' && *after != ';' && *after != '#') {
+        char msg[200], rest[64];
+        snprintf(rest, sizeof rest, "%.*s", (int)strcspn(after, "\r\n"), after);
+        snprintf(msg, sizeof msg, "'%s' after the section's ']' ([scenario] or [group NAME])",
+                 Q(rest));
+        reader_fail(r, r->line, msg);
+        return;
+    }
     memcpy(name, text, len);
     name[len] = '\0';
     char *group = NULL;
@@ -767,7 +779,8 @@ static int check_group(scenario *sc, station_group *g, char *err, size_t errlen,
         (g->reply.on && check_sizes(sc, g, &g->reply.size, "reply", err, errlen, warn,
                                     warnlen) != 0))
         return -1;
-    if ((t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) && !(t->load > 0.0)) {
+    if ((t->kind == TRAFFIC_POISSON || t->kind == TRAFFIC_ONOFF) && !(t->load > 0.0) &&
+        g->count > 0) { /* 0 stations offer nothing */
         snprintf(buf, sizeof buf, "load: %s traffic needs a load above 0",
                  t->kind == TRAFFIC_POISSON ? "poisson" : "onoff");
         return group_fail(sc, g, buf, err, errlen);

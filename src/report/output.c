@@ -411,7 +411,8 @@ static int json_group_keys(json_t *o, const station_group *g)
     else
         scenario_dest_text(&g->traffic, dest, sizeof dest);
     int rc = 0;
-    rc |= put(o, "first_station", json_integer(g->first + 1));
+    /* A group of 0 stations has no first station. */
+    rc |= put(o, "first_station", g->count ? json_integer(g->first + 1) : json_null());
     rc |= put(o, "traffic", json_string(scenario_traffic_name(g->traffic.kind)));
     rc |= put(o, "frame_size", json_string(size));
     rc |= put(o, "dest", json_string(dest));
@@ -508,7 +509,9 @@ static const char *text_real(char *buf, size_t len, int decimals, const char *un
 /* A group's configured load: G, or what its traffic is instead. */
 static void load_text(const station_group *g, char *buf, size_t len)
 {
-    if (g->traffic.kind == TRAFFIC_POISSON || g->traffic.kind == TRAFFIC_ONOFF)
+    if (g->count == 0)
+        snprintf(buf, len, "-"); /* no station, no load */
+    else if (g->traffic.kind == TRAFFIC_POISSON || g->traffic.kind == TRAFFIC_ONOFF)
         snprintf(buf, len, "%.4g", g->traffic.load);
     else if (g->traffic.kind == TRAFFIC_NONE && g->reply.on)
         snprintf(buf, len, "replies");
@@ -533,7 +536,9 @@ static int write_text_groups(FILE *f, const output_run *run)
         load_text(sg, load, sizeof load);
         text_real(mean, sizeof mean, 1, " us", g->mean_delay_us);
         text_real(p99, sizeof p99, 1, " us", g->p99_delay_us);
-        if (isnan(g->load))
+        if (g->stations == 0)
+            ; /* offers nothing: adds nothing */
+        else if (isnan(g->load))
             all_loaded = false;
         else
             total += g->load;
@@ -594,9 +599,10 @@ static int write_text(FILE *f, const output_run *run)
                      : "",
                  dest);
     if (r->n_groups)
-        n = fprintf(f, "csmacd run: %s, %u station%s in %u groups (below), %s, seed %" PRIu64 "\n",
+        n = fprintf(f, "csmacd run: %s, %u station%s in %u group%s (below), %s, seed %" PRIu64
+                       "\n",
                     sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", r->n_groups,
-                    where, sc->seed);
+                    r->n_groups == 1 ? "" : "s", where, sc->seed);
     else
         n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
                     sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,

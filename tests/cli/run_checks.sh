@@ -257,6 +257,45 @@ PY
 }
 check station_counts_its_sent_frames station_delivered
 
+# With groups a top-level load is the total, shared by the groups that set
+# none in proportion to their stations, in run as in sweep (0.6 over 2 + 4
+# stations: 0.2 and 0.4); a group of 0 stations has no load and no first
+# station; "1 group", not "1 groups".
+group_loads_and_empty() {
+    "$bin" run --traffic poisson --load 0.6 --duration 20ms --group 'a stations=2' \
+        --group 'b stations=4' --group 'c stations=0' --group 'd stations=1 load=0.05' \
+        --format json >gl.json
+    "$bin" run --traffic poisson --load 0.6 --duration 20ms --group 'a stations=2' \
+        --group 'b stations=4' --group 'c stations=0' >gl.txt
+    "$bin" run --duration 1ms --group 'a stations=1' >one.txt
+    python3 - <<'PY'
+import json
+g = json.load(open("gl.json"))["groups"]
+assert abs(g["a"]["load"] - 0.2) < 1e-12 and abs(g["b"]["load"] - 0.4) < 1e-12, g
+assert g["d"]["load"] == 0.05, g["d"]
+assert g["c"]["load"] is None and g["c"]["first_station"] is None, g["c"]
+assert g["a"]["first_station"] == 1 and g["d"]["first_station"] == 7
+PY
+    grep -Eq '^ +c +0 +- +0\.0000 ' gl.txt
+    grep -Eq '^  load +0\.6 \(the groups. loads added\)$' gl.txt
+    grep -q '^csmacd run: 10base5, 1 station in 1 group (below)' one.txt
+}
+check group_loads_and_empty group_loads_and_empty
+
+# extcap captures the group presets (Wireshark's dialog offers them): each
+# group as one --group, sized by the sweep's first point.
+extcap_group_presets() {
+    for p in file-server weakest-link mixed-storm; do
+        "$bin" extcap --capture --extcap-interface csmacd --fifo "x-$p.pcapng" --preset "$p" \
+            --duration 400ms --pace 1000 2>"x-$p.err"
+        [[ -s x-$p.pcapng && ! -s x-$p.err ]] || { cat "x-$p.err"; return 1; }
+    done
+    "$bin" extcap --capture --extcap-interface csmacd --fifo x4.pcapng --preset weakest-link \
+        --stations 4 --duration 20ms --pace 1000
+    [[ -s x4.pcapng ]]
+}
+check extcap_group_presets extcap_group_presets
+
 batch_completion() {
     "$bin" run --stations 4 --traffic batch --batch 2 --duration 1s --format json >b.json
     python3 -c '
