@@ -1335,9 +1335,9 @@ verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const frame *f, u
 {
     station *x = &m->st[s];
     if (ok)
-        x->c.frames_received_ok++;
+        x->c.frames_delivered++;
     else
-        x->c.frames_received_bad++;
+        x->c.frames_corrupted++;
     trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
                       .segment = m->segment,
                       .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,

@@ -81,8 +81,11 @@ typedef struct mac_counters {
     uint64_t frames_dropped;               /* lost to a full queue */
     uint64_t collisions;                   /* collisions seen (late ones included) */
     uint64_t attempts;                     /* transmission attempts, collided or not */
-    uint64_t frames_received_ok;           /* of this station's frames, received whole */
-    uint64_t frames_received_bad;          /* sent whole, yet corrupted at the receiver */
+    /* Of the frames this station SENT: received whole at their
+     * destination, or sent whole and corrupted there. Not Clause 30's
+     * aFramesReceivedOK (frames a station receives), hence the names. */
+    uint64_t frames_delivered;
+    uint64_t frames_corrupted;
 } mac_counters;
 
 typedef enum mac_state {

@@ -39,7 +39,7 @@ static const scenario_option scenario_options[] = {
     {"traffic", "KIND", "saturated, poisson, onoff, batch, none or pcap:FILE (saturated)"},
     {"pcap-time-scale", "X", "pcap traffic: factor on the capture's times, 0.5 = twice as fast (1)"},
     {"pcap-max-stations", "N", "pcap traffic: replay at most N source stations, 0 = all (0)"},
-    {"load", "G", "offered load of all stations (or a group's) together, poisson and onoff (0.5)"},
+    {"load", "G", "offered load of all stations (or a group's) together, poisson and onoff; with groups the total of those that set none (0.5)"},
     {"frame-size", "BYTES", "N, MIN-MAX or a mix SIZE:WEIGHT,SIZE:WEIGHT,... (512)"},
     {"dest", "DEST", "random, server[:K] (station K, from 1), group:NAME or broadcast (random)"},
     {"batch", "K", "frames per station at t = 0 for batch traffic (1)"},
@@ -419,6 +419,18 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
             }
             file = optarg;
         } else if (c == ID_GROUP) {
+            /* One --group per group, as one [group NAME] per file: a
+             * second would mix its keys into the first unseen. */
+            size_t len = strcspn(optarg, " \t");
+            for (size_t i = 0; i < n_groups; i++)
+                if (strncmp(groups[i], optarg, len) == 0 &&
+                    strcspn(groups[i], " \t") == len && len > 0) {
+                    snprintf(err, errlen, "--group: %.*s given twice (one --group per group, as "
+                                          "one [group %.*s] per file)",
+                             (int)(len < 40 ? len : 40), optarg, (int)(len < 40 ? len : 40),
+                             optarg);
+                    goto done;
+                }
             groups[n_groups++] = optarg;
         } else if (c >= ID_SCENARIO_BASE) {
             const char *key = scenario_options[c - ID_SCENARIO_BASE].name;

@@ -23,8 +23,9 @@
  *
  * A capture is `csmacd run` (cmd_run_capture) with --pcap FIFO (pcapng,
  * streamed), --pace 1 and --duration inf unless the dialog set them; a
- * preset contributes its [scenario] keys before the dialog's options
- * (its swept lists are not used: a capture is one scenario).
+ * preset contributes its [scenario] keys before the dialog's options (a
+ * capture is one scenario: its swept lists are not used, except that a
+ * preset with groups takes their first point, add_preset).
  *
  * `csmacd extcap --install-user` links the program into the user's
  * extcap folder and writes the dissector into the user's Lua plugins
@@ -47,6 +48,7 @@
 #include "phy.h"
 #include "presets.h"
 #include "scenario.h"
+#include "sweep.h"
 
 #define INTERFACE "csmacd"
 
@@ -182,9 +184,17 @@ static int print_config(void)
     return 0;
 }
 
-/* The preset's [scenario] keys as options, appended to out. */
-static int add_preset(const char *name, char **out, int *n, char store[][PRESET_TEXT_MAX + 66],
-                      int *n_store)
+/* The preset's [scenario] keys as options, appended to out (kept in
+ * store). A preset with groups gives each group as one --group option
+ * ("NAME key=value ..."), and since a capture is one scenario, its swept
+ * lists give their first value to the groups' keys and to the total of
+ * stations (the dialog's Stations, `total`, wins when given), which the
+ * group without `stations` of its own takes what the others leave of, as
+ * in the sweep's first point. */
+typedef char preset_arg[PRESET_TEXT_MAX + 1024];
+
+static int add_preset(const char *name, const char *total, char **out, int *n,
+                      preset_arg *store, int *n_store)
 {
     preset p;
     char err[512];
@@ -192,11 +202,87 @@ static int add_preset(const char *name, char **out, int *n, char store[][PRESET_
         cli_error("--preset: %s", err);
         return -1;
     }
-    for (size_t i = 0; i < p.n_scenario; i++) {
-        snprintf(store[*n_store], PRESET_TEXT_MAX + 66, "--%s=%s", p.scenario[i].key,
-                 p.scenario[i].value);
-        out[(*n)++] = store[(*n_store)++];
+    /* The first point of the swept lists (groups only, see above). */
+    sweep_grid g = {0};
+    for (size_t i = 0; i < p.n_sweep; i++) {
+        const char *k = p.sweep[i].key;
+        if (strchr(k, '.') == NULL && strcmp(k, "stations") != 0)
+            continue; /* reps, frames, ... and the axes of a scenario without groups */
+        if (sweep_grid_set_key(&g, k, p.sweep[i].value, err, sizeof err) != 0) {
+            cli_error("--preset: %s: %s: %s", name, k, err);
+            sweep_grid_free(&g);
+            return -1;
+        }
     }
+    int group_arg[PRESET_MAX_KEYS];
+    size_t n_groups = 0;
+    for (size_t i = 0; i < p.n_scenario; i++) {
+        const preset_kv *kv = &p.scenario[i];
+        if (kv->group) {
+            out[(*n)++] = "--group";
+            group_arg[n_groups++] = *n_store;
+            snprintf(store[*n_store], sizeof store[0], "%s", kv->value);
+            out[(*n)++] = store[(*n_store)++];
+        } else if (strchr(kv->key, '.') == NULL) {
+            snprintf(store[*n_store], sizeof store[0], "--%s=%s", kv->key, kv->value);
+            out[(*n)++] = store[(*n_store)++];
+        }
+    }
+    uint64_t others = 0;
+    int rest = -1;
+    for (size_t k = 0; k < n_groups; k++) {
+        char *spec = store[group_arg[k]];
+        char gname[SCENARIO_GROUP_NAME_MAX + 2];
+        size_t glen = strlen(spec);
+        snprintf(gname, sizeof gname, "%.*s.", SCENARIO_GROUP_NAME_MAX, spec);
+        bool counted = false;
+        /* Its [scenario] keys, each replaced by the swept list's first value. */
+        for (size_t i = 0; i < p.n_scenario + (size_t)SWEEP_MAX_AXES; i++) {
+            const char *key, *value;
+            if (i < p.n_scenario) {
+                key = p.scenario[i].key;
+                value = p.scenario[i].value;
+                int a = sweep_grid_find(&g, key);
+                if (!p.scenario[i].group && a >= 0 && g.n[a] > 0)
+                    continue; /* swept: given below */
+            } else {
+                size_t a = i - p.n_scenario;
+                key = sweep_grid_key(&g, a);
+                if (g.n[a] == 0 || key[0] == '\0')
+                    continue;
+                value = g.values[a][0];
+            }
+            if (strncmp(key, gname, strlen(gname)) != 0)
+                continue;
+            const char *bare = key + strlen(gname);
+            if (strcmp(bare, "stations") == 0) {
+                others += strtoull(value, NULL, 10);
+                counted = true;
+            }
+            glen += (size_t)snprintf(spec + glen, sizeof store[0] - glen, " %s=%s", bare, value);
+        }
+        for (size_t c = 0; c < g.n_with; c++) /* "+NAME.key": with its axis's first */
+            if (strncmp(g.with[c].key, gname, strlen(gname)) == 0)
+                glen += (size_t)snprintf(spec + glen, sizeof store[0] - glen, " %s=%s",
+                                         g.with[c].key + strlen(gname), g.with[c].values[0]);
+        if (!counted)
+            rest = (int)k;
+        if (glen >= sizeof store[0] - 1) {
+            cli_error("--preset: %s: group %s: too long for one --group", name, gname);
+            sweep_grid_free(&g);
+            return -1;
+        }
+    }
+    if (total == NULL && g.n[SWEEP_AXIS_STATIONS] > 0)
+        total = g.values[SWEEP_AXIS_STATIONS][0];
+    if (n_groups > 0 && rest >= 0 && total != NULL) {
+        uint64_t all = strtoull(total, NULL, 10);
+        char *spec = store[group_arg[rest]];
+        size_t len = strlen(spec);
+        snprintf(spec + len, sizeof store[0] - len, " stations=%llu",
+                 (unsigned long long)(all > others ? all - others : 0));
+    }
+    sweep_grid_free(&g);
     return 0;
 }
 
@@ -204,14 +290,14 @@ static int capture(int argc, char **argv)
 {
     /* run's argv: the preset's keys, the dialog's options, then the trace. */
     char **run = calloc((size_t)argc + PRESET_MAX_KEYS + 12, sizeof *run);
-    static char store[PRESET_MAX_KEYS][PRESET_TEXT_MAX + 66];
+    static preset_arg store[PRESET_MAX_KEYS];
     int n_store = 0, n = 0;
     if (run == NULL) {
         cli_error("out of memory");
         return EXIT_STATUS_RUNTIME;
     }
     run[n++] = "run";
-    const char *fifo = NULL, *preset_name = NULL;
+    const char *fifo = NULL, *preset_name = NULL, *stations = NULL;
     bool pace = false, duration = false;
     int first_option = n;
     for (int i = 1; i < argc; i++) {
@@ -229,6 +315,8 @@ static int capture(int argc, char **argv)
             i++; /* one interface; no filter or toolbar to honour */
         } else if (strcmp(a, "--preset") == 0 && next) {
             preset_name = argv[++i];
+        } else if (strcmp(a, "--stations") == 0 && next && next[0] != '\0') {
+            stations = argv[++i]; /* a group preset's total (add_preset) */
         } else if (strncmp(a, "--", 2) == 0 && next != NULL && next[0] == '\0') {
             i++; /* a field left empty in the dialog */
         } else {
@@ -252,16 +340,26 @@ static int capture(int argc, char **argv)
             return EXIT_STATUS_RUNTIME;
         }
         mine[m++] = "run";
-        if (add_preset(preset_name, mine, &m, store, &n_store) != 0) {
+        if (add_preset(preset_name, stations, mine, &m, store, &n_store) != 0) {
             free(mine);
             free(run);
             return EXIT_STATUS_USAGE;
+        }
+        bool grouped = false;
+        for (int i = 0; i < m; i++)
+            grouped |= strcmp(mine[i], "--group") == 0;
+        if (stations != NULL && !grouped) { /* no groups: the plain option */
+            mine[m++] = "--stations";
+            mine[m++] = (char *)stations;
         }
         for (int i = first_option; i < n; i++)
             mine[m++] = run[i];
         free(run);
         run = mine;
         n = m;
+    } else if (stations != NULL) {
+        run[n++] = "--stations";
+        run[n++] = (char *)stations;
     }
     run[n++] = "--pcap";
     run[n++] = (char *)fifo;

@@ -122,6 +122,10 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         o->pcap_collisions_set = true;
         return parse_bool(value, &o->pcap_collisions, err, errlen);
     case OPT_PCAP_FORMAT:
+        if (o->pcap_format_set) {
+            snprintf(err, errlen, "given twice (one trace format)");
+            return -1;
+        }
         o->pcap_format_set = true;
         if (strcmp(value, "pcapng") == 0) {
             o->pcap_format.container = PCAP_SINK_PCAPNG;
@@ -185,6 +189,10 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_SERIES:
         if (value[0] == '\0') {
             snprintf(err, errlen, "needs a file name");
+            return -1;
+        }
+        if (id == OPT_PCAP && o->pcap != NULL) {
+            snprintf(err, errlen, "given twice (one trace per run)");
             return -1;
         }
         if (id == OPT_SERIES)
@@ -488,7 +496,9 @@ static int run_main(int argc, char **argv, bool capture)
         .name = "run",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
                    "collisions,\ndelay, fairness and capture, and per-station counters "
-                   "with their IEEE 802.3\nClause 30 names.",
+                   "with their IEEE 802.3\nClause 30 names. A measure that does not apply (a delay "
+                   "when no frame was sent)\nis null in JSON, empty in CSV and - in text, "
+                   "never 0.",
         .options = run_options,
         .n_options = sizeof run_options / sizeof run_options[0],
         .scenario_options = true,

@@ -287,8 +287,10 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                    "after the axes above, with a CSV column named KEY; --grid +KEY=LIST moves\n"
                    "KEY with the axis given before it, value for value. With groups, --stations\n"
                    "is the total (the group without its own stations takes the rest), --load\n"
-                   "the total load (shared by stations), and each group NAME has columns\n"
-                   "NAME.throughput, NAME.share, NAME.frames_ok, ... (README).",
+                   "the total load (shared by stations, as in run), and each group NAME has\n"
+                   "columns NAME.group (its --group for run: the row re-runs with them),\n"
+                   "NAME.throughput, NAME.share, NAME.frames_ok, ... (README). An axis is\n"
+                   "given once (--load and --grid load=... are one axis).",
         .options = sweep_cli_options,
         .n_options = sweep_cli_n_options,
         .scenario_options = true,

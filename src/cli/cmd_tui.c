@@ -98,7 +98,8 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     case OPT_STATIONS:
         free(o->stations);
         o->stations = NULL;
-        return parse_list_u64(value, 1, 1024, &o->stations, &o->n_stations, err, errlen);
+        /* 0 is a grown group's size (checked against the groups later). */
+        return parse_list_u64(value, 0, 1024, &o->stations, &o->n_stations, err, errlen);
     case OPT_SCALE:
         if (strcmp(value, "log") == 0)
             o->linear = false;
@@ -151,6 +152,10 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
                  "--point-time, the screen until you quit");
         return -1;
     case OPT_GROW:
+        if (o->grow != NULL) {
+            snprintf(err, errlen, "given twice (one group grows)");
+            return -1;
+        }
         o->grow = value;
         return 0;
     case OPT_SAVE_DIR:
@@ -267,6 +272,13 @@ int cmd_tui_main(int argc, char **argv)
         status = EXIT_STATUS_USAGE;
         goto out;
     }
+    for (size_t i = 0; i < opts.n_stations && sc.n_named == 0; i++)
+        if (opts.stations[i] == 0) {
+            cli_error("--stations: 0 stations only with groups, as the grown group's size "
+                      "(--group, [group NAME])");
+            status = EXIT_STATUS_USAGE;
+            goto out;
+        }
     if (check_save_dir(opts.save_dir ? opts.save_dir : ".", err, sizeof err) != 0) {
         cli_error("%s", err);
         status = EXIT_STATUS_RUNTIME;
@@ -279,7 +291,8 @@ int cmd_tui_main(int argc, char **argv)
         goto out;
     }
     if (opts.n_stations) {
-        sc.n_stations = (uint32_t)opts.stations[0];
+        if (sc.n_named == 0) /* with groups, the list is the grown group's sizes */
+            sc.n_stations = (uint32_t)opts.stations[0];
         list = malloc(opts.n_stations * sizeof *list);
         if (!list) {
             cli_error("out of memory");

@@ -96,6 +96,16 @@ static int grid_option(sweep_cli *o, const char *value, char *err, size_t errlen
     }
     memcpy(key, value, (size_t)(eq - value));
     key[eq - value] = '\0';
+    /* One list per axis: a second would silently replace the first (an
+     * axis's own option, --stations, is the same axis as stations=). */
+    int given = key[0] == '+' ? -1 : sweep_grid_find(&o->grid, key);
+    if ((key[0] == '+' && sweep_grid_has_companion(&o->grid, key + 1)) ||
+        (given >= 0 && o->grid.n[given] > 0)) {
+        int named = sweep_axis_find(key[0] == '+' ? key + 1 : key);
+        snprintf(err, errlen, "%s: given twice%s (one list per axis)", key,
+                 named >= 0 ? (key[0] == '+' ? "" : ", or with its own option") : "");
+        return -1;
+    }
     char reason[400];
     if (sweep_grid_set_key(&o->grid, key, eq + 1, reason, sizeof reason) != 0) {
         snprintf(err, errlen, "%s: %s", key, reason);
@@ -113,6 +123,11 @@ int sweep_cli_on_option(void *ctx, int id, const char *value, char *err, size_t 
     if (o->ignore)
         return 0;
     if (id >= OPT_AXIS && id < OPT_AXIS + SWEEP_N_AXES) {
+        if (o->grid.n[id - OPT_AXIS] > 0) { /* said as --grid KEY=LIST or twice */
+            snprintf(err, errlen, "given twice, or with --grid %s= (one list per axis)",
+                     sweep_grid_key(&o->grid, (size_t)(id - OPT_AXIS)));
+            return -1;
+        }
         o->given[id - OPT_AXIS] = true;
         return sweep_grid_set(&o->grid, (sweep_axis)(id - OPT_AXIS), value, err, errlen);
     }
@@ -139,6 +154,10 @@ int sweep_cli_on_option(void *ctx, int id, const char *value, char *err, size_t 
         o->jobs = u;
         return 0;
     case OPT_PRESET:
+        if (o->preset != NULL) {
+            snprintf(err, errlen, "given twice (one preset per sweep)");
+            return -1;
+        }
         o->preset = value;
         return 0;
     case OPT_QUIET:

@@ -664,7 +664,7 @@ static void group_results(engine *e, uint32_t g, uint64_t all_bits, group_result
                           .mean_delay_us = gr.mean_delay_us, .p99_delay_us = gr.p99_delay_us,
                           .jain_fairness = gr.jain_fairness};
     bool loaded = grp->traffic.kind == TRAFFIC_POISSON || grp->traffic.kind == TRAFFIC_ONOFF;
-    out->load = loaded ? grp->traffic.load : NAN;
+    out->load = loaded && grp->count > 0 ? grp->traffic.load : NAN; /* 0 stations: none */
     uint64_t bits = 0;
     for (uint32_t i = grp->first; i < grp->first + grp->count; i++) {
         const station_result *p = &e->per_station[i];
@@ -675,7 +675,7 @@ static void group_results(engine *e, uint32_t g, uint64_t all_bits, group_result
         out->frames_dropped += p->c.frames_dropped;
         out->frames_queued += p->queue_len;
     }
-    out->share = all_bits ? (double)bits / (double)all_bits : 0;
+    out->share = all_bits ? (double)bits / (double)all_bits : NAN; /* 0/0: nothing delivered */
     stats_responses(e->group_stats[g], &out->responses, &out->response_mean_us,
                     &out->response_p99_us);
 }
@@ -707,14 +707,17 @@ void engine_results(engine *e, results *r)
         r->frames_late_discarded += p->c.frames_late_discarded;
         r->frames_dropped += p->c.frames_dropped;
         r->frames_queued += p->queue_len;
-        r->frames_delivered += p->c.frames_received_ok;
-        r->frames_corrupted += p->c.frames_received_bad;
+        r->frames_delivered += p->c.frames_delivered;
+        r->frames_corrupted += p->c.frames_corrupted;
         r->attempts += p->c.attempts;
         r->collisions_seen += p->c.collisions;
         r->late_collisions += p->c.late_collisions;
     }
     r->collisions = e->warm ? collision_events(e, e->now) - e->collisions_at_warmup : 0;
-    r->collisions_per_frame = r->frames_ok ? (double)r->collisions / (double)r->frames_ok : 0;
+    /* No frame sent OK: no ratio (NAN, printed as null), however many
+     * collisions there were. */
+    r->collisions_per_frame =
+        r->frames_ok ? (double)r->collisions / (double)r->frames_ok : NAN;
     stats_fill(e->stats, e->now, unjudged_from(e), r, e->per_station);
     if (r->completion_s >= 0 && r->frames_queued != 0)
         r->completion_s = -1; /* not every frame is done yet */

@@ -9,6 +9,13 @@
  * "Throughput, pro rata").
  * Frames account exactly: offered = ok + aborted + late_discarded +
  * dropped + queued - (frames queued at the warm-up).
+ *
+ * A measure that does not apply is NAN (printed as JSON null, an empty CSV
+ * field, "-" in text; never 0): a delay when no frame was sent, a ratio
+ * over nothing (collisions per frame with no frame sent, a share when
+ * nothing was delivered, Jain's index likewise), the capture run with no
+ * success, a throughput interval with fewer than two batches or nothing
+ * received whole (stations/MODEL.md, "Measures that do not apply").
  */
 #ifndef CSMACD_RESULTS_H
 #define CSMACD_RESULTS_H
@@ -24,7 +31,7 @@
 typedef struct station_result {
     mac_counters c;           /* Clause 30 counters and extras */
     uint64_t bits_delivered;  /* in the window: frames received whole */
-    double share;             /* of all bits delivered in the window */
+    double share;             /* of all bits delivered in the window; NAN if none */
     uint32_t queue_len;       /* frames still queued at the end */
     uint32_t segment;         /* its segment (results.segments), UINT32_MAX
                                  without a network */
@@ -39,13 +46,13 @@ typedef struct group_result {
     double load;              /* the group's configured load G (poisson, onoff), else NAN */
     double offered_load;      /* G measured: generated frame bits / (rate * window) */
     double throughput;        /* S of the group */
-    double throughput_ci95;   /* batch means, as the run's (NAN if < 2 batches) */
-    double share;             /* of all bits delivered in the window */
+    double throughput_ci95;   /* batch means, as the run's (NAN as the run's) */
+    double share;             /* of all bits delivered in the window; NAN if none */
     uint64_t frames_ok, frames_offered, frames_aborted, frames_dropped, frames_queued;
-    double mean_delay_us, p99_delay_us;
+    double mean_delay_us, p99_delay_us; /* NAN if the group sent nothing */
     double jain_fairness;     /* within the group; NAN if nothing delivered */
     uint64_t responses;       /* replies received by its stations (request/response) */
-    double response_mean_us, response_p99_us; /* request queued -> reply received */
+    double response_mean_us, response_p99_us; /* request queued -> reply received; NAN if none */
 } group_result;
 
 /* A segment of a network, over the measured window. */
@@ -75,7 +82,7 @@ typedef struct results {
     double sim_time_s;        /* simulated time reached */
     double measured_s;        /* length of the measured window */
     double throughput;        /* S: delivered frame bits, pro rata / (rate * [warmup, E)) */
-    double throughput_ci95;   /* half-width, batch means (NaN if < 2 batches) */
+    double throughput_ci95;   /* half-width, batch means (NAN if < 2 batches or S = 0) */
     double throughput_mbps;
     double offered_load;      /* G: generated frame bits / (rate * window) */
     uint64_t frames_ok;       /* transmitOK */
@@ -90,15 +97,15 @@ typedef struct results {
     uint64_t collisions;      /* collision events on the medium (collision_events.h) */
     uint64_t collisions_seen; /* collisions detected, summed over stations */
     uint64_t late_collisions;
-    double collisions_per_frame; /* collisions / frames_ok */
+    double collisions_per_frame; /* collisions / frames_ok; NAN if no frame sent OK */
     double completion_s;      /* batch: when the last offered frame was done; -1 otherwise or if not all done */
     double recovery_s;        /* outage: from its end until the backlog (frames
                                  queued or in service, all stations) is back
                                  to its level when the outage began; -1 if
                                  there is no outage or it has not happened */
-    double mean_delay_us, p50_delay_us, p99_delay_us, max_delay_us;
+    double mean_delay_us, p50_delay_us, p99_delay_us, max_delay_us; /* NAN if none sent */
     double jain_fairness;     /* over per-station delivered bits; NAN if none */
-    double capture_mean_run;  /* consecutive successes by one station */
+    double capture_mean_run;  /* consecutive successes by one station; NAN if none */
     uint64_t capture_max_run;
     /* The distribution of those runs: capture_runs[i] counts the runs of
      * length in [2^i, 2^(i+1)) frames, over the window (the run under way

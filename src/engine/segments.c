@@ -8,10 +8,9 @@
  * are not a collision):
  *   - idle, and one port active with one signal: repeat it to every other
  *     port;
- *   - a collision (two ports active, or on one port two signals, or a
- *     signal while the port itself still sends: the port's transceiver
- *     sees a collision on its segment): jam every port, the active ones
- *     included;
+ *   - a collision (two ports active, or two signals on one port, which
+ *     the port's transceiver sees as a collision on its segment): jam
+ *     every port, the active ones included;
  *   - jamming, and one port left active with one signal: jam every port
  *     but that one until it falls silent (Clause 9's ONE PORT LEFT);
  *   - nothing active: stop, every output lasting at least 96 bit times
@@ -473,10 +472,7 @@ static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
         if (p->n_in) {
             active++;
             one = pi;
-            /* two signals on its segment, or one while the port itself
-             * still sends (the tail of a repeated frame, an extension):
-             * the port's transceiver sees a collision there */
-            multi |= p->n_in > 1 || (r->state != R_JAM && p->out != OUT_NONE);
+            multi |= p->n_in > 1; /* two signals on its segment */
         }
     }
     bool collision = multi || active > 1;

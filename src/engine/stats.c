@@ -280,8 +280,11 @@ void stats_fill(const stats *s, sim_time now, sim_time judged_until, results *r,
 
     /* Batch means over the batches that end by E: every frame on the
      * wire during them has had its verdict, so their credit is final. */
-    r->throughput_ci95 = NAN; /* undefined with fewer than two batches */
-    if (s->batch_ps > 0) {
+    /* Undefined with fewer than two batches, and when nothing was
+     * received whole (an interval around no delivery at all says nothing
+     * about the channel): NAN, printed as null. */
+    r->throughput_ci95 = NAN;
+    if (s->batch_ps > 0 && r->throughput > 0) {
         sim_time done = e > warmup ? (e - warmup) / s->batch_ps : 0;
         unsigned k = (unsigned)(done < (sim_time)s->cfg.batches ? done : s->cfg.batches);
         if (k >= 2) {
@@ -297,7 +300,8 @@ void stats_fill(const stats *s, sim_time now, sim_time judged_until, results *r,
         }
     }
 
-    r->mean_delay_us = r->p50_delay_us = r->p99_delay_us = r->max_delay_us = 0;
+    /* No frame sent: no delay to speak of (NAN, printed as null). */
+    r->mean_delay_us = r->p50_delay_us = r->p99_delay_us = r->max_delay_us = NAN;
     if (s->delay_count) {
         r->mean_delay_us = s->delay_sum_ps / (double)s->delay_count / 1e6;
         r->max_delay_us = sim_time_to_us(s->delay_max_ps);
@@ -312,14 +316,14 @@ void stats_fill(const stats *s, sim_time now, sim_time judged_until, results *r,
         sum += x;
         sum2 += x * x;
         per[i].bits_delivered = s->station_bits[i];
-        per[i].share = s->delivered_bits ? x / (double)s->delivered_bits : 0;
+        per[i].share = s->delivered_bits ? x / (double)s->delivered_bits : NAN; /* 0/0 */
     }
     /* Undefined when nothing was delivered: NAN, printed as null. */
     r->jain_fairness = sum2 > 0 ? sum * sum / ((double)s->cfg.n_stations * sum2) : NAN;
 
     uint64_t runs = s->runs + (s->run_len ? 1 : 0);
     uint64_t max = s->run_len > s->run_max ? s->run_len : s->run_max;
-    r->capture_mean_run = runs ? (double)s->successes / (double)runs : 0;
+    r->capture_mean_run = runs ? (double)s->successes / (double)runs : NAN; /* no success */
     r->capture_max_run = max;
     memcpy(r->capture_runs, s->run_hist, sizeof r->capture_runs);
     if (s->run_len)

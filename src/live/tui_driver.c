@@ -215,8 +215,15 @@ static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
     d->grouped = true;
     d->grow = g;
     d->others = d->base.n_stations - scenario_group_at(&d->base, g)->count;
-    for (size_t i = 0; i < d->n_sweep; i++)
+    for (size_t i = 0; i < d->n_sweep; i++) {
         d->sweep[i] += d->others;
+        if (d->sweep[i] == 0) {
+            snprintf(err, errlen, "--stations: 0 stations in %s leaves none: the other groups "
+                                  "have no station",
+                     scenario_group_at(&d->base, g)->name);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -357,7 +364,8 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     sim_time now = engine_now(d->e);
     d->cur.n = d->n;
     d->cur.sim_s = sim_time_to_s(now);
-    d->cur.coll_per_frame = d->res.collisions_per_frame;
+    /* none sent: NAN in results.h, 0 on the screen and its curve */
+    d->cur.coll_per_frame = isnan(d->res.collisions_per_frame) ? 0 : d->res.collisions_per_frame;
     d->cur.frames_ok = d->res.frames_ok;
     d->cur.frames_aborted = d->res.frames_aborted;
     d->cur.frames_late_discarded = d->res.frames_late_discarded;

@@ -16,6 +16,10 @@
 /* ------------------------------------------------------------------ */
 /* Snapshots */
 
+/* The screen draws bars and percentages: a ratio over nothing (NAN in
+ * results.h, null in the outputs) is drawn as 0 there. */
+static double drawn(double v) { return isnan(v) ? 0 : v; }
+
 static tui_station_state map_state(mac_state s)
 {
     switch (s) {
@@ -197,9 +201,9 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     /* Measured only per point, and only from two batches on. */
     s->throughput_ci95 = d->measuring && d->kept >= 2 ? d->cur.s_ci95 : -1;
     s->offered_load = r->offered_load;
-    s->coll_per_frame = r->collisions_per_frame;
+    s->coll_per_frame = drawn(r->collisions_per_frame);
     s->jain = r->jain_fairness;
-    s->capture_mean_run = r->capture_mean_run;
+    s->capture_mean_run = drawn(r->capture_mean_run);
     s->capture_max_run = r->capture_max_run;
     s->frames_aborted = r->frames_aborted;
     s->frames_late_discarded = r->frames_late_discarded;
@@ -224,7 +228,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             row->aborted = c ? c->frames_aborted_xs_colls : 0;
             row->late_discarded = c ? c->frames_late_discarded : 0;
             row->dropped = c ? c->frames_dropped : 0;
-            row->share = i < r->n_stations && r->stations ? r->stations[i].share : 0;
+            row->share = i < r->n_stations && r->stations ? drawn(r->stations[i].share) : 0;
             row->group = NULL;
             if (d->grouped) {
                 const scenario *run = engine_scenario(d->e);
@@ -246,7 +250,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
         for (uint32_t g = 0; g < r->n_groups; g++)
             d->groups_view[g] = (tui_group){.name = r->groups[g].name,
                                             .stations = r->groups[g].stations,
-                                            .share = r->groups[g].share,
+                                            .share = drawn(r->groups[g].share),
                                             .grown = g == d->grow};
         s->groups = d->groups_view;
         s->n_groups = r->n_groups;

@@ -4,10 +4,11 @@
  * A group keeps its own keys as text, in the order given. scenario_finish
  * resolves every group the same way: a scratch copy of the scenario's
  * per-station keys (the defaults), the group's keys applied over it with
- * scenario_set, and the result kept in the group. So a group inherits every
- * key it does not set, whichever order the defaults and the groups came in
- * (a file, then the command line), and a group's key is checked by the very
- * setter that checks it outside a group.
+ * scenario_key_set (keys.c, the one key table), and the result kept in the
+ * group. So a group inherits every key it does not set, whichever order
+ * the defaults and the groups came in (a file, then the command line), and
+ * a group's key is checked by the very setter that checks it outside a
+ * group. This file calls down to keys.c, never up to scenario.c.
  *
  * Without a declared group the scenario has one implicit group, "all",
  * whose fields are the scenario's own: the engine and the outputs treat
@@ -16,27 +17,14 @@
  */
 #include "group_int.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "parse.h"
 
 #define Q(v) parse_echo((v), (char[64]){0}, 64)
-
-bool scenario_group_name_ok(const char *name)
-{
-    size_t len = strlen(name);
-    if (len == 0 || len > SCENARIO_GROUP_NAME_MAX || !isalpha((unsigned char)name[0]))
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (!isalnum(c) && c != '-' && c != '_')
-            return false;
-    }
-    return true;
-}
 
 station_group *scenario_group_find(const scenario *sc, const char *name)
 {
@@ -128,7 +116,7 @@ static int try_value(const scenario *sc, station_group *g, const char *key, cons
         return 0;
     }
     scenario tmp = scratch_of(sc);
-    int rc = scenario_set(&tmp, key, value, reason, sizeof reason);
+    int rc = scenario_key_set(&tmp, key, value, reason, sizeof reason);
     free(tmp.positions_m);
     if (rc != 0) {
         snprintf(err, errlen, "group %s: %s", g->name, reason);
@@ -177,31 +165,6 @@ int scenario_group_set(scenario *sc, station_group *g, const char *key, const ch
     return 0;
 }
 
-int scenario_set_dotted(scenario *sc, const char *key, const char *value, char *err,
-                        size_t errlen)
-{
-    const char *dot = strchr(key, '.');
-    char name[SCENARIO_GROUP_NAME_MAX + 1];
-    size_t len = (size_t)(dot - key);
-    if (len == 0 || len > SCENARIO_GROUP_NAME_MAX) {
-        snprintf(err, errlen, "%s: unknown key", Q(key));
-        return -1;
-    }
-    memcpy(name, key, len);
-    name[len] = '\0';
-    station_group *g = scenario_group_find(sc, name);
-    if (g == NULL) {
-        snprintf(err, errlen, "%s: there is no group %s (declare it with --group or [group %s])",
-                 Q(key), Q(name), Q(name));
-        return -1;
-    }
-    if (value == NULL || value[0] == '\0') {
-        snprintf(err, errlen, "%s: needs a value", key);
-        return -1;
-    }
-    return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
-}
-
 int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen)
 {
     char *text = strdup(spec), *save = NULL;
@@ -223,6 +186,8 @@ int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen
             goto done;
         g = scenario_group_find(sc, name);
     }
+    const char *seen[64];
+    size_t n_seen = 0;
     for (char *kv; (kv = strtok_r(NULL, " \t", &save)) != NULL;) {
         char *eq = strchr(kv, '=');
         if (eq == NULL || eq == kv || eq[1] == '\0') {
@@ -230,6 +195,15 @@ int scenario_group_spec(scenario *sc, const char *spec, char *err, size_t errlen
             goto done;
         }
         *eq = '\0';
+        /* A key twice in one spec would silently keep the last, as a key
+         * twice in one [group] section would: refused alike. */
+        for (size_t i = 0; i < n_seen; i++)
+            if (strcmp(seen[i], kv) == 0) {
+                snprintf(err, errlen, "group %s: %s is given twice", name, Q(kv));
+                goto done;
+            }
+        if (n_seen < sizeof seen / sizeof seen[0])
+            seen[n_seen++] = kv;
         if (scenario_group_set(sc, g, kv, eq + 1, 0, true, err, errlen) != 0)
             goto done;
     }
@@ -325,7 +299,7 @@ static int resolve_one(const scenario *sc, station_group *g, char *err, size_t e
             if (parse_u32(gk->value, 0, SCENARIO_MAX_STATIONS, &g->count, reason,
                           sizeof reason) == 0)
                 continue;
-        } else if (scenario_set(&tmp, gk->key, gk->value, reason, sizeof reason) == 0) {
+        } else if (scenario_key_set(&tmp, gk->key, gk->value, reason, sizeof reason) == 0) {
             continue;
         }
         free(tmp.positions_m);
@@ -340,6 +314,67 @@ static int resolve_one(const scenario *sc, station_group *g, char *err, size_t e
         return -1;
     }
     g->positions_m = tmp.positions_m;
+    return 0;
+}
+
+/* Whether a group gives itself `key`. */
+static bool group_sets(const station_group *g, const char *key)
+{
+    for (uint32_t k = 0; k < g->n_keys; k++)
+        if (strcmp(g->keys[k].key, key) == 0)
+            return true;
+    return false;
+}
+
+static bool has_load(traffic_kind kind)
+{
+    return kind == TRAFFIC_POISSON || kind == TRAFFIC_ONOFF;
+}
+
+/* With groups, the scenario's `load` is the total of the groups that set
+ * no load of their own and whose traffic has one, shared in proportion to
+ * their stations (each of those stations offers the same); run and sweep
+ * alike. A group of 0 stations offers nothing: its load is 0. */
+static void share_load(scenario *sc)
+{
+    uint64_t sharing = 0;
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        const station_group *g = &sc->groups[i];
+        if (!group_sets(g, "load") && has_load(g->traffic.kind))
+            sharing += g->count;
+    }
+    for (uint32_t i = 0; i < sc->n_named; i++) {
+        station_group *g = &sc->groups[i];
+        if (g->count == 0)
+            g->traffic.load = 0;
+        else if (!group_sets(g, "load") && has_load(g->traffic.kind))
+            g->traffic.load = sc->traffic.load * g->count / (double)sharing;
+    }
+}
+
+/* A key a group gives itself that its traffic does not use is refused,
+ * as the same option is outside groups (src/cli/cli.c). */
+static int check_effect(const station_group *g, char *err, size_t errlen)
+{
+    traffic_kind t = g->traffic.kind;
+    if (group_sets(g, "load") && !has_load(t)) {
+        snprintf(err, errlen, "group %s: load: conflicts with %s traffic, which has no offered "
+                              "load (traffic=poisson or onoff)",
+                 g->name, scenario_traffic_name(t));
+        return -1;
+    }
+    if (group_sets(g, "batch") && t != TRAFFIC_BATCH) {
+        snprintf(err, errlen, "group %s: batch: conflicts with %s traffic (only traffic=batch "
+                              "has batches)",
+                 g->name, scenario_traffic_name(t));
+        return -1;
+    }
+    if (group_sets(g, "on-off") && t != TRAFFIC_ONOFF) {
+        snprintf(err, errlen, "group %s: on-off: conflicts with %s traffic (only traffic=onoff "
+                              "has on and off periods)",
+                 g->name, scenario_traffic_name(t));
+        return -1;
+    }
     return 0;
 }
 
@@ -395,7 +430,7 @@ int scenario_groups_resolve(scenario *sc, char *err, size_t errlen)
     uint64_t total = 0;
     for (uint32_t i = 0; i < sc->n_named; i++) {
         station_group *g = &sc->groups[i];
-        if (resolve_one(sc, g, err, errlen) != 0)
+        if (resolve_one(sc, g, err, errlen) != 0 || check_effect(g, err, errlen) != 0)
             return -1;
         g->first = (uint32_t)total;
         total += g->count;
@@ -410,6 +445,7 @@ int scenario_groups_resolve(scenario *sc, char *err, size_t errlen)
         return -1;
     }
     sc->n_stations = (uint32_t)total;
+    share_load(sc);
     for (uint32_t i = 0; i < sc->n_named; i++)
         if (resolve_dest(sc, &sc->groups[i], err, errlen) != 0)
             return -1;
@@ -460,78 +496,4 @@ double scenario_station_metres(const scenario *sc, uint32_t i)
     if (phy->topology == TOPOLOGY_STAR)
         return phy->length_m;
     return n > 1 ? phy->length_m * i / (n - 1) : 0;
-}
-
-/* ---- the per-station keys that only this file knows ---- */
-
-int scenario_set_reply(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    if (strcmp(v, "none") == 0) {
-        sc->reply.on = false;
-        return 0;
-    }
-    frame_size_spec size;
-    if (scenario_frame_size_parse(key, v, &size, err, errlen) != 0)
-        return -1;
-    sc->reply.on = true;
-    sc->reply.size = size;
-    return 0;
-}
-
-int scenario_set_think(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    sim_time t = 0;
-    char reason[400];
-    if (parse_time_ps(v, &t, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s: %s", key, reason);
-        return -1;
-    }
-    if (t < 0 || t > PARSE_MAX_TIME_PS) {
-        snprintf(err, errlen, "%s: %s is out of range (0 to 2400h)", key, Q(v));
-        return -1;
-    }
-    sc->reply.think = t;
-    return 0;
-}
-
-/* span = FROM-TO (metres along the bus). */
-int scenario_set_span(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    const char *dash = strchr(v, '-');
-    char from[64], reason[400];
-    double a = 0, b = 0;
-    size_t len = dash ? (size_t)(dash - v) : 0;
-    if (dash == NULL || len == 0 || len >= sizeof from) {
-        snprintf(err, errlen, "%s: '%s' is not FROM-TO (metres, e.g. 0-100)", key, Q(v));
-        return -1;
-    }
-    memcpy(from, v, len);
-    from[len] = '\0';
-    if (parse_metres(from, 1e7, &a, reason, sizeof reason) != 0 ||
-        parse_metres(dash + 1, 1e7, &b, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s: %s", key, reason);
-        return -1;
-    }
-    if (b < a) {
-        snprintf(err, errlen, "%s: %s runs backwards (FROM must not exceed TO)", key, Q(v));
-        return -1;
-    }
-    sc->place = PLACE_SPAN;
-    sc->place_from_m = a;
-    sc->place_to_m = b;
-    return 0;
-}
-
-/* drop = METRES (every drop cable of the group, star). */
-int scenario_set_drop(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    double m = 0;
-    char reason[400];
-    if (parse_metres(v, 1e7, &m, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s: %s", key, reason);
-        return -1;
-    }
-    sc->place = PLACE_DROP;
-    sc->place_from_m = sc->place_to_m = m;
-    return 0;
 }

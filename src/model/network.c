@@ -20,6 +20,7 @@
 
 #include "budget.h"
 #include "group_int.h"
+#include "keys.h"
 #include "parse.h"
 
 #define Q(v) parse_echo((v), (char[64]){0}, 64)

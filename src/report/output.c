@@ -310,8 +310,8 @@ SGET(offered, u(s->c.frames_offered))
 SGET(dropped, u(s->c.frames_dropped))
 SGET(collisions, u(s->c.collisions))
 SGET(attempts, u(s->c.attempts))
-SGET(rx_ok, u(s->c.frames_received_ok))
-SGET(rx_bad, u(s->c.frames_received_bad))
+SGET(delivered, u(s->c.frames_delivered))
+SGET(corrupted, u(s->c.frames_corrupted))
 SGET(bits, u(s->bits_delivered))
 SGET(share, d(s->share))
 SGET(queue, u(s->queue_len))
@@ -330,8 +330,8 @@ static const station_field station_fields[] = {
     {"frames_dropped", sget_dropped},
     {"collisions", sget_collisions},
     {"attempts", sget_attempts},
-    {"frames_received_ok", sget_rx_ok},
-    {"frames_received_bad", sget_rx_bad},
+    {"frames_delivered", sget_delivered},
+    {"frames_corrupted", sget_corrupted},
     {"bits_delivered", sget_bits},
     {"share", sget_share},
     {"queue_len", sget_queue},
@@ -505,7 +505,8 @@ static int json_group_keys(json_t *o, const station_group *g)
     else
         scenario_dest_text(&g->traffic, dest, sizeof dest);
     int rc = 0;
-    rc |= put(o, "first_station", json_integer(g->first + 1));
+    /* A group of 0 stations has no first station. */
+    rc |= put(o, "first_station", g->count ? json_integer(g->first + 1) : json_null());
     rc |= put(o, "traffic", json_string(scenario_traffic_name(g->traffic.kind)));
     rc |= put(o, "frame_size", json_string(size));
     rc |= put(o, "dest", json_string(dest));
@@ -607,10 +608,23 @@ static int write_json(FILE *f, const output_run *run)
 
 /* ---- text ---- */
 
+/* A real in text with `decimals` digits and a unit, or "-" when it does
+ * not apply. */
+static const char *text_real(char *buf, size_t len, int decimals, const char *unit, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, len, "%.*f%s", decimals, v, unit);
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
 /* A group's configured load: G, or what its traffic is instead. */
 static void load_text(const station_group *g, char *buf, size_t len)
 {
-    if (g->traffic.kind == TRAFFIC_POISSON || g->traffic.kind == TRAFFIC_ONOFF)
+    if (g->count == 0)
+        snprintf(buf, len, "-"); /* no station, no load */
+    else if (g->traffic.kind == TRAFFIC_POISSON || g->traffic.kind == TRAFFIC_ONOFF)
         snprintf(buf, len, "%.4g", g->traffic.load);
     else if (g->traffic.kind == TRAFFIC_NONE && g->reply.on)
         snprintf(buf, len, "replies");
@@ -631,24 +645,23 @@ static int write_text_groups(FILE *f, const output_run *run)
     for (uint32_t i = 0; i < r->n_groups; i++) {
         const group_result *g = &r->groups[i];
         const station_group *sg = scenario_group_at(run->sc, i);
-        char load[32], jain[16], mean[32], p99[32];
+        char load[32], jain[16], mean[32], p99[32], share[16];
         load_text(sg, load, sizeof load);
-        snprintf(mean, sizeof mean, g->frames_ok ? "%.1f us" : "-", g->mean_delay_us);
-        snprintf(p99, sizeof p99, g->frames_ok ? "%.1f us" : "-", g->p99_delay_us);
-        if (isnan(g->load))
+        text_real(mean, sizeof mean, 1, " us", g->mean_delay_us);
+        text_real(p99, sizeof p99, 1, " us", g->p99_delay_us);
+        if (g->stations == 0)
+            ; /* offers nothing: adds nothing */
+        else if (isnan(g->load))
             all_loaded = false;
         else
             total += g->load;
-        if (isnan(g->jain_fairness))
-            snprintf(jain, sizeof jain, "-");
-        else
-            snprintf(jain, sizeof jain, "%.4f", g->jain_fairness);
+        text_real(jain, sizeof jain, 4, "", g->jain_fairness);
+        text_real(share, sizeof share, 1, "%", 100 * g->share);
         if (fprintf(f,
-                    "  %-18s%-12s %8" PRIu32 " %9s %8.4f %8.4f %5.1f%% %8" PRIu64 " %8" PRIu64
+                    "  %-18s%-12s %8" PRIu32 " %9s %8.4f %8.4f %6s %8" PRIu64 " %8" PRIu64
                     " %8" PRIu64 " %10s %10s %6s\n",
-                    "", g->name, g->stations, load, g->offered_load, g->throughput,
-                    100 * g->share, g->frames_ok, g->frames_aborted, g->frames_dropped, mean,
-                    p99, jain) < 0)
+                    "", g->name, g->stations, load, g->offered_load, g->throughput, share,
+                    g->frames_ok, g->frames_aborted, g->frames_dropped, mean, p99, jain) < 0)
             return -1;
         if (g->responses &&
             fprintf(f, "  %-18s%-12s responses: %" PRIu64 ", mean %.1f us, p99 %.1f us\n", "",
@@ -702,9 +715,10 @@ static int write_text(FILE *f, const output_run *run)
                      : "",
                  dest);
     if (r->n_groups)
-        n = fprintf(f, "csmacd run: %s, %u station%s in %u groups (below), %s, seed %" PRIu64 "\n",
+        n = fprintf(f, "csmacd run: %s, %u station%s in %u group%s (below), %s, seed %" PRIu64
+                       "\n",
                     sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", r->n_groups,
-                    where, sc->seed);
+                    r->n_groups == 1 ? "" : "s", where, sc->seed);
     else
         n = fprintf(f, "csmacd run: %s, %u station%s, %s, %s, policy %s, seed %" PRIu64 "\n",
                     sc->phy.name, sc->n_stations, sc->n_stations == 1 ? "" : "s", where, what,
@@ -727,8 +741,11 @@ static int write_text(FILE *f, const output_run *run)
     if (isfinite(r->throughput_ci95))
         LINE("throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput, r->throughput_ci95,
              r->throughput_mbps);
-    else /* fewer than two batches: no interval */
+    else if (r->throughput > 0) /* fewer than two batches: no interval */
         LINE("throughput", "%.4f (no CI: fewer than 2 batches), %.3f Mb/s", r->throughput,
+             r->throughput_mbps);
+    else
+        LINE("throughput", "%.4f (no CI: nothing received whole), %.3f Mb/s", r->throughput,
              r->throughput_mbps);
     LINE("offered load", "%.4f", r->offered_load);
     LINE("frames", "%" PRIu64 " offered, %" PRIu64 " sent OK, %" PRIu64 " aborted, %" PRIu64
@@ -738,16 +755,21 @@ static int write_text(FILE *f, const output_run *run)
     LINE("received", "%" PRIu64 " whole, %" PRIu64 " corrupted at the receiver",
          r->frames_delivered, r->frames_corrupted);
     LINE("attempts", "%" PRIu64, r->attempts);
-    LINE("collisions", "%" PRIu64 " on the medium, %.3f per frame sent, %" PRIu64 " late",
-         r->collisions, r->collisions_per_frame, r->late_collisions);
-    LINE("delay", "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us", r->mean_delay_us,
-         r->p50_delay_us, r->p99_delay_us, r->max_delay_us);
+    char per[32], cap[32];
+    LINE("collisions", "%" PRIu64 " on the medium, %s per frame sent, %" PRIu64 " late",
+         r->collisions, text_real(per, sizeof per, 3, "", r->collisions_per_frame),
+         r->late_collisions);
+    if (isnan(r->mean_delay_us))
+        LINE("delay", "%s", "- (no frame sent)");
+    else
+        LINE("delay", "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us", r->mean_delay_us,
+             r->p50_delay_us, r->p99_delay_us, r->max_delay_us);
     if (isnan(r->jain_fairness))
         LINE("fairness (Jain)", "%s", "undefined (nothing delivered)");
     else
         LINE("fairness (Jain)", "%.4f", r->jain_fairness);
-    LINE("capture", "mean run %.2f frames, longest %" PRIu64, r->capture_mean_run,
-         r->capture_max_run);
+    LINE("capture", "mean run %s frames, longest %" PRIu64,
+         text_real(cap, sizeof cap, 2, "", r->capture_mean_run), r->capture_max_run);
     if (sc->outage_duration > 0) {
         if (r->recovery_s >= 0)
             LINE("recovery", "%.6f s after the outage, backlog back to its level", r->recovery_s);

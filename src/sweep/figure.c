@@ -282,8 +282,21 @@ static const char *no_value_meaning(const char *measure, const scenario *sc)
     if (strcmp(measure, "completion_s") == 0)
         return sc->traffic.kind == TRAFFIC_BATCH ? "not every frame was done within the run"
                                                  : "only batch traffic completes";
-    if (strcmp(measure, "jain_fairness") == 0)
+    /* The others that can be undefined (stations/MODEL.md, "Measures that
+     * do not apply"); a group's by its measure's name. */
+    const char *dot = strchr(measure, '.');
+    const char *m = dot ? dot + 1 : measure;
+    if (strcmp(m, "jain_fairness") == 0 || strcmp(m, "share") == 0)
         return "nothing was delivered";
+    if (strstr(m, "delay") != NULL || strcmp(m, "collisions_per_frame") == 0 ||
+        strcmp(m, "capture_mean_run") == 0)
+        return "no frame was sent";
+    if (strncmp(m, "response_", 9) == 0)
+        return "no reply came";
+    if (strcmp(m, "throughput_ci95") == 0)
+        return "fewer than two batches, or nothing received whole";
+    if (dot != NULL && strcmp(m, "load") == 0)
+        return "the group's traffic has no load";
     return NULL;
 }
 

@@ -222,10 +222,18 @@ static int keyed_words(const char *key, const char *list, char ***out, size_t *n
         *n = tmp.n[named];
         return 0;
     } else if (strstr(list, "..") != NULL) {
-        if (parse_list_double(list, -1e300, 1e300, &d, n, err, errlen) != 0)
-            return -1;
-        *out = words_from_double(d, *n);
-        free(d);
+        /* Whole numbers step by 1 (queue=1..4), as the documented A..B
+         * says; other ranges need their step (0.1..0.5:0.1). */
+        char ignored[256];
+        if (parse_list_u64(list, 0, UINT64_MAX, &u, n, ignored, sizeof ignored) == 0) {
+            *out = words_from_u64(u, *n);
+            free(u);
+        } else {
+            if (parse_list_double(list, -1e300, 1e300, &d, n, err, errlen) != 0)
+                return -1;
+            *out = words_from_double(d, *n);
+            free(d);
+        }
     } else if (parse_list_words(list, out, n, err, errlen) != 0) {
         return -1;
     }
@@ -384,44 +392,16 @@ static int set_total(scenario *sc, const char *value, char *err, size_t errlen)
     return scenario_set(sc, key, count, err, errlen);
 }
 
-/* With groups, the load axis is the total offered load: the groups that
- * set no `load` of their own share it in proportion to their stations
- * (each station offers the same), after the stations are known. */
-static int set_total_load(scenario *sc, const char *value, char *err, size_t errlen)
-{
-    double total = strtod(value, NULL);
-    uint64_t stations = 0;
-    for (uint32_t i = 0; i < sc->n_named; i++) {
-        const char *count = group_own(&sc->groups[i], "stations");
-        if (group_own(&sc->groups[i], "load") == NULL && count != NULL)
-            stations += strtoul(count, NULL, 10);
-    }
-    if (scenario_set(sc, "load", value, err, errlen) != 0)
-        return -1;
-    for (uint32_t i = 0; i < sc->n_named && stations > 0; i++) {
-        const station_group *gr = &sc->groups[i];
-        const char *count = group_own(gr, "stations");
-        uint32_t n = count ? (uint32_t)strtoul(count, NULL, 10) : 0;
-        if (group_own(gr, "load") != NULL || n == 0) /* 0 stations offer nothing */
-            continue;
-        char key[SCENARIO_GROUP_NAME_MAX + 16], load[40];
-        snprintf(key, sizeof key, "%s.load", gr->name);
-        snprintf(load, sizeof load, "%.17g", total * n / (double)stations);
-        if (scenario_set(sc, key, load, err, errlen) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* One named axis's value. */
 static int apply_named(scenario *sc, sweep_axis a, const char *v, char *err, size_t errlen)
 {
     char reason[1024];
     bool groups = sc->n_named > 0;
-    int rc = groups && a == SWEEP_AXIS_STATIONS ? set_total(sc, v, reason, sizeof reason)
-             : groups && a == SWEEP_AXIS_LOAD   ? set_total_load(sc, v, reason, sizeof reason)
-                                                : scenario_set(sc, sweep_axis_key(a), v, reason,
-                                                               sizeof reason);
+    /* With groups `load` is the total as in run: scenario_finish shares
+     * it among the groups that set none (src/model/group.c). */
+    int rc = groups && a == SWEEP_AXIS_STATIONS
+                 ? set_total(sc, v, reason, sizeof reason)
+                 : scenario_set(sc, sweep_axis_key(a), v, reason, sizeof reason);
     if (rc == 0)
         return 0;
     if (strncmp(reason, "--", 2) == 0)
@@ -462,18 +442,11 @@ int sweep_apply(const sweep_grid *g, size_t p, scenario *sc, char *err, size_t e
             return -1;
         }
     }
-    bool groups = sc->n_named > 0;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         sweep_axis a = order[i];
-        if (g->n[a] > 0 && !(groups && a == SWEEP_AXIS_LOAD) &&
-            apply_named(sc, a, g->values[a][idx[a]], err, errlen) != 0)
+        if (g->n[a] > 0 && apply_named(sc, a, g->values[a][idx[a]], err, errlen) != 0)
             return -1;
     }
-    /* With groups the load comes last: its shares need the stations. */
-    if (groups && g->n[SWEEP_AXIS_LOAD] > 0 &&
-        apply_named(sc, SWEEP_AXIS_LOAD, g->values[SWEEP_AXIS_LOAD][idx[SWEEP_AXIS_LOAD]], err,
-                    errlen) != 0)
-        return -1;
     return 0;
 }
 

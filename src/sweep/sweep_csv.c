@@ -255,6 +255,45 @@ static void write_keyed_names(FILE *f, const sweep_csv_layout *l)
         csv_field(f, l->grid->with[i].key, false);
 }
 
+/* With groups, a column per group, "NAME.group": the group as `run
+ * --group` takes it ("NAME stations=K key=value ..."), its own keys at
+ * this point (a keyed axis's value included), so that a row re-runs with
+ * `run`: these --group options, the scenario columns but `stations` (the
+ * groups' total) as options, and the seed. Blanks inside a value (a
+ * file's "positions = 0, 100") are left out: --group splits on them. */
+static void write_group_specs(FILE *f, const sweep_csv_layout *l, const scenario *sc)
+{
+    for (uint32_t g = 0; g < n_groups(l) && g < sc->n_named; g++) {
+        const station_group *gr = &sc->groups[g];
+        size_t cap = 64 + strlen(gr->name), used = 0;
+        for (uint32_t k = 0; k < gr->n_keys; k++)
+            cap += strlen(gr->keys[k].key) + strlen(gr->keys[k].value) + 2;
+        char *spec = malloc(cap);
+        if (spec == NULL) {
+            csv_field(f, "", false); /* the stream's error is the writer's to report */
+            continue;
+        }
+        used += (size_t)snprintf(spec, cap, "%s stations=%" PRIu32, gr->name, gr->count);
+        for (uint32_t k = 0; k < gr->n_keys; k++) {
+            if (strcmp(gr->keys[k].key, "stations") == 0)
+                continue;
+            used += (size_t)snprintf(spec + used, cap - used, " %s=", gr->keys[k].key);
+            for (const char *c = gr->keys[k].value; *c; c++)
+                if (*c != ' ' && *c != '\t')
+                    spec[used++] = *c;
+            spec[used] = '\0';
+        }
+        csv_field(f, spec, false);
+        free(spec);
+    }
+}
+
+static void write_group_spec_names(FILE *f, const sweep_csv_layout *l)
+{
+    for (uint32_t g = 0; g < n_groups(l); g++)
+        fprintf(f, ",%s.group", l->first->groups[g].name);
+}
+
 /* "NAME.measure" and, for the points' rows (ci), "NAME.measure_ci95". */
 static void write_group_names(FILE *f, const sweep_csv_layout *l, bool ci)
 {
@@ -274,6 +313,7 @@ void sweep_csv_header(FILE *f, const sweep_csv_layout *l)
     for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
         csv_field(f, scenario_columns[i].name, i == 0);
     write_keyed_names(f, l);
+    write_group_spec_names(f, l);
     fputs(",point,reps,seed,master_seed,precision_met", f);
     for (size_t k = 0; k < sweep_measure_count(); k++) {
         const char *name = sweep_measure_at(k)->name;
@@ -291,6 +331,7 @@ void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_
 {
     write_scenario_fields(f, sc);
     write_keyed_fields(f, l, p);
+    write_group_specs(f, l, sc);
     fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s", p, r->n_reps,
             sweep_seed(so->seed, p, 0), so->seed,
             so->precision > 0 ? (r->precision_met ? "1" : "0") : "");
@@ -328,6 +369,7 @@ void sweep_csv_reps_header(FILE *f, const sweep_csv_layout *l)
     for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
         csv_field(f, scenario_columns[i].name, i == 0);
     write_keyed_names(f, l);
+    write_group_spec_names(f, l);
     fputs(",point,rep,seed", f);
     for (size_t k = 0; k < sweep_measure_count(); k++)
         fprintf(f, ",%s", sweep_measure_at(k)->name);
@@ -342,6 +384,7 @@ void sweep_csv_reps_rows(FILE *f, const sweep_csv_layout *l, const scenario *sc,
     for (uint32_t rep = 0; rep < r->n_reps; rep++) {
         write_scenario_fields(f, sc);
         write_keyed_fields(f, l, p);
+        write_group_specs(f, l, sc);
         fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64, p, rep, sweep_seed(master, p, rep));
         const double *v = r->values + (size_t)rep * w;
         for (size_t k = 0; k < m; k++)

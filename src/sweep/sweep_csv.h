@@ -19,8 +19,9 @@
 
 /* The columns beyond the scenario's and the run's: one per keyed axis of
  * the grid and per companion key (named as its key, the value as given),
- * and, when the points
- * name groups, each group's measures (sweep_group_measure_at) as
+ * and, when the points name groups, a "NAME.group" per group (the group
+ * as `run --group` takes it at that point, so that a row re-runs with
+ * run) and each group's measures (sweep_group_measure_at) as
  * "NAME.measure" (the response times only when some group of some point
  * answers). The groups are the same at every point of a sweep. */
 typedef struct sweep_csv_layout {

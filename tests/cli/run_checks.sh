@@ -168,6 +168,134 @@ PY
 }
 check one_batch_no_interval one_batch
 
+# Measures that do not apply are null in JSON, empty in CSV and "-" in
+# text, never 0 (stations/MODEL.md, "Measures that do not apply"): in run,
+# in a group, in both sweep CSVs.
+undefined_measures() {
+    "$bin" run --traffic none --duration 10ms --format json >none.json
+    "$bin" run --traffic none --duration 10ms --format csv >none.csv
+    "$bin" run --traffic none --duration 10ms >none.txt
+    grep -Eq '^  delay +- \(no frame sent\)$' none.txt
+    grep -Eq '^  collisions +0 on the medium, - per frame sent, 0 late$' none.txt
+    grep -Eq '^  throughput +0\.0000 \(no CI: nothing received whole\)' none.txt
+    # Collisions without a frame sent: no ratio, however many collisions.
+    "$bin" run --stations 2 --attempt-limit 1 --duration 5ms --format json >coll.json
+    # A group that sends nothing beside one that does; then nothing at all.
+    "$bin" run --duration 20ms --group 'a stations=2' --group 'b stations=2 traffic=none' \
+        --format json >grp.json
+    "$bin" run --duration 20ms --group 'a stations=2' --group 'b stations=2 traffic=none' \
+        >grp.txt
+    "$bin" run --duration 20ms --traffic none --group 'a stations=2' --group 'b stations=1' \
+        --format json >grp0.json
+    "$bin" sweep --quiet --duration 20ms --reps 2 --group 'a stations=2' \
+        --group 'b stations=2 traffic=none' --grid a.stations=1,2 --csv gsw.csv --reps-csv gswr.csv
+    "$bin" sweep --quiet --duration 10ms --traffic none --stations 2,3 --csv nsw.csv \
+        --reps-csv nswr.csv
+    python3 - <<'PY'
+import csv, json
+undefined = ["mean_delay_us", "p50_delay_us", "p99_delay_us", "max_delay_us",
+             "collisions_per_frame", "capture_mean_run", "throughput_ci95", "jain_fairness"]
+d = json.load(open("none.json"))
+for k in undefined:
+    assert d[k] is None, (k, d[k])
+assert all(s["share"] is None for s in d["stations"]), d["stations"][0]
+assert d["throughput"] == 0.0 and d["frames_ok"] == 0
+row = list(csv.DictReader(open("none.csv")))[0]
+for k in undefined:
+    assert row[k] == "", (k, row[k])
+c = json.load(open("coll.json"))
+assert c["collisions"] > 100 and c["frames_ok"] == 0, c
+assert c["collisions_per_frame"] is None and c["mean_delay_us"] is None, c
+g = json.load(open("grp.json"))["groups"]
+for k in ["delay_mean_s", "delay_p99_s", "throughput_ci95", "jain_fairness"]:
+    assert g["b"][k] is None, (k, g["b"][k])
+    assert g["a"][k] is not None and g["a"][k] > 0, (k, g["a"][k])
+assert g["b"]["share"] == 0.0 and g["a"]["share"] == 1.0, g  # 0 of what was delivered
+g0 = json.load(open("grp0.json"))["groups"]
+for name in "ab":
+    for k in ["share", "delay_mean_s", "delay_p99_s", "throughput_ci95"]:
+        assert g0[name][k] is None, (name, k, g0[name][k])
+for name in ("gsw.csv", "gswr.csv"):
+    rows = list(csv.DictReader(open(name)))
+    assert len(rows) == (2 if name == "gsw.csv" else 4), (name, len(rows))
+    for r in rows:
+        assert r["b.delay_mean_s"] == "" and r["b.delay_p99_s"] == "", (name, r)
+        assert float(r["a.delay_mean_s"]) > 0 and float(r["mean_delay_us"]) > 0, (name, r)
+        if name == "gswr.csv":
+            assert r["b.throughput_ci95"] == "", r
+for name in ("nsw.csv", "nswr.csv"):
+    for r in csv.DictReader(open(name)):
+        for k in ["mean_delay_us", "p99_delay_us", "collisions_per_frame", "capture_mean_run",
+                  "jain_fairness"]:
+            assert r[k] == "", (name, k, r[k])
+            if name == "nsw.csv":
+                assert r[k + "_ci95"] == "", (name, k)
+PY
+    grep -Eq '^ +b +2 +none +0\.0000 +0\.0000 +0\.0% +0 +0 +0 +- +- +-$' grp.txt
+}
+check undefined_measures_are_null undefined_measures
+
+# A station's frames_delivered / frames_corrupted count the frames it sent
+# (their sums are the run's); the old names, which read as Clause 30's
+# aFramesReceivedOK, are gone.
+station_delivered() {
+    "$bin" run --stations 3 --duration 20ms --format json >sd.json
+    "$bin" run --stations 3 --duration 20ms --stations-csv sd.csv >/dev/null
+    python3 - <<'PY'
+import csv, json
+d = json.load(open("sd.json"))
+st = d["stations"]
+assert sum(s["frames_delivered"] for s in st) == d["frames_delivered"] > 0
+assert sum(s["frames_corrupted"] for s in st) == d["frames_corrupted"]
+assert all("frames_received_ok" not in s for s in st)
+# Every frame a station sent whole reached its destination (no faults): so
+# its frames_delivered is its own aFramesTransmittedOK, not what it received.
+assert all(s["frames_delivered"] == s["aFramesTransmittedOK"] for s in st), st
+h = next(csv.reader(open("sd.csv")))
+assert "frames_delivered" in h and "frames_received_ok" not in h, h
+PY
+}
+check station_counts_its_sent_frames station_delivered
+
+# With groups a top-level load is the total, shared by the groups that set
+# none in proportion to their stations, in run as in sweep (0.6 over 2 + 4
+# stations: 0.2 and 0.4); a group of 0 stations has no load and no first
+# station; "1 group", not "1 groups".
+group_loads_and_empty() {
+    "$bin" run --traffic poisson --load 0.6 --duration 20ms --group 'a stations=2' \
+        --group 'b stations=4' --group 'c stations=0' --group 'd stations=1 load=0.05' \
+        --format json >gl.json
+    "$bin" run --traffic poisson --load 0.6 --duration 20ms --group 'a stations=2' \
+        --group 'b stations=4' --group 'c stations=0' >gl.txt
+    "$bin" run --duration 1ms --group 'a stations=1' >one.txt
+    python3 - <<'PY'
+import json
+g = json.load(open("gl.json"))["groups"]
+assert abs(g["a"]["load"] - 0.2) < 1e-12 and abs(g["b"]["load"] - 0.4) < 1e-12, g
+assert g["d"]["load"] == 0.05, g["d"]
+assert g["c"]["load"] is None and g["c"]["first_station"] is None, g["c"]
+assert g["a"]["first_station"] == 1 and g["d"]["first_station"] == 7
+PY
+    grep -Eq '^ +c +0 +- +0\.0000 ' gl.txt
+    grep -Eq '^  load +0\.6 \(the groups. loads added\)$' gl.txt
+    grep -q '^csmacd run: 10base5, 1 station in 1 group (below)' one.txt
+}
+check group_loads_and_empty group_loads_and_empty
+
+# extcap captures the group presets (Wireshark's dialog offers them): each
+# group as one --group, sized by the sweep's first point.
+extcap_group_presets() {
+    for p in file-server weakest-link mixed-storm; do
+        "$bin" extcap --capture --extcap-interface csmacd --fifo "x-$p.pcapng" --preset "$p" \
+            --duration 400ms --pace 1000 2>"x-$p.err"
+        [[ -s x-$p.pcapng && ! -s x-$p.err ]] || { cat "x-$p.err"; return 1; }
+    done
+    "$bin" extcap --capture --extcap-interface csmacd --fifo x4.pcapng --preset weakest-link \
+        --stations 4 --duration 20ms --pace 1000
+    [[ -s x4.pcapng ]]
+}
+check extcap_group_presets extcap_group_presets
+
 batch_completion() {
     "$bin" run --stations 4 --traffic batch --batch 2 --duration 1s --format json >b.json
     python3 -c '

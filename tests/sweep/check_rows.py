@@ -3,7 +3,7 @@
 
 Pins: every row of a sweep CSV (one replication per point) and every row
 of a --reps-csv file, turned back into `csmacd run` options from its
-scenario columns and its seed, prints exactly the same measures (the same
+scenario columns, its groups' NAME.group columns and its seed, prints exactly the same measures (the same
 text, so the same numbers to the last printed digit) as the sweep did.
 Also pins the tidy shape: one header, the same number of fields on every
 row. It does not judge the values themselves.
@@ -35,15 +35,23 @@ OPTIONS = {
 def run_args(row):
     args = []
     traffic = row["traffic"]
+    # With groups, a NAME.group column per group holds it as --group takes
+    # it; the stations column is then their total (run takes the groups'),
+    # and load, batch and on-off are defaults that any group may use.
+    groups = [v for k, v in row.items() if k.endswith(".group")]
     for col, opt in OPTIONS.items():
-        # Options that `run` refuses as conflicting with the traffic kind.
-        if opt == "load" and traffic not in ("poisson", "onoff"):
+        if opt == "stations" and groups:
             continue
-        if opt == "batch" and traffic != "batch":
+        # Options that `run` refuses as conflicting with the traffic kind.
+        if opt == "load" and traffic not in ("poisson", "onoff") and not groups:
+            continue
+        if opt == "batch" and traffic != "batch" and not groups:
             continue
         args += ["--" + opt, row[col]]
-    if traffic == "onoff":
+    if traffic == "onoff" or groups:
         args += ["--on-off", row["on_mean_s"] + "s/" + row["off_mean_s"] + "s"]
+    for spec in groups:
+        args += ["--group", spec]
     args += ["--seed", row["seed"]]
     return args
 
@@ -74,6 +82,11 @@ def main():
                 pass  # one replication: the batch-means interval, compared too
             assert row[name] == value, "point %s: %s is %s in the sweep, %s alone (%s)" % (
                 row["point"], name, row[name], value, " ".join(run_args(row)))
+        if any(k.endswith(".group") for k in row):  # the groups' measures too
+            for name, value in run.items():
+                if "." in name and name in row:
+                    assert row[name] == value, "point %s: %s is %s in the sweep, %s alone" % (
+                        row["point"], name, row[name], value)
         checked += 1
     assert checked > 0, "no row had one replication"
     print("%s: %d rows re-run alone, identical" % (path, checked))

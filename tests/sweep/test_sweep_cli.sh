@@ -265,6 +265,23 @@ reps = list(csv.DictReader(open(sys.argv[2], newline="")))
 assert [r["rogue.frames_ok"] for r in reps] == [r["rogue.frames_ok"] for r in rows]
 print("weakest-link: 1 rogue among 15 sends all 1149 frames; 2 stop everyone")
 PY
+    # A grouped sweep's rows re-run with `run` (their NAME.group columns):
+    # --load is the total in both, shared by the groups that set none.
+    sweep --traffic poisson --load 0.3,0.6 --group 'a stations=2' \
+        --group 'b stations=4 frame-size=64' --group 'c stations=1 load=0.05' \
+        --duration 50ms --csv gl.csv --reps-csv glr.csv || fail "grouped load sweep"
+    python3 "$HERE/check_rows.py" "$EXE" gl.csv || fail "gl.csv: rows do not re-run"
+    python3 "$HERE/check_rows.py" "$EXE" glr.csv --reps || fail "glr.csv: rows do not re-run"
+    python3 "$HERE/check_rows.py" "$EXE" wl.csv || fail "wl.csv: rows do not re-run"
+    python3 - gl.csv <<'PY' || fail "grouped load sweep outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [r["a.group"] for r in rows] == ["a stations=2"] * 2, rows[0]["a.group"]
+assert rows[0]["c.group"] == "c stations=1 load=0.05", rows[0]["c.group"]
+for r in rows:
+    g = float(r["load"])
+    assert abs(float(r["a.offered_load"]) - g / 3) < 0.1 * g, (g, r["a.offered_load"])
+PY
     # The same grouped sweep on one and two threads: byte-identical.
     for j in 1 2; do
         sweep --preset weakest-link --stations 16 --duration 20ms --reps 2 --jobs $j \
@@ -296,8 +313,9 @@ print("mixed-storm: loads shared; beb recovers, all-fixed never does")
 PY
     # File server: replies to every request; +client.load moves with K.
     sweep --preset file-server --grid client.stations=1,8,32 \
-        --grid +client.load=0.003,0.024,0.096 --reps 2 --csv fs.csv --plot fs.svg \
-        || fail "file-server"
+        --grid +client.load=0.003,0.024,0.096 --reps 2 --csv fs.csv --reps-csv fsr.csv \
+        --plot fs.svg || fail "file-server"
+    python3 "$HERE/check_rows.py" "$EXE" fsr.csv --reps || fail "fsr.csv: rows do not re-run"
     python3 "$HERE/check_plot.py" fs.svg "server: share of the bits delivered" \
         "client: mean response time, request queued to reply received (s)" \
         "client.stations" || fail "fs.svg"

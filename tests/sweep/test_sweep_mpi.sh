@@ -63,8 +63,8 @@ bad_exit "--reps-csv in a missing folder" 1 "/nonexistent/r.csv: No such file or
     --csv kept.csv --reps-csv /nonexistent/r.csv
 mkdir -p adir
 bad_exit "--csv a folder" 1 "adir: Is a directory" --csv adir
-bad_exit "a bad point" 2 "--stations: 0 is out of range (1 to 10000)" --csv kept.csv \
-    --stations 2,0
+bad_exit "a bad point" 2 "--frame-size: 10 is out of range (18 to 65535)" --csv kept.csv \
+    --frame-size 64,10
 bad_exit "conflicting outputs" 2 "--csv, --reps-csv: conflicting options: both write kept.csv" \
     --csv kept.csv --reps-csv ./kept.csv
 # --help: once, exit 0.

@@ -97,7 +97,7 @@ static uint64_t hash_results(const results *r)
                                c->frames_with_deferred_xmissions, c->late_collisions,
                                c->frames_aborted_xs_colls, c->frames_late_discarded,
                                c->frames_offered, c->frames_dropped, c->collisions, c->attempts,
-                               c->frames_received_ok, c->frames_received_bad,
+                               c->frames_delivered, c->frames_corrupted,
                                s->bits_delivered, s->queue_len};
         for (size_t k = 0; k < sizeof cu / sizeof cu[0]; k++)
             h_u64(&h, cu[k]);

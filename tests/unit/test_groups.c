@@ -208,19 +208,22 @@ static void test_groups_add_up(void **state)
 }
 
 /* A group inherits every per-station key it does not set, whichever order
- * the defaults and the group came in, and its own value wins. */
+ * the defaults and the group came in, and its own value wins. The load
+ * outside the groups is the total of the groups that set none and whose
+ * traffic has one, shared by their stations (3 and 2 here). Each key is
+ * tried with a traffic that uses it (a key without effect is refused). */
 static void test_inherit_and_override(void **state)
 {
     (void)state;
     static const struct {
-        const char *key, *value_default, *value_group;
+        const char *key, *value_default, *value_group, *traffic;
     } keys[] = {
-        {"traffic", "poisson", "onoff"}, {"load", "0.3", "0.6"},
-        {"frame-size", "100", "200-300"}, {"dest", "broadcast", "random"},
-        {"batch", "3", "5"},              {"on-off", "2ms/8ms", "1ms/1ms"},
-        {"queue", "7", "9"},              {"policy", "fixed", "none"},
-        {"reply", "200", "1518"},         {"think", "1ms", "2ms"},
-        {"span", "100-200", "0-50"},
+        {"traffic", "poisson", "onoff", NULL}, {"load", "0.3", "0.6", "poisson"},
+        {"frame-size", "100", "200-300", NULL}, {"dest", "broadcast", "random", NULL},
+        {"batch", "3", "5", "batch"},          {"on-off", "2ms/8ms", "1ms/1ms", "onoff"},
+        {"queue", "7", "9", NULL},              {"policy", "fixed", "none", NULL},
+        {"reply", "200", "1518", NULL},         {"think", "1ms", "2ms", NULL},
+        {"span", "100-200", "0-50", NULL},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         for (int order = 0; order < 2; order++) {
@@ -229,6 +232,8 @@ static void test_inherit_and_override(void **state)
             char spec[160];
             snprintf(spec, sizeof spec, "own stations=2 %s=%s", keys[i].key,
                      keys[i].value_group);
+            if (keys[i].traffic != NULL)
+                set_ok(&sc, "traffic", keys[i].traffic);
             if (order == 0)
                 set_ok(&sc, keys[i].key, keys[i].value_default);
             group_ok(&sc, "heir stations=3");
@@ -243,8 +248,25 @@ static void test_inherit_and_override(void **state)
             scenario want_d, want_g;
             scenario_defaults(&want_d);
             scenario_defaults(&want_g);
+            if (keys[i].traffic != NULL) {
+                set_ok(&want_d, "traffic", keys[i].traffic);
+                set_ok(&want_g, "traffic", keys[i].traffic);
+            }
             set_ok(&want_d, keys[i].key, keys[i].value_default);
             set_ok(&want_g, keys[i].key, keys[i].value_group);
+            /* The shared load: the total over the stations of the groups
+             * that set no load of their own and whose traffic has one. */
+            bool own_load = strcmp(keys[i].key, "load") == 0;
+            bool heir_uses = want_d.traffic.kind == TRAFFIC_POISSON ||
+                             want_d.traffic.kind == TRAFFIC_ONOFF;
+            bool own_uses = !own_load && (want_g.traffic.kind == TRAFFIC_POISSON ||
+                                          want_g.traffic.kind == TRAFFIC_ONOFF);
+            double total = want_d.traffic.load;
+            double sharing = (heir_uses ? 3 : 0) + (own_uses ? 2 : 0);
+            if (heir_uses)
+                want_d.traffic.load = total * 3 / sharing;
+            if (own_uses)
+                want_g.traffic.load = total * 2 / sharing;
             assert_memory_equal(&heir->traffic, &want_d.traffic, sizeof heir->traffic);
             assert_memory_equal(&own->traffic, &want_g.traffic, sizeof own->traffic);
             assert_string_equal(heir->policy, want_d.policy);

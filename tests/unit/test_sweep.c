@@ -768,6 +768,54 @@ static void test_figure_load(void **state)
     sweep_grid_free(&g);
 }
 
+/* A delay that does not apply (no frame sent: NaN in the results) is no
+ * point on the figure, never a 0, and the note under the plot says why.
+ * Three points over stations; the middle one sent nothing. */
+static void test_figure_undefined_delay(void **state)
+{
+    (void)state;
+    char err[512], warn[512];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_STATIONS, "2,4,8", err, sizeof err), 0);
+    size_t n = sweep_grid_points(&g), m = sweep_measure_count();
+    assert_int_equal(n, 3);
+    int k = sweep_measure_find("mean_delay_us");
+    assert_true(k >= 0);
+    scenario pts[3];
+    sweep_result res[3];
+    memset(res, 0, sizeof res);
+    for (size_t p = 0; p < n; p++) {
+        scenario_defaults(&pts[p]);
+        const char *count = p == 0 ? "2" : p == 1 ? "4" : "8";
+        assert_int_equal(scenario_set(&pts[p], "stations", count, err, sizeof err), 0);
+        assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
+        res[p].done = true;
+        res[p].n_reps = 1;
+        res[p].values = calloc(m, sizeof(double));
+        assert_non_null(res[p].values);
+        for (size_t j = 0; j < m; j++)
+            res[p].values[j] = NAN;
+        res[p].values[k] = p == 1 ? NAN : 1000.0 * (double)(p + 1);
+    }
+    figure_request rq = {.y_list = "mean_delay_us", .title = NULL, .x_axis = -1};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(figure_write_script(&rq, &g, pts, res, f, PLOT_SVG, "d.svg", err, sizeof err),
+                     0);
+    fclose(f);
+    /* The data: x, then the value (missing: '?') and its error bar. */
+    assert_non_null(strstr(buf, "\n 2 1000 0\n 4 ? 0\n 8 3000 0\n"));
+    assert_non_null(strstr(buf, ": no frame was sent at x = 4'"));
+    free(buf);
+    for (size_t p = 0; p < n; p++) {
+        scenario_free(&pts[p]);
+        sweep_result_free(&res[p]);
+    }
+    sweep_grid_free(&g);
+}
+
 /* The throughput formula's costs read off a PHY: 1518-byte frames at
  * 10 Mb/s cost 12144 bits plus 160 (preamble, SFD, gap) and 512-bit slots,
  * so one station alone gets 12144 / 12304; 64-byte frames at 1 Gb/s are
@@ -801,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_plot_styles),
         cmocka_unit_test(test_figure_load),
+        cmocka_unit_test(test_figure_undefined_delay),
         cmocka_unit_test(test_reference_costs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

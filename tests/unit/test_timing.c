@@ -998,8 +998,8 @@ static void test_undetected_collision(void **state)
         assert_int_equal(dl->dest, 1);
         assert_int_equal(dl->time, want_at[s]);
         assert_false(dl->ok);
-        assert_int_equal(run.st[s].c.frames_received_ok, 0);
-        assert_int_equal(run.st[s].c.frames_received_bad, 1);
+        assert_int_equal(run.st[s].c.frames_delivered, 0);
+        assert_int_equal(run.st[s].c.frames_corrupted, 1);
     }
     uint64_t good_bits = 0, good = 0, bad = 0;
     for (size_t i = 0; i < run.tr.n; i++) {

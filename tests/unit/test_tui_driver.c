@@ -347,6 +347,17 @@ static void test_groups_grow_one(void **state)
     assert_true(s.groups[0].share == 1.0 && s.groups[1].share == 0.0);
     tui_driver_destroy(d);
 
+    /* 0 in the grown group with nobody else: no station at that N. */
+    scenario lone;
+    scenario_defaults(&lone);
+    assert_int_equal(scenario_group_spec(&lone, "good stations=3", err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&lone, err, sizeof err, warn, sizeof warn), 0);
+    o.base = &lone;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--stations: 0 stations in good leaves none"));
+    scenario_free(&lone);
+    o.base = &sc;
+
     /* An unknown group, and --grow without groups: refused. */
     o.grow = "nobody";
     assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), -1);

@@ -156,8 +156,8 @@ static void test_prefix_property(void **state)
         assert_int_equal(sum.frames_aborted_xs_colls, x->frames_aborted);
         assert_int_equal(sum.frames_late_discarded, x->frames_late_discarded);
         assert_int_equal(sum.frames_dropped, x->frames_dropped);
-        assert_int_equal(sum.frames_received_ok, x->frames_delivered);
-        assert_int_equal(sum.frames_received_bad, x->frames_corrupted);
+        assert_int_equal(sum.frames_delivered, x->frames_delivered);
+        assert_int_equal(sum.frames_corrupted, x->frames_corrupted);
         assert_int_equal(sum.attempts, x->attempts);
         assert_int_equal(sum.collisions, x->collisions_seen);
         assert_int_equal(sum.late_collisions, x->late_collisions);
