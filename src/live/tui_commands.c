@@ -109,7 +109,7 @@ static int cmd_load(tui_driver *d, int dir, char *err, size_t errlen)
 
 static int cmd_frame(tui_driver *d, int dir, char *err, size_t errlen)
 {
-    double cur = frame_bytes_mean(&d->base);
+    double cur = scenario_frame_bytes_mean(&d->base);
     size_t i;
     char v[32];
     if (dir > 0) {
@@ -247,17 +247,17 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
                                : "S axis from 0 to 1 (z: zoom to the data)");
         return 0;
     case TUI_CMD_SAVE_PCAP:
-        tui_trace_start(d);
+        driver_trace_start(d);
         return 0;
     case TUI_CMD_SAVE_CSV:
-        tui_save_csv(d);
+        driver_save_csv(d);
         return 0;
     case TUI_CMD_HELP:
         d->show_help = !d->show_help;
         return 0;
     case TUI_CMD_CLOSE:
         d->show_help = false;
-        tui_trace_cancel(d, "trace cancelled: nothing written");
+        driver_trace_cancel(d, "trace cancelled: nothing written");
         return 0;
     case TUI_CMD_SCROLL_UP:
         if (d->scroll > 0)

@@ -8,8 +8,9 @@
  * clock, the speed or the pauses. See tui_driver.h for the contract.
  *
  * The user's commands are tui_commands.c's, the snapshot and the
- * geometry of the signals tui_snapshot.c's, the saved curve tui_csv.c's;
- * the state they share is tui_driver_int.h.
+ * geometry of the signals tui_snapshot.c's; the state they share is
+ * tui_driver_int.h. The saves are tui_save.h's: the driver hands it plain
+ * data and steps the trace's handle, and shows the outcome.
  */
 #include "tui_driver.h"
 
@@ -69,9 +70,59 @@ void set_message(tui_driver *d, const char *fmt, ...)
     d->message_age_s = 0;
 }
 
-double frame_bytes_mean(const scenario *sc)
+/* ------------------------------------------------------------------ */
+/* The saves (tui_save.h): their outcome becomes the status line. */
+
+void driver_save_csv(tui_driver *d)
 {
-    return frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes); /* as sent */
+    char msg[sizeof d->message];
+    tui_csv_curve curve = {
+        .phy = &d->base.phy,
+        .frame_bytes = scenario_frame_bytes_mean(&d->base),
+        .model = d->base.traffic.kind == TRAFFIC_SATURATED,
+        .traffic = d->traffic_desc,
+        .policy = d->base.policy,
+        .seed = d->base.seed,
+        .points = d->points,
+        .n_points = d->n_points,
+    };
+    tui_save_csv(d->saves, &d->base, &curve, msg, sizeof msg);
+    set_message(d, "%s", msg);
+}
+
+void driver_trace_start(tui_driver *d)
+{
+    char msg[sizeof d->message];
+    if (d->trace)
+        tui_trace_describe(d->trace, msg, sizeof msg);
+    else
+        d->trace = tui_trace_start(d->saves, d->e, d->view_t, d->trace_max_ps,
+                                   d->trace_max_bytes, msg, sizeof msg);
+    set_message(d, "%s", msg);
+}
+
+int64_t driver_trace_step(tui_driver *d, uint64_t budget)
+{
+    if (!d->trace)
+        return 0;
+    char msg[sizeof d->message];
+    int64_t ran = 0;
+    if (tui_trace_step(d->trace, budget, &ran, msg, sizeof msg) != TUI_TRACE_WRITING) {
+        tui_trace_destroy(d->trace);
+        d->trace = NULL;
+    }
+    set_message(d, "%s", msg);
+    return ran;
+}
+
+void driver_trace_cancel(tui_driver *d, const char *why)
+{
+    if (!d->trace)
+        return;
+    tui_trace_destroy(d->trace);
+    d->trace = NULL;
+    if (why)
+        set_message(d, "%s", why);
 }
 
 /* Batch length and point cap follow the bit rate: 2^20 bit times per
@@ -144,7 +195,7 @@ void compute_ref(tui_driver *d)
     d->n_ref = 0;
     if (d->base.traffic.kind != TRAFFIC_SATURATED)
         return;
-    analytic_mb_costs c = reference_mb_costs(&d->base.phy, frame_bytes_mean(&d->base));
+    analytic_mb_costs c = reference_mb_costs(&d->base.phy, scenario_frame_bytes_mean(&d->base));
     double lo = sweep_min(d), hi = sweep_max(d);
     if (hi <= lo)
         hi = lo + 1;
@@ -457,13 +508,8 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
     d->min_batches = opt->min_batches >= 2 ? opt->min_batches : 10;
     d->batch_ps_opt = opt->batch_ps;
     d->cap_ps_opt = opt->point_cap_ps;
-    /* The folder is kept whole, however long (never cut to a buffer). */
-    d->save_dir = strdup(opt->save_dir ? opt->save_dir : ".");
-    /* The help overlay says where files go: "." means little to a class. */
-    d->save_dir_shown = d->save_dir ? realpath(d->save_dir, NULL) : NULL;
-    if (d->save_dir && !d->save_dir_shown)
-        d->save_dir_shown = strdup(d->save_dir);
-    if (!d->save_dir_shown) {
+    /* The help overlay says where files go. */
+    if (tui_saves_create(opt->save_dir, &d->saves) != 0) {
         tui_driver_destroy(d);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -518,7 +564,7 @@ void tui_driver_destroy(tui_driver *d)
 {
     if (!d)
         return;
-    tui_trace_cancel(d, NULL); /* a trace being written leaves no file */
+    driver_trace_cancel(d, NULL); /* a trace being written leaves no file */
     engine_destroy(d->e);
     timeline_sink_destroy(d->tl);
     free(d->groups_view);
@@ -529,8 +575,7 @@ void tui_driver_destroy(tui_driver *d)
     free(d->rows);
     free(d->pos);
     free(d->spans);
-    free(d->save_dir);
-    free(d->save_dir_shown);
+    tui_saves_destroy(d->saves);
     free(d);
 }
 
@@ -545,7 +590,7 @@ int64_t tui_driver_advance(tui_driver *d, double wall_dt_s, uint64_t max_events,
     d->exhausted = false;
     /* A trace being written takes its own share of the frame, paused or
      * not, so the screen keeps redrawing while it is written. */
-    int64_t saved = tui_trace_step(d, max_events ? max_events : 1);
+    int64_t saved = driver_trace_step(d, max_events ? max_events : 1);
     if (d->paused)
         return saved;
     double speed = speeds[d->speed_idx];

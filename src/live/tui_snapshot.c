@@ -163,7 +163,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->star = sc->phy.topology == TOPOLOGY_STAR;
     s->length_m = sc->phy.length_m;
     s->traffic = d->traffic_desc;
-    s->frame_bytes = (uint32_t)lround(frame_bytes_mean(sc));
+    s->frame_bytes = (uint32_t)lround(scenario_frame_bytes_mean(sc));
     s->policy = sc->policy;
     s->seed = sc->seed;
     s->slot_s = sim_time_to_s(d->slot_ps);
@@ -287,6 +287,6 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->paused = d->paused;
     s->show_help = d->show_help;
     s->can_save_pcap = true;
-    s->save_dir = d->save_dir_shown;
+    s->save_dir = tui_saves_dir_shown(d->saves);
     s->message = d->message[0] ? d->message : NULL;
 }

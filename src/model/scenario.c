@@ -722,6 +722,11 @@ static const scenario_key *key_find(const char *name)
 
 bool scenario_key_known(const char *key) { return key_find(key) != NULL; }
 
+double scenario_frame_bytes_mean(const scenario *sc)
+{
+    return frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
+}
+
 bool scenario_key_per_station(const char *key)
 {
     const scenario_key *k = key_find(key);

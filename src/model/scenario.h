@@ -157,6 +157,11 @@ uint32_t scenario_group_of(const scenario *sc, uint32_t station);
 /* Where station i sits (after scenario_finish): metres along the bus, or
  * its drop cable's length on a star. */
 double scenario_station_metres(const scenario *sc, uint32_t i);
+/* The mean size of the scenario's own frames as sent, DA through FCS,
+ * bytes: its frame-size spec with every frame padded to the PHY's
+ * minimum (frame_size_mean). With groups, the scenario's keys outside
+ * them (each group's traffic has its own spec). */
+double scenario_frame_bytes_mean(const scenario *sc);
 /* Whether a key is per station (may appear in a group). */
 bool scenario_key_per_station(const char *key);
 
