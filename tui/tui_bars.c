@@ -1,5 +1,5 @@
 /* tui_bars.c - the lines across the whole screen: the header (the
- * scenario, the speed, PAUSED), the footer (the main keys, clickable) and
+ * scenario, or its groups, the speed, PAUSED), the footer (the main keys, clickable) and
  * the status lines (the sweep point being measured, the run being watched).
  * Header fields are dropped whole, from the right, when the line is short.
  */
@@ -8,11 +8,44 @@
 #include <stdio.h>
 #include <string.h>
 
+/* With groups, what each brings, from the longest form to the shortest:
+ * 0 "rogue (1): none, saturated, 512 B", 1 "rogue (1): none", 2 "rogue 1"
+ * (the groups then joined by ", "), 3 "2 groups". The group N grows is
+ * starred, as in the station table. */
+static void header_groups(const ctx *c, int form, char *out, size_t cap)
+{
+    const tui_snapshot *s = c->s;
+    size_t used = 0;
+    out[0] = '\0';
+    if (form >= 3) {
+        snprintf(out, cap, "%zu groups", s->n_groups);
+        return;
+    }
+    for (size_t i = 0; i < s->n_groups && used < cap; i++) {
+        const tui_group *g = &s->groups[i];
+        const char *join = i == 0 ? "" : form == 2 ? ", " : c->gl->sep;
+        const char *star = g->grown ? "*" : "";
+        int k;
+        if (form == 0)
+            k = snprintf(out + used, cap - used, "%s%s%s (%u): %s, %s, %u B", join, g->name, star,
+                         g->stations, g->policy ? g->policy : "?",
+                         g->traffic ? g->traffic : "?", g->frame_bytes);
+        else if (form == 1)
+            k = snprintf(out + used, cap - used, "%s%s%s (%u): %s", join, g->name, star,
+                         g->stations, g->policy ? g->policy : "?");
+        else
+            k = snprintf(out + used, cap - used, "%s%s%s %u", join, g->name, star, g->stations);
+        if (k < 0)
+            return;
+        used += (size_t)k;
+    }
+}
+
 void tui_draw_header(ctx *c)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
-    char rate[32], right[96], left[3][256], len[48], speed[64];
+    char rate[32], right[96], left[6][512], len[48], speed[64];
     const char *sep = c->gl->sep;
     tui_fill(c, 0, 0, w, ' ', TUI_A_HEADER);
     tui_fmt_rate(s->rate_bps, rate, sizeof rate);
@@ -21,22 +54,41 @@ void tui_draw_header(ctx *c)
     const char *tr = s->traffic ? s->traffic : "?";
     const char *pol = s->policy ? s->policy : "?";
     unsigned long long seed = (unsigned long long)s->seed;
-    snprintf(left[0], sizeof left[0], " csmacd%s%s %s %s%s%s%s%u-byte frames%sbackoff %s%sseed %llu",
-             sep, phy, rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
-    snprintf(left[1], sizeof left[1], " csmacd%s%s %s %s%s%s%s%u B%s%s%sseed %llu", sep, phy,
-             rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
-    snprintf(left[2], sizeof left[2], " %s %s %s%s%s%s%u B%s%s%sseed %llu", phy, rate, len, sep,
-             tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    size_t n_left = 0;
+    if (s->n_groups > 0) {
+        /* Each group has its own traffic, frames and policy: the header
+         * shows the groups instead of the scenario's own. */
+        static const struct { bool name; int form; } forms[] = {
+            {true, 0}, {false, 0}, {true, 1}, {false, 1}, {false, 2}, {false, 3}};
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+            char groups[400], lead[32];
+            header_groups(c, forms[i].form, groups, sizeof groups);
+            snprintf(lead, sizeof lead, forms[i].name ? " csmacd%s" : " ", sep);
+            snprintf(left[n_left++], sizeof left[0], "%s%s %s %s%s%s%sseed %llu", lead, phy, rate,
+                     len, sep, groups, sep, seed);
+        }
+    } else {
+        snprintf(left[n_left++], sizeof left[0],
+                 " csmacd%s%s %s %s%s%s%s%u-byte frames%sbackoff %s%sseed %llu", sep, phy, rate,
+                 len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+        snprintf(left[n_left++], sizeof left[0], " csmacd%s%s %s %s%s%s%s%u B%s%s%sseed %llu",
+                 sep, phy, rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+        snprintf(left[n_left++], sizeof left[0], " %s %s %s%s%s%s%u B%s%s%sseed %llu", phy, rate,
+                 len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    }
     tui_fmt_speed(c, s->speed, speed, sizeof speed);
     snprintf(right, sizeof right, "%s ", speed);
     int rw = tui_text_width(right);
     int pw = s->paused ? 8 : 0;
     int room = w - rw - pw - 1;
-    const char *l = tui_text_width(left[0]) <= room ? left[0]
-                  : tui_text_width(left[1]) <= room ? left[1]
-                  : left[2]; /* without the program's name */
+    const char *l = left[n_left - 1]; /* the shortest */
+    for (size_t i = 0; i < n_left; i++)
+        if (tui_text_width(left[i]) <= room) {
+            l = left[i];
+            break;
+        }
     /* Still too long: drop whole fields from the right, never half a one. */
-    char cut[256];
+    char cut[512];
     snprintf(cut, sizeof cut, "%s", l);
     while (tui_text_width(cut) > room) {
         char *last = NULL;

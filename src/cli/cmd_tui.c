@@ -70,7 +70,7 @@ static const cli_option tui_options[] = {
      "simulated time per wall second: 1us .. 100s, or max (1s: real time)", OPT_SPEED},
     {"ascii", CLI_ARG_NONE, NULL, "draw with ASCII only, whatever the locale", OPT_ASCII},
     {"save-dir", CLI_ARG_REQUIRED, "DIR",
-     "where c (CSV) and w (pcap) save, never replacing a file (.)",
+     "where c (CSV) and w (pcapng) save, never replacing a file (.)",
      OPT_SAVE_DIR},
     /* Scenario options that could have no effect here, shadowed so that
      * they are refused (exit 2) instead of silently ignored. */

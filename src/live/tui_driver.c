@@ -86,6 +86,17 @@ void driver_save_csv(tui_driver *d)
         .points = d->points,
         .n_points = d->n_points,
     };
+    if (d->grouped) {
+        for (uint32_t g = 0; g < d->base.n_named; g++) {
+            const station_group *sg = scenario_group_at(&d->base, g);
+            d->group_names[g] = sg->name;
+            d->group_policies[g] = sg->policy;
+        }
+        curve.n_groups = d->base.n_named;
+        curve.group_names = d->group_names;
+        curve.group_policies = d->group_policies;
+        curve.groups = d->point_groups;
+    }
     tui_save_csv(d->saves, &d->base, &curve, msg, sizeof msg);
     set_message(d, "%s", msg);
 }
@@ -136,29 +147,39 @@ static void derive_times(tui_driver *d)
     d->cap_ps = d->cap_ps_opt > 0 ? d->cap_ps_opt : d->batch_ps * 200;
 }
 
-static void describe_traffic(tui_driver *d)
+void traffic_words(const traffic_config *t, char *out, size_t cap)
 {
-    const traffic_config *t = &d->base.traffic;
     switch (t->kind) {
     case TRAFFIC_SATURATED:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "saturated");
-        break;
+        snprintf(out, cap, "saturated");
+        return;
     case TRAFFIC_POISSON:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "poisson G=%.2f", t->load);
-        break;
+        snprintf(out, cap, "poisson G=%.2f", t->load);
+        return;
     case TRAFFIC_ONOFF:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "on-off G=%.2f", t->load);
-        break;
+        snprintf(out, cap, "on-off G=%.2f", t->load);
+        return;
     case TRAFFIC_BATCH:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "batch");
-        break;
+        snprintf(out, cap, "batch");
+        return;
     case TRAFFIC_NONE:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "replies only");
-        break;
+        snprintf(out, cap, "replies only");
+        return;
     case TRAFFIC_PCAP:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "pcap replay");
-        break;
+        snprintf(out, cap, "pcap replay");
+        return;
     }
+    snprintf(out, cap, "?");
+}
+
+/* The traffic for the header and the CSV: with groups, each has its own
+ * (the header and the CSV's group columns say which). */
+static void describe_traffic(tui_driver *d)
+{
+    if (d->grouped)
+        snprintf(d->traffic_desc, sizeof d->traffic_desc, "%u groups", d->base.n_named);
+    else
+        traffic_words(&d->base.traffic, d->traffic_desc, sizeof d->traffic_desc);
 }
 
 uint32_t sweep_min(const tui_driver *d)
@@ -259,7 +280,12 @@ static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
         }
     }
     d->groups_view = calloc(d->base.n_named, sizeof *d->groups_view);
-    if (d->groups_view == NULL) {
+    d->group_traffic = calloc(d->base.n_named, sizeof *d->group_traffic);
+    d->cur_groups = calloc(d->base.n_named, sizeof *d->cur_groups);
+    d->group_names = calloc(d->base.n_named, sizeof *d->group_names);
+    d->group_policies = calloc(d->base.n_named, sizeof *d->group_policies);
+    if (d->groups_view == NULL || d->group_traffic == NULL || d->cur_groups == NULL ||
+        d->group_names == NULL || d->group_policies == NULL) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -372,20 +398,30 @@ static double t95(uint32_t df)
 
 static void record_point(tui_driver *d, const tui_point *p)
 {
+    size_t ng = d->grouped ? d->base.n_named : 0;
+    size_t at = d->n_points;
     for (size_t i = 0; i < d->n_points; i++)
-        if (d->points[i].n == p->n) {
-            d->points[i] = *p;
-            return;
-        }
-    if (d->n_points == d->cap_points) {
+        if (d->points[i].n == p->n)
+            at = i;
+    if (at == d->n_points && d->n_points == d->cap_points) {
         size_t nc = d->cap_points ? 2 * d->cap_points : 32;
         tui_point *np = realloc(d->points, nc * sizeof *np);
         if (!np)
             return; /* the point is lost from the plot; the run goes on */
         d->points = np;
+        if (ng) {
+            tui_csv_group *gp = realloc(d->point_groups, nc * ng * sizeof *gp);
+            if (!gp)
+                return; /* the larger points array is kept for the next try */
+            d->point_groups = gp;
+        }
         d->cap_points = nc;
     }
-    d->points[d->n_points++] = *p;
+    d->points[at] = *p;
+    if (ng)
+        memcpy(&d->point_groups[at * ng], d->cur_groups, ng * sizeof *d->cur_groups);
+    if (at == d->n_points)
+        d->n_points++;
 }
 
 /* A batch boundary was reached: fold the batch in, maybe end the point. */
@@ -413,6 +449,20 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     d->cur.frames_aborted = d->res.frames_aborted;
     d->cur.frames_late_discarded = d->res.frames_late_discarded;
     d->cur.frames_dropped = d->res.frames_dropped;
+    if (d->grouped && d->res.n_groups == d->base.n_named) {
+        /* A share of nothing delivered is no share: NAN (an empty cell). */
+        for (uint32_t g = 0; g < d->res.n_groups; g++) {
+            const group_result *gr = &d->res.groups[g];
+            d->cur_groups[g] = (tui_csv_group){
+                .stations = gr->stations,
+                .throughput = gr->throughput,
+                .share = bits > 0 ? gr->share : NAN,
+                .frames_ok = gr->frames_ok,
+                .frames_aborted = gr->frames_aborted,
+                .frames_dropped = gr->frames_dropped,
+            };
+        }
+    }
     if (d->kept > 0) {
         double k = d->kept, mean = d->sum / k;
         double var = d->kept > 1 ? (d->sumsq - k * mean * mean) / (k - 1) : 0;
@@ -568,6 +618,11 @@ void tui_driver_destroy(tui_driver *d)
     engine_destroy(d->e);
     timeline_sink_destroy(d->tl);
     free(d->groups_view);
+    free(d->group_traffic);
+    free(d->cur_groups);
+    free(d->point_groups);
+    free(d->group_names);
+    free(d->group_policies);
     scenario_free(&d->base);
     free(d->sweep);
     free(d->points);

@@ -38,6 +38,7 @@ struct tui_driver {
     bool grouped;
     uint32_t grow, others;
     tui_group *groups_view;    /* the snapshot's groups, one per group */
+    char (*group_traffic)[48]; /* their traffic, as the header says it */
     double precision;
     uint32_t min_batches;
     sim_time batch_ps_opt, cap_ps_opt; /* as given (0 = derive from the PHY) */
@@ -70,6 +71,11 @@ struct tui_driver {
 
     tui_point *points;
     size_t n_points, cap_points;
+    /* With groups, each point's measures of each group (for the CSV):
+     * cur_groups for the point being measured, point_groups n_named per
+     * point, in the order of points. */
+    tui_csv_group *cur_groups, *point_groups;
+    const char **group_names, **group_policies; /* the base's, for the CSV */
 
     tui_ref_point ref[DRIVER_REF_POINTS];
     size_t n_ref;
@@ -99,6 +105,8 @@ struct tui_driver {
 };
 
 /* Shared between the driver's files (tui_driver.c). */
+/* Traffic in words: "saturated", "poisson G=0.50", "replies only". */
+void traffic_words(const traffic_config *t, char *out, size_t cap);
 void set_message(tui_driver *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t sweep_min(const tui_driver *d);
 uint32_t sweep_max(const tui_driver *d);

@@ -349,8 +349,11 @@ void tui_trace_describe(const tui_trace *j, char *msg, size_t msglen)
 
 /* Bytes per simulated second a trace of the live run takes, from its
  * records so far: each frame sent OK and each collided attempt is one
- * record (16 octets of pcap header, 4 of status header, the preamble, the
- * frame or at most a slot's worth of fragment). */
+ * pcapng Enhanced Packet Block (TRACE_BLOCK octets of block, flags, the
+ * end of the options and the MAC's story as its comment) holding the frame
+ * (Ethernet with its FCS) or the fragment (a 4-octet status header, the
+ * preamble, at most a slot's worth of octets). */
+#define TRACE_BLOCK 120.0
 static double trace_rate(engine *live, sim_time now)
 {
     results res;
@@ -363,7 +366,7 @@ static double trace_rate(engine *live, sim_time now)
     }
     double pre = sc->phy.preamble_bits / 8.0, slot = sc->phy.slot_bits / 8.0;
     double fb = scenario_frame_bytes_mean(sc);
-    double bytes = frames * (20 + pre + fb) + frags * (20 + pre + (fb < slot ? fb : slot));
+    double bytes = frames * (TRACE_BLOCK + fb) + frags * (TRACE_BLOCK + 4 + pre + (fb < slot ? fb : slot));
     return bytes / sim_time_to_s(now);
 }
 
@@ -426,8 +429,24 @@ tui_trace *tui_trace_start(tui_saves *sv, engine *live, sim_time until, sim_time
     const scenario *sc = engine_scenario(live);
     pcap_sink_options po = {.collisions = true};
     int rc = engine_create(sc, &j->e, err, sizeof err);
-    if (rc == 0)
-        rc = pcap_sink_open(j->tmp, &sc->phy, &po, &j->ps, err, sizeof err);
+    if (rc == 0) {
+        /* pcapng, as `run --pcap` writes it: a plain Wireshark decodes the
+         * frames, and each record's comment tells the MAC's story (with
+         * its station's group). */
+        char app[64], comment[1024], probe[128], kept[128];
+        fmt_t(j->from, until, a, sizeof a);
+        fmt_t(until, until, b, sizeof b);
+        snprintf(kept, sizeof kept, "until stopped (csmacd tui), this trace t = %s to %s", a, b);
+        snprintf(app, sizeof app, "csmacd %s", CSMACD_VERSION);
+        pcap_sink_describe(sc, kept, comment, sizeof comment, probe, sizeof probe);
+        pcap_sink_format fmt = pcap_sink_default_format();
+        fmt.container = PCAP_SINK_PCAPNG;
+        fmt.application = app;
+        fmt.comment = comment;
+        fmt.probe = probe;
+        fmt.groups = engine_scenario(j->e); /* lives as long as the sink */
+        rc = pcap_sink_open_format(j->tmp, &sc->phy, &po, &fmt, &j->ps, err, sizeof err);
+    }
     if (rc == 0 && engine_add_sink(j->e, (trace_sink){filtered_event, j}) != 0) {
         snprintf(err, sizeof err, "out of memory");
         rc = -1;
@@ -457,7 +476,7 @@ static tui_trace_state trace_finish(tui_trace *j, char *msg, size_t msglen)
         snprintf(msg, msglen, "cannot save the trace: %s", err);
         return TUI_TRACE_FAILED;
     }
-    char *path = publish(j->tmp, j->sv->dir, j->stem, "pcap", err, sizeof err);
+    char *path = publish(j->tmp, j->sv->dir, j->stem, "pcapng", err, sizeof err);
     free(j->tmp);
     j->tmp = NULL;
     if (!path) {

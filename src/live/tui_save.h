@@ -5,7 +5,7 @@
  *
  * Names say what a file holds, so saves of different experiments never
  * share one: csmacd-sweep-PHY-SIZEB-POLICY-TRAFFIC-seedS.csv and
- * csmacd-PHY-NN-SIZEB-POLICY-TRAFFIC-seedS.pcap (policy and traffic
+ * csmacd-PHY-NN-SIZEB-POLICY-TRAFFIC-seedS.pcapng (policy and traffic
  * written as file-name words: "fixed:wait=4" -> "fixed-wait-4", "poisson
  * G=0.50" -> "poisson-G0.5"; a scenario with groups says "K-groups").
  *
@@ -17,8 +17,11 @@
  * neither); on a clash the name takes -2, -3, ... before its extension. The
  * outcome names the file and its folder.
  *
- * The trace: a second engine replays the run from t = 0 (the same scenario
- * and seed give the same events) and its pcap sink takes only the records
+ * The trace is pcapng, as `csmacd run --pcap` writes it (pcap_sink.h): a
+ * plain Wireshark decodes its frames, every record's comment tells the
+ * MAC's story and names its station's group. A second engine replays the
+ * run from t = 0 (the same scenario and seed give the same events) and its
+ * pcap sink takes only the records
  * of the span kept, the most recent part of the run: at most max_ps long,
  * and at most what fits max_bytes by an estimate made first from the run's
  * own rates (records per simulated second, each frame or fragment with its

@@ -242,11 +242,21 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->groups = NULL;
     s->n_groups = 0;
     if (d->grouped && r->n_groups == d->base.n_named) {
-        for (uint32_t g = 0; g < r->n_groups; g++)
-            d->groups_view[g] = (tui_group){.name = r->groups[g].name,
-                                            .stations = r->groups[g].stations,
-                                            .share = r->groups[g].share,
-                                            .grown = g == d->grow};
+        const scenario *run = engine_scenario(d->e); /* the groups resolved */
+        for (uint32_t g = 0; g < r->n_groups; g++) {
+            const station_group *sg = scenario_group_at(run, g);
+            traffic_words(&sg->traffic, d->group_traffic[g], sizeof d->group_traffic[g]);
+            d->groups_view[g] = (tui_group){
+                .name = r->groups[g].name,
+                .stations = r->groups[g].stations,
+                .share = r->groups[g].share,
+                .grown = g == d->grow,
+                .policy = sg->policy,
+                .traffic = d->group_traffic[g],
+                .frame_bytes = (uint32_t)lround(
+                    frame_size_mean(&sg->traffic.size, run->phy.min_frame_bytes)),
+            };
+        }
         s->groups = d->groups_view;
         s->n_groups = r->n_groups;
     }

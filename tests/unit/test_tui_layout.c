@@ -325,7 +325,8 @@ static void test_labels_and_units(void **state)
 static void test_groups(void **state)
 {
     (void)state;
-    static const tui_group groups[] = {{"rogue", 1, 1.0, false}, {"good", 15, 0.0, true}};
+    static const tui_group groups[] = {{"rogue", 1, 1.0, false, "none", "saturated", 512},
+                                       {"good", 15, 0.0, true, "beb", "poisson G=0.30", 64}};
     static const int sizes[][2] = {{80, 24}, {200, 60}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         tui_snapshot s;
@@ -346,6 +347,16 @@ static void test_groups(void **state)
         assert_non_null(strstr(t, "   1 rogue "));
         assert_non_null(strstr(t, i == 0 ? "groups: rogue 100%, good* 0%"
                                          : "share by group: rogue (1) 100%, good* (15) 0%"));
+        /* The header shows the groups, not the scenario's own traffic,
+         * frames and policy (each group has its own). */
+        char head[1024];
+        snprintf(head, sizeof head, "%.*s", (int)strcspn(t, "\n"), t);
+        assert_null(strstr(head, "512-byte frames"));
+        assert_null(strstr(head, "backoff"));
+        assert_null(strstr(head, "saturated \xe2\x94\x82"));
+        assert_non_null(strstr(head, i == 0 ? "rogue 1, good* 15 \xe2\x94\x82 seed 1"
+                                            : "rogue (1): none, saturated, 512 B \xe2\x94\x82 good* "
+                                              "(15): beb, poisson G=0.30, 64 B \xe2\x94\x82 seed 1"));
         free(t);
     }
 }

@@ -174,8 +174,8 @@ static void test_trace_handle(void **state)
     }
     assert_int_equal(st, TUI_TRACE_SAVED);
     assert_true(steps > 5);
-    assert_int_equal(strncmp(msg, "saved csmacd-10base5-N8-512B-beb-saturated-seed1.pcap (the whole "
-                                  "run, t = 0.000 ms to 20.000 ms, ", 90), 0);
+    assert_int_equal(strncmp(msg, "saved csmacd-10base5-N8-512B-beb-saturated-seed1.pcapng (the whole "
+                                  "run, t = 0.000 ms to 20.000 ms, ", 92), 0);
     tui_trace_destroy(t);
     assert_int_equal(entries(dir), 1);
 
