@@ -224,20 +224,98 @@ static void fmt_run(const ctx *c, int w, char *buf, size_t len)
     if (tui_text_width(buf) <= w)
         return;
     snprintf(buf, len,
+             "Run with N = %u: S = %.3f%s (%.2f Mb/s), %.2f coll/frame, %s events; %s aborted, "
+             "%s late-discarded, %s dropped",
+             s->n_stations, s->throughput, ci, s->throughput * s->rate_bps / 1e6,
+             s->coll_per_frame, ev, ab, ld, dr);
+    if (tui_text_width(buf) <= w)
+        return;
+    snprintf(buf, len,
              "N = %u: S = %.3f%s, %.2f coll/frame; %s aborted, %s late-discarded, %s dropped",
              s->n_stations, s->throughput, ci, s->coll_per_frame, ab, ld, dr);
 }
 
+/* The message cut into lines of at most w columns at spaces (a word
+ * longer than a line is cut), at most max lines; the last line ends in
+ * "..." when the message does not fit. Returns the lines written. */
+#define STATUS_MSG_MAX_ROWS 3
+static int wrap_message(const char *msg, int w, int max, char out[][512])
+{
+    int n = 0;
+    const char *p = msg;
+    while (*p && n < max) {
+        while (*p == ' ')
+            p++;
+        char line[512] = "";
+        size_t len = 0;
+        const char *q = p;
+        for (;;) {
+            const char *end = strchr(q, ' ');
+            size_t wl = end ? (size_t)(end - q) : strlen(q);
+            char trial[512];
+            snprintf(trial, sizeof trial, "%s%s%.*s", line, len ? " " : "", (int)wl, q);
+            if (tui_text_width(trial) > w) {
+                if (len == 0) { /* one word longer than the line: cut it */
+                    snprintf(line, sizeof line, "%.*s", w, q);
+                    len = strlen(line);
+                    q += len;
+                }
+                break;
+            }
+            snprintf(line, sizeof line, "%s", trial);
+            len = strlen(line);
+            q += wl;
+            if (!end || !*q)
+                break;
+            q++; /* the space */
+        }
+        p = q;
+        snprintf(out[n++], 512, "%s", line);
+    }
+    while (*p == ' ')
+        p++;
+    if (*p && n > 0) { /* more than fits: say so */
+        char *last = out[n - 1];
+        while (tui_text_width(last) + 3 > w && strlen(last) > 0)
+            last[strlen(last) - 1] = '\0';
+        strcat(last, "...");
+    }
+    return n;
+}
+
+int tui_status_message_rows(const tui_snapshot *s, int w)
+{
+    if (!s->message || !*s->message)
+        return 0;
+    char lines[STATUS_MSG_MAX_ROWS][512];
+    return wrap_message(s->message, w, STATUS_MSG_MAX_ROWS, lines);
+}
+
+/* A message takes the sweep's line, and as many lines after it as it
+ * needs (the layout gives them: tui_status_message_rows); the run's line
+ * comes last when there is room. */
 void tui_draw_status(ctx *c, int y, int rows)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
     char line[320], sweep[320];
-    fmt_sweep(c, sweep, sizeof sweep);
     bool msg = s->message && *s->message;
-    tui_text(c, 0, y, w, msg ? s->message : sweep, msg ? TUI_A_WARN : TUI_A_PLAIN);
-    if (rows >= 2) {
+    int used = 1;
+    if (msg) {
+        char lines[STATUS_MSG_MAX_ROWS][512];
+        int max = rows > 1 ? rows - (rows > STATUS_MSG_MAX_ROWS ? 1 : 0) : 1;
+        if (max > STATUS_MSG_MAX_ROWS)
+            max = STATUS_MSG_MAX_ROWS;
+        int n = wrap_message(s->message, w, max, lines);
+        for (int i = 0; i < n; i++)
+            tui_text(c, 0, y + i, w, lines[i], TUI_A_WARN);
+        used = n > 0 ? n : 1;
+    } else {
+        fmt_sweep(c, sweep, sizeof sweep);
+        tui_text(c, 0, y, w, sweep, TUI_A_PLAIN);
+    }
+    if (rows > used) {
         fmt_run(c, w, line, sizeof line);
-        tui_text(c, 0, y + 1, w, line, TUI_A_PLAIN);
+        tui_text(c, 0, y + used, w, line, TUI_A_PLAIN);
     }
 }

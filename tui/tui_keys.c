@@ -11,7 +11,7 @@
 static const tui_binding bindings[] = {
     {' ', TUI_CMD_PAUSE, "space", "pause / resume"},
     {'p', TUI_CMD_PAUSE, NULL, NULL},
-    {'s', TUI_CMD_STEP_EVENT, "s", "single step: one event (pauses first)"},
+    {'s', TUI_CMD_STEP_EVENT, "s", "single step: the next event, told in words (pauses)"},
     {'.', TUI_CMD_STEP_EVENT, NULL, NULL},
     {'S', TUI_CMD_STEP_SLOT, "S", "single step: one slot time"},
     {'<', TUI_CMD_SLOWER, "< >", "slower / faster (slow motion .. full speed)"},

@@ -202,8 +202,7 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
         d->paused = !d->paused;
         return 0;
     case TUI_CMD_STEP_EVENT:
-        d->paused = true;
-        return run_to(d, SIM_TIME_NEVER, 1, err, errlen) < 0 ? -1 : 0;
+        return driver_step(d, err, errlen);
     case TUI_CMD_STEP_SLOT:
         d->paused = true;
         return run_to(d, d->view_t + d->slot_ps, UINT64_MAX, err, errlen) < 0 ? -1 : 0;

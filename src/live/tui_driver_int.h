@@ -1,7 +1,8 @@
 /* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
- * and the measured sweep), tui_commands.c (the user's commands) and
- * tui_snapshot.c (what the screen shows, the geometry of the signals).
+ * and the measured sweep), tui_commands.c (the user's commands),
+ * tui_step.c (the single step, told in words) and tui_snapshot.c (what the
+ * screen shows, the geometry of the signals).
  * The saves are tui_save.h's, which knows no driver: the driver hands it
  * plain data and steps the trace's handle, whose outcome comes back as
  * text for the status line.
@@ -26,6 +27,7 @@
 #define DRIVER_TIMELINE_RING 8192
 #define DRIVER_TRACE_MAX_PS (10 * SIM_PS_PER_S) /* longest span a trace holds */
 #define DRIVER_TRACE_MAX_BYTES (64 * 1000 * 1000) /* largest trace, by estimate */
+#define DRIVER_STEP_EVENTS 16 /* trace events a single step tells */
 
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 #define N_SPEEDS 10
@@ -86,6 +88,10 @@ struct tui_driver {
     bool paused, show_help, exhausted;
     size_t scroll;
     char message[512];
+    /* The single step (tui_step.c): the trace events of the step. */
+    bool stepping;
+    trace_event step_ev[DRIVER_STEP_EVENTS];
+    size_t n_step_ev;
     double message_age_s;
 
     /* Geometry of the current engine, for the cable drawing. */
@@ -114,6 +120,12 @@ void compute_ref(tui_driver *d);
 int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen);
 int restart_sweep(tui_driver *d, char *err, size_t errlen);
 int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
+
+/* s: the next event that changes something, told in words in the status
+ * line (tui_step.c); its sink records the step's trace events. Returns 0,
+ * or -1 with err set (an engine could not be built). */
+int driver_step(tui_driver *d, char *err, size_t errlen);
+void step_sink_on_event(void *ctx, const trace_event *ev);
 
 /* The saves: c (the curve of the points so far), w (starts the trace of
  * the run at view_t), a step of the trace being written (at most budget

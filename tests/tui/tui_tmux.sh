@@ -4,8 +4,8 @@
 # Pins, at 80x24 and 200x60: the screen comes up with the plot's axes and
 # labels, fills in measured points, and shows the station table (one word
 # per state, the backoff slots in a column of their own); the keys work as
-# the help says (space pauses: the clock stops; s steps one event and S one
-# slot while paused; + adds a station and leaves the sweep; ? opens the help
+# the help says (space pauses: the clock stops; s steps to the next event
+# and says in words what it was, S one slot, while paused; + adds a station and leaves the sweep; ? opens the help
 # (which names the save folder) and Esc closes it; z zooms the S axis,
 # marked cut, and z again shows 0 to 1; c saves the CSV under a name that
 # carries PHY, frame size, policy, traffic and seed, and after b (the next
@@ -18,7 +18,8 @@
 # write into that folder and nothing into the current one, and w's message
 # names the file and the span it holds (pcapng, as run writes it). With
 # groups the header shows them (at 120 and 80 columns), c saves each
-# group's columns and w a trace that a plain tshark decodes, every record
+# group's columns, a step's words wrap at 120 columns, never cut, and w
+# a trace that a plain tshark decodes, every record
 # naming its group, fragments included. At 500 fixed-retry stations w writes
 # in steps while the screen keeps redrawing, and q ends the program at once
 # leaving no file. Three stations in slow motion show no capture note after
@@ -120,6 +121,8 @@ t1=$(sim_time a); sleep 1; t2=$(sim_time a)
 T a send-keys -t a 's'; sleep 0.5; t3=$(sim_time a)
 T a send-keys -t a 's'; sleep 0.5; t4=$(sim_time a)
 [ "$t3" != "" ] && [ "$t4" != "$t2" ] && ok "s: single steps move the clock ($t2 -> $t4)" || fail "s: no step ($t2 $t3 $t4)"
+# Each step says in words what happened, station numbers as on screen.
+check a '^t = [0-9.]+ (us|ms|s): .*station [0-9]+' "s: the step is told in words"
 T a send-keys -t a 'S'; sleep 0.5; t5=$(sim_time a)
 d=$(awk -v a="${t4//[!0-9.]/}" -v b="${t5//[!0-9.]/}" 'BEGIN { printf "%.6f", b - a }')
 case "$d" in 0.000051|0.000052) ok "S: one slot step (+$d s)";; *) fail "S: stepped $d s";; esac
@@ -136,7 +139,7 @@ if echo "$nums" | grep -Eq "^ 1 .* $((before + 1)) *\$"; then ok "80x24: bus num
 # ?: help; Esc closes it.
 T a send-keys -t a '?'
 wait_for a 'Help: keys' 5 && ok "?: help shown" || { fail "?: no help"; screen a; }
-check a 'single step: one event' "?: help lists the step key"
+check a 'single step: the next event, told in words' "?: help lists the step key"
 check a 'write the trace of the run.s last 10 s \(pcap\)' "?: help lists the pcap key"
 check a "c and w save into (\\.\\.\\.)?.*$(basename "$WORK") \\(--save-dir DIR\\)" "?: help names the save folder"
 T a send-keys -t a Escape
@@ -244,6 +247,19 @@ wait_for k 'Throughput S' 20 || { fail "groups: no screen"; screen k; }
 if screen k | head -1 | grep -q 'rogue (1): none, saturated, 512 B │ good\* ([0-9]*): beb, saturated, 512 B │ seed 1' &&
     ! screen k | head -1 | grep -Eq 'byte frames|backoff'; then ok "groups: the header shows the groups"; else
     fail "groups: header '$(screen k | head -1)'"; fi
+# At 120 columns a step's words wrap onto the lines they need, never cut.
+T k send-keys -t k ' '
+wait_for k 'PAUSED' 5 || fail "groups: no pause"
+told=0; cut=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    T k send-keys -t k 's'; sleep 0.3
+    msg=$(screen k | sed -n '/^t = [0-9.]* [mu]*s: /,/^\(Bus\|N = \|Run with\)/p' | grep -v '^\(Bus\|N = \|Run with\)')
+    [ -n "$msg" ] && told=$((told + 1))
+    echo "$msg" | grep -q '\.\.\.$' && cut=$((cut + 1))
+done
+[ "$told" -eq 12 ] && [ "$cut" -eq 0 ] && ok "120 columns: 12 steps told, none cut" ||
+    { fail "120 columns: $told steps told, $cut cut"; screen k; }
+T k send-keys -t k ' '
 T k resize-window -t k -x 80 -y 24
 if wait_for k '^ 10base5 10 Mb/s bus 500 m │ rogue 1, good\* [0-9]+ │ seed 1' 5; then ok "groups at 80x24: the short header"; else
     fail "groups at 80x24: header '$(screen k | head -1)'"; fi

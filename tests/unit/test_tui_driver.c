@@ -154,11 +154,15 @@ static void test_controls(void **state)
     assert_int_equal(tui_driver_advance(d, 0.05, 100000, err, sizeof err), 0);
     tui_driver_snapshot(d, &s);
     assert_true(s.sim_time_s == t0);
-    /* One event per step. */
+    /* A step runs to the next event that changes something, and says
+     * what it was. */
     uint64_t e0 = s.events;
     assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_EVENT, 10, err, sizeof err), 0);
     tui_driver_snapshot(d, &s);
-    assert_int_equal(s.events, e0 + 1);
+    assert_true(s.events > e0 && s.events < e0 + 100);
+    assert_non_null(s.message);
+    assert_int_equal(strncmp(s.message, "t = ", 4), 0);
+    assert_non_null(strstr(s.message, "station "));
     /* A slot step: the view moves by exactly one slot (51.2 us). */
     double t1 = s.sim_time_s;
     assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_SLOT, 10, err, sizeof err), 0);
@@ -211,6 +215,61 @@ static void test_controls(void **state)
     tui_driver_snapshot(d, &s);
     assert_non_null(strstr(s.traffic, "poisson"));
     assert_int_equal(s.n_ref, 0);
+    tui_driver_destroy(d);
+}
+
+/* `s` says in words what each step was: a student stepping through
+ * collisions reads who detected one and from whom, who jams, who senses
+ * carrier and defers, whose jam reaches whom, who backs off and how far.
+ * Every step changes something (no "nothing changes"), and what it says
+ * holds: a station said to jam is in JAM, one said to back off is in
+ * backoff. */
+static void test_step_told(void **state)
+{
+    (void)state;
+    char err[512];
+    tui_driver *d = make(3, 1e-3);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_MORE_STATIONS, 10, err, sizeof err), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_MORE_STATIONS, 10, err, sizeof err), 0);
+    tui_snapshot s;
+    bool collision = false, jam_reaches = false, defers = false, backs_off = false,
+         whole = false, received = false;
+    for (int i = 0; i < 400; i++) {
+        assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_EVENT, 10, err, sizeof err), 0);
+        tui_driver_snapshot(d, &s);
+        assert_true(s.paused);
+        const char *m = s.message;
+        assert_non_null(m);
+        assert_int_equal(strncmp(m, "t = ", 4), 0);
+        assert_null(strstr(m, "nothing changes"));
+        unsigned st, from;
+        const char *p = strstr(m, " detects a collision (station ");
+        if (p) {
+            const char *q = p;
+            while (q > m && q[-1] != ' ')
+                q--;
+            assert_int_equal(sscanf(q, "%u detects a collision (station %u's signal reached it)",
+                                    &st, &from), 2);
+            assert_true(st != from && st >= 1 && st <= s.n_rows && from <= s.n_rows);
+            if (strstr(p, ") and jams"))
+                assert_int_equal(s.rows[st - 1].state, TUI_ST_JAM);
+            collision = true;
+        }
+        jam_reaches |= strstr(m, "'s jam reaches station ") != NULL;
+        defers |= strstr(m, " senses carrier (station ") != NULL;
+        if ((p = strstr(m, " backs off ")) != NULL) {
+            const char *q = p;
+            while (q > m && q[-1] != ' ')
+                q--;
+            assert_int_equal(sscanf(q, "%u backs off", &st), 1);
+            assert_true(s.rows[st - 1].state == TUI_ST_BACKOFF ||
+                        s.rows[st - 1].state == TUI_ST_DEFER); /* a 0-slot backoff */
+            backs_off = true;
+        }
+        whole |= strstr(m, "'s frame has left it whole") != NULL;
+        received |= strstr(m, " is received whole at station ") != NULL;
+    }
+    assert_true(collision && jam_reaches && defers && backs_off && whole && received);
     tui_driver_destroy(d);
 }
 
@@ -995,6 +1054,7 @@ int main(void)
         cmocka_unit_test(test_default_sweep),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_controls),
+        cmocka_unit_test(test_step_told),
         cmocka_unit_test(test_policy_cycle),
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_groups_grow_one),
