@@ -140,7 +140,7 @@ if echo "$nums" | grep -Eq "^ 1 .* $((before + 1)) *\$"; then ok "80x24: bus num
 T a send-keys -t a '?'
 wait_for a 'Help: keys' 5 && ok "?: help shown" || { fail "?: no help"; screen a; }
 check a 'single step: the next event, told in words' "?: help lists the step key"
-check a 'write the trace of the run.s last 10 s \(pcap\)' "?: help lists the pcap key"
+check a 'write the trace of the run.s last 10 s \(pcapng\)' "?: help lists the pcap key"
 check a "c and w save into (\\.\\.\\.)?.*$(basename "$WORK") \\(--save-dir DIR\\)" "?: help names the save folder"
 T a send-keys -t a Escape
 sleep 0.5
