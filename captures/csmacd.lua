@@ -22,7 +22,8 @@
 --       fails its FCS, gets csmacd.fragment = True, csmacd.collision (the
 --       collision's number, from 1), the station and attempt its jam
 --       names, an expert item (Sequence / Warning) and an Info line of its
---       own. Fields of the header that made it onto the wire before the
+--       own, and csmacd.group as on whole frames. Fields of the header
+--       that made it onto the wire before the
 --       jam are still decoded, so a fragment of a retry still matches
 --       csmacd.attempt > 1.
 --   * The frames of netANALYZER transparent records (the fragments'
@@ -296,6 +297,9 @@ function p_frag.dissector(tvb, pinfo, tree)
     t:add(f.collision, k):set_generated()
     t:add_proto_expert_info(ef_fragment, string.format(
         "Collision fragment: %d octets on the wire, the jam's 4 included", n))
+    -- The station's group, as on whole frames (csmacd.group).
+    local group = group_of_record()
+    if group then t:add(f.group, group) end
     local who = ""
     if ends_in_jam(tvb) and tvb(n - 2, 2):uint() > 0 then
         -- The jam names the sender and the attempt.
@@ -308,6 +312,7 @@ function p_frag.dissector(tvb, pinfo, tree)
     elseif n >= 12 + 4 then
         who = " from " .. tostring(tvb(6, 6):ether())
     end
+    if group then who = who .. " (" .. group .. ")" end
     pinfo.cols.protocol:set("CSMACD")
     pinfo.cols.info:set(string.format("Collision %d: fragment of %d octets%s", k, n, who))
 end

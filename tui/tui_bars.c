@@ -1,5 +1,5 @@
 /* tui_bars.c - the lines across the whole screen: the header (the
- * scenario, the speed, PAUSED), the footer (the main keys, clickable) and
+ * scenario, or its groups, the speed, PAUSED), the footer (the main keys, clickable) and
  * the status lines (the sweep point being measured, the run being watched).
  * Header fields are dropped whole, from the right, when the line is short.
  */
@@ -8,11 +8,44 @@
 #include <stdio.h>
 #include <string.h>
 
+/* With groups, what each brings, from the longest form to the shortest:
+ * 0 "rogue (1): none, saturated, 512 B", 1 "rogue (1): none", 2 "rogue 1"
+ * (the groups then joined by ", "), 3 "2 groups". The group N grows is
+ * starred, as in the station table. */
+static void header_groups(const ctx *c, int form, char *out, size_t cap)
+{
+    const tui_snapshot *s = c->s;
+    size_t used = 0;
+    out[0] = '\0';
+    if (form >= 3) {
+        snprintf(out, cap, "%zu groups", s->n_groups);
+        return;
+    }
+    for (size_t i = 0; i < s->n_groups && used < cap; i++) {
+        const tui_group *g = &s->groups[i];
+        const char *join = i == 0 ? "" : form == 2 ? ", " : c->gl->sep;
+        const char *star = g->grown ? "*" : "";
+        int k;
+        if (form == 0)
+            k = snprintf(out + used, cap - used, "%s%s%s (%u): %s, %s, %u B", join, g->name, star,
+                         g->stations, g->policy ? g->policy : "?",
+                         g->traffic ? g->traffic : "?", g->frame_bytes);
+        else if (form == 1)
+            k = snprintf(out + used, cap - used, "%s%s%s (%u): %s", join, g->name, star,
+                         g->stations, g->policy ? g->policy : "?");
+        else
+            k = snprintf(out + used, cap - used, "%s%s%s %u", join, g->name, star, g->stations);
+        if (k < 0)
+            return;
+        used += (size_t)k;
+    }
+}
+
 void tui_draw_header(ctx *c)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
-    char rate[32], right[96], left[3][256], len[48], speed[64];
+    char rate[32], right[96], left[6][512], len[48], speed[64];
     const char *sep = c->gl->sep;
     tui_fill(c, 0, 0, w, ' ', TUI_A_HEADER);
     tui_fmt_rate(s->rate_bps, rate, sizeof rate);
@@ -21,22 +54,41 @@ void tui_draw_header(ctx *c)
     const char *tr = s->traffic ? s->traffic : "?";
     const char *pol = s->policy ? s->policy : "?";
     unsigned long long seed = (unsigned long long)s->seed;
-    snprintf(left[0], sizeof left[0], " csmacd%s%s %s %s%s%s%s%u-byte frames%sbackoff %s%sseed %llu",
-             sep, phy, rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
-    snprintf(left[1], sizeof left[1], " csmacd%s%s %s %s%s%s%s%u B%s%s%sseed %llu", sep, phy,
-             rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
-    snprintf(left[2], sizeof left[2], " %s %s %s%s%s%s%u B%s%s%sseed %llu", phy, rate, len, sep,
-             tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    size_t n_left = 0;
+    if (s->n_groups > 0) {
+        /* Each group has its own traffic, frames and policy: the header
+         * shows the groups instead of the scenario's own. */
+        static const struct { bool name; int form; } forms[] = {
+            {true, 0}, {false, 0}, {true, 1}, {false, 1}, {false, 2}, {false, 3}};
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+            char groups[400], lead[32];
+            header_groups(c, forms[i].form, groups, sizeof groups);
+            snprintf(lead, sizeof lead, forms[i].name ? " csmacd%s" : " ", sep);
+            snprintf(left[n_left++], sizeof left[0], "%s%s %s %s%s%s%sseed %llu", lead, phy, rate,
+                     len, sep, groups, sep, seed);
+        }
+    } else {
+        snprintf(left[n_left++], sizeof left[0],
+                 " csmacd%s%s %s %s%s%s%s%u-byte frames%sbackoff %s%sseed %llu", sep, phy, rate,
+                 len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+        snprintf(left[n_left++], sizeof left[0], " csmacd%s%s %s %s%s%s%s%u B%s%s%sseed %llu",
+                 sep, phy, rate, len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+        snprintf(left[n_left++], sizeof left[0], " %s %s %s%s%s%s%u B%s%s%sseed %llu", phy, rate,
+                 len, sep, tr, sep, s->frame_bytes, sep, pol, sep, seed);
+    }
     tui_fmt_speed(c, s->speed, speed, sizeof speed);
     snprintf(right, sizeof right, "%s ", speed);
     int rw = tui_text_width(right);
     int pw = s->paused ? 8 : 0;
     int room = w - rw - pw - 1;
-    const char *l = tui_text_width(left[0]) <= room ? left[0]
-                  : tui_text_width(left[1]) <= room ? left[1]
-                  : left[2]; /* without the program's name */
+    const char *l = left[n_left - 1]; /* the shortest */
+    for (size_t i = 0; i < n_left; i++)
+        if (tui_text_width(left[i]) <= room) {
+            l = left[i];
+            break;
+        }
     /* Still too long: drop whole fields from the right, never half a one. */
-    char cut[256];
+    char cut[512];
     snprintf(cut, sizeof cut, "%s", l);
     while (tui_text_width(cut) > room) {
         char *last = NULL;
@@ -172,20 +224,98 @@ static void fmt_run(const ctx *c, int w, char *buf, size_t len)
     if (tui_text_width(buf) <= w)
         return;
     snprintf(buf, len,
+             "Run with N = %u: S = %.3f%s (%.2f Mb/s), %.2f coll/frame, %s events; %s aborted, "
+             "%s late-discarded, %s dropped",
+             s->n_stations, s->throughput, ci, s->throughput * s->rate_bps / 1e6,
+             s->coll_per_frame, ev, ab, ld, dr);
+    if (tui_text_width(buf) <= w)
+        return;
+    snprintf(buf, len,
              "N = %u: S = %.3f%s, %.2f coll/frame; %s aborted, %s late-discarded, %s dropped",
              s->n_stations, s->throughput, ci, s->coll_per_frame, ab, ld, dr);
 }
 
+/* The message cut into lines of at most w columns at spaces (a word
+ * longer than a line is cut), at most max lines; the last line ends in
+ * "..." when the message does not fit. Returns the lines written. */
+#define STATUS_MSG_MAX_ROWS 3
+static int wrap_message(const char *msg, int w, int max, char out[][512])
+{
+    int n = 0;
+    const char *p = msg;
+    while (*p && n < max) {
+        while (*p == ' ')
+            p++;
+        char line[512] = "";
+        size_t len = 0;
+        const char *q = p;
+        for (;;) {
+            const char *end = strchr(q, ' ');
+            size_t wl = end ? (size_t)(end - q) : strlen(q);
+            char trial[512];
+            snprintf(trial, sizeof trial, "%s%s%.*s", line, len ? " " : "", (int)wl, q);
+            if (tui_text_width(trial) > w) {
+                if (len == 0) { /* one word longer than the line: cut it */
+                    snprintf(line, sizeof line, "%.*s", w, q);
+                    len = strlen(line);
+                    q += len;
+                }
+                break;
+            }
+            snprintf(line, sizeof line, "%s", trial);
+            len = strlen(line);
+            q += wl;
+            if (!end || !*q)
+                break;
+            q++; /* the space */
+        }
+        p = q;
+        snprintf(out[n++], 512, "%s", line);
+    }
+    while (*p == ' ')
+        p++;
+    if (*p && n > 0) { /* more than fits: say so */
+        char *last = out[n - 1];
+        while (tui_text_width(last) + 3 > w && strlen(last) > 0)
+            last[strlen(last) - 1] = '\0';
+        strcat(last, "...");
+    }
+    return n;
+}
+
+int tui_status_message_rows(const tui_snapshot *s, int w)
+{
+    if (!s->message || !*s->message)
+        return 0;
+    char lines[STATUS_MSG_MAX_ROWS][512];
+    return wrap_message(s->message, w, STATUS_MSG_MAX_ROWS, lines);
+}
+
+/* A message takes the sweep's line, and as many lines after it as it
+ * needs (the layout gives them: tui_status_message_rows); the run's line
+ * comes last when there is room. */
 void tui_draw_status(ctx *c, int y, int rows)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
     char line[320], sweep[320];
-    fmt_sweep(c, sweep, sizeof sweep);
     bool msg = s->message && *s->message;
-    tui_text(c, 0, y, w, msg ? s->message : sweep, msg ? TUI_A_WARN : TUI_A_PLAIN);
-    if (rows >= 2) {
+    int used = 1;
+    if (msg) {
+        char lines[STATUS_MSG_MAX_ROWS][512];
+        int max = rows > 1 ? rows - (rows > STATUS_MSG_MAX_ROWS ? 1 : 0) : 1;
+        if (max > STATUS_MSG_MAX_ROWS)
+            max = STATUS_MSG_MAX_ROWS;
+        int n = wrap_message(s->message, w, max, lines);
+        for (int i = 0; i < n; i++)
+            tui_text(c, 0, y + i, w, lines[i], TUI_A_WARN);
+        used = n > 0 ? n : 1;
+    } else {
+        fmt_sweep(c, sweep, sizeof sweep);
+        tui_text(c, 0, y, w, sweep, TUI_A_PLAIN);
+    }
+    if (rows > used) {
         fmt_run(c, w, line, sizeof line);
-        tui_text(c, 0, y + 1, w, line, TUI_A_PLAIN);
+        tui_text(c, 0, y + used, w, line, TUI_A_PLAIN);
     }
 }

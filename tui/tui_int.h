@@ -75,6 +75,8 @@ tui_attr tui_state_attr(tui_station_state st);
 void tui_draw_header(ctx *c);                           /* tui_bars.c */
 void tui_draw_footer(ctx *c);                           /* tui_bars.c */
 void tui_draw_status(ctx *c, int y, int rows);          /* tui_bars.c */
+/* The lines the status message needs at width w (0: none, at most 3). */
+int tui_status_message_rows(const tui_snapshot *s, int w); /* tui_bars.c */
 void tui_draw_plot(ctx *c, int px, int py, int pw, int ph); /* tui_plot.c */
 void tui_draw_points_table(ctx *c, int x, int y, int w, int h); /* tui_tables.c */
 void tui_draw_stations(ctx *c, int x, int y, int w, int h);     /* tui_tables.c */

@@ -11,7 +11,7 @@
 static const tui_binding bindings[] = {
     {' ', TUI_CMD_PAUSE, "space", "pause / resume"},
     {'p', TUI_CMD_PAUSE, NULL, NULL},
-    {'s', TUI_CMD_STEP_EVENT, "s", "single step: one event (pauses first)"},
+    {'s', TUI_CMD_STEP_EVENT, "s", "single step: the next event, told in words (pauses)"},
     {'.', TUI_CMD_STEP_EVENT, NULL, NULL},
     {'S', TUI_CMD_STEP_SLOT, "S", "single step: one slot time"},
     {'<', TUI_CMD_SLOWER, "< >", "slower / faster (slow motion .. full speed)"},
@@ -28,7 +28,7 @@ static const tui_binding bindings[] = {
     {'r', TUI_CMD_RESTART, "r", "restart the sweep"},
     {'a', TUI_CMD_TOGGLE_REF, "a", "show / hide the analytic reference curve"},
     {'z', TUI_CMD_ZOOM, "z", "S axis: zoomed to the data / the whole 0 .. 1"},
-    {'w', TUI_CMD_SAVE_PCAP, "w", "write the trace of the run's last 10 s (pcap)"},
+    {'w', TUI_CMD_SAVE_PCAP, "w", "write the trace of the run's last 10 s (pcapng)"},
     {'c', TUI_CMD_SAVE_CSV, "c", "save the plot data (CSV)"},
     {TUI_KEY_UP, TUI_CMD_SCROLL_UP, "Up Down", "scroll the station table"},
     {'k', TUI_CMD_SCROLL_UP, NULL, NULL},

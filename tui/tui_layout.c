@@ -8,7 +8,9 @@
  *   plot       throughput S versus N, error bars, reference curve;
  *              below it collisions per frame, in a panel of its own
  *                                                         | station table
- *   status     the run being watched: N, S so far, Mb/s, collisions/frame
+ *   status     the run being watched: N, S so far, Mb/s, collisions/frame;
+ *              a message takes the sweep's line and, when it is long, the
+ *              lines it needs (up to 3) from the regions above
  *   medium     the cable (or the hub's view) with the stations and signals
  *   timeline   the channel at the probe over the last slots
  *   footer     the main keys, clickable
@@ -40,6 +42,11 @@ void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
     /* Vertical budget: header, footer, status, medium, timeline; the rest
      * is the plot and the table. Tall terminals get thicker strips. */
     int status_rows = H >= 30 ? 2 : 1;
+    /* A long message (a step told in words, a save naming its folder) is
+     * wrapped, never cut: it takes the rows it needs from the top. */
+    int msg_rows = tui_status_message_rows(s, W);
+    if (msg_rows + (H >= 30 ? 1 : 0) > status_rows)
+        status_rows = msg_rows + (H >= 30 ? 1 : 0);
     int medium_rows = 4; /* title, numbers, stations, cable */
     int timeline_rows = H >= 44 ? 4 : 3;
     int top_y = 1;

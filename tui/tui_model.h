@@ -83,6 +83,9 @@ typedef struct tui_group {
     uint32_t stations;
     double share;              /* 0..1 */
     bool grown;                /* the group the N axis grows */
+    const char *policy;        /* its backoff policy, "beb", or NULL */
+    const char *traffic;       /* its traffic, "saturated", "poisson G=0.30", or NULL */
+    uint32_t frame_bytes;      /* its frames' mean size, DA through FCS */
 } tui_group;
 
 /* One measured point of the sweep. */
@@ -131,7 +134,9 @@ typedef struct tui_snapshot {
     /* The scenario's groups (none: every station alike). */
     const tui_group *groups;
     size_t n_groups;
-    /* The scenario, for the header. */
+    /* The scenario, for the header (with groups, the header shows each
+     * group's stations, policy, traffic and frames instead of the four
+     * fields below them here). */
     const char *phy_name;      /* "10base5" */
     double rate_bps;
     bool star;                 /* topology: star (hub) instead of bus */

@@ -112,10 +112,19 @@ static void cell_wait(const tui_station_row *r, char *b, size_t n)
         b[0] = '\0';
 }
 
+/* The attempt under way (or next, while deferring or backing off) as an
+ * ordinal, "1st", "3rd", "16th": it reads as which try this is, not as a
+ * count of tries made (a station on its 1st has made none). */
 static void cell_attempt(const tui_station_row *r, char *b, size_t n)
 {
-    if (r->attempt)
-        snprintf(b, n, "%u", r->attempt);
+    uint32_t a = r->attempt;
+    const char *suffix = (a % 100 >= 11 && a % 100 <= 13) ? "th"
+                         : a % 10 == 1                    ? "st"
+                         : a % 10 == 2                    ? "nd"
+                         : a % 10 == 3                    ? "rd"
+                                                          : "th";
+    if (a)
+        snprintf(b, n, "%u%s", a, suffix);
     else
         snprintf(b, n, "-");
 }
@@ -172,7 +181,7 @@ static const table_col table_cols[] = {
     {{"group", "group"}, {5, 8}, true, false, cell_group, true},
     {{"state", "state"}, {7, 7}, true, true, cell_state, false},
     {{"wait", "slots left"}, {4, 10}, false, false, cell_wait, false},
-    {{"try", "attempt"}, {3, 7}, false, false, cell_attempt, false},
+    {{"try", "attempt"}, {4, 7}, false, false, cell_attempt, false},
     {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok, false},
     {{"coll", "collis."}, {5, 7}, false, false, cell_coll, false},
     {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted, false},

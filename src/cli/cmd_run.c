@@ -450,21 +450,12 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
 static void describe_trace(const scenario *sc, bool endless, char *comment, size_t n, char *probe,
                            size_t pn)
 {
-    const char *traffic = scenario_traffic_name(sc->traffic.kind);
     char dur[64];
     if (endless)
         snprintf(dur, sizeof dur, "until stopped");
     else
         parse_format_time(sc->duration, dur, sizeof dur);
-    snprintf(comment, n,
-             "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration %s, seed %llu",
-             sc->phy.name, sc->n_stations,
-             sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of", sc->phy.length_m,
-             traffic, sc->policy, dur, (unsigned long long)sc->seed);
-    if (sc->phy.topology == TOPOLOGY_STAR)
-        snprintf(probe, pn, "at the hub");
-    else
-        snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
+    pcap_sink_describe(sc, dur, comment, n, probe, pn);
 }
 
 /* Whether a sink's message is a write to a reader that left. */

@@ -70,7 +70,7 @@ static const cli_option tui_options[] = {
      "simulated time per wall second: 1us .. 100s, or max (1s: real time)", OPT_SPEED},
     {"ascii", CLI_ARG_NONE, NULL, "draw with ASCII only, whatever the locale", OPT_ASCII},
     {"save-dir", CLI_ARG_REQUIRED, "DIR",
-     "where c (CSV) and w (pcap) save, never replacing a file (.)",
+     "where c (CSV) and w (pcapng) save, never replacing a file (.)",
      OPT_SAVE_DIR},
     /* Scenario options that could have no effect here, shadowed so that
      * they are refused (exit 2) instead of silently ignored. */
@@ -374,15 +374,20 @@ int cmd_tui_main(int argc, char **argv)
             fatal = true;
             break;
         }
-        /* Input until the next deadline; each key is answered at once. */
+        /* Input until the next deadline; each key is answered at once.
+         * Keys already typed are read even when the frame overran its
+         * deadline (a loaded machine, a large run): never starved. */
         for (;;) {
             int64_t left = deadline - now_ns();
-            if (left <= 0 || cli_signal_caught())
+            if (cli_signal_caught())
                 break;
             tui_input in;
-            tui_term_read(scr.term, (int)((left + 999999) / 1000000), &in);
-            if (in.kind == TUI_IN_NONE)
+            tui_term_read(scr.term, left > 0 ? (int)((left + 999999) / 1000000) : 0, &in);
+            if (in.kind == TUI_IN_NONE) {
+                if (left <= 0)
+                    break;
                 continue;
+            }
             tui_command c = tui_input_command(&in, &scr.grid, true);
             int rc = tui_driver_command(d, c, scr.grid.table_rows, err, sizeof err);
             if (rc < 0) {

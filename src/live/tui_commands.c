@@ -109,7 +109,7 @@ static int cmd_load(tui_driver *d, int dir, char *err, size_t errlen)
 
 static int cmd_frame(tui_driver *d, int dir, char *err, size_t errlen)
 {
-    double cur = frame_bytes_mean(&d->base);
+    double cur = scenario_frame_bytes_mean(&d->base);
     size_t i;
     char v[32];
     if (dir > 0) {
@@ -202,8 +202,7 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
         d->paused = !d->paused;
         return 0;
     case TUI_CMD_STEP_EVENT:
-        d->paused = true;
-        return run_to(d, SIM_TIME_NEVER, 1, err, errlen) < 0 ? -1 : 0;
+        return driver_step(d, err, errlen);
     case TUI_CMD_STEP_SLOT:
         d->paused = true;
         return run_to(d, d->view_t + d->slot_ps, UINT64_MAX, err, errlen) < 0 ? -1 : 0;
@@ -247,17 +246,17 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
                                : "S axis from 0 to 1 (z: zoom to the data)");
         return 0;
     case TUI_CMD_SAVE_PCAP:
-        tui_trace_start(d);
+        driver_trace_start(d);
         return 0;
     case TUI_CMD_SAVE_CSV:
-        tui_save_csv(d);
+        driver_save_csv(d);
         return 0;
     case TUI_CMD_HELP:
         d->show_help = !d->show_help;
         return 0;
     case TUI_CMD_CLOSE:
         d->show_help = false;
-        tui_trace_cancel(d, "trace cancelled: nothing written");
+        driver_trace_cancel(d, "trace cancelled: nothing written");
         return 0;
     case TUI_CMD_SCROLL_UP:
         if (d->scroll > 0)

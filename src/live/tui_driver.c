@@ -8,8 +8,9 @@
  * clock, the speed or the pauses. See tui_driver.h for the contract.
  *
  * The user's commands are tui_commands.c's, the snapshot and the
- * geometry of the signals tui_snapshot.c's, the saved curve tui_csv.c's;
- * the state they share is tui_driver_int.h.
+ * geometry of the signals tui_snapshot.c's; the state they share is
+ * tui_driver_int.h. The saves are tui_save.h's: the driver hands it plain
+ * data and steps the trace's handle, and shows the outcome.
  */
 #include "tui_driver.h"
 
@@ -69,9 +70,70 @@ void set_message(tui_driver *d, const char *fmt, ...)
     d->message_age_s = 0;
 }
 
-double frame_bytes_mean(const scenario *sc)
+/* ------------------------------------------------------------------ */
+/* The saves (tui_save.h): their outcome becomes the status line. */
+
+void driver_save_csv(tui_driver *d)
 {
-    return frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes); /* as sent */
+    char msg[sizeof d->message];
+    tui_csv_curve curve = {
+        .phy = &d->base.phy,
+        .frame_bytes = scenario_frame_bytes_mean(&d->base),
+        .model = d->base.traffic.kind == TRAFFIC_SATURATED,
+        .traffic = d->traffic_desc,
+        .policy = d->base.policy,
+        .seed = d->base.seed,
+        .points = d->points,
+        .n_points = d->n_points,
+    };
+    if (d->grouped) {
+        for (uint32_t g = 0; g < d->base.n_named; g++) {
+            const station_group *sg = scenario_group_at(&d->base, g);
+            d->group_names[g] = sg->name;
+            d->group_policies[g] = sg->policy;
+        }
+        curve.n_groups = d->base.n_named;
+        curve.group_names = d->group_names;
+        curve.group_policies = d->group_policies;
+        curve.groups = d->point_groups;
+    }
+    tui_save_csv(d->saves, &d->base, &curve, msg, sizeof msg);
+    set_message(d, "%s", msg);
+}
+
+void driver_trace_start(tui_driver *d)
+{
+    char msg[sizeof d->message];
+    if (d->trace)
+        tui_trace_describe(d->trace, msg, sizeof msg);
+    else
+        d->trace = tui_trace_start(d->saves, d->e, d->view_t, d->trace_max_ps,
+                                   d->trace_max_bytes, msg, sizeof msg);
+    set_message(d, "%s", msg);
+}
+
+int64_t driver_trace_step(tui_driver *d, uint64_t budget)
+{
+    if (!d->trace)
+        return 0;
+    char msg[sizeof d->message];
+    int64_t ran = 0;
+    if (tui_trace_step(d->trace, budget, &ran, msg, sizeof msg) != TUI_TRACE_WRITING) {
+        tui_trace_destroy(d->trace);
+        d->trace = NULL;
+    }
+    set_message(d, "%s", msg);
+    return ran;
+}
+
+void driver_trace_cancel(tui_driver *d, const char *why)
+{
+    if (!d->trace)
+        return;
+    tui_trace_destroy(d->trace);
+    d->trace = NULL;
+    if (why)
+        set_message(d, "%s", why);
 }
 
 /* Batch length and point cap follow the bit rate: 2^20 bit times per
@@ -85,29 +147,39 @@ static void derive_times(tui_driver *d)
     d->cap_ps = d->cap_ps_opt > 0 ? d->cap_ps_opt : d->batch_ps * 200;
 }
 
-static void describe_traffic(tui_driver *d)
+void traffic_words(const traffic_config *t, char *out, size_t cap)
 {
-    const traffic_config *t = &d->base.traffic;
     switch (t->kind) {
     case TRAFFIC_SATURATED:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "saturated");
-        break;
+        snprintf(out, cap, "saturated");
+        return;
     case TRAFFIC_POISSON:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "poisson G=%.2f", t->load);
-        break;
+        snprintf(out, cap, "poisson G=%.2f", t->load);
+        return;
     case TRAFFIC_ONOFF:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "on-off G=%.2f", t->load);
-        break;
+        snprintf(out, cap, "on-off G=%.2f", t->load);
+        return;
     case TRAFFIC_BATCH:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "batch");
-        break;
+        snprintf(out, cap, "batch");
+        return;
     case TRAFFIC_NONE:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "replies only");
-        break;
+        snprintf(out, cap, "replies only");
+        return;
     case TRAFFIC_PCAP:
-        snprintf(d->traffic_desc, sizeof d->traffic_desc, "pcap replay");
-        break;
+        snprintf(out, cap, "pcap replay");
+        return;
     }
+    snprintf(out, cap, "?");
+}
+
+/* The traffic for the header and the CSV: with groups, each has its own
+ * (the header and the CSV's group columns say which). */
+static void describe_traffic(tui_driver *d)
+{
+    if (d->grouped)
+        snprintf(d->traffic_desc, sizeof d->traffic_desc, "%u groups", d->base.n_named);
+    else
+        traffic_words(&d->base.traffic, d->traffic_desc, sizeof d->traffic_desc);
 }
 
 uint32_t sweep_min(const tui_driver *d)
@@ -144,7 +216,7 @@ void compute_ref(tui_driver *d)
     d->n_ref = 0;
     if (d->base.traffic.kind != TRAFFIC_SATURATED)
         return;
-    analytic_mb_costs c = reference_mb_costs(&d->base.phy, frame_bytes_mean(&d->base));
+    analytic_mb_costs c = reference_mb_costs(&d->base.phy, scenario_frame_bytes_mean(&d->base));
     double lo = sweep_min(d), hi = sweep_max(d);
     if (hi <= lo)
         hi = lo + 1;
@@ -208,7 +280,12 @@ static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
         }
     }
     d->groups_view = calloc(d->base.n_named, sizeof *d->groups_view);
-    if (d->groups_view == NULL) {
+    d->group_traffic = calloc(d->base.n_named, sizeof *d->group_traffic);
+    d->cur_groups = calloc(d->base.n_named, sizeof *d->cur_groups);
+    d->group_names = calloc(d->base.n_named, sizeof *d->group_names);
+    d->group_policies = calloc(d->base.n_named, sizeof *d->group_policies);
+    if (d->groups_view == NULL || d->group_traffic == NULL || d->cur_groups == NULL ||
+        d->group_names == NULL || d->group_policies == NULL) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -273,7 +350,8 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
     scenario_free(&sc);
     if (rc != 0)
         return -1;
-    if (engine_add_sink(d->e, timeline_sink_trace(d->tl)) != 0) {
+    if (engine_add_sink(d->e, timeline_sink_trace(d->tl)) != 0 ||
+        engine_add_sink(d->e, (trace_sink){step_sink_on_event, d}) != 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -328,20 +406,30 @@ static double t95(uint32_t df)
 
 static void record_point(tui_driver *d, const tui_point *p)
 {
+    size_t ng = d->grouped ? d->base.n_named : 0;
+    size_t at = d->n_points;
     for (size_t i = 0; i < d->n_points; i++)
-        if (d->points[i].n == p->n) {
-            d->points[i] = *p;
-            return;
-        }
-    if (d->n_points == d->cap_points) {
+        if (d->points[i].n == p->n)
+            at = i;
+    if (at == d->n_points && d->n_points == d->cap_points) {
         size_t nc = d->cap_points ? 2 * d->cap_points : 32;
         tui_point *np = realloc(d->points, nc * sizeof *np);
         if (!np)
             return; /* the point is lost from the plot; the run goes on */
         d->points = np;
+        if (ng) {
+            tui_csv_group *gp = realloc(d->point_groups, nc * ng * sizeof *gp);
+            if (!gp)
+                return; /* the larger points array is kept for the next try */
+            d->point_groups = gp;
+        }
         d->cap_points = nc;
     }
-    d->points[d->n_points++] = *p;
+    d->points[at] = *p;
+    if (ng)
+        memcpy(&d->point_groups[at * ng], d->cur_groups, ng * sizeof *d->cur_groups);
+    if (at == d->n_points)
+        d->n_points++;
 }
 
 /* A batch boundary was reached: fold the batch in, maybe end the point. */
@@ -370,6 +458,20 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     d->cur.frames_aborted = d->res.frames_aborted;
     d->cur.frames_late_discarded = d->res.frames_late_discarded;
     d->cur.frames_dropped = d->res.frames_dropped;
+    if (d->grouped && d->res.n_groups == d->base.n_named) {
+        /* A share of nothing delivered is no share: NAN (an empty cell). */
+        for (uint32_t g = 0; g < d->res.n_groups; g++) {
+            const group_result *gr = &d->res.groups[g];
+            d->cur_groups[g] = (tui_csv_group){
+                .stations = gr->stations,
+                .throughput = gr->throughput,
+                .share = bits > 0 ? gr->share : NAN,
+                .frames_ok = gr->frames_ok,
+                .frames_aborted = gr->frames_aborted,
+                .frames_dropped = gr->frames_dropped,
+            };
+        }
+    }
     if (d->kept > 0) {
         double k = d->kept, mean = d->sum / k;
         double var = d->kept > 1 ? (d->sumsq - k * mean * mean) / (k - 1) : 0;
@@ -465,13 +567,8 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
     d->min_batches = opt->min_batches >= 2 ? opt->min_batches : 10;
     d->batch_ps_opt = opt->batch_ps;
     d->cap_ps_opt = opt->point_cap_ps;
-    /* The folder is kept whole, however long (never cut to a buffer). */
-    d->save_dir = strdup(opt->save_dir ? opt->save_dir : ".");
-    /* The help overlay says where files go: "." means little to a class. */
-    d->save_dir_shown = d->save_dir ? realpath(d->save_dir, NULL) : NULL;
-    if (d->save_dir && !d->save_dir_shown)
-        d->save_dir_shown = strdup(d->save_dir);
-    if (!d->save_dir_shown) {
+    /* The help overlay says where files go. */
+    if (tui_saves_create(opt->save_dir, &d->saves) != 0) {
         tui_driver_destroy(d);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -526,10 +623,15 @@ void tui_driver_destroy(tui_driver *d)
 {
     if (!d)
         return;
-    tui_trace_cancel(d, NULL); /* a trace being written leaves no file */
+    driver_trace_cancel(d, NULL); /* a trace being written leaves no file */
     engine_destroy(d->e);
     timeline_sink_destroy(d->tl);
     free(d->groups_view);
+    free(d->group_traffic);
+    free(d->cur_groups);
+    free(d->point_groups);
+    free(d->group_names);
+    free(d->group_policies);
     scenario_free(&d->base);
     free(d->sweep);
     free(d->points);
@@ -537,8 +639,7 @@ void tui_driver_destroy(tui_driver *d)
     free(d->rows);
     free(d->pos);
     free(d->spans);
-    free(d->save_dir);
-    free(d->save_dir_shown);
+    tui_saves_destroy(d->saves);
     free(d);
 }
 
@@ -553,7 +654,7 @@ int64_t tui_driver_advance(tui_driver *d, double wall_dt_s, uint64_t max_events,
     d->exhausted = false;
     /* A trace being written takes its own share of the frame, paused or
      * not, so the screen keeps redrawing while it is written. */
-    int64_t saved = tui_trace_step(d, max_events ? max_events : 1);
+    int64_t saved = driver_trace_step(d, max_events ? max_events : 1);
     if (d->paused)
         return saved;
     double speed = speeds[d->speed_idx];

@@ -79,8 +79,4 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
 /* Fills *s; its pointers stay valid until the next driver call. */
 void tui_driver_snapshot(tui_driver *d, tui_snapshot *s);
 
-/* The plot data as CSV (header and one row per point, sorted by N) to an
- * open stream. Returns 0 or -1 (write error). */
-int tui_driver_write_csv(const tui_driver *d, FILE *f);
-
 #endif

@@ -1,9 +1,11 @@
 /* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
- * tui_snapshot.c (what the screen shows, the geometry of the signals),
- * tui_csv.c (the saved curve) and tui_save.c (the saves: names, never
- * replacing a file, the trace written in steps).
+ * tui_step.c (the single step, told in words) and tui_snapshot.c (what the
+ * screen shows, the geometry of the signals).
+ * The saves are tui_save.h's, which knows no driver: the driver hands it
+ * plain data and steps the trace's handle, whose outcome comes back as
+ * text for the status line.
  */
 #ifndef CSMACD_TUI_DRIVER_INT_H
 #define CSMACD_TUI_DRIVER_INT_H
@@ -17,6 +19,7 @@
 #include "scenario.h"
 #include "timeline_sink.h"
 #include "tui_driver.h"
+#include "tui_save.h"
 
 #define DRIVER_MAX_N 1024u            /* the most stations + will add */
 #define DRIVER_RUN_PS (3600 * SIM_PS_PER_S) /* engines run "for ever": 1 h */
@@ -24,10 +27,10 @@
 #define DRIVER_TIMELINE_RING 8192
 #define DRIVER_TRACE_MAX_PS (10 * SIM_PS_PER_S) /* longest span a trace holds */
 #define DRIVER_TRACE_MAX_BYTES (64 * 1000 * 1000) /* largest trace, by estimate */
+#define DRIVER_STEP_EVENTS 16 /* trace events a single step tells */
 
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 #define N_SPEEDS 10
-typedef struct tui_trace_job tui_trace_job;
 extern const double speeds[N_SPEEDS];
 
 struct tui_driver {
@@ -37,16 +40,15 @@ struct tui_driver {
     bool grouped;
     uint32_t grow, others;
     tui_group *groups_view;    /* the snapshot's groups, one per group */
+    char (*group_traffic)[48]; /* their traffic, as the header says it */
     double precision;
     uint32_t min_batches;
     sim_time batch_ps_opt, cap_ps_opt; /* as given (0 = derive from the PHY) */
     sim_time batch_ps, cap_ps;
-    char *save_dir;       /* as given, whole */
-    char *save_dir_shown; /* save_dir resolved, for the help overlay */
-    unsigned save_seq;    /* private names of saves being written */
+    tui_saves *saves;     /* the save folder */
     sim_time trace_max_ps;
     double trace_max_bytes;
-    tui_trace_job *trace; /* the trace being written (w), or NULL */
+    tui_trace *trace;     /* the trace being written (w), or NULL */
 
     uint32_t *sweep;
     size_t n_sweep, sweep_idx;
@@ -71,6 +73,11 @@ struct tui_driver {
 
     tui_point *points;
     size_t n_points, cap_points;
+    /* With groups, each point's measures of each group (for the CSV):
+     * cur_groups for the point being measured, point_groups n_named per
+     * point, in the order of points. */
+    tui_csv_group *cur_groups, *point_groups;
+    const char **group_names, **group_policies; /* the base's, for the CSV */
 
     tui_ref_point ref[DRIVER_REF_POINTS];
     size_t n_ref;
@@ -81,6 +88,10 @@ struct tui_driver {
     bool paused, show_help, exhausted;
     size_t scroll;
     char message[512];
+    /* The single step (tui_step.c): the trace events of the step. */
+    bool stepping;
+    trace_event step_ev[DRIVER_STEP_EVENTS];
+    size_t n_step_ev;
     double message_age_s;
 
     /* Geometry of the current engine, for the cable drawing. */
@@ -100,8 +111,9 @@ struct tui_driver {
 };
 
 /* Shared between the driver's files (tui_driver.c). */
+/* Traffic in words: "saturated", "poisson G=0.50", "replies only". */
+void traffic_words(const traffic_config *t, char *out, size_t cap);
 void set_message(tui_driver *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-double frame_bytes_mean(const scenario *sc);
 uint32_t sweep_min(const tui_driver *d);
 uint32_t sweep_max(const tui_driver *d);
 void compute_ref(tui_driver *d);
@@ -109,17 +121,19 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
 int restart_sweep(tui_driver *d, char *err, size_t errlen);
 int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
 
-/* The saves (tui_save.c). */
-char *tui_save_csv_stem(const scenario *sc);  /* file names without extension; */
-char *tui_save_pcap_stem(const scenario *sc); /* the caller frees them */
-void tui_save_csv(tui_driver *d);
-void tui_trace_start(tui_driver *d);
-/* One step of the trace being written, at most budget events; returns the
- * events handled. Finishes (or fails) the save when its span is done. */
-int64_t tui_trace_step(tui_driver *d, uint64_t budget);
-bool tui_trace_busy(const tui_driver *d);
-/* Gives the trace up, removing its temporary; why (may be NULL) becomes
- * the message. */
-void tui_trace_cancel(tui_driver *d, const char *why);
+/* s: the next event that changes something, told in words in the status
+ * line (tui_step.c); its sink records the step's trace events. Returns 0,
+ * or -1 with err set (an engine could not be built). */
+int driver_step(tui_driver *d, char *err, size_t errlen);
+void step_sink_on_event(void *ctx, const trace_event *ev);
+
+/* The saves: c (the curve of the points so far), w (starts the trace of
+ * the run at view_t), a step of the trace being written (at most budget
+ * events; returns the events handled), and giving it up (why, or NULL,
+ * becomes the message). */
+void driver_save_csv(tui_driver *d);
+void driver_trace_start(tui_driver *d);
+int64_t driver_trace_step(tui_driver *d, uint64_t budget);
+void driver_trace_cancel(tui_driver *d, const char *why);
 
 #endif

@@ -1,31 +1,5 @@
-/* tui_save.c - the TUI's two saves: `c`, the measured curve (CSV), and `w`,
- * the current run's trace (pcap).
- *
- * Names say what a file holds, so saves of different experiments never
- * share one: csmacd-sweep-PHY-SIZEB-POLICY-TRAFFIC-seedS.csv and
- * csmacd-PHY-NN-SIZEB-POLICY-TRAFFIC-seedS.pcap (policy and traffic written
- * as file-name words: "fixed:wait=4" -> "fixed-wait-4", "poisson G=0.50" ->
- * "poisson-G0.5").
- *
- * A save never replaces a file. It is written whole through outfile.h under
- * a private temporary name in the save folder (".csmacd-PID-tuiK.tmp", a
- * name outfile.c's clean-up knows), then given its name with link(2), which
- * fails when the name exists (renameat2 with RENAME_NOREPLACE where the
- * file system has no hard links, a look before the rename where it has
- * neither); on a clash the name takes -2, -3, ...
- * before its extension. The status line names the file and its folder.
- *
- * The trace: a second engine replays the run from t = 0 (the same scenario
- * and seed give the same events) and its pcap sink takes only the records
- * of the span kept, the most recent part of the run: at most
- * trace_max_ps long, and at most what fits trace_max_bytes by an estimate
- * made first from the run's own rates (records per simulated second, each
- * frame or fragment with its headers). An estimate above the room left on
- * the folder's file system is refused. The replay runs in steps of the
- * frame's event budget (tui_trace_step, called by tui_driver_advance), so
- * the screen keeps redrawing and every key works: Esc cancels the save, q
- * and Ctrl-C end the program; either way the temporary is removed and no
- * file appears.
+/* tui_save.c - the TUI's saves (tui_save.h): names, never replacing a
+ * file, the trace written in steps.
  */
 #define _GNU_SOURCE /* renameat2, RENAME_NOREPLACE */
 
@@ -42,18 +16,57 @@
 
 #include "outfile.h"
 #include "pcap_sink.h"
-#include "tui_driver_int.h"
+#include "tui_save.h"
 
 #define SAVE_MAX_SUFFIX 9999u
 
-struct tui_trace_job {
+struct tui_saves {
+    char *dir;        /* as given, whole */
+    char *dir_shown;  /* resolved, for people */
+    unsigned seq;     /* private names of saves being written */
+};
+
+struct tui_trace {
+    tui_saves *sv;
     engine *e;
     pcap_sink *ps;
     sim_time from, until;
+    sim_time max_ps;   /* the caps the span was cut by, for the outcome */
+    double max_bytes;
     enum { SPAN_WHOLE, SPAN_TIME, SPAN_SIZE } why; /* what set the span */
     char *tmp;                                     /* the private name */
     char *stem;                                    /* the file's name without extension */
 };
+
+int tui_saves_create(const char *dir, tui_saves **out)
+{
+    *out = NULL;
+    tui_saves *sv = calloc(1, sizeof *sv);
+    if (!sv)
+        return -1;
+    /* The folder is kept whole, however long (never cut to a buffer). */
+    sv->dir = strdup(dir ? dir : ".");
+    sv->dir_shown = sv->dir ? realpath(sv->dir, NULL) : NULL;
+    if (sv->dir && !sv->dir_shown)
+        sv->dir_shown = strdup(sv->dir);
+    if (!sv->dir_shown) {
+        tui_saves_destroy(sv);
+        return -1;
+    }
+    *out = sv;
+    return 0;
+}
+
+void tui_saves_destroy(tui_saves *sv)
+{
+    if (!sv)
+        return;
+    free(sv->dir);
+    free(sv->dir_shown);
+    free(sv);
+}
+
+const char *tui_saves_dir_shown(const tui_saves *sv) { return sv->dir_shown; }
 
 /* ------------------------------------------------------------------ */
 /* Names */
@@ -133,7 +146,7 @@ static void what_words(const scenario *sc, char *out, size_t cap)
     name_word(sc->phy.name, phy, sizeof phy);
     name_word(sc->policy, policy, sizeof policy);
     traffic_word(sc, traffic, sizeof traffic);
-    snprintf(out, cap, "%s-%uB-%s-%s", phy, (unsigned)lround(frame_bytes_mean(sc)), policy,
+    snprintf(out, cap, "%s-%uB-%s-%s", phy, (unsigned)lround(scenario_frame_bytes_mean(sc)), policy,
              traffic);
 }
 
@@ -158,11 +171,10 @@ char *tui_save_pcap_stem(const scenario *sc)
 
 /* A private name for a save being written: nothing may exist there (a
  * planted link would be followed by outfile.h). */
-static char *private_name(tui_driver *d)
+static char *private_name(tui_saves *sv)
 {
     for (int tries = 0; tries < 100; tries++) {
-        char *p = str_printf("%s/.csmacd-%ld-tui%u.tmp", d->save_dir, (long)getpid(),
-                             ++d->save_seq);
+        char *p = str_printf("%s/.csmacd-%ld-tui%u.tmp", sv->dir, (long)getpid(), ++sv->seq);
         if (!p)
             return NULL;
         struct stat st;
@@ -225,54 +237,59 @@ static char *publish(const char *tmp, const char *dir, const char *stem, const c
 
 /* "NAME (details) in DIR" for the status line: the name first, so a narrow
  * screen still shows it. */
-static void say_saved(tui_driver *d, const char *path, const char *details)
+static void say_saved(const tui_saves *sv, const char *path, const char *details, char *msg,
+                      size_t msglen)
 {
     const char *slash = strrchr(path, '/');
-    set_message(d, "saved %s %s in %s", slash ? slash + 1 : path, details, d->save_dir_shown);
+    snprintf(msg, msglen, "saved %s %s in %s", slash ? slash + 1 : path, details, sv->dir_shown);
 }
 
 /* ------------------------------------------------------------------ */
 /* c: the curve */
 
-void tui_save_csv(tui_driver *d)
+int tui_save_csv(tui_saves *sv, const scenario *sc, const tui_csv_curve *curve, char *msg,
+                 size_t msglen)
 {
     char err[512];
-    char *tmp = private_name(d), *stem = tui_save_csv_stem(&d->base);
+    int rc = -1;
+    char *tmp = private_name(sv), *stem = tui_save_csv_stem(sc);
     if (!tmp || !stem) {
-        set_message(d, "cannot save the plot data: %s", tmp ? "out of memory"
-                                                             : "no free temporary name");
+        snprintf(msg, msglen, "cannot save the plot data: %s",
+                 tmp ? "out of memory" : "no free temporary name");
         free(tmp);
         free(stem);
-        return;
+        return -1;
     }
     outfile out;
     if (outfile_open(&out, tmp, err, sizeof err) != 0) {
-        set_message(d, "cannot save the plot data: %s", err);
+        snprintf(msg, msglen, "cannot save the plot data: %s", err);
         goto done;
     }
     errno = 0;
-    if (tui_driver_write_csv(d, out.f) != 0) {
-        set_message(d, "cannot save the plot data: %s", strerror(errno ? errno : EIO));
+    if (tui_csv_write(out.f, curve) != 0) {
+        snprintf(msg, msglen, "cannot save the plot data: %s", strerror(errno ? errno : EIO));
         outfile_discard(&out);
         goto done;
     }
     if (outfile_commit(&out, err, sizeof err) != 0) {
-        set_message(d, "cannot save the plot data: %s", err);
+        snprintf(msg, msglen, "cannot save the plot data: %s", err);
         goto done;
     }
-    char *path = publish(tmp, d->save_dir, stem, "csv", err, sizeof err);
+    char *path = publish(tmp, sv->dir, stem, "csv", err, sizeof err);
     if (!path) {
-        set_message(d, "cannot save the plot data: %s", err);
+        snprintf(msg, msglen, "cannot save the plot data: %s", err);
         goto done;
     }
     char details[64];
-    snprintf(details, sizeof details, "(the plot data, %zu point%s)", d->n_points,
-             d->n_points == 1 ? "" : "s");
-    say_saved(d, path, details);
+    snprintf(details, sizeof details, "(the plot data, %zu point%s)", curve->n_points,
+             curve->n_points == 1 ? "" : "s");
+    say_saved(sv, path, details, msg, msglen);
     free(path);
+    rc = 0;
 done:
     free(tmp);
     free(stem);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -282,7 +299,7 @@ done:
  * passes the probe at or after `from` (their start and end alike). */
 static void filtered_event(void *ctx, const trace_event *ev)
 {
-    tui_trace_job *j = ctx;
+    tui_trace *j = ctx;
     if ((ev->kind == TRACE_TX_START || ev->kind == TRACE_TX_END) && ev->probe_start < j->from)
         return;
     pcap_sink_on_event(j->ps, ev);
@@ -309,7 +326,7 @@ static void fmt_bytes(double b, char *out, size_t cap)
         snprintf(out, cap, "%.1f MB", b / 1e6);
 }
 
-static void job_free(tui_trace_job *j)
+void tui_trace_destroy(tui_trace *j)
 {
     if (!j)
         return;
@@ -322,101 +339,114 @@ static void job_free(tui_trace_job *j)
     free(j);
 }
 
-bool tui_trace_busy(const tui_driver *d) { return d->trace != NULL; }
-
-void tui_trace_cancel(tui_driver *d, const char *why)
+void tui_trace_describe(const tui_trace *j, char *msg, size_t msglen)
 {
-    if (!d->trace)
-        return;
-    job_free(d->trace);
-    d->trace = NULL;
-    if (why)
-        set_message(d, "%s", why);
+    char a[32], b[32];
+    fmt_t(j->from, j->until, a, sizeof a);
+    fmt_t(j->until, j->until, b, sizeof b);
+    snprintf(msg, msglen, "already writing the trace of t = %s to %s (Esc cancels it)", a, b);
 }
 
 /* Bytes per simulated second a trace of the live run takes, from its
  * records so far: each frame sent OK and each collided attempt is one
- * record (16 octets of pcap header, 4 of status header, the preamble, the
- * frame or at most a slot's worth of fragment). */
-static double trace_rate(tui_driver *d, sim_time now)
+ * pcapng Enhanced Packet Block (TRACE_BLOCK octets of block, flags, the
+ * end of the options and the MAC's story as its comment) holding the frame
+ * (Ethernet with its FCS) or the fragment (a 4-octet status header, the
+ * preamble, at most a slot's worth of octets). */
+#define TRACE_BLOCK 120.0
+static double trace_rate(engine *live, sim_time now)
 {
-    engine_results(d->e, &d->res);
-    const scenario *sc = engine_scenario(d->e);
+    results res;
+    engine_results(live, &res);
+    const scenario *sc = engine_scenario(live);
     double frames = 0, frags = 0;
-    for (uint32_t i = 0; i < d->res.n_stations; i++) {
-        frames += (double)d->res.stations[i].c.frames_transmitted_ok;
-        frags += (double)d->res.stations[i].c.collisions;
+    for (uint32_t i = 0; i < res.n_stations; i++) {
+        frames += (double)res.stations[i].c.frames_transmitted_ok;
+        frags += (double)res.stations[i].c.collisions;
     }
     double pre = sc->phy.preamble_bits / 8.0, slot = sc->phy.slot_bits / 8.0;
-    double fb = frame_bytes_mean(sc);
-    double bytes = frames * (20 + pre + fb) + frags * (20 + pre + (fb < slot ? fb : slot));
+    double fb = scenario_frame_bytes_mean(sc);
+    double bytes = frames * (TRACE_BLOCK + fb) + frags * (TRACE_BLOCK + 4 + pre + (fb < slot ? fb : slot));
     return bytes / sim_time_to_s(now);
 }
 
-void tui_trace_start(tui_driver *d)
+tui_trace *tui_trace_start(tui_saves *sv, engine *live, sim_time until, sim_time max_ps,
+                           double max_bytes, char *msg, size_t msglen)
 {
     char err[512], a[32], b[32];
-    if (d->trace) {
-        fmt_t(d->trace->from, d->trace->until, a, sizeof a);
-        fmt_t(d->trace->until, d->trace->until, b, sizeof b);
-        set_message(d, "already writing the trace of t = %s to %s (Esc cancels it)", a, b);
-        return;
-    }
-    sim_time until = d->view_t;
     if (until <= 0) {
-        set_message(d, "no trace to save yet: the run is at t = 0");
-        return;
+        snprintf(msg, msglen, "no trace to save yet: the run is at t = 0");
+        return NULL;
     }
     /* The span: the most recent part of the run, within the time cap and,
      * by the estimate, the size cap. */
-    double rate = trace_rate(d, until); /* bytes per simulated second */
+    double rate = trace_rate(live, until); /* bytes per simulated second */
     sim_time span = until;
     int why = SPAN_WHOLE;
-    if (span > d->trace_max_ps) {
-        span = d->trace_max_ps;
+    if (span > max_ps) {
+        span = max_ps;
         why = SPAN_TIME;
     }
-    double cap_s = rate > 0 ? (double)d->trace_max_bytes / rate : INFINITY;
+    double cap_s = rate > 0 ? max_bytes / rate : INFINITY;
     if (cap_s < sim_time_to_s(span)) {
         span = (sim_time)(cap_s * (double)SIM_PS_PER_S);
         why = SPAN_SIZE;
     }
     char size[32], room[32];
     if (span <= 0) {
-        fmt_bytes(d->trace_max_bytes, size, sizeof size);
-        set_message(d, "no trace saved: not one record fits %s", size);
-        return;
+        fmt_bytes(max_bytes, size, sizeof size);
+        snprintf(msg, msglen, "no trace saved: not one record fits %s", size);
+        return NULL;
     }
     double est = rate * sim_time_to_s(span) + 24;
     fmt_bytes(est, size, sizeof size);
     struct statvfs v;
-    if (statvfs(d->save_dir, &v) == 0 && est > (double)v.f_bavail * (double)v.f_frsize) {
+    if (statvfs(sv->dir, &v) == 0 && est > (double)v.f_bavail * (double)v.f_frsize) {
         fmt_bytes((double)v.f_bavail * (double)v.f_frsize, room, sizeof room);
-        set_message(d, "no trace saved: about %s, more than the %s free in %s", size, room,
-                    d->save_dir_shown);
-        return;
+        snprintf(msg, msglen, "no trace saved: about %s, more than the %s free in %s", size,
+                 room, sv->dir_shown);
+        return NULL;
     }
 
-    tui_trace_job *j = calloc(1, sizeof *j);
+    tui_trace *j = calloc(1, sizeof *j);
     if (!j) {
-        set_message(d, "cannot save the trace: out of memory");
-        return;
+        snprintf(msg, msglen, "cannot save the trace: out of memory");
+        return NULL;
     }
+    j->sv = sv;
     j->from = until - span;
     j->until = until;
+    j->max_ps = max_ps;
+    j->max_bytes = max_bytes;
     j->why = why;
-    j->tmp = private_name(d);
-    j->stem = tui_save_pcap_stem(engine_scenario(d->e));
+    j->tmp = private_name(sv);
+    j->stem = tui_save_pcap_stem(engine_scenario(live));
     if (!j->tmp || !j->stem) {
-        job_free(j);
-        set_message(d, "cannot save the trace: out of memory");
-        return;
+        tui_trace_destroy(j);
+        snprintf(msg, msglen, "cannot save the trace: out of memory");
+        return NULL;
     }
-    const scenario *sc = engine_scenario(d->e);
+    const scenario *sc = engine_scenario(live);
     pcap_sink_options po = {.collisions = true};
     int rc = engine_create(sc, &j->e, err, sizeof err);
-    if (rc == 0)
-        rc = pcap_sink_open(j->tmp, &sc->phy, &po, &j->ps, err, sizeof err);
+    if (rc == 0) {
+        /* pcapng, as `run --pcap` writes it: a plain Wireshark decodes the
+         * frames, and each record's comment tells the MAC's story (with
+         * its station's group). */
+        char app[64], comment[1024], probe[128], kept[128];
+        fmt_t(j->from, until, a, sizeof a);
+        fmt_t(until, until, b, sizeof b);
+        snprintf(kept, sizeof kept, "until stopped (csmacd tui), this trace t = %s to %s", a, b);
+        snprintf(app, sizeof app, "csmacd %s", CSMACD_VERSION);
+        pcap_sink_describe(sc, kept, comment, sizeof comment, probe, sizeof probe);
+        pcap_sink_format fmt = pcap_sink_default_format();
+        fmt.container = PCAP_SINK_PCAPNG;
+        fmt.application = app;
+        fmt.comment = comment;
+        fmt.probe = probe;
+        fmt.groups = engine_scenario(j->e); /* lives as long as the sink */
+        rc = pcap_sink_open_format(j->tmp, &sc->phy, &po, &fmt, &j->ps, err, sizeof err);
+    }
     if (rc == 0 && engine_add_sink(j->e, (trace_sink){filtered_event, j}) != 0) {
         snprintf(err, sizeof err, "out of memory");
         rc = -1;
@@ -424,36 +454,34 @@ void tui_trace_start(tui_driver *d)
     if (rc == 0)
         rc = engine_start(j->e, err, sizeof err);
     if (rc != 0) {
-        job_free(j);
-        set_message(d, "cannot save the trace: %s", err);
-        return;
+        tui_trace_destroy(j);
+        snprintf(msg, msglen, "cannot save the trace: %s", err);
+        return NULL;
     }
-    d->trace = j;
     fmt_t(j->from, until, a, sizeof a);
     fmt_t(until, until, b, sizeof b);
-    set_message(d, "writing the trace of t = %s to %s (about %s): Esc cancels", a, b, size);
+    snprintf(msg, msglen, "writing the trace of t = %s to %s (about %s): Esc cancels", a, b,
+             size);
+    return j;
 }
 
 /* Names the finished file and says what it holds. */
-static void trace_finish(tui_driver *d)
+static tui_trace_state trace_finish(tui_trace *j, char *msg, size_t msglen)
 {
-    tui_trace_job *j = d->trace;
     char err[512], a[32], b[32], lead[96], details[256];
     uint64_t recs = pcap_sink_records(j->ps);
     pcap_sink *ps = j->ps;
     j->ps = NULL;
     if (pcap_sink_close(ps, err, sizeof err) != 0) {
-        tui_trace_cancel(d, NULL);
-        set_message(d, "cannot save the trace: %s", err);
-        return;
+        snprintf(msg, msglen, "cannot save the trace: %s", err);
+        return TUI_TRACE_FAILED;
     }
-    char *path = publish(j->tmp, d->save_dir, j->stem, "pcap", err, sizeof err);
+    char *path = publish(j->tmp, j->sv->dir, j->stem, "pcapng", err, sizeof err);
     free(j->tmp);
     j->tmp = NULL;
     if (!path) {
-        tui_trace_cancel(d, NULL);
-        set_message(d, "cannot save the trace: %s", err);
-        return;
+        snprintf(msg, msglen, "cannot save the trace: %s", err);
+        return TUI_TRACE_FAILED;
     }
     fmt_t(j->from, j->until, a, sizeof a);
     fmt_t(j->until, j->until, b, sizeof b);
@@ -461,50 +489,45 @@ static void trace_finish(tui_driver *d)
         snprintf(lead, sizeof lead, "the whole run");
     else if (j->why == SPAN_TIME)
         snprintf(lead, sizeof lead, "the last %g s (the most a save holds)",
-                 sim_time_to_s(d->trace_max_ps));
+                 sim_time_to_s(j->max_ps));
     else {
         char cap[32];
-        fmt_bytes(d->trace_max_bytes, cap, sizeof cap);
+        fmt_bytes(j->max_bytes, cap, sizeof cap);
         snprintf(lead, sizeof lead, "the last %.6g s, as much as fits %s",
                  sim_time_to_s(j->until - j->from), cap);
     }
     snprintf(details, sizeof details, "(%s, t = %s to %s, %llu records)", lead, a, b,
              (unsigned long long)recs);
-    say_saved(d, path, details);
+    say_saved(j->sv, path, details, msg, msglen);
     free(path);
-    tui_trace_cancel(d, NULL);
+    return TUI_TRACE_SAVED;
 }
 
-int64_t tui_trace_step(tui_driver *d, uint64_t budget)
+tui_trace_state tui_trace_step(tui_trace *j, uint64_t budget, int64_t *ran, char *msg,
+                               size_t msglen)
 {
-    tui_trace_job *j = d->trace;
-    if (!j)
-        return 0;
     uint64_t before = engine_events(j->e);
     engine_status st = engine_run(j->e, j->until, budget ? budget : 1);
-    int64_t ran = (int64_t)(engine_events(j->e) - before);
+    *ran = (int64_t)(engine_events(j->e) - before);
     if (st == ENGINE_OUT_OF_MEMORY) {
-        tui_trace_cancel(d, "cannot save the trace: out of memory; nothing written");
-        return ran;
+        snprintf(msg, msglen, "cannot save the trace: out of memory; nothing written");
+        return TUI_TRACE_FAILED;
     }
     if (pcap_sink_error(j->ps)) {
         char err[512];
         pcap_sink *ps = j->ps;
         j->ps = NULL;
         pcap_sink_close(ps, err, sizeof err);
-        tui_trace_cancel(d, NULL);
-        set_message(d, "cannot save the trace: %s", err);
-        return ran;
+        snprintf(msg, msglen, "cannot save the trace: %s", err);
+        return TUI_TRACE_FAILED;
     }
     sim_time now = engine_now(j->e);
-    if (now >= j->until || st == ENGINE_DONE) {
-        trace_finish(d);
-        return ran;
-    }
+    if (now >= j->until || st == ENGINE_DONE)
+        return trace_finish(j, msg, msglen);
     char a[32], b[32];
     fmt_t(j->from, j->until, a, sizeof a);
     fmt_t(j->until, j->until, b, sizeof b);
-    set_message(d, "writing the trace of t = %s to %s: %.0f%% (Esc cancels)", a, b,
-                100.0 * (double)now / (double)j->until);
-    return ran;
+    snprintf(msg, msglen, "writing the trace of t = %s to %s: %.0f%% (Esc cancels)", a, b,
+             100.0 * (double)now / (double)j->until);
+    return TUI_TRACE_WRITING;
 }

@@ -168,7 +168,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->star = sc->phy.topology == TOPOLOGY_STAR;
     s->length_m = sc->phy.length_m;
     s->traffic = d->traffic_desc;
-    s->frame_bytes = (uint32_t)lround(frame_bytes_mean(sc));
+    s->frame_bytes = (uint32_t)lround(scenario_frame_bytes_mean(sc));
     s->policy = sc->policy;
     s->seed = sc->seed;
     s->slot_s = sim_time_to_s(d->slot_ps);
@@ -247,11 +247,21 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->groups = NULL;
     s->n_groups = 0;
     if (d->grouped && r->n_groups == d->base.n_named) {
-        for (uint32_t g = 0; g < r->n_groups; g++)
-            d->groups_view[g] = (tui_group){.name = r->groups[g].name,
-                                            .stations = r->groups[g].stations,
-                                            .share = drawn(r->groups[g].share),
-                                            .grown = g == d->grow};
+        const scenario *run = engine_scenario(d->e); /* the groups resolved */
+        for (uint32_t g = 0; g < r->n_groups; g++) {
+            const station_group *sg = scenario_group_at(run, g);
+            traffic_words(&sg->traffic, d->group_traffic[g], sizeof d->group_traffic[g]);
+            d->groups_view[g] = (tui_group){
+                .name = r->groups[g].name,
+                .stations = r->groups[g].stations,
+                .share = drawn(r->groups[g].share),
+                .grown = g == d->grow,
+                .policy = sg->policy,
+                .traffic = d->group_traffic[g],
+                .frame_bytes = (uint32_t)lround(
+                    frame_size_mean(&sg->traffic.size, run->phy.min_frame_bytes)),
+            };
+        }
         s->groups = d->groups_view;
         s->n_groups = r->n_groups;
     }
@@ -292,6 +302,6 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->paused = d->paused;
     s->show_help = d->show_help;
     s->can_save_pcap = true;
-    s->save_dir = d->save_dir_shown;
+    s->save_dir = tui_saves_dir_shown(d->saves);
     s->message = d->message[0] ? d->message : NULL;
 }

@@ -960,3 +960,8 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     }
     return check_derived_times(sc, longest_m, err, errlen);
 }
+
+double scenario_frame_bytes_mean(const scenario *sc)
+{
+    return frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
+}

@@ -180,6 +180,11 @@ uint32_t scenario_station_segment(const scenario *sc, uint32_t i);
  * without segments its one bus or star as a single segment named after
  * the topology ("bus" or "hub"), its stations' bounds filled. */
 void scenario_network_view(const scenario *sc, network *out);
+/* The mean size of the scenario's own frames as sent, DA through FCS,
+ * bytes: its frame-size spec with every frame padded to the PHY's
+ * minimum (frame_size_mean). With groups, the scenario's keys outside
+ * them (each group's traffic has its own spec). */
+double scenario_frame_bytes_mean(const scenario *sc);
 /* Whether a key is per station (may appear in a group). */
 bool scenario_key_per_station(const char *key);
 

@@ -154,6 +154,21 @@ pcap_sink_container pcap_sink_container_for_path(const char *path)
 
 /* The one place the comment is built: a later field (the group) is one
  * more clause here. Integers only, so the text is the same everywhere. */
+void pcap_sink_describe(const scenario *sc, const char *duration, char *comment, size_t n,
+                        char *probe, size_t pn)
+{
+    snprintf(comment, n,
+             "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration %s, seed %llu",
+             sc->phy.name, sc->n_stations,
+             sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of", sc->phy.length_m,
+             scenario_traffic_name(sc->traffic.kind), sc->policy, duration,
+             (unsigned long long)sc->seed);
+    if (sc->phy.topology == TOPOLOGY_STAR)
+        snprintf(probe, pn, "at the hub");
+    else
+        snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
+}
+
 size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group)
 {
     bool collided = ev->jam_start != SIM_TIME_NEVER;

@@ -170,6 +170,15 @@ pcap_sink_container pcap_sink_container_for_path(const char *path);
  * "attempt 3" filter in a plain Wireshark. Returns the length written. */
 size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group);
 
+/* What a pcapng trace says of its run (what `run --pcap` and the TUI's
+ * `w` write): the section's comment, "scenario: 10base5, 8 stations, bus
+ * of 500 m, saturated traffic, policy beb, duration 1s, seed 1" (the
+ * duration as given: "1s", "until stopped"), and where the probe sits, for
+ * the interfaces' descriptions ("at 0 m on the bus", "at the hub").
+ * Nothing of the machine or the wall clock: reruns stay byte-identical. */
+void pcap_sink_describe(const struct scenario *sc, const char *duration, char *comment,
+                        size_t n, char *probe, size_t pn);
+
 /* Whether every record of a run `duration` long (picoseconds) fits the
  * 32-bit seconds of pcap when t = 0 is epoch_s. A record can be stamped up
  * to the longest station-to-probe delay after the run's end: pass

@@ -81,6 +81,17 @@ static void series_style(FILE *f, size_t k)
         fprintf(f, "dt '%s' ", styles[i].dash);
 }
 
+/* Whether every value of panel p is 0 or more (so is every measure of
+ * csmacd's but a difference: counts, times, fractions). */
+static bool nonnegative(const plot_spec *s, size_t p)
+{
+    for (size_t c = 0; c < s->n_curves; c++)
+        for (size_t i = 0; i < s->curves[c].n; i++)
+            if (isfinite(s->curves[c].y[p][i]) && s->curves[c].y[p][i] < 0)
+                return false;
+    return true;
+}
+
 /* Whether curve c has a value in panel p (a finite x and y somewhere). */
 static bool has_value(const plot_curve *c, size_t p)
 {
@@ -91,8 +102,9 @@ static bool has_value(const plot_curve *c, size_t p)
 }
 
 /* Writes into buf the note of curve c in panel p when some of its done
- * points have no value: "LABEL: MEANING" (none has one) or "LABEL:
- * MEANING at x = a, b". Returns whether there is one. */
+ * points have no value: "YLABEL: LABEL: MEANING" (none has one) or
+ * "YLABEL: LABEL: MEANING at x = a, b", without LABEL when the figure has
+ * one series. Returns whether there is one. */
 static bool note_of(const plot_spec *s, const plot_curve *c, size_t p, char *buf, size_t len)
 {
     size_t missing = 0, done = 0;
@@ -104,7 +116,9 @@ static bool note_of(const plot_spec *s, const plot_curve *c, size_t p, char *buf
     if (missing == 0)
         return false;
     const char *meaning = s->no_value[p] ? s->no_value[p] : "no value";
-    int k = snprintf(buf, len, "%s: %s: %s", s->ylabel[p], c->label, meaning);
+    /* The series' name only when there are several (the key has it). */
+    int k = s->n_curves > 1 ? snprintf(buf, len, "%s: %s: %s", s->ylabel[p], c->label, meaning)
+                            : snprintf(buf, len, "%s: %s", s->ylabel[p], meaning);
     if (missing < done) {
         const char *sep = " at x = ";
         for (size_t i = 0; i < c->n && k > 0 && (size_t)k < len; i++)
@@ -179,8 +193,16 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
                 whole = whole && cv->x[i] == floor(cv->x[i]);
             }
             for (size_t p = 0; p < s->n_panels; p++) {
-                number(f, cv->y[p][i]);
-                number(f, isfinite(cv->err[p][i]) ? cv->err[p][i] : 0.0);
+                /* y, and its bar's two ends: a measure that is never
+                 * negative keeps its bar above 0 (a normal interval of a
+                 * count or a time may reach below; the quantity cannot). */
+                double y = cv->y[p][i], e = isfinite(cv->err[p][i]) ? cv->err[p][i] : 0.0;
+                double lo = y - e;
+                if (nonnegative(s, p) && lo < 0)
+                    lo = 0;
+                number(f, y);
+                number(f, lo);
+                number(f, y + e);
             }
             fputc('\n', f);
         }
@@ -223,9 +245,11 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
             any = any || has_value(&s->curves[c], p);
         bool refs = p == s->ref_panel && s->n_refs > 0;
         fputs(s->ylog[p] && any ? "\nset logscale y\n" : "\nunset logscale y\n", f);
-        /* A fraction's axis ends at 1, not at gnuplot's next tic (1.1). */
+        /* A fraction's axis ends at 1, not at gnuplot's next tic (1.1);
+         * a measure that is never negative starts at 0. */
         fputs((s->yfraction[p] && !s->ylog[p]) || !any ? "set yrange [0:1]\n"
-                                                        : "set autoscale y\n",
+              : !s->ylog[p] && nonnegative(s, p)     ? "set yrange [0:*]\n"
+                                                     : "set autoscale y\n",
               f);
         if (!any) {
             /* Nothing to draw: say so where the curves would be. */
@@ -241,8 +265,8 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
         for (size_t c = 0; c < s->n_curves; c++) {
             if (!has_value(&s->curves[c], p))
                 continue; /* said in the notes */
-            fprintf(f, "%s$curve%zu using 1:%zu:%zu with yerrorlines ",
-                    first ? "" : ", \\\n     ", c, 2 + 2 * p, 3 + 2 * p);
+            fprintf(f, "%s$curve%zu using 1:%zu:%zu:%zu with yerrorlines ",
+                    first ? "" : ", \\\n     ", c, 2 + 3 * p, 3 + 3 * p, 4 + 3 * p);
             series_style(f, c);
             fprintf(f, "lw 1.5 pt %d ps 0.7 notitle", styles[c % PLOT_N_STYLES].point);
             first = false;

@@ -522,13 +522,14 @@ int sweep_group_measure_find(const char *name)
     return -1;
 }
 
-/* A group's values in the order of group_measures. */
-static void group_values(const group_result *gr, double *v)
+/* A group's values in the order of group_measures. A share of nothing
+ * delivered (the run delivered no bit: 0 / 0) has no value, never 0. */
+static void group_values(const group_result *gr, bool delivered, double *v)
 {
     double values[N_GROUP_MEASURES] = {
         gr->throughput,
         gr->throughput_ci95,
-        gr->share,
+        delivered ? gr->share : NAN,
         gr->offered_load,
         (double)gr->frames_ok,
         (double)gr->frames_aborted,
@@ -651,9 +652,12 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
         output_value v = sweep_measure_at(k)->get(&run);
         values[k] = v.kind == OUTPUT_UINT ? (double)v.u : v.kind == OUTPUT_REAL ? v.d : NAN;
     }
+    bool delivered = false;
+    for (uint32_t i = 0; i < r.n_stations; i++)
+        delivered = delivered || r.stations[i].bits_delivered > 0;
     for (uint32_t g = 0; g < s.n_named; g++) {
         if (g < r.n_groups)
-            group_values(&r.groups[g], values + m + (size_t)g * N_GROUP_MEASURES);
+            group_values(&r.groups[g], delivered, values + m + (size_t)g * N_GROUP_MEASURES);
         else
             for (size_t j = 0; j < N_GROUP_MEASURES; j++)
                 values[m + (size_t)g * N_GROUP_MEASURES + j] = NAN;

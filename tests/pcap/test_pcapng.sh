@@ -195,8 +195,11 @@ all=$(count groups.pcapng 'frame')
 [ $((rogue + good)) -eq "$all" ] || fail "groups: $rogue + $good of $all records name a group"
 bad=$(count groups.pcapng 'frame.comment contains "group rogue" && !(frame.comment contains "station 1,")')
 [ "$bad" -eq 0 ] || fail "groups: $bad records of stations 2-4 named rogue"
+# Every record of the group, collision fragments included.
 n=$(TS -X lua_script:"$LUA" -r groups.pcapng -Y 'csmacd.group == "rogue"' | wc -l)
-w=$(TS -r groups.pcapng -Y 'frame.comment contains "group rogue" && frame.interface_id == 0' | wc -l)
-[ "$n" -eq "$w" ] && [ "$n" -gt 0 ] || fail "dissector: $n records of group rogue, $w whole frames"
+[ "$n" -eq "$rogue" ] || fail "dissector: $n of the $rogue records of group rogue"
+nf=$(TS -X lua_script:"$LUA" -r groups.pcapng -Y 'csmacd.fragment && csmacd.group == "good"' | wc -l)
+wf=$(TS -r groups.pcapng -Y 'frame.comment contains "group good" && frame.interface_id == 1' | wc -l)
+[ "$nf" -eq "$wf" ] && [ "$nf" -gt 0 ] || fail "dissector: $nf of the $wf fragments of group good"
 
 echo "pcapng: ok ($records records, $jams fragments)"

@@ -4,8 +4,8 @@
 # Pins, at 80x24 and 200x60: the screen comes up with the plot's axes and
 # labels, fills in measured points, and shows the station table (one word
 # per state, the backoff slots in a column of their own); the keys work as
-# the help says (space pauses: the clock stops; s steps one event and S one
-# slot while paused; + adds a station and leaves the sweep; ? opens the help
+# the help says (space pauses: the clock stops; s steps to the next event
+# and says in words what it was, S one slot, while paused; + adds a station and leaves the sweep; ? opens the help
 # (which names the save folder) and Esc closes it; z zooms the S axis,
 # marked cut, and z again shows 0 to 1; c saves the CSV under a name that
 # carries PHY, frame size, policy, traffic and seed, and after b (the next
@@ -16,7 +16,11 @@
 # with status 0 and the terminal is restored (alternate screen left, cursor
 # shown, echo and canonical mode back). At 200x60 with --save-dir, c and w
 # write into that folder and nothing into the current one, and w's message
-# names the file and the span it holds. At 500 fixed-retry stations w writes
+# names the file and the span it holds (pcapng, as run writes it). With
+# groups the header shows them (at 120 and 80 columns), c saves each
+# group's columns, a step's words wrap at 120 columns, never cut, and w
+# a trace that a plain tshark decodes, every record
+# naming its group, fragments included. At 500 fixed-retry stations w writes
 # in steps while the screen keeps redrawing, and q ends the program at once
 # leaving no file. Three stations in slow motion show no capture note after
 # a few frames. Also the other exit paths (and SIGINT/SIGTERM at random
@@ -117,6 +121,8 @@ t1=$(sim_time a); sleep 1; t2=$(sim_time a)
 T a send-keys -t a 's'; sleep 0.5; t3=$(sim_time a)
 T a send-keys -t a 's'; sleep 0.5; t4=$(sim_time a)
 [ "$t3" != "" ] && [ "$t4" != "$t2" ] && ok "s: single steps move the clock ($t2 -> $t4)" || fail "s: no step ($t2 $t3 $t4)"
+# Each step says in words what happened, station numbers as on screen.
+check a '^t = [0-9.]+ (us|ms|s): .*station [0-9]+' "s: the step is told in words"
 T a send-keys -t a 'S'; sleep 0.5; t5=$(sim_time a)
 d=$(awk -v a="${t4//[!0-9.]/}" -v b="${t5//[!0-9.]/}" 'BEGIN { printf "%.6f", b - a }')
 case "$d" in 0.000051|0.000052) ok "S: one slot step (+$d s)";; *) fail "S: stepped $d s";; esac
@@ -133,8 +139,8 @@ if echo "$nums" | grep -Eq "^ 1 .* $((before + 1)) *\$"; then ok "80x24: bus num
 # ?: help; Esc closes it.
 T a send-keys -t a '?'
 wait_for a 'Help: keys' 5 && ok "?: help shown" || { fail "?: no help"; screen a; }
-check a 'single step: one event' "?: help lists the step key"
-check a 'write the trace of the run.s last 10 s \(pcap\)' "?: help lists the pcap key"
+check a 'single step: the next event, told in words' "?: help lists the step key"
+check a 'write the trace of the run.s last 10 s \(pcapng\)' "?: help lists the pcap key"
 check a "c and w save into (\\.\\.\\.)?.*$(basename "$WORK") \\(--save-dir DIR\\)" "?: help names the save folder"
 T a send-keys -t a Escape
 sleep 0.5
@@ -218,15 +224,71 @@ T b send-keys -t b 'w'
 # the run's length asks); a run past 10 s keeps its most recent 10 s. The
 # replay may take a while on a busy machine: the status line says how far
 # it is meanwhile.
-if wait_for b 'saved csmacd-10base5-N[0-9]+-512B-beb-saturated-seed1\.pcap \(the (whole run|last 10 s \(the most a save holds\)), t = [0-9.]+ (s|ms|us) to [0-9.]+ (s|ms|us), [0-9]+ records\) in ' 240; then
+if wait_for b 'saved csmacd-10base5-N[0-9]+-512B-beb-saturated-seed1\.pcapng \(the (whole run|last 10 s \(the most a save holds\)), t = [0-9.]+ (s|ms|us) to [0-9.]+ (s|ms|us), [0-9]+ records\) in ' 240; then
     ok "--save-dir w: the status line names the file and its span"; else
     fail "--save-dir w: no message naming the file and its span"; screen b | grep -E 'saved|writing|trace'; fi
-if [ -s "$WORK/saved/csmacd-sweep-10base5-512B-beb-saturated-seed1.csv" ] && ls "$WORK"/saved/csmacd-10base5-N*-seed1.pcap >/dev/null 2>&1 &&
-    [ "$(head -c 4 "$WORK"/saved/csmacd-10base5-N*-seed1.pcap | od -An -tx1 | tr -d ' ')" = 4d3cb2a1 ]; then
-    ok "--save-dir: c and w write there (the pcap is nanosecond pcap)"; else fail "--save-dir: files missing"; ls -l "$WORK" "$WORK/saved"; fi
-ls "$WORK"/*.pcap >/dev/null 2>&1 && fail "--save-dir: a pcap in the current folder" || ok "--save-dir: nothing in the current folder"
+if [ -s "$WORK/saved/csmacd-sweep-10base5-512B-beb-saturated-seed1.csv" ] && ls "$WORK"/saved/csmacd-10base5-N*-seed1.pcapng >/dev/null 2>&1 &&
+    [ "$(head -c 4 "$WORK"/saved/csmacd-10base5-N*-seed1.pcapng | od -An -tx1 | tr -d ' ')" = 0a0d0d0a ]; then
+    ok "--save-dir: c and w write there (the trace is pcapng, as run writes it)"; else fail "--save-dir: files missing"; ls -l "$WORK" "$WORK/saved"; fi
+ls "$WORK"/*.pcap* >/dev/null 2>&1 && fail "--save-dir: a trace in the current folder" || ok "--save-dir: nothing in the current folder"
 T b send-keys -t b 'q'
 restored b 0 "200x60 q"
+
+# ------------------------------------------------- groups
+# With groups, the header shows them (each group's stations, policy,
+# traffic and frames) instead of one traffic, frame size and policy; c
+# saves each group's columns; w saves pcapng, which a plain tshark decodes
+# (Ethernet frames of csmacd's EtherType), every record's comment naming
+# its group, and the dissector shows csmacd.group on fragments too.
+mkdir "$WORK/groups"
+printf '[group rogue]\nstations = 1\npolicy = none\n\n[group good]\nstations = 3\n' >"$WORK/groups.ini"
+start k 120 40 tui --scenario "$WORK/groups.ini" --seed 1 --save-dir "$WORK/groups"
+wait_for k 'Throughput S' 20 || { fail "groups: no screen"; screen k; }
+if screen k | head -1 | grep -q 'rogue (1): none, saturated, 512 B │ good\* ([0-9]*): beb, saturated, 512 B │ seed 1' &&
+    ! screen k | head -1 | grep -Eq 'byte frames|backoff'; then ok "groups: the header shows the groups"; else
+    fail "groups: header '$(screen k | head -1)'"; fi
+# At 120 columns a step's words wrap onto the lines they need, never cut.
+T k send-keys -t k ' '
+wait_for k 'PAUSED' 5 || fail "groups: no pause"
+told=0; cut=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    T k send-keys -t k 's'; sleep 0.3
+    msg=$(screen k | sed -n '/^t = [0-9.]* [mu]*s: /,/^\(Bus\|N = \|Run with\)/p' | grep -v '^\(Bus\|N = \|Run with\)')
+    [ -n "$msg" ] && told=$((told + 1))
+    echo "$msg" | grep -q '\.\.\.$' && cut=$((cut + 1))
+done
+[ "$told" -eq 12 ] && [ "$cut" -eq 0 ] && ok "120 columns: 12 steps told, none cut" ||
+    { fail "120 columns: $told steps told, $cut cut"; screen k; }
+T k send-keys -t k ' '
+T k resize-window -t k -x 80 -y 24
+if wait_for k '^ 10base5 10 Mb/s bus 500 m │ rogue 1, good\* [0-9]+ │ seed 1' 5; then ok "groups at 80x24: the short header"; else
+    fail "groups at 80x24: header '$(screen k | head -1)'"; fi
+T k send-keys -t k 'c'
+GCSV="$WORK/groups/csmacd-sweep-10base5-512B-beb-2-groups-seed1.csv"
+if wait_for k 'saved csmacd-sweep-10base5-512B-beb-2-groups-seed1\.csv' 5 &&
+    head -1 "$GCSV" | grep -q ',seed,rogue\.stations,rogue\.policy,rogue\.throughput,rogue\.share,.*,good\.frames_dropped$'; then
+    ok "groups: c saves each group's columns"; else fail "groups: CSV header '$(head -1 "$GCSV" 2>&1)'"; fi
+T k send-keys -t k 'w'
+if wait_for k 'saved csmacd-10base5-N[0-9]+-512B-beb-2-groups-seed1\.pcapng \(the whole run' 120; then
+    ok "groups: w saves a pcapng trace"; else fail "groups: no trace saved"; screen k | tail -3; fi
+T k send-keys -t k 'q'
+restored k 0 "groups, q"
+if command -v tshark >/dev/null 2>&1; then
+    TR=$(ls "$WORK"/groups/*.pcapng | head -1)
+    ts() { tshark -o gui.column.format:'"No.","%m"' "$@" 2>/dev/null; }
+    eth=$(ts -r "$TR" -Y 'eth.type == 0x88b5 && frame.len == 512' | wc -l)
+    all=$(ts -r "$TR" | wc -l)
+    named=$(ts -r "$TR" -Y 'frame.comment contains ", group rogue" || frame.comment contains ", group good"' | wc -l)
+    [ "$eth" -gt 10 ] && ok "groups: a plain tshark decodes the trace's $eth frames" || fail "groups: plain tshark decodes $eth frames"
+    [ "$named" -eq "$all" ] && ok "groups: every record names its group" || fail "groups: $named of $all records name a group"
+    LUA="$(dirname "$0")/../../captures/csmacd.lua"
+    frags=$(ts -X lua_script:"$LUA" -r "$TR" -Y 'csmacd.fragment' | wc -l)
+    gfrags=$(ts -X lua_script:"$LUA" -r "$TR" -Y 'csmacd.fragment && csmacd.group' | wc -l)
+    [ "$frags" -gt 0 ] && [ "$gfrags" -eq "$frags" ] && ok "groups: csmacd.group on all $frags fragments" ||
+        fail "groups: csmacd.group on $gfrags of $frags fragments"
+else
+    echo "note: tshark not installed, the trace's decoding is not checked"
+fi
 
 # ------------------------------------------------- w at 500 fixed-retry stations
 # The trace is written in steps: the screen keeps redrawing (the clock

@@ -456,7 +456,7 @@ static void test_plot_script(void **state)
     assert_non_null(strstr(buf, "set logscale x 2"));
     assert_non_null(strstr(buf, "set xlabel 'stations N'"));
     assert_non_null(strstr(buf, "set ylabel 'throughput S'"));
-    assert_non_null(strstr(buf, " 2 ? 0\n"));
+    assert_non_null(strstr(buf, " 2 ? ? ?\n")); /* no value: no bar either */
     assert_non_null(strstr(buf, "title '64 B'"));
     assert_non_null(strstr(buf, "title 'Metcalfe-Boggs'"));
     assert_non_null(strstr(buf, "with yerrorlines"));
@@ -606,8 +606,8 @@ static void test_plot_no_value(void **state)
     assert_non_null(key);
     /* Panel 0 draws beb and late, not fixed. */
     assert_null(strstr(p0, "$curve0 using"));
-    assert_true(strstr(p0, "$curve1 using 1:2:3") < p1);
-    assert_true(strstr(p0, "$curve2 using 1:2:3") < p1);
+    assert_true(strstr(p0, "$curve1 using 1:2:3:4") < p1);
+    assert_true(strstr(p0, "$curve2 using 1:2:3:4") < p1);
     /* Panel 1 draws nothing and says so; the x axis is the sweep's. */
     assert_non_null(strstr(buf, "set xrange [1:4]\n"));
     const char *said = strstr(buf, "set label 1 'completion (s): no value at any point (no value)'"
@@ -624,6 +624,154 @@ static void test_plot_no_value(void **state)
     assert_non_null(strstr(key, "title 'fixed'"));
     assert_non_null(strstr(key, "title 'late'"));
     free(buf);
+}
+
+/* A measure that is never negative (a count, a time) has its axis from 0
+ * and its bars clipped at 0: a 95 % interval of 0.2 +/- 0.9 frames is
+ * drawn from 0 to 1.1, never below. A panel with a negative value keeps
+ * its autoscaled axis and whole bars. */
+static void test_plot_not_below_zero(void **state)
+{
+    (void)state;
+    double x[3] = {0, 100, 500}, q[3] = {1, 0.2, 5}, eq[3] = {0.5, 0.9, 1};
+    double d[3] = {-1, 0.5, 2}, ed[3] = {0.5, 0.5, 0.5};
+    plot_curve c = {.label = "groups", .n = 3, .x = x, .y = {q, d}, .err = {eq, ed}};
+    plot_spec s = {.title = "t", .xlabel = "fixed.stations", .n_panels = 2,
+                   .ylabel = {"frames queued", "a difference"}, .curves = &c, .n_curves = 1};
+    char *buf = plot_script(&s, PLOT_SVG, "o.svg");
+    const char *p0 = strstr(buf, "\nplot "), *p1 = strstr(p0 + 1, "\nplot ");
+    /* Data rows: x, then y, bar low, bar high per panel. */
+    assert_non_null(strstr(buf, "\n 0 1 0.5 1.5 -1 -1.5 -0.5\n"));
+    assert_non_null(strstr(buf, "\n 100 0.2 0 1.1 0.5 0 1\n"));
+    const char *zero = strstr(buf, "set yrange [0:*]");
+    assert_true(zero != NULL && zero < p0);
+    assert_null(strstr(p0, "set yrange [0:*]"));
+    assert_true(strstr(p0, "set autoscale y") < p1);
+    free(buf);
+}
+
+/* Made-up results for a figure: each point done, n_reps replications of
+ * value v + 0.01 * p for every measure. */
+static void fake_results(sweep_result *res, size_t n, const scenario *pts, uint32_t reps)
+{
+    memset(res, 0, n * sizeof *res);
+    for (size_t p = 0; p < n; p++) {
+        size_t m = sweep_run_width(&pts[p]);
+        res[p].done = true;
+        res[p].n_reps = reps;
+        res[p].width = m;
+        res[p].values = calloc(m * reps, sizeof(double));
+        assert_non_null(res[p].values);
+        for (size_t k = 0; k < m * reps; k++)
+            res[p].values[k] = 0.5 + 0.01 * (double)p + 0.001 * (double)(k / m);
+    }
+}
+
+static char *figure_script(const figure_request *rq, const sweep_grid *g, const scenario *pts,
+                           const sweep_result *res)
+{
+    char err[512], *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    if (figure_write_script(rq, g, pts, res, f, PLOT_SVG, "g.svg", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    fclose(f);
+    return buf;
+}
+
+/* A figure without a title of its own is titled with its panels' names
+ * and its x axis in words, never the raw key list; a figure of one series
+ * says in its key what ran (the policy, or each group's) and, over
+ * replications, what the points and bars are ("csmacd" alone said
+ * nothing). */
+static void test_figure_title_and_legend(void **state)
+{
+    (void)state;
+    char err[512], warn[512];
+    sweep_grid g = {0};
+    assert_int_equal(sweep_grid_set(&g, SWEEP_AXIS_STATIONS, "2,8", err, sizeof err), 0);
+    scenario pts[2];
+    for (size_t p = 0; p < 2; p++) {
+        scenario_defaults(&pts[p]);
+        pts[p].n_stations = p ? 8 : 2;
+        assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
+    }
+    sweep_result res[2];
+    fake_results(res, 2, pts, 1);
+    figure_request rq = {.y_list = "throughput,collisions_per_frame", .title = NULL,
+                         .x_axis = -1};
+    char *buf = figure_script(&rq, &g, pts, res);
+    assert_non_null(strstr(buf, "set multiplot title 'csmacd sweep: throughput S and collisions "
+                                "per frame sent vs stations N'\n"));
+    assert_non_null(strstr(buf, "title 'csmacd, policy beb'"));
+    free(buf);
+    for (size_t p = 0; p < 2; p++) {
+        scenario_free(&pts[p]);
+        sweep_result_free(&res[p]);
+    }
+    sweep_grid_free(&g);
+
+    /* Groups over a group's size, five replications. */
+    sweep_grid h = {0};
+    assert_int_equal(sweep_grid_set_key(&h, "fixed.stations", "0,5", err, sizeof err), 0);
+    for (size_t p = 0; p < 2; p++) {
+        scenario_defaults(&pts[p]);
+        assert_int_equal(scenario_group_spec(&pts[p], p ? "fixed stations=5 policy=fixed"
+                                                        : "fixed stations=0 policy=fixed",
+                                             err, sizeof err),
+                         0);
+        assert_int_equal(scenario_group_spec(&pts[p], "beb stations=3", err, sizeof err), 0);
+        assert_int_equal(scenario_finish(&pts[p], err, sizeof err, warn, sizeof warn), 0);
+    }
+    fake_results(res, 2, pts, 5);
+    rq.y_list = "recovery_s,fixed.frames_queued";
+    buf = figure_script(&rq, &h, pts, res);
+    assert_non_null(strstr(buf, "title 'groups fixed (fixed) and beb (beb); mean of 5 runs, "
+                                "bars: 95% CI'"));
+    assert_non_null(strstr(buf, "set multiplot title 'csmacd sweep: time for the backlog to "
+                                "clear after the outage and fixed: frames still queued at the "
+                                "end vs fixed.stations'\n"));
+    free(buf);
+    for (size_t p = 0; p < 2; p++) {
+        scenario_free(&pts[p]);
+        sweep_result_free(&res[p]);
+    }
+    sweep_grid_free(&h);
+}
+
+/* A group's share of nothing delivered (the run delivered no bit) has no
+ * value, never 0: two stations that never back off stop everyone; with
+ * one, it has every bit. */
+static void test_group_share_of_nothing(void **state)
+{
+    (void)state;
+    char err[512], warn[512];
+    for (int rogues = 1; rogues <= 2; rogues++) {
+        scenario sc;
+        scenario_defaults(&sc);
+        char spec[64];
+        snprintf(spec, sizeof spec, "rogue stations=%d policy=none", rogues);
+        assert_int_equal(scenario_group_spec(&sc, spec, err, sizeof err), 0);
+        assert_int_equal(scenario_group_spec(&sc, "beb stations=3", err, sizeof err), 0);
+        assert_int_equal(scenario_set(&sc, "duration", "20ms", err, sizeof err), 0);
+        assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+        double *v = calloc(sweep_run_width(&sc), sizeof *v);
+        assert_non_null(v);
+        if (sweep_run_one(&sc, NULL, 1, v, NULL, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        int rs = sweep_value_find(&sc, "rogue.share"), bs = sweep_value_find(&sc, "beb.share");
+        int th = sweep_value_find(&sc, "throughput");
+        assert_true(rs >= 0 && bs >= 0 && th >= 0);
+        if (rogues == 1) {
+            assert_true(v[rs] == 1.0 && v[bs] == 0.0);
+        } else {
+            assert_true(v[th] == 0.0);
+            assert_true(isnan(v[rs]) && isnan(v[bs]));
+        }
+        free(v);
+        scenario_free(&sc);
+    }
 }
 
 /* A reference depends on what the model reads, not on the policy: three
@@ -845,6 +993,9 @@ int main(void)
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_frames_duration),
         cmocka_unit_test(test_plot_no_value),
+        cmocka_unit_test(test_plot_not_below_zero),
+        cmocka_unit_test(test_figure_title_and_legend),
+        cmocka_unit_test(test_group_share_of_nothing),
         cmocka_unit_test(test_figure_refs_once),
         cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_plot_styles),

@@ -9,7 +9,7 @@
  * back, restarting the sweep each time; a load change works with one station); no interval
  * before two batches (the screen says "measuring"), the S axis opening at
  * 0 .. 1; `c` writes its CSV with run's counter names into the save
- * folder, `w` a pcap that libpcap reads back holding the run's frames and
+ * folder, `w` a pcapng trace (as run writes it) holding the run's frames and
  * fragments, and the help names the folder; snapshots are
  * consistent (one row per station, spans on
  * the drawing, cells of the strip valid, the reference curve at N = 1
@@ -33,7 +33,7 @@
 
 #include <cmocka.h>
 
-#include "pcap_read.h"
+#include "pcapng_read.h"
 #include "scenario.h"
 #include "tmpdir.h"
 #include "tui_driver.h"
@@ -154,11 +154,15 @@ static void test_controls(void **state)
     assert_int_equal(tui_driver_advance(d, 0.05, 100000, err, sizeof err), 0);
     tui_driver_snapshot(d, &s);
     assert_true(s.sim_time_s == t0);
-    /* One event per step. */
+    /* A step runs to the next event that changes something, and says
+     * what it was. */
     uint64_t e0 = s.events;
     assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_EVENT, 10, err, sizeof err), 0);
     tui_driver_snapshot(d, &s);
-    assert_int_equal(s.events, e0 + 1);
+    assert_true(s.events > e0 && s.events < e0 + 100);
+    assert_non_null(s.message);
+    assert_int_equal(strncmp(s.message, "t = ", 4), 0);
+    assert_non_null(strstr(s.message, "station "));
     /* A slot step: the view moves by exactly one slot (51.2 us). */
     double t1 = s.sim_time_s;
     assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_SLOT, 10, err, sizeof err), 0);
@@ -211,6 +215,61 @@ static void test_controls(void **state)
     tui_driver_snapshot(d, &s);
     assert_non_null(strstr(s.traffic, "poisson"));
     assert_int_equal(s.n_ref, 0);
+    tui_driver_destroy(d);
+}
+
+/* `s` says in words what each step was: a student stepping through
+ * collisions reads who detected one and from whom, who jams, who senses
+ * carrier and defers, whose jam reaches whom, who backs off and how far.
+ * Every step changes something (no "nothing changes"), and what it says
+ * holds: a station said to jam is in JAM, one said to back off is in
+ * backoff. */
+static void test_step_told(void **state)
+{
+    (void)state;
+    char err[512];
+    tui_driver *d = make(3, 1e-3);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_MORE_STATIONS, 10, err, sizeof err), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_MORE_STATIONS, 10, err, sizeof err), 0);
+    tui_snapshot s;
+    bool collision = false, jam_reaches = false, defers = false, backs_off = false,
+         whole = false, received = false;
+    for (int i = 0; i < 400; i++) {
+        assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_EVENT, 10, err, sizeof err), 0);
+        tui_driver_snapshot(d, &s);
+        assert_true(s.paused);
+        const char *m = s.message;
+        assert_non_null(m);
+        assert_int_equal(strncmp(m, "t = ", 4), 0);
+        assert_null(strstr(m, "nothing changes"));
+        unsigned st, from;
+        const char *p = strstr(m, " detects a collision (station ");
+        if (p) {
+            const char *q = p;
+            while (q > m && q[-1] != ' ')
+                q--;
+            assert_int_equal(sscanf(q, "%u detects a collision (station %u's signal reached it)",
+                                    &st, &from), 2);
+            assert_true(st != from && st >= 1 && st <= s.n_rows && from <= s.n_rows);
+            if (strstr(p, ") and jams"))
+                assert_int_equal(s.rows[st - 1].state, TUI_ST_JAM);
+            collision = true;
+        }
+        jam_reaches |= strstr(m, "'s jam reaches station ") != NULL;
+        defers |= strstr(m, " senses carrier (station ") != NULL;
+        if ((p = strstr(m, " backs off ")) != NULL) {
+            const char *q = p;
+            while (q > m && q[-1] != ' ')
+                q--;
+            assert_int_equal(sscanf(q, "%u backs off", &st), 1);
+            assert_true(s.rows[st - 1].state == TUI_ST_BACKOFF ||
+                        s.rows[st - 1].state == TUI_ST_DEFER); /* a 0-slot backoff */
+            backs_off = true;
+        }
+        whole |= strstr(m, "'s frame has left it whole") != NULL;
+        received |= strstr(m, " is received whole at station ") != NULL;
+    }
+    assert_true(collision && jam_reaches && defers && backs_off && whole && received);
     tui_driver_destroy(d);
 }
 
@@ -321,15 +380,64 @@ static void test_groups_grow_one(void **state)
     assert_int_equal(scenario_group_spec(&sc, "good stations=3", err, sizeof err), 0);
     assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
     static const uint32_t sizes[] = {0, 2, 5};
+    char dir[256];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-groups"), 0);
     tui_driver_options o = {.base = &sc, .sweep_n = sizes, .n_sweep = 3, .log_x = true,
                             .precision = 0.05, .min_batches = 4,
                             .batch_ps = 100000 * ((sim_time)1 << 16), .speed = 0,
-                            .grow = "good"};
+                            .grow = "good", .save_dir = dir};
     tui_driver *d = NULL;
     assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
     finish(d, 0.05, 20000);
     tui_snapshot s;
     tui_driver_snapshot(d, &s);
+    /* Each group's policy, traffic and frames for the header. */
+    assert_int_equal(s.n_groups, 2);
+    assert_string_equal(s.groups[0].policy, "none");
+    assert_string_equal(s.groups[1].policy, "beb");
+    assert_string_equal(s.groups[1].traffic, "saturated");
+    assert_int_equal(s.groups[1].frame_bytes, 512);
+    /* c: the CSV has each group's columns, point by point. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SAVE_CSV, 10, err, sizeof err), 0);
+    char path[600], line[2048];
+    snprintf(path, sizeof path, "%s/csmacd-sweep-10base5-512B-beb-2-groups-seed1.csv", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "stations,throughput,throughput_ci95,throughput_mbps,"
+                              "collisions_per_frame,model_throughput,sim_time_s,"
+                              "aFramesTransmittedOK,aFramesAbortedDueToXSColls,"
+                              "frames_late_discarded,frames_dropped,phy,frame_bytes,traffic,"
+                              "policy,seed,rogue.stations,rogue.policy,rogue.throughput,"
+                              "rogue.share,rogue.frames_ok,rogue.frames_aborted,"
+                              "rogue.frames_dropped,good.stations,good.policy,good.throughput,"
+                              "good.share,good.frames_ok,good.frames_aborted,"
+                              "good.frames_dropped\n");
+    for (int i = 0; i < 3; i++) {
+        assert_non_null(fgets(line, sizeof line, f));
+        /* The columns after the seed: the rogue alone gets through. */
+        const char *g = line;
+        for (int k = 0; k < 16; k++)
+            g = strchr(g, ',') + 1;
+        unsigned rs, gs;
+        char rpol[16], gpol[16];
+        double rth, rsh, gth, gsh;
+        unsigned long long rok, rab, rdr, gok, gab, gdr;
+        assert_int_equal(sscanf(g, "%u,%15[^,],%lf,%lf,%llu,%llu,%llu,%u,%15[^,],%lf,%lf,%llu,"
+                                   "%llu,%llu",
+                                &rs, rpol, &rth, &rsh, &rok, &rab, &rdr, &gs, gpol, &gth, &gsh,
+                                &gok, &gab, &gdr),
+                         14);
+        assert_int_equal(rs, 1);
+        assert_int_equal(gs, sizes[i]);
+        assert_string_equal(rpol, "none");
+        assert_string_equal(gpol, "beb");
+        if (!(rth > 0.9 && rsh == 1.0 && rok > 50))
+            fail_msg("row %d: %s", i, line);
+        assert_true(gth == 0 && gsh == 0 && gok == 0 && gdr == 0 && rab == 0);
+    }
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
     assert_int_equal(s.n_points, 3);
     static const uint32_t totals[] = {1, 3, 6};
     for (int i = 0; i < 3; i++) {
@@ -346,6 +454,8 @@ static void test_groups_grow_one(void **state)
     assert_int_equal(s.groups[1].stations, 5);
     assert_true(s.groups[0].share == 1.0 && s.groups[1].share == 0.0);
     tui_driver_destroy(d);
+    tmpdir_remove(dir);
+    o.save_dir = NULL;
 
     /* 0 in the grown group with nobody else: no station at that N. */
     scenario lone;
@@ -722,9 +832,51 @@ static void run_until(tui_driver *d, uint32_t n, double t)
     fail_msg("never reached t = %g s at N = %u", t, n);
 }
 
+/* A pcapng trace read back: each record's interface link type, stamp and
+ * length. */
+typedef struct ng_rec {
+    uint16_t linktype;
+    int64_t ts_ns;
+    uint32_t caplen, len;
+} ng_rec;
+
+/* Reads a whole pcapng file (the magic checked first); returns the
+ * records (the caller frees them) and their count in *n. */
+static ng_rec *read_pcapng(const char *path, size_t *n)
+{
+    char err[512];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint8_t magic[4];
+    assert_int_equal(fread(magic, 1, 4, f), 4);
+    assert_true(pcapng_read_magic(magic));
+    rewind(f);
+    pcapng_reader *r = NULL;
+    if (pcapng_read_open(f, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    ng_rec *recs = NULL;
+    size_t cap = 0;
+    *n = 0;
+    pcapng_record rec;
+    int rc;
+    while ((rc = pcapng_read_next(r, &rec, err, sizeof err)) == 1) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            recs = realloc(recs, cap * sizeof *recs);
+            assert_non_null(recs);
+        }
+        recs[(*n)++] = (ng_rec){rec.linktype, rec.t_ns, rec.caplen, rec.len};
+    }
+    if (rc < 0)
+        fail_msg("%s", err);
+    pcapng_read_close(r);
+    fclose(f);
+    return recs;
+}
+
 /* `w`: the current run's trace, replayed from t = 0 to now in steps (the
  * screen keeps redrawing: many frames, each saying how far it is), into the
- * save folder. libpcap reads it back; a run shorter than the longest span
+ * save folder, as pcapng; a run shorter than the longest span
  * is saved whole: every frame sent OK so far (the station table's count)
  * and the collision fragments, in time order. */
 static void test_save_pcap(void **state)
@@ -755,36 +907,36 @@ static void test_save_pcap(void **state)
     assert_true(ok > 100 && coll > 10);
     assert_true(until < 10); /* the longest span a trace holds */
     assert_true(wait_trace(d, &s) > 10);
-    assert_int_equal(strncmp(s.message, "saved csmacd-10base5-N8-512B-beb-saturated-seed9.pcap "
-                                        "(the whole run, t = 0.000 ", 79), 0);
+    assert_int_equal(strncmp(s.message, "saved csmacd-10base5-N8-512B-beb-saturated-seed9.pcapng "
+                                        "(the whole run, t = 0.000 ", 81), 0);
     char path[512];
-    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcap", dir);
-    pcap_contents pc;
-    if (pcap_read_all(path, &pc, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    assert_true(pc.nano);
-    /* The default link type, netANALYZER transparent (241): a 4-octet
-     * status header and the 8 octets of preamble and SFD before each frame. */
-    assert_int_equal(pc.linktype, 241);
-    size_t hdr = 4 + 8;
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcapng", dir);
+    size_t n = 0;
+    ng_rec *recs = read_pcapng(path, &n);
+    /* As run writes it: whole frames on an Ethernet interface (1), which a
+     * plain Wireshark decodes, the fragments on a netANALYZER transparent
+     * one (241: a 4-octet status header and the 8 octets of preamble and
+     * SFD before the octets on the wire). */
     uint64_t frames = 0, fragments = 0;
-    for (size_t i = 0; i < pc.n; i++) {
-        assert_int_equal(pc.recs[i].caplen, pc.recs[i].len);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(recs[i].caplen, recs[i].len);
         if (i > 0)
-            assert_true(pc.recs[i].ts_ns >= pc.recs[i - 1].ts_ns);
-        if (pc.recs[i].len - hdr >= 64) {
-            assert_int_equal(pc.recs[i].len - hdr, 512);
+            assert_true(recs[i].ts_ns >= recs[i - 1].ts_ns);
+        if (recs[i].linktype == 1) {
+            assert_int_equal(recs[i].len, 512);
             frames++;
         } else {
+            assert_int_equal(recs[i].linktype, 241);
+            assert_true(recs[i].len < 4 + 8 + 64);
             fragments++;
         }
     }
     assert_int_equal(frames, ok);
     assert_true(fragments > 0);
     char want[64];
-    snprintf(want, sizeof want, ", %zu records) in ", pc.n);
+    snprintf(want, sizeof want, ", %zu records) in ", n);
     assert_non_null(strstr(s.message, want));
-    pcap_contents_free(&pc);
+    free(recs);
     tui_driver_destroy(d);
     tmpdir_remove(dir);
 }
@@ -814,26 +966,25 @@ static void test_save_pcap_recent(void **state)
     assert_int_equal(tui_driver_command(d, TUI_CMD_NEXT_POLICY, 10, err, sizeof err), 0);
     assert_true(tui_driver_advance(d, 0.05, 997, err, sizeof err) > 0);
     wait_trace(d, &s);
-    assert_non_null(strstr(s.message, "saved csmacd-10base5-N8-512B-beb-saturated-seed9.pcap "));
+    assert_non_null(strstr(s.message, "saved csmacd-10base5-N8-512B-beb-saturated-seed9.pcapng "));
     char want[256];
     snprintf(want, sizeof want, "(the last 0.02 s (the most a save holds), t = %.3f ms to %.3f ms, ",
              sim_time_to_s(until) * 1e3 - 20, sim_time_to_s(until) * 1e3);
     assert_non_null(strstr(s.message, want));
     char path[512];
-    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcap", dir);
-    pcap_contents pc;
-    if (pcap_read_all(path, &pc, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    assert_true(pc.n > 20);
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcapng", dir);
+    size_t n = 0;
+    ng_rec *recs = read_pcapng(path, &n);
+    assert_true(n > 20);
     int64_t from_ns = (int64_t)((until - 20 * SIM_PS_PER_MS) / 1000);
     int64_t until_ns = (int64_t)(until / 1000);
-    for (size_t i = 0; i < pc.n; i++) {
-        assert_true(pc.recs[i].ts_ns - EPOCH_NS >= from_ns);
-        assert_true(pc.recs[i].ts_ns - EPOCH_NS < until_ns);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(recs[i].ts_ns - EPOCH_NS >= from_ns);
+        assert_true(recs[i].ts_ns - EPOCH_NS < until_ns);
     }
     /* Saturated stations: the span starts with a record within a frame. */
-    assert_true(pc.recs[0].ts_ns - EPOCH_NS < from_ns + 600000);
-    pcap_contents_free(&pc);
+    assert_true(recs[0].ts_ns - EPOCH_NS < from_ns + 600000);
+    free(recs);
     tui_driver_destroy(d);
     tmpdir_remove(dir);
 }
@@ -853,7 +1004,7 @@ static void test_save_pcap_size_cap(void **state)
     wait_trace(d, &s);
     assert_non_null(strstr(s.message, " s, as much as fits 100 kB, t = "));
     char path[512];
-    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcap", dir);
+    snprintf(path, sizeof path, "%s/csmacd-10base5-N8-512B-beb-saturated-seed9.pcapng", dir);
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     assert_true(st.st_size > 80000 && st.st_size <= 105000);
@@ -914,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_default_sweep),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_controls),
+        cmocka_unit_test(test_step_told),
         cmocka_unit_test(test_policy_cycle),
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_groups_grow_one),

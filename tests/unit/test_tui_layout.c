@@ -322,10 +322,100 @@ static void test_labels_and_units(void **state)
 /* Groups: a group column in the station table, and each group's share
  * (the grown group starred), at the smallest size and a large one;
  * without groups, neither. */
-static void test_groups(void **state)
+/* Every word of a text appears in the screen, in order (a wrapped
+ * message puts them on several lines). */
+static void words_in_order(const char *screen, const char *text)
+{
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", text);
+    const char *at = screen;
+    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " ")) {
+        const char *f = strstr(at, w);
+        if (!f)
+            fail_msg("'%s' is missing after: %.80s", w, at);
+        at = f + strlen(w);
+    }
+}
+
+/* A long status message (a step told in words, a save naming its folder)
+ * is wrapped over the lines it needs, never cut: at 120x40 and at 80x24;
+ * at 120 columns the run's line keeps its events and Mb/s. */
+static void test_status_not_cut(void **state)
 {
     (void)state;
-    static const tui_group groups[] = {{"rogue", 1, 1.0, false}, {"good", 15, 0.0, true}};
+    static const char msg[] =
+        "t = 2.375777 ms: station 5 detects a collision (station 4's signal reached it) and "
+        "jams; station 2's deference ends; it starts sending (attempt 6); meanwhile station "
+        "5's frame reaches station 3, station 4's jam reaches station 2 and 3 more";
+    static const int sizes[][2] = {{120, 40}, {80, 24}};
+    for (size_t i = 0; i < 2; i++) {
+        tui_snapshot s;
+        fx_build(&s, 8);
+        /* At 80 columns, three lines' worth. */
+        char m[sizeof msg];
+        snprintf(m, sizeof m, "%s", msg);
+        if (i == 1)
+            m[strrchr(m, ';') - m] = '\0';
+        s.message = m;
+        char *t = render_text(&s, sizes[i][0], sizes[i][1], TUI_GLYPHS_UNICODE, true, NULL, NULL);
+        words_in_order(t, m);
+        assert_non_null(strstr(t, i == 0 ? "and 3 more" : "(attempt 6)"));
+        assert_null(strstr(t, "..."));
+        if (i == 0) {
+            assert_non_null(strstr(t, "Run with N = 8: S = "));
+            assert_non_null(strstr(t, " events; "));
+        }
+        assert_non_null(strstr(t, "Bus (500 m)")); /* the regions below stay */
+        free(t);
+    }
+    /* Without a message, the run's line at 120 columns keeps everything
+     * but its longest words. */
+    tui_snapshot s;
+    fx_build(&s, 8);
+    char *t = render_text(&s, 120, 40, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, "Run with N = 8: S = "));
+    assert_non_null(strstr(t, " Mb/s), "));
+    assert_non_null(strstr(t, " events; "));
+    free(t);
+}
+
+/* The try column gives the attempt under way (or next) as an ordinal,
+ * never as a count of attempts made: 1st, 2nd, 3rd, 4th, 11th, 16th. */
+static void test_try_ordinal(void **state)
+{
+    (void)state;
+    static const uint32_t attempts[] = {1, 2, 3, 4, 11, 16, 0, 22};
+    static const char *const want[] = {" 1st ", " 2nd ", " 3rd ", " 4th ", "11th ",
+                                       "16th ", "    - ", "22nd "};
+    tui_snapshot s;
+    fx_build(&s, 8);
+    tui_station_row rows[8];
+    memcpy(rows, s.rows, sizeof rows);
+    for (size_t k = 0; k < 8; k++)
+        rows[k].attempt = attempts[k];
+    s.rows = rows;
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, true, NULL, NULL);
+    assert_non_null(strstr(t, " try "));
+    for (size_t k = 0; k < 8; k++) {
+        char head[16];
+        snprintf(head, sizeof head, "\xe2\x94\x82   %zu ", k + 1);
+        const char *row = strstr(t, head);
+        assert_non_null(row);
+        const char *eol = strchr(row, '\n');
+        const char *hit = strstr(row, want[k]);
+        if (!hit || hit > eol)
+            fail_msg("station %zu: no '%s' in %.60s", k + 1, want[k], row);
+    }
+    free(t);
+}
+
+static void test_groups(void **state)
+{
+    /* (The narrow form, "groups: rogue 100%, good* 0%", is for a table
+     * too narrow for the counts; both sizes here have room.) */
+    (void)state;
+    static const tui_group groups[] = {{"rogue", 1, 1.0, false, "none", "saturated", 512},
+                                       {"good", 15, 0.0, true, "beb", "poisson G=0.30", 64}};
     static const int sizes[][2] = {{80, 24}, {200, 60}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         tui_snapshot s;
@@ -344,8 +434,17 @@ static void test_groups(void **state)
         char *t = render_text(&s, sizes[i][0], sizes[i][1], TUI_GLYPHS_UNICODE, true, NULL, NULL);
         assert_non_null(strstr(t, " group "));
         assert_non_null(strstr(t, "   1 rogue "));
-        assert_non_null(strstr(t, i == 0 ? "groups: rogue 100%, good* 0%"
-                                         : "share by group: rogue (1) 100%, good* (15) 0%"));
+        assert_non_null(strstr(t, "share by group: rogue (1) 100%, good* (15) 0%"));
+        /* The header shows the groups, not the scenario's own traffic,
+         * frames and policy (each group has its own). */
+        char head[1024];
+        snprintf(head, sizeof head, "%.*s", (int)strcspn(t, "\n"), t);
+        assert_null(strstr(head, "512-byte frames"));
+        assert_null(strstr(head, "backoff"));
+        assert_null(strstr(head, "saturated \xe2\x94\x82"));
+        assert_non_null(strstr(head, i == 0 ? "rogue 1, good* 15 \xe2\x94\x82 seed 1"
+                                            : "rogue (1): none, saturated, 512 B \xe2\x94\x82 good* "
+                                              "(15): beb, poisson G=0.30, 64 B \xe2\x94\x82 seed 1"));
         free(t);
     }
 }
@@ -475,14 +574,14 @@ static void test_plot_geometry(void **state)
     s.current = (tui_point){.n = 64, .s = 0.5, .s_ci95 = -1, .coll_per_frame = 1.0, .sim_s = 1};
     s.show_ref = false;
     char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
-    /* At 80x24 the plot is 34 columns (the station table takes 44): labels
-     * in 0-3, the axis in 4, data in 5-32 (N = 64, the right end, in 32),
-     * the table's rule in 34. */
+    /* At 80x24 the plot is 33 columns (the station table takes 45): labels
+     * in 0-3, the axis in 4, data in 5-31 (N = 64, the right end, in 31),
+     * the table's rule in 33. */
     const char *row = row_starting(t, " 0.5+");
     assert_non_null(row);
-    assert_int_equal(row[32], '+'); /* the point being measured */
-    assert_int_equal(row[34], '|');
-    for (int x = 5; x < 32; x++)
+    assert_int_equal(row[31], '+'); /* the point being measured */
+    assert_int_equal(row[33], '|');
+    for (int x = 5; x < 31; x++)
         assert_int_equal(row[x], ' ');
     /* One collision per frame: the collision panel's axis runs 0 .. 1 and
      * the bar fills both its rows in the point's column. */
@@ -490,13 +589,13 @@ static void test_plot_geometry(void **state)
     assert_non_null(top);
     assert_non_null(foot);
     assert_true(top > row && foot == strchr(top, '\n') + 1);
-    assert_int_equal(top[32], '|');
-    assert_int_equal(foot[32], '|');
+    assert_int_equal(top[31], '|');
+    assert_int_equal(foot[31], '|');
     /* Nothing of collisions in the S panel's data columns: only its marker. */
     const char *s_top = row_starting(t, " 1.0+");
     assert_non_null(s_top);
     for (const char *r = s_top; r < top - 81; r = strchr(r, '\n') + 1)
-        for (int x = 5; x < 32; x++)
+        for (int x = 5; x < 31; x++)
             assert_int_equal(r[x], ' ');
     free(t);
 }
@@ -822,6 +921,8 @@ int main(void)
         cmocka_unit_test(test_golden_help_and_scroll), cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_labels_and_units),    cmocka_unit_test(test_ascii_and_mono),
         cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_status_not_cut),
+        cmocka_unit_test(test_try_ordinal),
         cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_clicks_and_keys),
         cmocka_unit_test(test_help_without_pcap),   cmocka_unit_test(test_plot_geometry),
         cmocka_unit_test(test_zoom_geometry),       cmocka_unit_test(test_vocabulary),
