@@ -541,6 +541,16 @@ static int run_main(int argc, char **argv, bool capture)
     for (size_t i = 0; i < 4; i++)
         if (outs[i].path != NULL && outfile_is_stdout(outs[i].path))
             report = stderr;
+    /* ... where an output on standard error would be mixed with them. */
+    for (size_t i = 0; i < 4 && report == stderr && !opts.capture; i++)
+        if (outs[i].path != NULL && !outfile_is_stdout(outs[i].path) &&
+            outfile_is_stderr(outs[i].path)) {
+            cli_error("%s: conflicting options: it writes standard error, where the measures "
+                      "go when an output is on standard output",
+                      outs[i].what);
+            scenario_free(&sc);
+            return EXIT_STATUS_USAGE;
+        }
     if (opts.series_interval > 0 && opts.series == NULL) {
         cli_error("--series-interval: needs --series FILE");
         scenario_free(&sc);

@@ -34,19 +34,33 @@ static bool special_path(const char *path)
  * could point into /etc), so it is refused. */
 #define E_DANGLING (-1)
 
+/* Whether path is the file, pipe or socket descriptor fd is open on (a
+ * shell's `>t.pcap` with `--pcap t.pcap`, a named pipe). Devices are left
+ * out: /dev/null as both is no conflict. */
+static bool is_fd_file(int fd, const char *path)
+{
+    struct stat so, sp;
+    if (fstat(fd, &so) != 0 || stat(path, &sp) != 0)
+        return false;
+    if (!S_ISREG(so.st_mode) && !S_ISFIFO(so.st_mode) && !S_ISSOCK(so.st_mode))
+        return false;
+    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+}
+
 bool outfile_is_stdout(const char *path)
 {
     if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 ||
         strcmp(path, "/dev/fd/1") == 0 || strcmp(path, "/proc/self/fd/1") == 0)
         return true;
-    /* The same file by another name (`--pcap t.pcap >t.pcap`, a named
-     * pipe). Devices are left out: /dev/null as both is no conflict. */
-    struct stat so, sp;
-    if (fstat(STDOUT_FILENO, &so) != 0 || stat(path, &sp) != 0)
-        return false;
-    if (!S_ISREG(so.st_mode) && !S_ISFIFO(so.st_mode) && !S_ISSOCK(so.st_mode))
-        return false;
-    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+    return is_fd_file(STDOUT_FILENO, path);
+}
+
+bool outfile_is_stderr(const char *path)
+{
+    if (strcmp(path, "/dev/stderr") == 0 || strcmp(path, "/dev/fd/2") == 0 ||
+        strcmp(path, "/proc/self/fd/2") == 0)
+        return true;
+    return is_fd_file(STDERR_FILENO, path);
 }
 
 /* The descriptor that -, /dev/stdout, /dev/stderr or /dev/fd/N names (or

@@ -94,6 +94,10 @@ int outfile_check(const char *path, char *err, size_t errlen);
  * writes an output there prints its own report elsewhere. */
 bool outfile_is_stdout(const char *path);
 
+/* Whether path is standard error: /dev/stderr, /dev/fd/2, or the regular
+ * file, pipe or socket standard error is open on. */
+bool outfile_is_stderr(const char *path);
+
 /* Whether two paths name the same file: the same text, the same existing
  * file, or the same place once symlinks, "." and ".." are resolved. */
 bool outfile_same(const char *a, const char *b);
