@@ -328,14 +328,21 @@ static int check_growth(const outfile *const *files, size_t n, sim_time now, sim
  * the end need not be. */
 #define RUN_FLUSH_S 0.1
 
-static void flush_streams(pcap_sink *pcap, const outfile *const *files, size_t n)
+/* Returns whether an output written in place failed (a reader that left:
+ * `--events - | head`): the error is kept (outfile_settle) and stops the
+ * run, an endless one too. */
+static bool flush_streams(pcap_sink *pcap, outfile *const *files, size_t n)
 {
+    bool failed = false;
     if (pcap != NULL && pcap_sink_file(pcap)->tmp == NULL)
-        (void)pcap_sink_flush(pcap); /* an error is kept and stops the run */
+        failed |= pcap_sink_flush(pcap) != 0; /* an error is kept and stops the run */
     for (size_t i = 0; i < n; i++)
         if (files[i] != NULL && files[i]->f != NULL && files[i]->tmp == NULL &&
-            (pcap == NULL || files[i] != pcap_sink_file(pcap)))
-            (void)fflush(files[i]->f); /* an error stays in ferror, seen at close */
+            (pcap == NULL || files[i] != pcap_sink_file(pcap))) {
+            outfile_settle(files[i]);
+            failed |= files[i]->error != 0;
+        }
+    return failed;
 }
 
 /* A paced run sleeps this long when it has caught up with the wall clock. */
@@ -465,6 +472,15 @@ static bool broken_pipe(const char *msg)
     const char *why = strerror(EPIPE);
     size_t n = strlen(msg), w = strlen(why);
     return n >= w && strcmp(msg + n - w, why) == 0;
+}
+
+/* A reader that left an output (a pipe's, EPIPE) ends the program with
+ * the conventional 141 and no message, whatever the output
+ * (exit_status.h); a failure already said keeps its status. */
+static void reader_left(int *status)
+{
+    if (*status == EXIT_STATUS_OK)
+        *status = EXIT_STATUS_SIGPIPE;
 }
 
 static int run_main(int argc, char **argv, bool capture);
@@ -682,8 +698,11 @@ static int run_main(int argc, char **argv, bool capture)
         goto open_failed;
 
     /* 3. The run, with a look at the files' growth early on. */
-    const outfile *growing[3] = {log ? eventlog_file(log) : NULL, pcap ? pcap_sink_file(pcap) : NULL,
-                                 series_out.s ? &series_out.out : NULL};
+    /* (the outputs are this function's: flush_streams may keep an error) */
+    outfile *growing[3] = {log ? (outfile *)eventlog_file(log) : NULL,
+                           pcap ? (outfile *)pcap_sink_file(pcap) : NULL,
+                           series_out.s ? &series_out.out : NULL};
+    const outfile *const *judged = (const outfile *const *)growing;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
     double flushed = t0;
@@ -700,7 +719,8 @@ static int run_main(int argc, char **argv, bool capture)
             if (target_ps < (double)sc.duration)
                 until = (sim_time)target_ps;
             if (engine_now(e) >= until && until < sc.duration) {
-                flush_streams(pcap, growing, 3);
+                if (flush_streams(pcap, growing, 3))
+                    break;
                 sleep_s(RUN_PACE_TICK_S);
                 continue;
             }
@@ -713,13 +733,14 @@ static int run_main(int argc, char **argv, bool capture)
         double now = wall_now_s();
         if (now - flushed >= RUN_FLUSH_S) {
             flushed = now;
-            flush_streams(pcap, growing, 3);
+            if (flush_streams(pcap, growing, 3))
+                break;
         }
         if (!estimated && !endless &&
             (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
-             largest(growing, 3) >= RUN_PILOT_BYTES)) {
+             largest(judged, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
-            if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
+            if (check_growth(judged, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
                 goto open_failed;
         }
     }
@@ -766,22 +787,30 @@ static int run_main(int argc, char **argv, bool capture)
     if (stations.f != NULL) {
         errno = 0;
         if (output_write_stations_csv(stations.f, &r) != 0) {
-            cli_error("%s: %s", stations.path, strerror(errno ? errno : EIO));
+            int why = errno ? errno : EIO;
             outfile_discard(&stations);
-            status = EXIT_STATUS_RUNTIME;
+            if (why == EPIPE) {
+                reader_left(&status);
+            } else {
+                cli_error("%s: %s", opts.stations_csv, strerror(why));
+                status = EXIT_STATUS_RUNTIME;
+            }
         } else if (outfile_commit(&stations, err, sizeof err) != 0) {
-            cli_error("%s", err);
-            status = EXIT_STATUS_RUNTIME;
+            if (broken_pipe(err)) {
+                reader_left(&status);
+            } else {
+                cli_error("%s", err);
+                status = EXIT_STATUS_RUNTIME;
+            }
         }
     }
     for (size_t i = 0; i < n_sinks; i++)
         if (sinks[i].close(sinks[i].obj, err, sizeof err) != 0) {
-            /* The trace's reader left: Wireshark stopped the capture (the
-             * normal end), or `--pcap - | head` (the silent 141). */
-            if (sinks[i].obj == pcap && broken_pipe(err) &&
-                (opts.capture || outfile_is_stdout(opts.pcap))) {
-                if (!opts.capture && status == EXIT_STATUS_OK)
-                    status = EXIT_STATUS_SIGPIPE;
+            /* An output's reader left: Wireshark stopped the capture (the
+             * normal end), or `--events - | head` (the silent 141). */
+            if (broken_pipe(err)) {
+                if (!(opts.capture && sinks[i].obj == pcap))
+                    reader_left(&status);
                 continue;
             }
             cli_error("%s", err);

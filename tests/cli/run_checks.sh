@@ -13,7 +13,9 @@
 # byte-identical JSON without wall_s, event log and station CSV; another
 # seed differs); SIGINT and SIGTERM in the middle of a long run leave
 # complete, valid outputs and exit 130 / 143 with the simulated time
-# reached; standard output on a full disk exits 1; help and version.
+# reached; standard output on a full disk exits 1; a reader leaving any
+# output written to a pipe (endless paced runs too) ends the run with 141
+# and no message; help and version.
 # It does not check the model's numbers beyond sanity bounds (the unit and
 # validation tests do).
 #
@@ -264,6 +266,27 @@ stdout_full() {
     [[ $got == 1 ]] && grep -q '^csmacd: standard output: No space left on device$' full.err
 }
 check stdout_on_full_disk stdout_full
+
+# A reader that leaves (`| head`) ends every output alike: exit 141, not
+# a word, an endless paced run included (it must notice, not run on).
+reader_leaves() { # OUTPUT-OPTIONS...: run's status when head leaves at once
+    local rc
+    set +e
+    timeout 60 "$bin" run --stations 8 "$@" 2>left.err | head -c 100 >/dev/null
+    rc=${PIPESTATUS[0]}
+    set -e
+    [[ $rc == 141 ]] || { echo "$*: exit $rc"; cat left.err; return 1; }
+    if grep -q '^csmacd:' left.err; then echo "$*: a message"; cat left.err; return 1; fi
+}
+readers_leave() {
+    reader_leaves --duration 2s --events -
+    reader_leaves --duration 2s --series - --series-interval 1us
+    reader_leaves --duration 2s --pcap -
+    reader_leaves --duration inf --pace 0.01 --events -
+    reader_leaves --duration inf --pace 0.01 --series - --series-max-rows 100000000000
+    reader_leaves --duration inf --pace 0.01 --pcap -
+}
+check reader_leaves_141 readers_leave
 
 help_texts() {
     "$bin" >usage.txt
