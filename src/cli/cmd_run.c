@@ -77,7 +77,7 @@ static const cli_option run_options[] = {
      "refuse a series of more rows than N (10000000)", OPT_SERIES_MAX_ROWS},
     {"pace", CLI_ARG_REQUIRED, "X",
      "run simulated time at X times the wall clock, for watching live: 1 = real time, "
-     "0.001 = slow motion (as fast as possible)",
+     "0.001 = slow motion, 1e-6 to 1e12 (as fast as possible)",
      OPT_PACE},
     /* Shadows the scenario key: run alone may run without end. */
     {"duration", CLI_ARG_REQUIRED, "TIME|inf",
@@ -85,6 +85,12 @@ static const cli_option run_options[] = {
      "(with --pace only)",
      OPT_DURATION},
 };
+
+/* --pace's range: a microsecond of simulated time per second of the wall
+ * clock at the slowest (ten bit times of 10 Mb/s; slower, a run of a
+ * millisecond would take days), 10^12 times real time at the fastest. */
+#define RUN_PACE_MIN 1e-6
+#define RUN_PACE_MAX 1e12
 
 typedef struct run_opts {
     output_format format;
@@ -162,13 +168,12 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         }
         return 0;
     case OPT_PACE: {
-        /* parse_double refuses inf and nan; the sign is checked here so
-         * that 0 and negative paces get the same message. */
+        /* parse_double refuses inf, nan and what is out of the range,
+         * which it names. */
         double v;
-        if (parse_double(value, -1e300, 1e12, &v, err, errlen) != 0)
-            return -1;
-        if (!(v > 0)) {
-            snprintf(err, errlen, "the pace must be above 0 (1 = real time, 0.001 = slow motion)");
+        if (parse_double(value, RUN_PACE_MIN, RUN_PACE_MAX, &v, err, errlen) != 0) {
+            size_t len = strlen(err);
+            snprintf(err + len, errlen - len, ": 1 = real time, 0.001 = slow motion");
             return -1;
         }
         o->pace = v;
@@ -319,6 +324,38 @@ static int check_growth(const outfile *const *files, size_t n, sim_time now, sim
         if (total > RUN_WARN_BYTES)
             cli_warn("%s: about %.1f GB at %.0f MB per simulated second", files[i]->path,
                      total / 1e9, per_s / 1e6);
+    }
+    return 0;
+}
+
+/* An endless run (--duration inf) has no whole to extrapolate: it watches
+ * the disk instead. Every RUN_ROOM_CHECK_S of wall time, each file renamed
+ * into place at the end is judged by how fast it grew since the last look:
+ * once the room left on its file system is less than RUN_ROOM_RESERVE
+ * plus RUN_ROOM_HORIZON_S of that growth, the run stops there as on a
+ * signal (every output completed, covering the run so far), says why and
+ * exits 1, before the disk is full. */
+#define RUN_ROOM_CHECK_S 0.5
+#define RUN_ROOM_HORIZON_S 10.0
+#define RUN_ROOM_RESERVE (64.0 * 1024 * 1024)
+
+static int check_room(const outfile *const *files, size_t n, long long *last, double dt,
+                      char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n; i++) {
+        long long size = files[i] ? outfile_size(files[i]) : -1;
+        long long room = files[i] ? outfile_room(files[i]) : -1;
+        if (size < 0 || room < 0)
+            continue;
+        double per_s = dt > 0 && size > last[i] ? (double)(size - last[i]) / dt : 0;
+        last[i] = size;
+        if ((double)room < RUN_ROOM_RESERVE + per_s * RUN_ROOM_HORIZON_S) {
+            snprintf(err, errlen,
+                     "%s: %.0f MB written, at %.0f MB per second, with %.0f MB left free on "
+                     "its file system",
+                     files[i]->path, (double)size / 1e6, per_s / 1e6, (double)room / 1e6);
+            return -1;
+        }
     }
     return 0;
 }
@@ -636,7 +673,7 @@ static int run_main(int argc, char **argv, bool capture)
     file_sink sinks[4];
     size_t n_sinks = 0;
     series_file series_out = {0};
-    bool estimated = false;
+    bool estimated = endless; /* an endless run watches the disk instead */
     series_guard guard = {.sf = &series_out, .duration = sc.duration, .estimated = &estimated};
     outfile stations = {0};
     int status = EXIT_STATUS_OK;
@@ -705,7 +742,10 @@ static int run_main(int argc, char **argv, bool capture)
     const outfile *const *judged = (const outfile *const *)growing;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
-    double flushed = t0;
+    double flushed = t0, roomed = t0;
+    long long room_last[3] = {0, 0, 0};
+    bool disk_stop = false; /* an endless run stopped for the disk */
+    char disk_why[1024] = "";
     uint64_t slice = 0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
@@ -721,6 +761,14 @@ static int run_main(int argc, char **argv, bool capture)
             if (engine_now(e) >= until && until < sc.duration) {
                 if (flush_streams(pcap, growing, 3))
                     break;
+                double now = wall_now_s();
+                if (endless && now - roomed >= RUN_ROOM_CHECK_S) {
+                    disk_stop = check_room(judged, 3, room_last, now - roomed, disk_why,
+                                           sizeof disk_why) != 0;
+                    roomed = now;
+                    if (disk_stop)
+                        break;
+                }
                 sleep_s(RUN_PACE_TICK_S);
                 continue;
             }
@@ -734,6 +782,13 @@ static int run_main(int argc, char **argv, bool capture)
         if (now - flushed >= RUN_FLUSH_S) {
             flushed = now;
             if (flush_streams(pcap, growing, 3))
+                break;
+        }
+        if (endless && now - roomed >= RUN_ROOM_CHECK_S) {
+            disk_stop = check_room(judged, 3, room_last, now - roomed, disk_why,
+                                   sizeof disk_why) != 0;
+            roomed = now;
+            if (disk_stop)
                 break;
         }
         if (!estimated && !endless &&
@@ -818,6 +873,11 @@ static int run_main(int argc, char **argv, bool capture)
         }
     engine_destroy(e);
     scenario_free(&sc);
+    if (disk_stop) {
+        cli_error("%s: stopped at %.6f s of simulated time (the outputs cover the run so far)",
+                  disk_why, r.sim_time_s);
+        return EXIT_STATUS_RUNTIME;
+    }
     if (sig != 0 && opts.capture)
         return status; /* stopping the capture is how it ends */
     if (sig != 0 && series_cut >= 0) {
