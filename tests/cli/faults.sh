@@ -482,6 +482,14 @@ PY
     [[ $rc == 1 && $(cat err.own) == "csmacd: huge.pcap: Cannot allocate memory" ]] ||
         fail "limits: sweep, a capture too large for memory: exit $rc, $(head -2 err)"
     [[ ! -e cap.csv ]] || fail "limits: sweep, a capture too large for memory: cap.csv written"
+    # The same capture on a pipe: read as it comes, out of memory said as
+    # such (exit 1), never as a truncated record.
+    (cat huge.pcap | ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" run \
+        --traffic pcap:/dev/stdin --duration 1ms)) >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) == "csmacd: /dev/stdin: Cannot allocate memory" ]] ||
+        fail "limits: run, a capture on a pipe too large for memory: exit $rc, $(head -2 err)"
     rm -f huge.pcap
     # A terminal that cannot move the cursor.
     if command -v script >/dev/null; then
