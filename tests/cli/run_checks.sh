@@ -288,6 +288,30 @@ readers_leave() {
 }
 check reader_leaves_141 readers_leave
 
+# Replies waiting out their think time are bounded like a queue: a server
+# with queue = 5 holds at most 5, and the sixth request's reply is dropped
+# at once (a drop event at its reception, long before the 50 ms think time
+# could bring any reply to its queue), counted as offered and dropped.
+replies_bounded() {
+    "$bin" run --traffic poisson --duration 200ms --seed 3 \
+        --group 'server stations=1 traffic=none reply=64 think=50ms queue=5' \
+        --group 'clients stations=10 load=0.5 frame-size=64 dest=group:server' \
+        --events rep.csv --format json >rep.json
+    local first drops
+    first=$(awk -F, '$2 == 1 && $3 == "drop" { print $1; exit }' rep.csv)
+    [[ -n $first ]] && ((first < 50000000000)) || { echo "first drop at ${first:-never}"; return 1; }
+    drops=$(awk -F, '$2 == 1 && $3 == "drop"' rep.csv | wc -l)
+    python3 - "$drops" <<'PY'
+import json, sys
+d = json.load(open("rep.json"))
+s = d["stations"][0]
+assert s["frames_dropped"] == int(sys.argv[1]) > 0, (s["frames_dropped"], sys.argv[1])
+assert d["groups"]["server"]["frames_dropped"] == s["frames_dropped"]
+assert s["frames_offered"] >= s["frames_dropped"] + s["aFramesTransmittedOK"]
+PY
+}
+check replies_bounded replies_bounded
+
 help_texts() {
     "$bin" >usage.txt
     grep -q '^usage: csmacd COMMAND' usage.txt
