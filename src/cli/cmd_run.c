@@ -439,7 +439,7 @@ static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
     char from[32], last[32], dur[64], prop[64];
     parse_format_date(fmt->epoch_s, from, sizeof from);
     parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
-    parse_format_time(sc->duration, dur, sizeof dur);
+    scenario_duration_text(sc, dur, sizeof dur);
     parse_format_time(late, prop, sizeof prop);
     cli_error("--pcap-epoch: a run of %s from %s, whose last frames reach the probe up to %s "
               "later (the propagation delay), would end after %s, beyond pcap's 32-bit seconds",
@@ -470,7 +470,7 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
         char from[32], last[32], dur[64];
         parse_format_date(fmt->epoch_s, from, sizeof from);
         parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
-        parse_format_time(sc->duration, dur, sizeof dur);
+        scenario_duration_text(sc, dur, sizeof dur);
         cli_error("--pcap-epoch: a run of %s from %s would end after %s, beyond pcap's "
                   "32-bit seconds",
                   dur, from, last);
@@ -571,6 +571,7 @@ static int run_main(int argc, char **argv, bool capture)
             return EXIT_STATUS_USAGE;
         }
         sc.duration = PARSE_MAX_TIME_PS;
+        sc.endless = true;
     } else if (opts.duration != NULL &&
                scenario_set(&sc, "duration", opts.duration, err, sizeof err) != 0) {
         cli_error("%s", err);

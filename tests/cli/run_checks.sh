@@ -312,6 +312,15 @@ PY
 }
 check replies_bounded replies_bounded
 
+# An endless run says "inf" where a finite one gives its duration.
+endless_says_inf() {
+    local rc=0
+    timeout --preserve-status -s INT 2 "$bin" run --stations 2 --pace 1000 --duration inf >inf.txt 2>inf.err || rc=$?
+    [[ $rc == 130 ]] || { echo "exit $rc"; return 1; }
+    grep -Eq '^  simulated time +[0-9.]+ s of inf \(warm-up 0s\)' inf.txt || { cat inf.txt; return 1; }
+}
+check endless_says_inf endless_says_inf
+
 help_texts() {
     "$bin" >usage.txt
     grep -q '^usage: csmacd COMMAND' usage.txt
