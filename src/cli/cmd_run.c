@@ -103,6 +103,7 @@ typedef struct run_opts {
     bool pcap_format_set;
     bool pcap_linktype_set;
     bool pcap_epoch_set;
+    const char *pcap_epoch; /* read once the container is known */
     const char *series;
     sim_time series_interval; /* 0: not given */
     uint64_t series_max_rows; /* 0: not given */
@@ -158,7 +159,8 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         return 0;
     case OPT_PCAP_EPOCH:
         o->pcap_epoch_set = true;
-        return parse_date_s(value, PCAP_SINK_MAX_SECONDS, &o->pcap_format.epoch_s, err, errlen);
+        o->pcap_epoch = value;
+        return 0;
     case OPT_SERIES_INTERVAL:
         if (parse_time_ps(value, &o->series_interval, err, errlen) != 0)
             return -1;
@@ -434,16 +436,18 @@ static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
             late = d;
     }
     /* (the derived times were checked: duration + delay fits the clock) */
-    if (pcap_sink_fits(fmt->epoch_s, sc->duration + late))
+    if (pcap_sink_fits_in(fmt->container, fmt->epoch_s, sc->duration + late))
         return 0;
     char from[32], last[32], dur[64], prop[64];
     parse_format_date(fmt->epoch_s, from, sizeof from);
-    parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
+    parse_format_date(pcap_sink_max_seconds(fmt->container), last, sizeof last);
     scenario_duration_text(sc, dur, sizeof dur);
     parse_format_time(late, prop, sizeof prop);
     cli_error("--pcap-epoch: a run of %s from %s, whose last frames reach the probe up to %s "
-              "later (the propagation delay), would end after %s, beyond pcap's 32-bit seconds",
-              dur, from, prop, last);
+              "later (the propagation delay), would end after %s, beyond %s",
+              dur, from, prop, last,
+              fmt->container == PCAP_SINK_PCAPNG ? "pcapng's 64-bit nanoseconds"
+                                                 : "pcap's 32-bit seconds");
     return -1;
 }
 
@@ -465,15 +469,16 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
                   fmt->container == PCAP_SINK_PCAPNG ? "--pcap-format" : "--pcap-linktype", why);
         return -1;
     }
-    /* pcapng stamps are 64-bit nanoseconds: no 2038 limit. */
-    if (fmt->container == PCAP_SINK_PCAP && !pcap_sink_fits(fmt->epoch_s, sc->duration)) {
+    /* pcapng stamps are 64-bit nanoseconds: no 2038 limit, but 2554. */
+    if (!pcap_sink_fits_in(fmt->container, fmt->epoch_s, sc->duration)) {
         char from[32], last[32], dur[64];
         parse_format_date(fmt->epoch_s, from, sizeof from);
-        parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
+        parse_format_date(pcap_sink_max_seconds(fmt->container), last, sizeof last);
         scenario_duration_text(sc, dur, sizeof dur);
-        cli_error("--pcap-epoch: a run of %s from %s would end after %s, beyond pcap's "
-                  "32-bit seconds",
-                  dur, from, last);
+        cli_error("--pcap-epoch: a run of %s from %s would end after %s, beyond %s", dur, from,
+                  last,
+                  fmt->container == PCAP_SINK_PCAPNG ? "pcapng's 64-bit nanoseconds"
+                                                     : "pcap's 32-bit seconds");
         return -1;
     }
     return 0;
@@ -626,6 +631,15 @@ static int run_main(int argc, char **argv, bool capture)
         cli_error("--pcap-linktype: applies to classic pcap only (--pcap-format pcap, or a "
                   "name ending in .pcap): pcapng puts whole frames on an Ethernet interface "
                   "and fragments on a netANALYZER transparent one");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    /* The epoch's range is the container's: pcap's 32-bit seconds end in
+     * 2038, pcapng's 64-bit nanoseconds in 2554. */
+    if (opts.pcap_epoch != NULL &&
+        parse_date_s(opts.pcap_epoch, pcap_sink_max_seconds(opts.pcap_format.container),
+                     &opts.pcap_format.epoch_s, err, sizeof err) != 0) {
+        cli_error("--pcap-epoch: %s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
