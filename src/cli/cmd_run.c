@@ -370,9 +370,16 @@ static int check_room(const outfile *const *files, size_t n, long long *last, do
 /* Returns whether an output written in place failed (a reader that left:
  * `--events - | head`): the error is kept (outfile_settle) and stops the
  * run, an endless one too. */
-static bool flush_streams(pcap_sink *pcap, outfile *const *files, size_t n)
+static bool flush_streams(pcap_sink *pcap, outfile *const *files, size_t n, bool *left)
 {
     bool failed = false;
+    /* A reader that left is noticed even when nothing is being written
+     * (a slow pace, a quiet network): the run ends as a write would end it. */
+    for (size_t i = 0; i < n; i++)
+        if (files[i] != NULL && outfile_reader_gone(files[i])) {
+            *left = true;
+            failed = true;
+        }
     if (pcap != NULL && pcap_sink_file(pcap)->tmp == NULL)
         failed |= pcap_sink_flush(pcap) != 0; /* an error is kept and stops the run */
     for (size_t i = 0; i < n; i++)
@@ -760,6 +767,7 @@ static int run_main(int argc, char **argv, bool capture)
     double flushed = t0, roomed = t0;
     long long room_last[3] = {0, 0, 0};
     bool disk_stop = false; /* an endless run stopped for the disk */
+    bool left = false;      /* an output's reader left (flush_streams) */
     char disk_why[1024] = "";
     uint64_t slice = 0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
@@ -774,7 +782,7 @@ static int run_main(int argc, char **argv, bool capture)
             if (target_ps < (double)sc.duration)
                 until = (sim_time)target_ps;
             if (engine_now(e) >= until && until < sc.duration) {
-                if (flush_streams(pcap, growing, 3))
+                if (flush_streams(pcap, growing, 3, &left))
                     break;
                 double now = wall_now_s();
                 if (endless && now - roomed >= RUN_ROOM_CHECK_S) {
@@ -796,7 +804,7 @@ static int run_main(int argc, char **argv, bool capture)
         double now = wall_now_s();
         if (now - flushed >= RUN_FLUSH_S) {
             flushed = now;
-            if (flush_streams(pcap, growing, 3))
+            if (flush_streams(pcap, growing, 3, &left))
                 break;
         }
         if (endless && now - roomed >= RUN_ROOM_CHECK_S) {
@@ -888,6 +896,8 @@ static int run_main(int argc, char **argv, bool capture)
         }
     engine_destroy(e);
     scenario_free(&sc);
+    if (left && !opts.capture)
+        reader_left(&status);
     if (disk_stop) {
         cli_error("%s: stopped at %.6f s of simulated time (the outputs cover the run so far)",
                   disk_why, r.sim_time_s);

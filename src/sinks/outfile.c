@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -458,6 +459,18 @@ void outfile_discard(outfile *o)
     if (o->tmp != NULL)
         unlink(o->tmp);
     release(o);
+}
+
+bool outfile_reader_gone(const outfile *o)
+{
+    struct stat st;
+    if (o->f == NULL || o->tmp != NULL || fstat(fileno(o->f), &st) != 0 ||
+        !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return false;
+    /* The write end of a pipe whose every reader closed polls POLLERR (a
+     * socket's peer that left, POLLHUP), with nothing written to it. */
+    struct pollfd p = {.fd = fileno(o->f), .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;
 }
 
 long long outfile_size(const outfile *o)

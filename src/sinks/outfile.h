@@ -77,6 +77,11 @@ int outfile_commit_closed(outfile *o, int error, char *err, size_t errlen);
  * an outfile that is closed or was never opened (zeroed). */
 void outfile_discard(outfile *o);
 
+/* Whether an output written in place to a pipe or socket has lost its
+ * reader (`| head` left, Wireshark closed the FIFO), known without
+ * writing: an idle stream notices too. False for anything else. */
+bool outfile_reader_gone(const outfile *o);
+
 /* Bytes written so far (buffered included), or -1 for a file written in
  * place (a device or a descriptor: it takes no room on a file system). */
 long long outfile_size(const outfile *o);
