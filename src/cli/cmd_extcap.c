@@ -361,8 +361,12 @@ static bool our_dissector(const char *path)
 static bool replaceable(const char *path, bool link)
 {
     struct stat st;
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT || (cli_error("%s: %s", path, strerror(errno)), false);
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return true;
+        cli_error("%s: %s", path, strerror(errno));
+        return false;
+    }
     if (link ? S_ISLNK(st.st_mode) && our_link(path)
              : S_ISREG(st.st_mode) && our_dissector(path))
         return true;
