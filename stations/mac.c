@@ -811,6 +811,24 @@ static void next_frame_or_idle(mac *m, uint32_t s, sim_time now)
         x->state = MAC_IDLE;
 }
 
+/* A frame offered to station s and lost (counted and traced as a drop). */
+static void drop_frame(mac *m, uint32_t s, frame *fr, sim_time now)
+{
+    m->st[s].c.frames_dropped++;
+    trace_event ev;
+    arrival_event(m, &ev, TRACE_DROP, s, fr, now);
+    emit(m, &ev);
+}
+
+void mac_drop(mac *m, uint32_t s, const frame *f, sim_time now)
+{
+    station *x = &m->st[s];
+    frame fr = *f;
+    fr.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
+    x->c.frames_offered++;
+    drop_frame(m, s, &fr, now);
+}
+
 bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
 {
     station *x = &m->st[s];
@@ -820,10 +838,7 @@ bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
     uint32_t held = x->q_len + (x->has_frame ? 1 : 0);
     uint32_t capacity = x->cls->queue_capacity;
     if (held >= capacity) {
-        x->c.frames_dropped++;
-        trace_event ev;
-        arrival_event(m, &ev, TRACE_DROP, s, &fr, now);
-        emit(m, &ev);
+        drop_frame(m, s, &fr, now);
         return false;
     }
     if (x->q_len == x->q_cap) {

@@ -200,6 +200,10 @@ bool mac_out_of_memory(const mac *m);
 /* A frame arrives at a station's queue at `now`. Returns true if queued,
  * false if the queue was full (counted and traced as a drop). */
 bool mac_enqueue(mac *m, uint32_t station, const frame *f, sim_time now);
+/* A frame offered to a station and lost at once, whatever its queue holds
+ * (the engine's bound on replies waiting out their think time): counted
+ * as offered and dropped, traced as a drop. */
+void mac_drop(mac *m, uint32_t station, const frame *f, sim_time now);
 
 /* A repeater's port relays a signal at tap `tap` (stations/MODEL.md,
  * "Networks of segments"): it begins at `now` and lasts until

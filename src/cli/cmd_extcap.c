@@ -29,7 +29,10 @@
  *
  * `csmacd extcap --install-user` links the program into the user's
  * extcap folder and writes the dissector into the user's Lua plugins
- * folder, for a user without root.
+ * folder, for a user without root. It replaces only csmacd's own (a link
+ * naming a csmacd, a csmacd.lua whose first line is the dissector's), and
+ * does all or nothing: every path is checked before a folder is made, and
+ * the dissector is removed again if the link cannot be made.
  */
 #define _GNU_SOURCE /* realpath's PATH_MAX use, strdup */
 #include <errno.h>
@@ -286,6 +289,25 @@ static int add_preset(const char *name, const char *total, char **out, int *n,
     return 0;
 }
 
+/* Whether argument a is Wireshark's option `name`, as "--name VALUE" (the
+ * value then argv[i + 1]) or "--name=VALUE"; *value is set either way
+ * (NULL when "--name" ends the command line). */
+static bool extcap_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return false;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return true;
+    }
+    if (a[n] != '\0')
+        return false;
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+    return true;
+}
+
 static int capture(int argc, char **argv)
 {
     /* run's argv: the preset's keys, the dialog's options, then the trace. */
@@ -300,21 +322,23 @@ static int capture(int argc, char **argv)
     const char *fifo = NULL, *preset_name = NULL, *stations = NULL;
     bool pace = false, duration = false;
     int first_option = n;
+    bool fifo_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *value = NULL;
         if (strcmp(a, "--capture") == 0 || strncmp(a, "--extcap-version", 16) == 0)
             continue;
-        if (strcmp(a, "--fifo") == 0 && next) {
-            fifo = argv[++i];
-        } else if ((strcmp(a, "--extcap-interface") == 0 ||
-                    strcmp(a, "--extcap-capture-filter") == 0 ||
-                    strcmp(a, "--extcap-control-in") == 0 ||
-                    strcmp(a, "--extcap-control-out") == 0) &&
-                   next) {
-            i++; /* one interface; no filter or toolbar to honour */
-        } else if (strcmp(a, "--preset") == 0 && next) {
-            preset_name = argv[++i];
+        if (extcap_option(argc, argv, &i, "--fifo", &value)) {
+            fifo = value;
+            fifo_given = true;
+        } else if (extcap_option(argc, argv, &i, "--extcap-interface", &value) ||
+                   extcap_option(argc, argv, &i, "--extcap-capture-filter", &value) ||
+                   extcap_option(argc, argv, &i, "--extcap-control-in", &value) ||
+                   extcap_option(argc, argv, &i, "--extcap-control-out", &value)) {
+            /* one interface (checked by the caller); no filter or toolbar */
+        } else if (extcap_option(argc, argv, &i, "--preset", &value)) {
+            preset_name = value;
         } else if (strcmp(a, "--stations") == 0 && next && next[0] != '\0') {
             stations = argv[++i]; /* a group preset's total (add_preset) */
         } else if (strncmp(a, "--", 2) == 0 && next != NULL && next[0] == '\0') {
@@ -325,8 +349,11 @@ static int capture(int argc, char **argv)
             run[n++] = argv[i];
         }
     }
-    if (fifo == NULL) {
-        cli_error("--capture: needs --fifo PATH (Wireshark gives it)");
+    if (fifo == NULL || fifo[0] == '\0') {
+        if (fifo_given)
+            cli_error("--fifo: needs a path (the FIFO Wireshark reads)");
+        else
+            cli_error("--capture: needs --fifo PATH (Wireshark gives it)");
         free(run);
         return EXIT_STATUS_USAGE;
     }
@@ -398,6 +425,54 @@ static int make_dirs(const char *path)
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Whether the link at path is csmacd's: it names a program called csmacd
+ * (this one, or another build or install of it). */
+static bool our_link(const char *path)
+{
+    char target[PATH_MAX];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n < 0)
+        return false;
+    target[n] = '\0';
+    const char *base = strrchr(target, '/');
+    base = base ? base + 1 : target;
+    return strcmp(base, "csmacd") == 0 || strcmp(base, "csmacd-mpi") == 0;
+}
+
+/* Whether the file at path is csmacd's dissector (this version or
+ * another): a regular file whose first line is the embedded one's. */
+static bool our_dissector(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    char line[256];
+    bool ours = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    size_t n = strcspn(csmacd_dissector_lua, "\n");
+    return ours && strncmp(line, csmacd_dissector_lua, n) == 0 &&
+           (line[n] == '\n' || line[n] == '\0');
+}
+
+/* What is at path may be replaced: nothing, or csmacd's own (a link to
+ * csmacd, or its dissector). Else says why and returns false. */
+static bool replaceable(const char *path, bool link)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return true;
+        cli_error("%s: %s", path, strerror(errno));
+        return false;
+    }
+    if (link ? S_ISLNK(st.st_mode) && our_link(path)
+             : S_ISREG(st.st_mode) && our_dissector(path))
+        return true;
+    cli_error("%s: exists and is not %s: left alone (move it away to install)", path,
+              link ? "a link to csmacd" : "csmacd's dissector");
+    return false;
+}
+
 static int install_user(void)
 {
     const char *home = getenv("HOME");
@@ -411,17 +486,31 @@ static int install_user(void)
         return EXIT_STATUS_RUNTIME;
     }
     /* Wireshark's personal folders: its configuration under
-     * $XDG_CONFIG_HOME (else ~/.config), Lua plugins under ~/.local/lib. */
+     * $XDG_CONFIG_HOME (else ~/.config), Lua plugins under ~/.local/lib.
+     * Every path is checked whole before anything is made: all or
+     * nothing, never a folder cut short. */
     const char *xdg = getenv("XDG_CONFIG_HOME");
-    char extcap[PATH_MAX], plugins[PATH_MAX], link_path[PATH_MAX + 16],
-        lua[PATH_MAX + 16];
-    if (xdg != NULL && xdg[0] == '/')
-        snprintf(extcap, sizeof extcap, "%s/wireshark/extcap", xdg);
-    else
-        snprintf(extcap, sizeof extcap, "%s/.config/wireshark/extcap", home);
-    snprintf(plugins, sizeof plugins, "%s/.local/lib/wireshark/plugins", home);
-    snprintf(link_path, sizeof link_path, "%s/" INTERFACE, extcap);
-    snprintf(lua, sizeof lua, "%s/csmacd.lua", plugins);
+    char extcap[PATH_MAX], plugins[PATH_MAX], link_path[PATH_MAX], lua[PATH_MAX];
+    int n1 = xdg != NULL && xdg[0] == '/'
+                 ? snprintf(extcap, sizeof extcap, "%s/wireshark/extcap", xdg)
+                 : snprintf(extcap, sizeof extcap, "%s/.config/wireshark/extcap", home);
+    int n2 = snprintf(plugins, sizeof plugins, "%s/.local/lib/wireshark/plugins", home);
+    int n3 = snprintf(link_path, sizeof link_path, "%s/" INTERFACE, extcap);
+    int n4 = snprintf(lua, sizeof lua, "%s/csmacd.lua", plugins);
+    /* (+ 40: the temporary the dissector is written to beside it) */
+    if (n1 < 0 || n2 < 0 || n3 < 0 || n4 < 0 || (size_t)n3 + 40 >= sizeof link_path ||
+        (size_t)n4 + 40 >= sizeof lua) {
+        cli_error("--install-user: %s is too long: Wireshark's folders under it would exceed "
+                  "%d characters; nothing was installed",
+                  xdg != NULL && xdg[0] == '/' && (size_t)n3 + 40 >= sizeof link_path
+                      ? "XDG_CONFIG_HOME"
+                      : "HOME",
+                  PATH_MAX - 1);
+        return EXIT_STATUS_USAGE;
+    }
+    /* Only csmacd's own link and dissector are replaced. */
+    if (!replaceable(link_path, true) || !replaceable(lua, false))
+        return EXIT_STATUS_RUNTIME;
     if (make_dirs(extcap) != 0) {
         cli_error("%s: %s", extcap, strerror(errno));
         return EXIT_STATUS_RUNTIME;
@@ -430,22 +519,11 @@ static int install_user(void)
         cli_error("%s: %s", plugins, strerror(errno));
         return EXIT_STATUS_RUNTIME;
     }
-    /* A link of ours is replaced; anything else there is the user's. */
+    /* The dissector first (renamed into place whole), then the link,
+     * itself made beside and renamed over: either fails, nothing new
+     * stays. */
     struct stat st;
-    if (lstat(link_path, &st) == 0) {
-        if (!S_ISLNK(st.st_mode)) {
-            cli_error("%s: exists and is not a link to csmacd: left alone", link_path);
-            return EXIT_STATUS_RUNTIME;
-        }
-        if (unlink(link_path) != 0) {
-            cli_error("%s: %s", link_path, strerror(errno));
-            return EXIT_STATUS_RUNTIME;
-        }
-    }
-    if (symlink(self, link_path) != 0) {
-        cli_error("%s: %s", link_path, strerror(errno));
-        return EXIT_STATUS_RUNTIME;
-    }
+    bool had_lua = lstat(lua, &st) == 0;
     outfile out;
     char err[1024];
     if (outfile_open(&out, lua, err, sizeof err) != 0) {
@@ -455,6 +533,16 @@ static int install_user(void)
     fputs(csmacd_dissector_lua, out.f);
     if (outfile_commit(&out, err, sizeof err) != 0) {
         cli_error("%s", err);
+        return EXIT_STATUS_RUNTIME;
+    }
+    char tmp_link[PATH_MAX + 32];
+    snprintf(tmp_link, sizeof tmp_link, "%s.csmacd-%ld.tmp", link_path, (long)getpid());
+    (void)unlink(tmp_link);
+    if (symlink(self, tmp_link) != 0 || rename(tmp_link, link_path) != 0) {
+        cli_error("%s: %s", link_path, strerror(errno));
+        (void)unlink(tmp_link);
+        if (!had_lua)
+            (void)unlink(lua);
         return EXIT_STATUS_RUNTIME;
     }
     printf("%s -> %s (Wireshark's capture interface \"" INTERFACE "\")\n%s (the dissector)\n",
@@ -496,6 +584,8 @@ int cmd_extcap_main(int argc, char **argv)
         install |= strcmp(a, "--install-user") == 0;
         if (strcmp(a, "--extcap-interface") == 0 && i + 1 < argc)
             iface = argv[i + 1];
+        else if (strncmp(a, "--extcap-interface=", 19) == 0)
+            iface = a + 19; /* Wireshark may pass either form */
     }
     if (install)
         return install_user();

@@ -77,7 +77,7 @@ static const cli_option run_options[] = {
      "refuse a series of more rows than N (10000000)", OPT_SERIES_MAX_ROWS},
     {"pace", CLI_ARG_REQUIRED, "X",
      "run simulated time at X times the wall clock, for watching live: 1 = real time, "
-     "0.001 = slow motion (as fast as possible)",
+     "0.001 = slow motion, 1e-6 to 1e12 (as fast as possible)",
      OPT_PACE},
     /* Shadows the scenario key: run alone may run without end. */
     {"duration", CLI_ARG_REQUIRED, "TIME|inf",
@@ -85,6 +85,12 @@ static const cli_option run_options[] = {
      "(with --pace only)",
      OPT_DURATION},
 };
+
+/* --pace's range: a microsecond of simulated time per second of the wall
+ * clock at the slowest (ten bit times of 10 Mb/s; slower, a run of a
+ * millisecond would take days), 10^12 times real time at the fastest. */
+#define RUN_PACE_MIN 1e-6
+#define RUN_PACE_MAX 1e12
 
 typedef struct run_opts {
     output_format format;
@@ -97,6 +103,7 @@ typedef struct run_opts {
     bool pcap_format_set;
     bool pcap_linktype_set;
     bool pcap_epoch_set;
+    const char *pcap_epoch; /* read once the container is known */
     const char *series;
     sim_time series_interval; /* 0: not given */
     uint64_t series_max_rows; /* 0: not given */
@@ -156,7 +163,8 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         return 0;
     case OPT_PCAP_EPOCH:
         o->pcap_epoch_set = true;
-        return parse_date_s(value, PCAP_SINK_MAX_SECONDS, &o->pcap_format.epoch_s, err, errlen);
+        o->pcap_epoch = value;
+        return 0;
     case OPT_SERIES_INTERVAL:
         if (parse_time_ps(value, &o->series_interval, err, errlen) != 0)
             return -1;
@@ -166,13 +174,12 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         }
         return 0;
     case OPT_PACE: {
-        /* parse_double refuses inf and nan; the sign is checked here so
-         * that 0 and negative paces get the same message. */
+        /* parse_double refuses inf, nan and what is out of the range,
+         * which it names. */
         double v;
-        if (parse_double(value, -1e300, 1e12, &v, err, errlen) != 0)
-            return -1;
-        if (!(v > 0)) {
-            snprintf(err, errlen, "the pace must be above 0 (1 = real time, 0.001 = slow motion)");
+        if (parse_double(value, RUN_PACE_MIN, RUN_PACE_MAX, &v, err, errlen) != 0) {
+            size_t len = strlen(err);
+            snprintf(err + len, errlen - len, ": 1 = real time, 0.001 = slow motion");
             return -1;
         }
         o->pace = v;
@@ -331,19 +338,65 @@ static int check_growth(const outfile *const *files, size_t n, sim_time now, sim
     return 0;
 }
 
+/* An endless run (--duration inf) has no whole to extrapolate: it watches
+ * the disk instead. Every RUN_ROOM_CHECK_S of wall time, each file renamed
+ * into place at the end is judged by how fast it grew since the last look:
+ * once the room left on its file system is less than RUN_ROOM_RESERVE
+ * plus RUN_ROOM_HORIZON_S of that growth, the run stops there as on a
+ * signal (every output completed, covering the run so far), says why and
+ * exits 1, before the disk is full. */
+#define RUN_ROOM_CHECK_S 0.5
+#define RUN_ROOM_HORIZON_S 10.0
+#define RUN_ROOM_RESERVE (64.0 * 1024 * 1024)
+
+static int check_room(const outfile *const *files, size_t n, long long *last, double dt,
+                      char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n; i++) {
+        long long size = files[i] ? outfile_size(files[i]) : -1;
+        long long room = files[i] ? outfile_room(files[i]) : -1;
+        if (size < 0 || room < 0)
+            continue;
+        double per_s = dt > 0 && size > last[i] ? (double)(size - last[i]) / dt : 0;
+        last[i] = size;
+        if ((double)room < RUN_ROOM_RESERVE + per_s * RUN_ROOM_HORIZON_S) {
+            snprintf(err, errlen,
+                     "%s: %.0f MB written, at %.0f MB per second, with %.0f MB left free on "
+                     "its file system",
+                     files[i]->path, (double)size / 1e6, per_s / 1e6, (double)room / 1e6);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Outputs written in place (standard output, a pipe, a device) are
  * flushed this often while the run goes on; files renamed into place at
  * the end need not be. */
 #define RUN_FLUSH_S 0.1
 
-static void flush_streams(pcap_sink *pcap, const outfile *const *files, size_t n)
+/* Returns whether an output written in place failed (a reader that left:
+ * `--events - | head`): the error is kept (outfile_settle) and stops the
+ * run, an endless one too. */
+static bool flush_streams(pcap_sink *pcap, outfile *const *files, size_t n, bool *left)
 {
+    bool failed = false;
+    /* A reader that left is noticed even when nothing is being written
+     * (a slow pace, a quiet network): the run ends as a write would end it. */
+    for (size_t i = 0; i < n; i++)
+        if (files[i] != NULL && outfile_reader_gone(files[i])) {
+            *left = true;
+            failed = true;
+        }
     if (pcap != NULL && pcap_sink_file(pcap)->tmp == NULL)
-        (void)pcap_sink_flush(pcap); /* an error is kept and stops the run */
+        failed |= pcap_sink_flush(pcap) != 0; /* an error is kept and stops the run */
     for (size_t i = 0; i < n; i++)
         if (files[i] != NULL && files[i]->f != NULL && files[i]->tmp == NULL &&
-            (pcap == NULL || files[i] != pcap_sink_file(pcap)))
-            (void)fflush(files[i]->f); /* an error stays in ferror, seen at close */
+            (pcap == NULL || files[i] != pcap_sink_file(pcap))) {
+            outfile_settle(files[i]);
+            failed |= files[i]->error != 0;
+        }
+    return failed;
 }
 
 /* A paced run sleeps this long when it has caught up with the wall clock. */
@@ -398,16 +451,18 @@ static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
             late = d;
     }
     /* (the derived times were checked: duration + delay fits the clock) */
-    if (pcap_sink_fits(fmt->epoch_s, sc->duration + late))
+    if (pcap_sink_fits_in(fmt->container, fmt->epoch_s, sc->duration + late))
         return 0;
     char from[32], last[32], dur[64], prop[64];
     parse_format_date(fmt->epoch_s, from, sizeof from);
-    parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
-    parse_format_time(sc->duration, dur, sizeof dur);
+    parse_format_date(pcap_sink_max_seconds(fmt->container), last, sizeof last);
+    scenario_duration_text(sc, dur, sizeof dur);
     parse_format_time(late, prop, sizeof prop);
     cli_error("--pcap-epoch: a run of %s from %s, whose last frames reach the probe up to %s "
-              "later (the propagation delay), would end after %s, beyond pcap's 32-bit seconds",
-              dur, from, prop, last);
+              "later (the propagation delay), would end after %s, beyond %s",
+              dur, from, prop, last,
+              fmt->container == PCAP_SINK_PCAPNG ? "pcapng's 64-bit nanoseconds"
+                                                 : "pcap's 32-bit seconds");
     return -1;
 }
 
@@ -429,15 +484,16 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
                   fmt->container == PCAP_SINK_PCAPNG ? "--pcap-format" : "--pcap-linktype", why);
         return -1;
     }
-    /* pcapng stamps are 64-bit nanoseconds: no 2038 limit. */
-    if (fmt->container == PCAP_SINK_PCAP && !pcap_sink_fits(fmt->epoch_s, sc->duration)) {
+    /* pcapng stamps are 64-bit nanoseconds: no 2038 limit, but 2554. */
+    if (!pcap_sink_fits_in(fmt->container, fmt->epoch_s, sc->duration)) {
         char from[32], last[32], dur[64];
         parse_format_date(fmt->epoch_s, from, sizeof from);
-        parse_format_date(PCAP_SINK_MAX_SECONDS, last, sizeof last);
-        parse_format_time(sc->duration, dur, sizeof dur);
-        cli_error("--pcap-epoch: a run of %s from %s would end after %s, beyond pcap's "
-                  "32-bit seconds",
-                  dur, from, last);
+        parse_format_date(pcap_sink_max_seconds(fmt->container), last, sizeof last);
+        scenario_duration_text(sc, dur, sizeof dur);
+        cli_error("--pcap-epoch: a run of %s from %s would end after %s, beyond %s", dur, from,
+                  last,
+                  fmt->container == PCAP_SINK_PCAPNG ? "pcapng's 64-bit nanoseconds"
+                                                     : "pcap's 32-bit seconds");
         return -1;
     }
     return 0;
@@ -464,6 +520,15 @@ static bool broken_pipe(const char *msg)
     const char *why = strerror(EPIPE);
     size_t n = strlen(msg), w = strlen(why);
     return n >= w && strcmp(msg + n - w, why) == 0;
+}
+
+/* A reader that left an output (a pipe's, EPIPE) ends the program with
+ * the conventional 141 and no message, whatever the output
+ * (exit_status.h); a failure already said keeps its status. */
+static void reader_left(int *status)
+{
+    if (*status == EXIT_STATUS_OK)
+        *status = EXIT_STATUS_SIGPIPE;
 }
 
 static int run_main(int argc, char **argv, bool capture);
@@ -519,6 +584,7 @@ static int run_main(int argc, char **argv, bool capture)
             return EXIT_STATUS_USAGE;
         }
         sc.duration = PARSE_MAX_TIME_PS;
+        sc.endless = true;
     } else if (opts.duration != NULL &&
                scenario_set(&sc, "duration", opts.duration, err, sizeof err) != 0) {
         cli_error("%s", err);
@@ -542,6 +608,16 @@ static int run_main(int argc, char **argv, bool capture)
     for (size_t i = 0; i < 4; i++)
         if (outs[i].path != NULL && outfile_is_stdout(outs[i].path))
             report = stderr;
+    /* ... where an output on standard error would be mixed with them. */
+    for (size_t i = 0; i < 4 && report == stderr && !opts.capture; i++)
+        if (outs[i].path != NULL && !outfile_is_stdout(outs[i].path) &&
+            outfile_is_stderr(outs[i].path)) {
+            cli_error("%s: conflicting options: it writes standard error, where the measures "
+                      "go when an output is on standard output",
+                      outs[i].what);
+            scenario_free(&sc);
+            return EXIT_STATUS_USAGE;
+        }
     if (opts.series_interval > 0 && opts.series == NULL) {
         cli_error("--series-interval: needs --series FILE");
         scenario_free(&sc);
@@ -563,6 +639,15 @@ static int run_main(int argc, char **argv, bool capture)
         cli_error("--pcap-linktype: applies to classic pcap only (--pcap-format pcap, or a "
                   "name ending in .pcap): pcapng puts whole frames on an Ethernet interface "
                   "and fragments on a netANALYZER transparent one");
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
+    /* The epoch's range is the container's: pcap's 32-bit seconds end in
+     * 2038, pcapng's 64-bit nanoseconds in 2554. */
+    if (opts.pcap_epoch != NULL &&
+        parse_date_s(opts.pcap_epoch, pcap_sink_max_seconds(opts.pcap_format.container),
+                     &opts.pcap_format.epoch_s, err, sizeof err) != 0) {
+        cli_error("--pcap-epoch: %s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
@@ -611,7 +696,7 @@ static int run_main(int argc, char **argv, bool capture)
     file_sink sinks[4];
     size_t n_sinks = 0;
     series_file series_out = {0};
-    bool estimated = false;
+    bool estimated = endless; /* an endless run watches the disk instead */
     series_guard guard = {.sf = &series_out, .duration = sc.duration, .estimated = &estimated};
     outfile stations = {0};
     int status = EXIT_STATUS_OK;
@@ -673,11 +758,18 @@ static int run_main(int argc, char **argv, bool capture)
         goto open_failed;
 
     /* 3. The run, with a look at the files' growth early on. */
-    const outfile *growing[3] = {log ? eventlog_file(log) : NULL, pcap ? pcap_sink_file(pcap) : NULL,
-                                 series_out.s ? &series_out.out : NULL};
+    /* (the outputs are this function's: flush_streams may keep an error) */
+    outfile *growing[3] = {log ? (outfile *)eventlog_file(log) : NULL,
+                           pcap ? (outfile *)pcap_sink_file(pcap) : NULL,
+                           series_out.s ? &series_out.out : NULL};
+    const outfile *const *judged = (const outfile *const *)growing;
     double t0 = wall_now_s();
     engine_status ran = ENGINE_RUNNING;
-    double flushed = t0;
+    double flushed = t0, roomed = t0;
+    long long room_last[3] = {0, 0, 0};
+    bool disk_stop = false; /* an endless run stopped for the disk */
+    bool left = false;      /* an output's reader left (flush_streams) */
+    char disk_why[1024] = "";
     uint64_t slice = 0;
     while (cli_signal_caught() == 0 && (log == NULL || eventlog_error(log) == 0) &&
            (pcap == NULL || pcap_sink_error(pcap) == 0) &&
@@ -691,7 +783,16 @@ static int run_main(int argc, char **argv, bool capture)
             if (target_ps < (double)sc.duration)
                 until = (sim_time)target_ps;
             if (engine_now(e) >= until && until < sc.duration) {
-                flush_streams(pcap, growing, 3);
+                if (flush_streams(pcap, growing, 3, &left))
+                    break;
+                double now = wall_now_s();
+                if (endless && now - roomed >= RUN_ROOM_CHECK_S) {
+                    disk_stop = check_room(judged, 3, room_last, now - roomed, disk_why,
+                                           sizeof disk_why) != 0;
+                    roomed = now;
+                    if (disk_stop)
+                        break;
+                }
                 sleep_s(RUN_PACE_TICK_S);
                 continue;
             }
@@ -704,13 +805,21 @@ static int run_main(int argc, char **argv, bool capture)
         double now = wall_now_s();
         if (now - flushed >= RUN_FLUSH_S) {
             flushed = now;
-            flush_streams(pcap, growing, 3);
+            if (flush_streams(pcap, growing, 3, &left))
+                break;
+        }
+        if (endless && now - roomed >= RUN_ROOM_CHECK_S) {
+            disk_stop = check_room(judged, 3, room_last, now - roomed, disk_why,
+                                   sizeof disk_why) != 0;
+            roomed = now;
+            if (disk_stop)
+                break;
         }
         if (!estimated && !endless &&
             (engine_now(e) >= sc.duration / RUN_PILOT_FRACTION ||
-             largest(growing, 3) >= RUN_PILOT_BYTES)) {
+             largest(judged, 3) >= RUN_PILOT_BYTES)) {
             estimated = true;
-            if (check_growth(growing, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
+            if (check_growth(judged, 3, engine_now(e), sc.duration, err, sizeof err) != 0)
                 goto open_failed;
         }
     }
@@ -757,22 +866,30 @@ static int run_main(int argc, char **argv, bool capture)
     if (stations.f != NULL) {
         errno = 0;
         if (output_write_stations_csv(stations.f, &r) != 0) {
-            cli_error("%s: %s", stations.path, strerror(errno ? errno : EIO));
+            int why = errno ? errno : EIO;
             outfile_discard(&stations);
-            status = EXIT_STATUS_RUNTIME;
+            if (why == EPIPE) {
+                reader_left(&status);
+            } else {
+                cli_error("%s: %s", opts.stations_csv, strerror(why));
+                status = EXIT_STATUS_RUNTIME;
+            }
         } else if (outfile_commit(&stations, err, sizeof err) != 0) {
-            cli_error("%s", err);
-            status = EXIT_STATUS_RUNTIME;
+            if (broken_pipe(err)) {
+                reader_left(&status);
+            } else {
+                cli_error("%s", err);
+                status = EXIT_STATUS_RUNTIME;
+            }
         }
     }
     for (size_t i = 0; i < n_sinks; i++)
         if (sinks[i].close(sinks[i].obj, err, sizeof err) != 0) {
-            /* The trace's reader left: Wireshark stopped the capture (the
-             * normal end), or `--pcap - | head` (the silent 141). */
-            if (sinks[i].obj == pcap && broken_pipe(err) &&
-                (opts.capture || outfile_is_stdout(opts.pcap))) {
-                if (!opts.capture && status == EXIT_STATUS_OK)
-                    status = EXIT_STATUS_SIGPIPE;
+            /* An output's reader left: Wireshark stopped the capture (the
+             * normal end), or `--events - | head` (the silent 141). */
+            if (broken_pipe(err)) {
+                if (!(opts.capture && sinks[i].obj == pcap))
+                    reader_left(&status);
                 continue;
             }
             cli_error("%s", err);
@@ -780,6 +897,13 @@ static int run_main(int argc, char **argv, bool capture)
         }
     engine_destroy(e);
     scenario_free(&sc);
+    if (left && !opts.capture)
+        reader_left(&status);
+    if (disk_stop) {
+        cli_error("%s: stopped at %.6f s of simulated time (the outputs cover the run so far)",
+                  disk_why, r.sim_time_s);
+        return EXIT_STATUS_RUNTIME;
+    }
     if (sig != 0 && opts.capture)
         return status; /* stopping the capture is how it ends */
     if (sig != 0 && series_cut >= 0) {

@@ -261,6 +261,37 @@ static int check_group_measures(const char *list, const scenario *sc, char *err,
     return rc;
 }
 
+/* Every capture a point replays is an input as the base scenario's is:
+ * --grid traffic=pcap:a.pcapng,pcap:b.pcapng names some only there. Each
+ * distinct path is checked once against the outputs. */
+static int check_point_inputs(const outfile_role *outs, size_t n_outs, const scenario *points,
+                              size_t n_points, char *err, size_t errlen)
+{
+    const char **seen = NULL;
+    size_t n_seen = 0;
+    int rc = 0;
+    for (size_t p = 0; p < n_points && rc == 0; p++) {
+        const char *path = points[p].traffic.kind == TRAFFIC_PCAP ? points[p].pcap_path : NULL;
+        bool known = path == NULL;
+        for (size_t i = 0; i < n_seen && !known; i++)
+            known = strcmp(seen[i], path) == 0;
+        if (known)
+            continue;
+        const char **more = realloc(seen, (n_seen + 1) * sizeof *more);
+        if (more == NULL) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        seen = more;
+        seen[n_seen++] = path;
+        const outfile_role in = {"the replayed capture", path};
+        rc = outfile_conflicts(outs, n_outs, &in, 1, err, errlen);
+    }
+    free(seen);
+    return rc;
+}
+
 static unsigned default_jobs(int local_ranks)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -528,6 +559,13 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             goto usage;
         engine_destroy(e);
         owned[p] = (int)(p % (size_t)size) == rank;
+    }
+    {
+        const outfile_role outs[] = {{"--csv", o.csv}, {"--reps-csv", o.reps_csv},
+                                     {"--plot", o.plot}};
+        if (cli_signal_caught() == 0 &&
+            check_point_inputs(outs, 3, points, n_points, err, sizeof err) != 0)
+            goto usage;
     }
     if (n_points > 0 && cli_signal_caught() == 0 &&
         check_group_measures(o.plot_y ? o.plot_y : have_preset ? pr.y : "", &points[0], err,

@@ -6,9 +6,10 @@
  * created), reported with the path and the reason; 128 + the signal number
  * when SIGINT or SIGTERM ended a run early (its outputs complete and valid);
  * 141 (128 + SIGPIPE, what a shell reports for a program killed by it)
- * when standard output was closed by its reader (`csmacd run | head`):
- * SIGPIPE is ignored, the write fails with EPIPE, the output files are
- * still completed and renamed into place, and nothing is printed.
+ * when standard output, or any output on a pipe, was closed by its reader
+ * (`csmacd run | head`, `--events - | head`): SIGPIPE is ignored, the
+ * write fails with EPIPE, the run stops, the other output files are still
+ * completed and renamed into place, and nothing is printed.
  */
 #ifndef CSMACD_EXIT_STATUS_H
 #define CSMACD_EXIT_STATUS_H

@@ -38,7 +38,7 @@ const cli_option sweep_cli_options[] = {
      OPT_AXIS + SWEEP_AXIS_PHY},
     {"length", CLI_ARG_REQUIRED, "LIST", "cable lengths in metres: 0,500,2500",
      OPT_AXIS + SWEEP_AXIS_LENGTH},
-    {"policy", CLI_ARG_REQUIRED, "LIST", "backoff policies: beb,fixed:slots=4",
+    {"policy", CLI_ARG_REQUIRED, "LIST", "backoff policies: beb,fixed:wait=4",
      OPT_AXIS + SWEEP_AXIS_POLICY},
     {"grid", CLI_ARG_REQUIRED, "KEY=LIST",
      "any scenario key, a group's too: rogue.stations=0..3", OPT_GRID},

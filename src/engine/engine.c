@@ -59,6 +59,7 @@ struct engine {
     uint32_t *group_of;        /* per station */
     bool replies;              /* some group answers */
     pending_reply *replies_pending;
+    uint32_t *waiting;         /* per station: replies waiting out the think time */
     uint32_t n_pending, cap_pending, free_pending;
     stats **group_stats;       /* per named group, else NULL */
     group_result *group_results;
@@ -212,6 +213,8 @@ static int build_groups(engine *e, const phy_timing *t, char *err, size_t errlen
         for (uint32_t i = 0; i < grp->count; i++)
             e->group_of[grp->first + i] = g;
     }
+    if (e->replies && (e->waiting = calloc(n ? n : 1, sizeof *e->waiting)) == NULL)
+        return -1;
     return 0;
 }
 
@@ -407,6 +410,7 @@ void engine_destroy(engine *e)
     free(e->lambda);
     free(e->group_of);
     free(e->replies_pending);
+    free(e->waiting);
     free(e->arrivals);
     free(e->per_station);
     free(e->at_warmup);
@@ -453,9 +457,22 @@ static void on_received(void *ctx, uint32_t dest, uint32_t sender, const frame *
         stats_add_response(e->stats, now, now - f->request_at);
         return;
     }
-    const reply_spec *r = &group_of(e, dest)->reply;
+    const station_group *grp = group_of(e, dest);
+    const reply_spec *r = &grp->reply;
     if (!r->on || now + r->think >= e->sc.duration)
         return;
+    /* Bounded like a queue: a station holds at most its queue's capacity
+     * of replies waiting out the think time; past that the reply is
+     * offered and dropped at once, as a full queue drops a frame. */
+    if (e->waiting[dest] >= grp->queue_capacity) {
+        frame lost = {.queued_at = now, .dest = sender, .is_reply = true,
+                      .request_at = f->queued_at};
+        lost.bytes = clamp_bytes(e, frame_size_draw(&r->size, &e->arrivals[dest].r));
+        uint32_t tap;
+        mac *m = mac_of(e, dest, &tap);
+        mac_drop(m, tap, &lost, now);
+        return;
+    }
     uint32_t i = e->free_pending;
     if (i == UINT32_MAX) {
         if (e->n_pending == e->cap_pending) {
@@ -472,6 +489,7 @@ static void on_received(void *ctx, uint32_t dest, uint32_t sender, const frame *
     } else {
         e->free_pending = e->replies_pending[i].next_free;
     }
+    e->waiting[dest]++;
     e->replies_pending[i] = (pending_reply){.to = sender, .next_free = UINT32_MAX,
                                             .request_at = f->queued_at};
     sim_event ev = {.time = now + r->think, .target = dest, .type = ENGINE_EV_REPLY,
@@ -488,6 +506,7 @@ static void queue_reply(engine *e, uint32_t s, uint32_t i, sim_time now)
     f.bytes = clamp_bytes(e, frame_size_draw(&group_of(e, s)->reply.size, &e->arrivals[s].r));
     p->next_free = e->free_pending;
     e->free_pending = i;
+    e->waiting[s]--;
     enqueue(e, s, &f, now);
 }
 

@@ -12,6 +12,7 @@
  * time stamps are checked for overflow, and libpcap reports malformed or
  * truncated records, whose message is passed on with the path.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include "replay.h"
 
 #include <errno.h>
@@ -523,36 +524,75 @@ static int build(loader *L, replay *r)
     return 0;
 }
 
-/* The rest of a stream that cannot seek, as a stream in memory (*mem
- * holds the octets, freed by the caller after closing the new stream).
- * fp is closed; NULL with errno on failure. */
-static FILE *in_memory(FILE *fp, char **mem)
+/* A stream that cannot seek (a pipe) after its first octets were read to
+ * tell the format: a stream that gives those octets back, then the rest
+ * as it comes. Both readers read straight through, so nothing is held in
+ * memory but what they keep (a pipe of zeros is refused at its first four
+ * octets, not after being read whole). */
+typedef struct prefixed {
+    FILE *fp;
+    uint8_t head[4];
+    size_t n_head, at;
+} prefixed;
+
+static ssize_t prefixed_read(void *cookie, char *buf, size_t size)
 {
-    size_t len = 0;
-    FILE *out = open_memstream(mem, &len);
-    if (out == NULL) {
+    prefixed *pf = cookie;
+    if (pf->at < pf->n_head) {
+        size_t n = pf->n_head - pf->at < size ? pf->n_head - pf->at : size;
+        memcpy(buf, pf->head + pf->at, n);
+        pf->at += n;
+        return (ssize_t)n;
+    }
+    size_t n = fread(buf, 1, size, pf->fp);
+    return n == 0 && ferror(pf->fp) ? -1 : (ssize_t)n;
+}
+
+static int prefixed_close(void *cookie)
+{
+    prefixed *pf = cookie;
+    int rc = fclose(pf->fp);
+    free(pf);
+    return rc;
+}
+
+/* fp with head[0..n) put back in front; fp is closed with it (or now, on
+ * failure: NULL with errno). */
+static FILE *put_back(FILE *fp, const uint8_t *head, size_t n)
+{
+    prefixed *pf = calloc(1, sizeof *pf);
+    if (pf == NULL) {
         fclose(fp);
+        errno = ENOMEM;
         return NULL;
     }
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        if (fwrite(chunk, 1, n, out) != n)
-            break;
-    int bad = ferror(fp) || ferror(out);
-    fclose(fp);
-    if (fclose(out) != 0 || bad) {
-        free(*mem);
-        *mem = NULL;
-        errno = errno ? errno : EIO;
-        return NULL;
-    }
-    FILE *f = fmemopen(*mem, len ? len : 1, "rb");
+    pf->fp = fp;
+    memcpy(pf->head, head, n);
+    pf->n_head = n;
+    FILE *f = fopencookie(pf, "rb",
+                          (cookie_io_functions_t){.read = prefixed_read, .close = prefixed_close});
     if (f == NULL) {
-        free(*mem);
-        *mem = NULL;
+        int e = errno;
+        fclose(fp);
+        free(pf);
+        errno = e ? e : ENOMEM;
     }
     return f;
+}
+
+/* Whether four octets open a classic pcap file: the magic of microsecond,
+ * nanosecond or Kuznetzov's modified files, in either byte order. */
+static bool pcap_magic(const uint8_t m[4])
+{
+    static const uint32_t magics[] = {0xa1b2c3d4u, 0xa1b23c4du, 0xa1b2cd34u};
+    uint32_t le = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 |
+                  (uint32_t)m[3] << 24;
+    uint32_t be = (uint32_t)m[3] | (uint32_t)m[2] << 8 | (uint32_t)m[1] << 16 |
+                  (uint32_t)m[0] << 24;
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if (le == magics[i] || be == magics[i])
+            return true;
+    return false;
 }
 
 int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
@@ -565,7 +605,6 @@ int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
     replay *r = NULL;
     pcap_t *p = NULL;
     int rc = -1;
-    char *mem = NULL;
 
     if (!(opt->time_scale > 0.0 && isfinite(opt->time_scale))) {
         fail(&L, "time scale %g is not a positive number", opt->time_scale);
@@ -582,18 +621,26 @@ int replay_load_stream(FILE *fp, const char *name, const replay_options *opt,
         return -1;
     }
     ungetc(c, fp);
-    /* The first four octets choose the reader, so the stream must go back
-     * to its start: one that cannot (a pipe) is read into memory first. */
-    if (fseek(fp, 0, SEEK_CUR) != 0 && (fp = in_memory(fp, &mem)) == NULL) {
-        fail(&L, "%s", strerror(errno ? errno : ENOMEM));
+    /* The first four octets choose the reader, which reads from the start:
+     * a file is rewound, a stream that cannot seek (a pipe) gets them put
+     * back in front of the rest. Neither format: refused at once. */
+    uint8_t magic[4] = {0};
+    bool seekable = fseek(fp, 0, SEEK_CUR) == 0;
+    size_t got = fread(magic, 1, 4, fp);
+    if (got < 4 || (!pcapng_read_magic(magic) && !pcap_magic(magic))) {
+        fail(&L, "%s",
+             ferror(fp) ? strerror(errno ? errno : EIO)
+                        : "not a pcap or pcapng capture (unknown file format)");
+        fclose(fp);
         return -1;
     }
-    uint8_t magic[4] = {0};
-    size_t got = fread(magic, 1, 4, fp);
-    if (got < 4 || !pcapng_read_magic(magic)) {
+    if (seekable) {
         rewind(fp);
-    } else {
-        rewind(fp);
+    } else if ((fp = put_back(fp, magic, got)) == NULL) {
+        fail(&L, "%s", strerror(errno ? errno : ENOMEM));
+        return L.nomem ? REPLAY_NO_MEMORY : -1;
+    }
+    if (pcapng_read_magic(magic)) {
         if (read_pcapng(&L, fp) != 0) {
             fclose(fp);
             goto out;
@@ -654,7 +701,6 @@ loaded:
 out:
     if (p)
         pcap_close(p); /* closes fp */
-    free(mem);
     replay_destroy(r);
     free(L.map.keys);
     free(L.map.vals);

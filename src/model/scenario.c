@@ -609,7 +609,7 @@ static int check_in_flight(const scenario *sc, const phy_timing *t, double prop_
     if (in_flight <= SCENARIO_MAX_IN_FLIGHT)
         return 0;
     char d[32];
-    parse_format_time(sc->duration, d, sizeof d);
+    scenario_duration_text(sc, d, sizeof d);
     snprintf(err, errlen,
              "%s: signals take %.3gs to cross the cable: over %s about %.0f frames of %u "
              "stations would be in flight at once, each event looking at all of them (at most "
@@ -687,11 +687,20 @@ int scenario_check_series(const scenario *sc, sim_time interval_ps, uint64_t max
     }
     uint64_t rows = (uint64_t)(sc->duration / interval_ps) + (sc->duration % interval_ps != 0);
     if (rows > max_rows) {
-        parse_format_time(sc->duration, d, sizeof d);
-        snprintf(err, errlen,
-                 "series-interval: %s over %s makes %llu rows (at most %llu; "
-                 "--series-max-rows lifts it)",
-                 t, d, (unsigned long long)rows, (unsigned long long)max_rows);
+        if (sc->endless)
+            snprintf(d, sizeof d, "%.0fh", (double)sc->duration / 3600e12);
+        else
+            parse_format_time(sc->duration, d, sizeof d);
+        if (sc->endless)
+            snprintf(err, errlen,
+                     "series-interval: %s over --duration inf (up to %s) makes up to %llu "
+                     "rows (at most %llu; --series-max-rows lifts it)",
+                     t, d, (unsigned long long)rows, (unsigned long long)max_rows);
+        else
+            snprintf(err, errlen,
+                     "series-interval: %s over %s makes %llu rows (at most %llu; "
+                     "--series-max-rows lifts it)",
+                     t, d, (unsigned long long)rows, (unsigned long long)max_rows);
         return -1;
     }
     return 0;
@@ -907,6 +916,21 @@ static int check_group(scenario *sc, station_group *g, char *err, size_t errlen,
      * with 1518-byte frames, and a sweep over N may start at 1. */
     if (backoff_spec_parse(g->policy, &g->policy_spec, buf, sizeof buf) != 0)
         return group_fail(sc, g, buf, err, errlen);
+    /* A reply is queued think after its request, within the run: a think
+     * time as long as the run answers nothing. */
+    if (g->reply.on && g->count > 0 && !sc->endless && g->reply.think >= sc->duration) {
+        char th[32], du[32], line[160];
+        parse_format_time(g->reply.think, th, sizeof th);
+        parse_format_time(sc->duration, du, sizeof du);
+        snprintf(line, sizeof line, "think: %s is not shorter than the run (%s): no reply is "
+                                    "sent",
+                 th, du);
+        if (sc->n_named)
+            snprintf(buf, sizeof buf, "group %s: %s", g->name, line);
+        else
+            snprintf(buf, sizeof buf, "%s", line);
+        warn_add(warn, warnlen, buf);
+    }
     return 0;
 }
 
@@ -930,7 +954,7 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     }
     if (sc->warmup < 0 || sc->warmup >= sc->duration) {
         parse_format_time(sc->warmup, t1, sizeof t1);
-        parse_format_time(sc->duration, t2, sizeof t2);
+        scenario_duration_text(sc, t2, sizeof t2);
         snprintf(err, errlen, "warmup: %s is not shorter than the duration (%s)", t1, t2);
         return -1;
     }
@@ -939,7 +963,7 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
          sc->outage_duration > sc->duration - sc->outage_start)) {
         char o[80];
         scenario_outage_text(sc, o, sizeof o);
-        parse_format_time(sc->duration, t2, sizeof t2);
+        scenario_duration_text(sc, t2, sizeof t2);
         snprintf(err, errlen, "outage: %s does not end within the run (duration %s)", o, t2);
         return -1;
     }
@@ -964,4 +988,12 @@ int scenario_finish(scenario *sc, char *err, size_t errlen, char *warn, size_t w
 double scenario_frame_bytes_mean(const scenario *sc)
 {
     return frame_size_mean(&sc->traffic.size, sc->phy.min_frame_bytes);
+}
+
+void scenario_duration_text(const scenario *sc, char *buf, size_t len)
+{
+    if (sc->endless)
+        snprintf(buf, len, "inf");
+    else
+        parse_format_time(sc->duration, buf, len);
 }

@@ -101,6 +101,8 @@ typedef struct scenario {
     backoff_spec policy_spec;
     uint32_t queue_capacity;   /* frames per station */
     sim_time duration;         /* total simulated time */
+    bool endless;              /* run --duration inf: duration is only the
+                                  clock's limit, and messages say "inf" */
     sim_time warmup;           /* discarded at the start of the measures */
     uint64_t seed;
     uint32_t batches;          /* batch means for the confidence interval */
@@ -192,6 +194,8 @@ bool scenario_key_per_station(const char *key);
 const char *scenario_traffic_name(traffic_kind kind); /* "saturated", ... "pcap" */
 void scenario_frame_size_text(const frame_size_spec *s, char *buf, size_t len);
 void scenario_dest_text(const traffic_config *t, char *buf, size_t len);
+/* The duration as given: "2s", or "inf" for an endless run. */
+void scenario_duration_text(const scenario *sc, char *buf, size_t len);
 /* "START+DURATION" ("100ms+50ms"), or "" when there is no outage. */
 void scenario_outage_text(const scenario *sc, char *buf, size_t len);
 

@@ -682,7 +682,7 @@ static int write_text(FILE *f, const output_run *run)
     scenario_dest_text(&sc->traffic, dest, sizeof dest);
     if (sc->n_stations == 1 && sc->traffic.dest == DEST_RANDOM)
         snprintf(dest, sizeof dest, "no other station"); /* judged where it is sent */
-    parse_format_time(sc->duration, dur, sizeof dur);
+    scenario_duration_text(sc, dur, sizeof dur);
     parse_format_time(sc->warmup, warm, sizeof warm);
     int n = 0;
 #define LINE(label, ...)                                                                     \

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,19 +35,33 @@ static bool special_path(const char *path)
  * could point into /etc), so it is refused. */
 #define E_DANGLING (-1)
 
+/* Whether path is the file, pipe or socket descriptor fd is open on (a
+ * shell's `>t.pcap` with `--pcap t.pcap`, a named pipe). Devices are left
+ * out: /dev/null as both is no conflict. */
+static bool is_fd_file(int fd, const char *path)
+{
+    struct stat so, sp;
+    if (fstat(fd, &so) != 0 || stat(path, &sp) != 0)
+        return false;
+    if (!S_ISREG(so.st_mode) && !S_ISFIFO(so.st_mode) && !S_ISSOCK(so.st_mode))
+        return false;
+    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+}
+
 bool outfile_is_stdout(const char *path)
 {
     if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 ||
         strcmp(path, "/dev/fd/1") == 0 || strcmp(path, "/proc/self/fd/1") == 0)
         return true;
-    /* The same file by another name (`--pcap t.pcap >t.pcap`, a named
-     * pipe). Devices are left out: /dev/null as both is no conflict. */
-    struct stat so, sp;
-    if (fstat(STDOUT_FILENO, &so) != 0 || stat(path, &sp) != 0)
-        return false;
-    if (!S_ISREG(so.st_mode) && !S_ISFIFO(so.st_mode) && !S_ISSOCK(so.st_mode))
-        return false;
-    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+    return is_fd_file(STDOUT_FILENO, path);
+}
+
+bool outfile_is_stderr(const char *path)
+{
+    if (strcmp(path, "/dev/stderr") == 0 || strcmp(path, "/dev/fd/2") == 0 ||
+        strcmp(path, "/proc/self/fd/2") == 0)
+        return true;
+    return is_fd_file(STDERR_FILENO, path);
 }
 
 /* The descriptor that -, /dev/stdout, /dev/stderr or /dev/fd/N names (or
@@ -444,6 +459,18 @@ void outfile_discard(outfile *o)
     if (o->tmp != NULL)
         unlink(o->tmp);
     release(o);
+}
+
+bool outfile_reader_gone(const outfile *o)
+{
+    struct stat st;
+    if (o->f == NULL || o->tmp != NULL || fstat(fileno(o->f), &st) != 0 ||
+        !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return false;
+    /* The write end of a pipe whose every reader closed polls POLLERR (a
+     * socket's peer that left, POLLHUP), with nothing written to it. */
+    struct pollfd p = {.fd = fileno(o->f), .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;
 }
 
 long long outfile_size(const outfile *o)

@@ -77,6 +77,11 @@ int outfile_commit_closed(outfile *o, int error, char *err, size_t errlen);
  * an outfile that is closed or was never opened (zeroed). */
 void outfile_discard(outfile *o);
 
+/* Whether an output written in place to a pipe or socket has lost its
+ * reader (`| head` left, Wireshark closed the FIFO), known without
+ * writing: an idle stream notices too. False for anything else. */
+bool outfile_reader_gone(const outfile *o);
+
 /* Bytes written so far (buffered included), or -1 for a file written in
  * place (a device or a descriptor: it takes no room on a file system). */
 long long outfile_size(const outfile *o);
@@ -93,6 +98,10 @@ int outfile_check(const char *path, char *err, size_t errlen);
  * regular file, pipe or socket standard output is open on. A command that
  * writes an output there prints its own report elsewhere. */
 bool outfile_is_stdout(const char *path);
+
+/* Whether path is standard error: /dev/stderr, /dev/fd/2, or the regular
+ * file, pipe or socket standard error is open on. */
+bool outfile_is_stderr(const char *path);
 
 /* Whether two paths name the same file: the same text, the same existing
  * file, or the same place once symlinks, "." and ".." are resolved. */

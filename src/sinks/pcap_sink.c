@@ -203,6 +203,20 @@ bool pcap_sink_fits(int64_t epoch_s, sim_time duration)
            duration / SIM_PS_PER_S <= PCAP_SINK_MAX_SECONDS - epoch_s;
 }
 
+int64_t pcap_sink_max_seconds(pcap_sink_container c)
+{
+    return c == PCAP_SINK_PCAPNG ? PCAP_SINK_NG_MAX_SECONDS : PCAP_SINK_MAX_SECONDS;
+}
+
+bool pcap_sink_fits_in(pcap_sink_container c, int64_t epoch_s, sim_time duration)
+{
+    if (c != PCAP_SINK_PCAPNG)
+        return pcap_sink_fits(epoch_s, duration);
+    /* Every stamp, epoch_s x 10^9 + the run's nanoseconds, within 64 bits. */
+    return epoch_s >= 0 && duration >= 0 && epoch_s <= PCAP_SINK_NG_MAX_SECONDS &&
+           (uint64_t)(duration / SIM_PS_PER_NS) <= UINT64_MAX - (uint64_t)epoch_s * 1000000000u;
+}
+
 int pcap_sink_open(const char *path, const phy_params *phy, const pcap_sink_options *opt,
                    pcap_sink **out, char *err, size_t errlen)
 {
@@ -225,9 +239,10 @@ int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, c
     pcap_sink_linktype lt = fmt->container == PCAP_SINK_PCAPNG
                                 ? PCAP_SINK_NETANALYZER_TRANSPARENT
                                 : fmt->linktype;
-    if (fmt->epoch_s < 0 || fmt->epoch_s > PCAP_SINK_MAX_SECONDS) {
-        snprintf(err, errlen, "epoch %lld is beyond pcap's 32-bit seconds",
-                 (long long)fmt->epoch_s);
+    if (fmt->epoch_s < 0 || fmt->epoch_s > pcap_sink_max_seconds(fmt->container)) {
+        snprintf(err, errlen, "epoch %lld is beyond %s", (long long)fmt->epoch_s,
+                 fmt->container == PCAP_SINK_PCAPNG ? "pcapng's 64-bit nanoseconds"
+                                                    : "pcap's 32-bit seconds");
         return -1;
     }
     if (lt == PCAP_SINK_NETANALYZER_TRANSPARENT &&
@@ -422,7 +437,13 @@ static void write_record(pcap_sink *s, const record *r)
     int64_t sec = ns / 1000000000;
     if (s->ng) {
         /* 64-bit nanoseconds: room until the year 2554. */
-        uint64_t ts = (uint64_t)s->fmt.epoch_s * 1000000000u + (uint64_t)ns;
+        uint64_t base = (uint64_t)s->fmt.epoch_s * 1000000000u;
+        if ((uint64_t)ns > UINT64_MAX - base) {
+            set_error(s, "a record falls after 2554-07-21T23:34:33Z, beyond pcapng's 64-bit "
+                         "nanoseconds (--pcap-epoch)");
+            return;
+        }
+        uint64_t ts = base + (uint64_t)ns;
         if (pcapng_write_packet(s->out.f, r->iface, ts, r->data, r->len, r->flags,
                                 (const char *)r->data + r->len) != 0)
             set_errno(s, errno);

@@ -129,6 +129,9 @@ typedef enum pcap_sink_linktype {
  * bits, and libpcap (tcpdump, csmacd's own replay) reads it signed, so an
  * instant after 2038-01-19T03:14:07Z would read back as 1901. */
 #define PCAP_SINK_MAX_SECONDS INT64_C(2147483647)
+/* pcapng's stamps are 64-bit nanoseconds since 1970 (if_tsresol 9): the
+ * last whole second they hold, 2554-07-21T23:34:33Z. */
+#define PCAP_SINK_NG_MAX_SECONDS INT64_C(18446744073)
 
 typedef struct pcap_sink_options {
     bool collisions; /* write collision fragments too (--pcap-collisions yes) */
@@ -139,7 +142,7 @@ typedef struct pcap_sink_options {
 typedef struct pcap_sink_format {
     pcap_sink_linktype linktype; /* classic pcap only */
     int64_t epoch_s; /* seconds since 1970-01-01T00:00:00Z that t = 0 stands for,
-                        0 to PCAP_SINK_MAX_SECONDS */
+                        0 to pcap_sink_max_seconds(container) */
     pcap_sink_container container;
     const char *application; /* pcapng: shb_userappl, "csmacd 1.2.0" */
     const char *comment;     /* pcapng: the section's comment (scenario, seed) */
@@ -185,6 +188,11 @@ void pcap_sink_describe(const struct scenario *sc, const char *duration, char *c
  * duration plus that delay for the true bound (run does, once the stations
  * are placed). */
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration);
+/* The same for a container: classic pcap's 32-bit seconds, or pcapng's
+ * 64-bit nanoseconds (no 2038 limit: up to PCAP_SINK_NG_MAX_SECONDS). */
+bool pcap_sink_fits_in(pcap_sink_container c, int64_t epoch_s, sim_time duration);
+/* The last second a record of the container can be stamped with. */
+int64_t pcap_sink_max_seconds(pcap_sink_container c);
 
 /* Whether the format can carry this PHY's records: the epoch in range, a
  * preamble of whole octets for the transparent type, frames within the

@@ -51,6 +51,11 @@
 #             rows: each named with "No space left on device" (the second
 #             too, though the first one's temporary is gone by then), exit
 #             1, nothing left on the disk;
+#   endless   (a 100 MB tmpfs, where root may mount one) an endless run as
+#             fast as it goes (--pace 1e12 --duration inf --events) stops
+#             before the disk is full: exit 1, the reason and where it
+#             stopped said, the outputs whole; a finite run as large is
+#             refused early, no file kept;
 #   tail      a series' empty intervals after the last event (batch
 #             traffic, a long run): SIGINT stops them within seconds, exit
 #             130, the series whole up to where it stopped and the message
@@ -88,7 +93,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/check_outputs.py"
 cases=("$@")
-((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits fulldisk tail slow keep gnuplot)
+((${#cases[@]})) || cases=(sigpipe fsize signals symlinks stdio owner stale conflicts limits fulldisk endless tail slow keep gnuplot)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 failures=0
 early=0 finished=0 interrupted=0
@@ -477,6 +482,14 @@ PY
     [[ $rc == 1 && $(cat err.own) == "csmacd: huge.pcap: Cannot allocate memory" ]] ||
         fail "limits: sweep, a capture too large for memory: exit $rc, $(head -2 err)"
     [[ ! -e cap.csv ]] || fail "limits: sweep, a capture too large for memory: cap.csv written"
+    # The same capture on a pipe: read as it comes, out of memory said as
+    # such (exit 1), never as a truncated record.
+    (cat huge.pcap | ("${limit[@]}" && ASAN_OPTIONS=$asan exec "$EXE" run \
+        --traffic pcap:/dev/stdin --duration 1ms)) >/dev/null 2>err
+    rc=$?
+    grep -v '^==[0-9]*==' err >err.own
+    [[ $rc == 1 && $(cat err.own) == "csmacd: /dev/stdin: Cannot allocate memory" ]] ||
+        fail "limits: run, a capture on a pipe too large for memory: exit $rc, $(head -2 err)"
     rm -f huge.pcap
     # A terminal that cannot move the cursor.
     if command -v script >/dev/null; then
@@ -520,6 +533,36 @@ case_fulldisk() {
             fail "fulldisk: $free KiB free: exit $rc, $(head -3 "$log")"
         [[ $(ls -A) == fill ]] || fail "fulldisk: $free KiB free: left $(ls -A | tr '\n' ' ')"
     done
+    cd ..
+    umount $d
+}
+
+case_endless() {
+    local d=endless rc free
+    rm -rf $d && mkdir $d || return
+    if [[ $(id -u) != 0 ]] || ! mount -t tmpfs -o size=100m tmpfs $d 2>/dev/null; then
+        echo "faults: endless: cannot mount a tmpfs: skipped"
+        return
+    fi
+    cd $d || return
+    # An endless run as fast as it goes watches the disk: it stops before
+    # the disk is full, its outputs whole, and says why, exit 1.
+    timeout 300 "$EXE" run --pace 1e12 --duration inf --events ev.csv --format json \
+        >out.json 2>err
+    rc=$?
+    free=$(df -B1M --output=avail . | tail -1)
+    [[ $rc == 1 ]] && grep -Eqx 'csmacd: ev.csv: [0-9]+ MB written, at [0-9]+ MB per second, with [0-9]+ MB left free on its file system: stopped at [0-9.]+ s of simulated time \(the outputs cover the run so far\)' err ||
+        fail "endless: exit $rc, $(head -2 err)"
+    ((free >= 16)) || fail "endless: the run left $free MB free"
+    $CHECK csv ev.csv json out.json || fail "endless: outputs not valid"
+    # A finite run that large is refused once 8 MB are written, no file kept.
+    rm -f ev.csv
+    "$EXE" run --duration 10000s --events big.csv >/dev/null 2>err
+    rc=$?
+    [[ $rc == 1 ]] && grep -Eqx 'csmacd: big.csv: about [0-9.]+ GB at [0-9]+ MB per simulated second, more than the [0-9.]+ GB free on its file system' err ||
+        fail "endless: a finite run larger than the disk: exit $rc, $(head -2 err)"
+    [[ ! -e big.csv ]] || fail "endless: a finite run larger than the disk was kept"
+    no_temps . "endless"
     cd ..
     umount $d
 }

@@ -13,7 +13,9 @@
 # byte-identical JSON without wall_s, event log and station CSV; another
 # seed differs); SIGINT and SIGTERM in the middle of a long run leave
 # complete, valid outputs and exit 130 / 143 with the simulated time
-# reached; standard output on a full disk exits 1; help and version.
+# reached; standard output on a full disk exits 1; a reader leaving any
+# output written to a pipe (endless paced runs too) ends the run with 141
+# and no message; help and version.
 # It does not check the model's numbers beyond sanity bounds (the unit and
 # validation tests do).
 #
@@ -392,6 +394,60 @@ stdout_full() {
     [[ $got == 1 ]] && grep -q '^csmacd: standard output: No space left on device$' full.err
 }
 check stdout_on_full_disk stdout_full
+
+# A reader that leaves (`| head`) ends every output alike: exit 141, not
+# a word, an endless paced run included (it must notice, not run on).
+reader_leaves() { # OUTPUT-OPTIONS...: run's status when head leaves at once
+    local rc
+    set +e
+    timeout 60 "$bin" run --stations 8 "$@" 2>left.err | head -c 100 >/dev/null
+    rc=${PIPESTATUS[0]}
+    set -e
+    [[ $rc == 141 ]] || { echo "$*: exit $rc"; cat left.err; return 1; }
+    if grep -q '^csmacd:' left.err; then echo "$*: a message"; cat left.err; return 1; fi
+}
+readers_leave() {
+    reader_leaves --duration 2s --events -
+    reader_leaves --duration 2s --series - --series-interval 1us
+    reader_leaves --duration 2s --pcap -
+    reader_leaves --duration inf --pace 0.01 --events -
+    reader_leaves --duration inf --pace 0.01 --series - --series-max-rows 100000000000
+    reader_leaves --duration inf --pace 0.01 --pcap -
+}
+check reader_leaves_141 readers_leave
+
+# Replies waiting out their think time are bounded like a queue: a server
+# with queue = 5 holds at most 5, and the sixth request's reply is dropped
+# at once (a drop event at its reception, long before the 50 ms think time
+# could bring any reply to its queue), counted as offered and dropped.
+replies_bounded() {
+    "$bin" run --traffic poisson --duration 200ms --seed 3 \
+        --group 'server stations=1 traffic=none reply=64 think=50ms queue=5' \
+        --group 'clients stations=10 load=0.5 frame-size=64 dest=group:server' \
+        --events rep.csv --format json >rep.json
+    local first drops
+    first=$(awk -F, '$2 == 1 && $3 == "drop" { print $1; exit }' rep.csv)
+    [[ -n $first ]] && ((first < 50000000000)) || { echo "first drop at ${first:-never}"; return 1; }
+    drops=$(awk -F, '$2 == 1 && $3 == "drop"' rep.csv | wc -l)
+    python3 - "$drops" <<'PY'
+import json, sys
+d = json.load(open("rep.json"))
+s = d["stations"][0]
+assert s["frames_dropped"] == int(sys.argv[1]) > 0, (s["frames_dropped"], sys.argv[1])
+assert d["groups"]["server"]["frames_dropped"] == s["frames_dropped"]
+assert s["frames_offered"] >= s["frames_dropped"] + s["aFramesTransmittedOK"]
+PY
+}
+check replies_bounded replies_bounded
+
+# An endless run says "inf" where a finite one gives its duration.
+endless_says_inf() {
+    local rc=0
+    timeout --preserve-status -s INT 2 "$bin" run --stations 2 --pace 1000 --duration inf >inf.txt 2>inf.err || rc=$?
+    [[ $rc == 130 ]] || { echo "exit $rc"; return 1; }
+    grep -Eq '^  simulated time +[0-9.]+ s of inf \(warm-up 0s\)' inf.txt || { cat inf.txt; return 1; }
+}
+check endless_says_inf endless_says_inf
 
 help_texts() {
     "$bin" >usage.txt

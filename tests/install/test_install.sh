@@ -6,7 +6,9 @@
 # a warning, naming every option of every command's --help, citing only
 # installed paths), bash and zsh completion, the dissector and the
 # documentation, the extcap link and the dissector in Wireshark's folders
-# under a --prefix other than the configured one; the installed program
+# under a --prefix other than the configured one, and in the folders
+# tshark names when the install runs (not when the build was configured);
+# the installed program
 # runs; bash completion offers the commands, a command's options, the
 # presets and the values of a fixed-set option. The man page check is
 # skipped where man is not installed; zsh's only where zsh is not.
@@ -43,6 +45,24 @@ if command -v tshark >/dev/null 2>&1; then
     [ -L "$scratch/staged$ws_extcap/csmacd" ] || fail "no extcap link in $ws_extcap"
     [ -s "$scratch/staged$ws_lua/csmacd.lua" ] || fail "no dissector in $ws_lua"
 fi
+# The folders are asked when the install runs, not when the build was
+# configured: a Wireshark installed or moved since then (here a tshark
+# first on the PATH that names other folders) is where the next install
+# puts them.
+mkdir -p "$scratch/fakebin"
+cat >"$scratch/fakebin/tshark" <<'EOF'
+#!/bin/sh
+[ "$1 $2" = "-G folders" ] || exit 2
+printf 'Personal Lua Plugins:\t/nowhere/personal\n'
+printf 'Global Lua Plugins:  \t/opt/ws-later/plugins\n'
+printf 'Extcap path:         \t/opt/ws-later/extcap\n'
+EOF
+chmod +x "$scratch/fakebin/tshark"
+PATH=$scratch/fakebin:$PATH DESTDIR=$scratch/later cmake --install "$build" >"$scratch/later.log"
+[ -L "$scratch/later/opt/ws-later/extcap/csmacd" ] ||
+    fail "no extcap link in the folder tshark names at install time (/opt/ws-later/extcap)"
+[ -s "$scratch/later/opt/ws-later/plugins/csmacd.lua" ] ||
+    fail "no dissector in the folder tshark names at install time (/opt/ws-later/plugins)"
 
 # The man page: renders cleanly and holds every option of every command.
 if command -v man >/dev/null 2>&1; then

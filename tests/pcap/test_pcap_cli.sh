@@ -90,4 +90,21 @@ num() { sed -n "s/^  \"$1\": *\([0-9]*\),*\$/\1/p" busy.json; }
 [ $(($(num frames_ok) + $(num frames_aborted) + $(num frames_dropped) + $(num frames_queued))) -eq 17 ] ||
     fail "busy: frames not accounted for"
 [ "$(num collisions)" -gt 0 ] || fail "busy: no collision at 1000 times the pace"
+
+# A capture on a pipe is read as it comes: both formats replay as from the
+# file; what is neither is refused at its first octets, not after being
+# read whole (an endless stream of zeros ends at once), exit 2.
+for f in captures/lan-small.pcap captures/sample-10base5.pcapng; do
+    "$CSMACD" run --traffic pcap:/dev/stdin --duration 50ms --format json <"$SRC/$f" >pipe.json 2>/dev/null ||
+        true
+    cat "$SRC/$f" | "$CSMACD" run --traffic pcap:/dev/stdin --duration 50ms --format json \
+        >piped.json 2>/dev/null || fail "$f through a pipe: exit $?"
+    [ "$(grep -v wall_s piped.json)" = "$(grep -v wall_s pipe.json)" ] ||
+        fail "$f through a pipe: other measures than from the file"
+done
+rc=0
+timeout 20 sh -c "cat /dev/zero | '$CSMACD' run --traffic pcap:/dev/stdin --duration 1ms" \
+    >/dev/null 2>zeros.err || rc=$?
+[ "$rc" -eq 2 ] && grep -qx 'csmacd: /dev/stdin: not a pcap or pcapng capture (unknown file format)' zeros.err ||
+    fail "zeros on a pipe: exit $rc, $(head -2 zeros.err)"
 echo ok

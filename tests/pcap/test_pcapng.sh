@@ -57,6 +57,27 @@ TS -r t.pcapng -V -z expert >v.txt
 if grep -q 'Malformed' v.txt; then fail "plain tshark: Malformed"; fi
 if grep -q '^Errors' v.txt; then fail "plain tshark: Error expert items"; fi
 
+# 2b. What the READMEs say a plain Wireshark shows is what it shows: the
+# fragment's netANALYZER line, a whole frame's summary, its FCS unverified
+# by default (Good once eth.check_fcs is on).
+src=$(cd "$(dirname "$LUA")/.." && pwd)
+TS -r t.pcapng >summary.txt
+for doc in README.md captures/README.md; do
+    tr -s ' \n' '  ' <"$src/$doc" >doc.txt
+    grep -o '`netANALYZER (Port[^`]*`' doc.txt | tr -d '`' >said.txt
+    [ -s said.txt ] || fail "$doc shows no fragment line"
+    while IFS= read -r said; do
+        grep -qF "$said" v.txt || fail "$doc says a fragment reads '$said'; tshark: $(grep -m1 -o 'netANALYZER (Port.*' v.txt)"
+    done <said.txt
+    grep -o '`02:00:00:00:00:0[0-9] → [^`]*`' doc.txt | tr -d '`' >said.txt
+    while IFS= read -r said; do
+        grep -qF "$said" summary.txt || fail "$doc says a frame reads '$said'"
+    done <said.txt
+done
+tr -s ' \n' '  ' <"$src/README.md" | grep -q 'FCS shown `\[unverified\]`' ||
+    fail "README.md does not say the FCS shows [unverified]"
+grep -q 'Frame check sequence: 0x[0-9a-f]* \[unverified\]' v.txt || fail "the FCS is not [unverified]"
+
 # 3. The comments: the MAC's story, filterable.
 [ "$(count t.pcapng 'frame.comment')" -eq "$records" ] || fail "records without a comment"
 a3=$(awk -F, '$3 == "tx_end" && $4 == 3' ev.csv | wc -l)

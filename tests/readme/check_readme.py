@@ -9,6 +9,15 @@ shows under each, numbers included. Only the wall-clock figures may differ:
 "N.NNN s wall" and "wall_s". With --fix, the README is rewritten with what
 the program prints (then review the diff).
 
+Every example shown without its output (a fenced block of `csmacd ...`
+lines, or an indented one) runs as written, with the ```ini files the
+README shows saved under the name the text gives them (a file of the
+tree, such as tests/cli/data/lab.ini, must equal the block); and so does
+every example of the --help texts, so of the man page made from them:
+`Example:` lines, the values given after "e.g." and the LIST examples of
+sweep's options. Each must exit 0, or still run after a few seconds
+(check_shown, check_help).
+
 Every row of an options table (`| \`--name\` | value | meaning (default) |`)
 must name an option that some command's --help lists; where the row gives a
 range ("1 to 10000") or a default (the last parenthesis, up to a ";"), the
@@ -128,6 +137,162 @@ def check_install_line(text, source, readme):
     return failures
 
 
+# Examples shown without output (a fenced block of commands, or an indented
+# one) and the examples of the --help texts (so of the man page, made from
+# them) must run as written: each is run in a scratch folder, HOME there
+# too, and must exit 0, or still be running without a word after DEADLINE
+# seconds (a long sweep, an endless run: every input is checked before the
+# work starts, so a refused option shows at once); it is then stopped.
+DEADLINE = 10
+INI_NAME = re.compile(r'`(?:csmacd [^`]*--scenario )?([A-Za-z0-9_./-]+\.ini)`')
+
+
+def shown_examples(text):
+    """(line, command) of the README's examples shown without output, and
+    (name, lines) of its ```ini files, named by the last `NAME.ini` the text
+    before the block mentions."""
+    lines, cmds, inis = text.split('\n'), [], []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith('```'):
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith('```'):
+                j += 1
+            body = lines[i + 1:j]
+            if line.strip() == '```ini':
+                before = ' '.join(lines[max(0, i - 8):i])
+                names = INI_NAME.findall(before)
+                if names:
+                    inis.append((i + 1, names[-1], body))
+            elif body and not body[0].startswith('$ '):
+                cmds += [(i + 2 + k, b) for k, b in enumerate(body)
+                         if re.match(r'^csmacd( [a-z-]+)?( |$)', b) and
+                         not re.match(r'^csmacd [a-z]+:', b)]
+            i = j + 1
+            continue
+        if line.startswith('    csmacd ') and (i == 0 or lines[i - 1].strip() == '' or
+                                              lines[i - 1].startswith('    ')):
+            cmds.append((i + 1, line.strip()))
+        i += 1
+    return cmds, inis
+
+
+def start_example(cmd, bindir, folder):
+    """Runs one example; returns None when it passes, else what it printed."""
+    import signal
+    head, _, tail = cmd.partition(' | ')
+    if tail and not tail.startswith('csmacd'):
+        cmd = head + ' >/dev/null'  # a reader we do not have here (wireshark)
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ['PATH'], LC_ALL='C',
+               HOME=os.path.join(folder, 'home'))
+    env.pop('XDG_CONFIG_HOME', None)
+    os.makedirs(env['HOME'], exist_ok=True)
+    p = subprocess.Popen(['bash', '-c', cmd], cwd=folder, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=DEADLINE)
+        return None if p.returncode == 0 else f'exit {p.returncode}: {err.strip()}'
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+        return None
+
+
+def check_shown(text, bindir, source, scratch, readme):
+    """The README's examples shown without output, with its ini files."""
+    folder = os.path.join(scratch, 'shown')
+    os.makedirs(folder, exist_ok=True)
+    link = os.path.join(folder, 'tests')
+    if not os.path.lexists(link):
+        os.symlink(os.path.join(source, 'tests'), link)
+    cmds, inis = shown_examples(text)
+    failures = 0
+    for line, name, body in inis:
+        shown = '\n'.join(body).rstrip('\n') + '\n'
+        real = os.path.join(source, name)
+        if '/' in name and os.path.exists(real):
+            if open(real, encoding='utf-8').read() != shown:
+                print(f'{readme}:{line}: the ini block differs from {name}')
+                failures += 1
+        else:
+            open(os.path.join(folder, os.path.basename(name)), 'w', encoding='utf-8').write(shown)
+    for line, cmd in cmds:
+        why = start_example(cmd, bindir, folder)
+        if why is not None:
+            print(f'{readme}:{line}: `{cmd}` does not run as written: {why}')
+            failures += 1
+    print(f'{len(cmds)} README examples shown without output run, {len(inis)} ini files')
+    return failures
+
+
+# The option examples of the --help texts, each tried in a command that
+# gives it a context (a scenario option in run; {v} is the example).
+HELP_CONTEXT = {
+    'sweep': 'csmacd sweep --quiet --duration 100us --csv ex.csv --{o} {v}',
+    'sweep load': 'csmacd sweep --quiet --duration 100us --csv ex.csv --traffic poisson '
+                  '--load {v}',
+    'sweep grid': "csmacd sweep --quiet --duration 100us --csv ex.csv "
+                  "--group 'rogue policy=none' --group 'good stations=4' --grid {v}",
+    'run': 'csmacd run --duration 1ms --{o} {v}',
+    'run outage': 'csmacd run --duration 200ms --outage {v}',
+}
+
+
+def help_examples(bindir):
+    """(where, command) for every example of the --help texts."""
+    import shlex
+    out = []
+    for c in ('',) + COMMANDS + ('extcap',):
+        args = [os.path.join(bindir, 'csmacd')] + ([c] if c else []) + ['--help']
+        text = subprocess.run(args, capture_output=True, text=True,
+                              env=dict(os.environ, LC_ALL='C')).stdout
+        where = f'csmacd {c} --help'.replace('  ', ' ')
+        for line in text.split('\n'):
+            m = re.match(r'^Example: (csmacd .*)$', line)
+            if m:
+                out.append((where, m.group(1)))
+            m = re.match(r'^\s+--([a-z0-9-]+) (\S+)\s+(.*)$', line)
+            if not m:
+                continue
+            opt, arg, helptext = m.groups()
+            values = []
+            e = re.search(r"e\.g\. ('[^']*'|[^()]*?)(?: \(|$)", helptext)
+            if e:
+                v = e.group(1)
+                values += [v.strip("'")] if v.startswith("'") else v.split(', ')
+            if c == 'sweep' and 'LIST' in arg:
+                tail = re.sub(r' \([^)]*\)$', '', helptext.rsplit(': ', 1)[-1])
+                if ': ' in helptext:
+                    values += tail.split(' or ')
+            if c in ('tui', 'sweep') and not ('LIST' in arg and c == 'sweep'):
+                continue  # scenario options: tried once, under run
+            for v in values:
+                ctx = HELP_CONTEXT.get(f'{c} {opt}') or HELP_CONTEXT.get(c)
+                if ctx:
+                    out.append((f'{where}, --{opt}', ctx.format(o=opt, v=shlex.quote(v))))
+    return out
+
+
+def check_help(bindir, scratch):
+    folder = os.path.join(scratch, 'help')
+    os.makedirs(folder, exist_ok=True)
+    failures = 0
+    examples = help_examples(bindir)
+    for where, cmd in examples:
+        why = start_example(cmd, bindir, folder)
+        if why is not None:
+            print(f'{where}: the example `{cmd}` does not run: {why}')
+            failures += 1
+    print(f'{len(examples)} examples of the --help texts run')
+    return failures
+
+
 def run_block(steps, bindir, source, scratch):
     marker = '@@csmacd-readme-step@@'
     # each step sees the exit status of the one before it (`echo $?`)
@@ -166,6 +331,8 @@ def main():
                     print('  prints: ' + x)
         edits.append((start, end, new))
     failures += check_install_line(text, source, readme)
+    failures += check_shown(text, bindir, source, scratch, readme)
+    failures += check_help(bindir, scratch)
     rows, wrong = check_options(text, bindir, readme)
     print(f'{rows} README option rows checked, {wrong} disagree with --help')
     failures += wrong

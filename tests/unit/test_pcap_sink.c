@@ -646,6 +646,15 @@ static void test_epoch(void **state)
     assert_false(pcap_sink_fits(INT64_C(2147483646), 2 * SIM_PS_PER_S));
     assert_true(pcap_sink_fits(0, 0));
     assert_false(pcap_sink_fits(INT64_C(2147483648), 0));
+    /* pcapng: 64-bit nanoseconds, past 2038 up to 2554-07-21T23:34:33.709551615Z. */
+    assert_true(pcap_sink_fits_in(PCAP_SINK_PCAPNG, INT64_C(4102444800), 3600 * SIM_PS_PER_S));
+    assert_false(pcap_sink_fits_in(PCAP_SINK_PCAP, INT64_C(4102444800), 0));
+    assert_true(pcap_sink_fits_in(PCAP_SINK_PCAPNG, PCAP_SINK_NG_MAX_SECONDS,
+                                  709551615 * SIM_PS_PER_NS));
+    assert_false(pcap_sink_fits_in(PCAP_SINK_PCAPNG, PCAP_SINK_NG_MAX_SECONDS,
+                                   709551616 * SIM_PS_PER_NS));
+    assert_false(pcap_sink_fits_in(PCAP_SINK_PCAPNG, PCAP_SINK_NG_MAX_SECONDS + 1, 0));
+    assert_int_equal(pcap_sink_max_seconds(PCAP_SINK_PCAP), PCAP_SINK_MAX_SECONDS);
 }
 
 int main(void)
