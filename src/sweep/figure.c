@@ -300,6 +300,38 @@ static const char *no_value_meaning(const char *measure, const scenario *sc)
     return NULL;
 }
 
+/* The legend of a figure's one series (nothing swept but x): what it
+ * ran, the policy, or each group's with its name ("groups fixed
+ * (fixed:wait=2,jitter=2) and beb (beb)"), and, over replications, what
+ * the point and its bars are. */
+static void single_label(const scenario *sc, const sweep_result *r, char *buf, size_t len)
+{
+    size_t used;
+    if (sc->n_named == 0) {
+        used = (size_t)snprintf(buf, len, "csmacd, policy %.100s", sc->policy);
+    } else {
+        used = (size_t)snprintf(buf, len, "groups");
+        for (uint32_t g = 0; g < sc->n_named && used < len; g++) {
+            const station_group *sg = scenario_group_at(sc, g);
+            used += (size_t)snprintf(buf + used, len - used, "%s %s (%.60s)",
+                                     g == 0                  ? ""
+                                     : g + 1 == sc->n_named ? " and"
+                                                             : ",",
+                                     sg->name, sg->policy);
+        }
+    }
+    if (r->n_reps > 1 && used < len)
+        snprintf(buf + used, len - used, "; mean of %u runs, bars: 95%% CI", r->n_reps);
+}
+
+/* A label as a title's words: without its parenthesis ("throughput S
+ * (delivered frame bits / bit rate)" -> "throughput S"). */
+static void title_words(const char *label, char *buf, size_t len)
+{
+    const char *paren = strstr(label, " (");
+    snprintf(buf, len, "%.*s", paren ? (int)(paren - label) : (int)strlen(label), label);
+}
+
 /* Builds the figure, then draws it into fig (script == NULL) or writes
  * its script to `script` in format fmt, drawing into the file `path`. */
 static int compose(const figure_request *rq, const sweep_grid *g, const scenario *points,
@@ -374,9 +406,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
                         used += (size_t)k;
                 }
             if (used == 0)
-                snprintf(cv->label, sizeof cv->label, "csmacd%s%.100s",
-                         points[p].n_named ? "" : ": ", /* groups: a policy each */
-                         points[p].n_named ? "" : points[p].policy);
+                single_label(&points[p], &res[p], cv->label, sizeof cv->label);
         }
         if (rc != 0)
             break;
@@ -449,12 +479,24 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
 
     if (rc == 0) {
         char title[PRESET_TEXT_MAX];
-        if (rq->title)
-            snprintf(title, sizeof title, "%s", rq->title);
-        else
-            snprintf(title, sizeof title, "csmacd sweep: %.200s vs %s", ylist,
-                     sweep_grid_key(g, xa));
         char ybuf[PLOT_MAX_PANELS][128];
+        if (rq->title) {
+            snprintf(title, sizeof title, "%s", rq->title);
+        } else {
+            /* The panels' names as words, "throughput S and collisions per
+             * frame sent vs stations N", never the raw key list. */
+            size_t used = (size_t)snprintf(title, sizeof title, "csmacd sweep: ");
+            for (size_t i = 0; i < n_y && used < sizeof title; i++) {
+                char words[128];
+                title_words(y_label(ys[i], ybuf[i], sizeof ybuf[i]), words, sizeof words);
+                used += (size_t)snprintf(title + used, sizeof title - used, "%s%s",
+                                         i == 0 ? "" : i + 1 == n_y ? " and " : ", ", words);
+            }
+            char xw[128];
+            title_words(x_label(g, xa), xw, sizeof xw);
+            if (used < sizeof title)
+                snprintf(title + used, sizeof title - used, " vs %s", xw);
+        }
         plot_spec spec = {
             .title = title,
             .xlabel = x_label(g, xa),
