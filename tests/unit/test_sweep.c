@@ -953,8 +953,9 @@ static void test_figure_undefined_delay(void **state)
     assert_int_equal(figure_write_script(&rq, &g, pts, res, f, PLOT_SVG, "d.svg", err, sizeof err),
                      0);
     fclose(f);
-    /* The data: x, then the value (missing: '?') and its error bar. */
-    assert_non_null(strstr(buf, "\n 2 1000 0\n 4 ? 0\n 8 3000 0\n"));
+    /* The data: x, then the value (missing: '?') and its error bar's ends
+     * (one replication: none beyond the value). */
+    assert_non_null(strstr(buf, "\n 2 1000 1000 1000\n 4 ? ? ?\n 8 3000 3000 3000\n"));
     assert_non_null(strstr(buf, ": no frame was sent at x = 4'"));
     free(buf);
     for (size_t p = 0; p < n; p++) {
