@@ -203,7 +203,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char confined[MAX_ARGS][PATH_CAP];
     int argc = 0, n_conf = 0;
     argv[argc++] = "csmacd";
-    bool capture = false;
+    bool capture = false, query = false;
     char *end = text + size;
     for (char *p = text; argc < MAX_ARGS + 1 && p < end;) {
         char *a = p;
@@ -212,6 +212,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *p = '\0';
         p++;
         capture |= strcmp(a, "--capture") == 0;
+        /* What cmd_extcap_main answers before a capture. */
+        query |= strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ||
+                 strcmp(a, "--extcap-interfaces") == 0 || strcmp(a, "--extcap-dlts") == 0 ||
+                 strcmp(a, "--extcap-config") == 0;
         if (strcmp(a, "--install-user") == 0)
             a = "--install-user-not-while-fuzzing";
         size_t n = writing_option(a);
@@ -231,6 +235,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc++] = "--pace=1000";
     argv[argc] = NULL;
     const char *fifo = capture_fifo(argc, argv);
+    capture = capture && !query;
 
     struct sigaction old_int, old_term;
     sigaction(SIGINT, NULL, &old_int);
