@@ -100,6 +100,10 @@ cmake --build "$build" -j2 "${targets[@]}" >"$root/build.log" 2>&1 || {
     exit 1
 }
 
+# Reproducers in a folder: crashes, leaks, timeouts, out of memory (not
+# libFuzzer's slow-unit-* files: an input slower than 10 s, kept to look at).
+count() { ls "$1" | grep -cE '^(crash|leak|timeout|oom)-'; }
+
 # The last "cov: N ft: M" libFuzzer printed in a log.
 coverage() { grep -o 'cov: [0-9]* ft: [0-9]*' "$1" | tail -n 1; }
 
@@ -111,7 +115,7 @@ for h in "${selected[@]}"; do
     dir=$root/$h
     mkdir -p "$dir/corpus" "$dir/crashes"
     : >"$dir/log"
-    before=$(ls "$dir/crashes" | wc -l)
+    before=$(count "$dir/crashes")
     start=$(date +%s)
     execs=0
     restarts=0
@@ -144,7 +148,7 @@ for h in "${selected[@]}"; do
         restarts=$((restarts + 1))
         [ "$restarts" -lt 5 ] || break
     done
-    after=$(ls "$dir/crashes" | wc -l)
+    after=$(count "$dir/crashes")
     crashes=$((after - before))
     cov=$(coverage "$dir/log")
     line=$(printf '%-9s %12s executions  %-22s %d crash(es)  corpus %d inputs' \
@@ -153,7 +157,7 @@ for h in "${selected[@]}"; do
     echo "$line"
     if [ "$crashes" -gt 0 ]; then
         status=1
-        ls -t "$dir/crashes" | head -n "$crashes" | while read -r f; do
+        ls -t "$dir/crashes" | grep -E '^(crash|leak|timeout|oom)-' | head -n "$crashes" | while read -r f; do
             echo "   reproducer: $dir/crashes/$f"
             echo "   replay it:  $bin $dir/crashes/$f"
         done
