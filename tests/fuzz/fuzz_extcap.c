@@ -15,7 +15,11 @@
  *   - the value of every option that names a file to write (--fifo,
  *     --pcap, --events, --stations-csv, --series; "--opt VALUE" or
  *     "--opt=VALUE") has its '/' turned into '_' and is put in that
- *     folder, emptied after each input ("-" stays standard output);
+ *     folder, emptied after each input ("-" stays standard output); any
+ *     other argument that starts with '/' or holds ".." has its '/'
+ *     turned into '_' too, and cmd_extcap_main is called from that
+ *     folder, so a name the capture pairs with another option ("--events
+ *     --fifo F X" gives run "--events X") lands there as well;
  *   - "--duration=20us --pace=1000" end every command line: a capture
  *     runs 20 us of simulated time in about 20 ns (the options given
  *     before are still parsed, last one wins); an option that ends the
@@ -123,6 +127,22 @@ static void confine(const char *prefix, const char *value, char *out)
             *p = '_';
 }
 
+/* A value that could name a file outside the current folder (from '/',
+ * or through "..") has its '/' turned into '_': with the call made from
+ * the folder (see below), every file an input writes is in it, whichever
+ * option the capture's reordering pairs the value with. */
+static void outside_in(char *arg)
+{
+    char *v = arg;
+    if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') != NULL)
+        v = strchr(arg, '=') + 1;
+    if (v[0] != '/' && strstr(v, "..") == NULL)
+        return;
+    for (; *v; v++)
+        if (*v == '/')
+            *v = '_';
+}
+
 /* Each line is one of extcap's answers, or the help. */
 static void check_answer(const char *out, size_t len)
 {
@@ -222,6 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  strcmp(a, "--extcap-config") == 0;
         if (strcmp(a, "--install-user") == 0)
             a = "--install-user-not-while-fuzzing";
+        outside_in(a);
         size_t n = writing_option(a);
         if (n > 0 && a[n] == '=') {
             char prefix[32];
@@ -249,9 +270,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sigaction(SIGINT, NULL, &old_int);
     sigaction(SIGTERM, NULL, &old_term);
     fuzz_capture cap_out, cap_err;
+    /* From the folder: a relative name the rules above did not confine
+     * (the capture drops --fifo PATH and the like, so run may pair
+     * "--events" with another value) is written there too. */
+    int here = open(".", O_RDONLY | O_DIRECTORY);
+    if (here < 0 || chdir(dir) != 0)
+        abort();
     fuzz_capture_begin(&cap_out, &stdout);
     fuzz_capture_begin(&cap_err, &stderr);
     int status = cmd_extcap_main(argc, argv);
+    if (fchdir(here) != 0)
+        abort();
+    close(here);
     size_t out_len, err_len;
     char *err = fuzz_capture_end(&cap_err, &stderr, &err_len);
     char *out = fuzz_capture_end(&cap_out, &stdout, &out_len);
@@ -271,9 +301,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool helped = out_len >= 7 && memcmp(out, "usage: ", 7) == 0;
     if (status == 0 && capture && helped)
         check_answer(out, out_len);
-    else if (status == 0 && capture && fifo != NULL && strcmp(fifo, "-") != 0 &&
-             strncmp(fifo, dir, strlen(dir)) == 0)
-        check_trace(fifo);
+    else if (status == 0 && capture && fifo != NULL && strcmp(fifo, "-") != 0) {
+        char path[PATH_CAP + 80];
+        snprintf(path, sizeof path, "%s%s%s", fifo[0] == '/' ? "" : dir,
+                 fifo[0] == '/' ? "" : "/", fifo);
+        check_trace(path);
+    }
     free(out);
     free(err);
     empty_dir();
