@@ -10,16 +10,21 @@
  * --frame-size, --length, --policy and --phy take a LIST, parsed with the
  * LIST parsers the sweep uses. cli_parse never exits: it returns CLI_OK,
  * CLI_HELP (help printed on standard output, sent to /dev/null here) or
- * CLI_ERROR with one message, which must be printable ASCII on one line.
+ * CLI_ERROR with one message (the program's exit 2). What is checked is
+ * what the user sees: the message printed by cli_error, as the program
+ * prints it, and the warnings cli_finish prints; each printed line is
+ * "csmacd: " and text (fuzz_common.h: no control byte, nothing that is not
+ * UTF-8), and a refusal prints exactly one error line. The raw message may
+ * hold any byte of a file name (--scenario "a<ESC>b"): the printing cleans
+ * it, and that cleaning is what is under test.
  * Standard input is /dev/null so that "--scenario /dev/stdin" cannot
  * block.
  *
  * Build and run (the build does it when clang can link libFuzzer; see
  * tests/CMakeLists.txt):
  *   build/tests/fuzz_cli -runs=20000 build/tests/fuzz-cli-corpus tests/fuzz/corpus-cli
- * Long run (hours; new inputs land in the first folder):
- *   build/tests/fuzz_cli -max_total_time=3600 -jobs=2 -max_len=1024 \
- *       build/tests/fuzz-cli-corpus tests/fuzz/corpus-cli
+ * Long run (the corpus grows under ~/.cache/csmacd-fuzz):
+ *   tests/fuzz/run.sh 1h cli   (tests/fuzz/README.md)
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -29,6 +34,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fuzz_common.h"
 #include "parse.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -122,13 +128,19 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     }
 }
 
-static void check_message(const char *msg)
+/* The refusal as the program prints it: one error line, text only. */
+static void check_refusal(const char *msg)
 {
     if (msg[0] == '\0')
         abort();
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
-        if (*p < 0x20 || *p > 0x7e)
-            abort();
+    fuzz_capture cap;
+    fuzz_capture_begin(&cap, &stderr);
+    cli_error("%s", msg);
+    size_t len;
+    char *out = fuzz_capture_end(&cap, &stderr, &len);
+    if (fuzz_check_printed(out, len) != 1)
+        abort();
+    free(out);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -185,12 +197,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err[0] = '\0';
     cli_status st = cli_parse(&cmd, argc, argv, &sc, err, sizeof err);
     if (st == CLI_ERROR) {
-        check_message(err);
+        check_refusal(err);
     } else if (st == CLI_OK) {
-        char warn[1024];
+        /* cli_finish prints the remarks as warnings; they are checked as
+         * printed, and a refusal adds one error line. */
         err[0] = '\0';
-        if (scenario_finish(&sc, err, sizeof err, warn, sizeof warn) != 0)
-            check_message(err);
+        fuzz_capture cap;
+        fuzz_capture_begin(&cap, &stderr);
+        int rc = cli_finish(&sc, err, sizeof err);
+        if (rc != 0)
+            cli_error("%s", err);
+        size_t len;
+        char *out = fuzz_capture_end(&cap, &stderr, &len);
+        if (fuzz_check_printed(out, len) != (rc != 0 ? 1u : 0u) || (rc != 0 && err[0] == '\0'))
+            abort();
+        free(out);
     } else if (st != CLI_HELP) {
         abort();
     }

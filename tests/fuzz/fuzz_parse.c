@@ -11,9 +11,8 @@
  * Build and run (the build does it when clang can link libFuzzer; see
  * tests/CMakeLists.txt):
  *   build/tests/fuzz_parse -runs=20000 build/tests/fuzz-parse-corpus tests/fuzz/corpus-parse
- * Long run (hours; new inputs land in the first folder):
- *   build/tests/fuzz_parse -max_total_time=3600 -jobs=2 -max_len=256 \
- *       build/tests/fuzz-parse-corpus tests/fuzz/corpus-parse
+ * Long run (the corpus grows under ~/.cache/csmacd-fuzz):
+ *   tests/fuzz/run.sh 1h parse   (tests/fuzz/README.md)
  */
 #include <math.h>
 #include <stdint.h>

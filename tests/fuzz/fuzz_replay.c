@@ -9,8 +9,8 @@
  * Build and run (the build does it when clang is found; see
  * tests/CMakeLists.txt):
  *   build/tests/fuzz_replay -runs=20000 build/tests/fuzz-corpus tests/fuzz/corpus
- * Long run (hours; new inputs land in the first folder):
- *   build/tests/fuzz_replay -max_total_time=3600 -jobs=2 build/tests/fuzz-corpus tests/fuzz/corpus
+ * Long run (the corpus grows under ~/.cache/csmacd-fuzz):
+ *   tests/fuzz/run.sh 1h replay   (tests/fuzz/README.md)
  */
 #include <stdint.h>
 #include <stdio.h>

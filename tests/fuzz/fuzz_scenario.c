@@ -15,9 +15,8 @@
  * tests/CMakeLists.txt):
  *   build/tests/fuzz_scenario -runs=20000 build/tests/fuzz-scenario-corpus \
  *       tests/fuzz/corpus-scenario
- * Long run (hours; new inputs land in the first folder):
- *   build/tests/fuzz_scenario -max_total_time=3600 -jobs=2 -max_len=4096 \
- *       build/tests/fuzz-scenario-corpus tests/fuzz/corpus-scenario
+ * Long run (the corpus grows under ~/.cache/csmacd-fuzz):
+ *   tests/fuzz/run.sh 1h scenario   (tests/fuzz/README.md)
  */
 #define _GNU_SOURCE
 #include <stdint.h>
