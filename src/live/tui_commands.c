@@ -184,6 +184,7 @@ static int cmd_stations(tui_driver *d, int dir, char *err, size_t errlen)
     d->phase = TUI_SWEEP_MANUAL;
     if (start_engine(d, n, true, err, errlen) != 0)
         return -1;
+    d->message[0] = '\0'; /* (a step's words told of the run just replaced) */
     compute_ref(d);
     return 0;
 }
