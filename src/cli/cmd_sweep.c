@@ -191,17 +191,8 @@ static int base_scenario(const cli_command *cmd, int argc, char **argv, const pr
     scenario_defaults(sc);
     if (phy != NULL && scenario_set(sc, "phy", phy, err, errlen) != 0)
         return -1;
-    for (size_t i = 0; pr != NULL && i < pr->n_scenario; i++) {
-        const preset_kv *kv = &pr->scenario[i];
-        if (phy != NULL && strcmp(kv->key, "phy") == 0)
-            continue;
-        char reason[512];
-        if (kv->group ? scenario_group_add(sc, kv->value, reason, sizeof reason) != 0
-                      : scenario_set(sc, kv->key, kv->value, reason, sizeof reason) != 0) {
-            snprintf(err, errlen, "preset %s:%d: %s", pr->name, kv->line, reason);
-            return -1;
-        }
-    }
+    if (pr != NULL && preset_apply_scenario(pr, sc, phy != NULL, err, errlen) != 0)
+        return -1;
     if (cli_parse(cmd, argc, argv, sc, err, errlen) != CLI_OK)
         return -1;
     if (phy != NULL && phy_profile_find(phy) != NULL &&
@@ -240,8 +231,17 @@ static void fewer_jobs(unsigned started, unsigned asked, int error)
              started, started == 1 ? "" : "s", strerror(error), started == 1 ? "it" : "those");
 }
 
-/* The group measures of --plot-y ("rogue.share"), once the groups are
- * known. */
+/* Whether name is one of the budget's figures (sweep_budget_name). */
+static bool is_budget_name(const char *name)
+{
+    for (size_t j = 0; j < sweep_budget_count(); j++)
+        if (strcmp(name, sweep_budget_name(j)) == 0)
+            return true;
+    return false;
+}
+
+/* The group measures of --plot-y ("rogue.share"), a network's
+ * ("backbone.collisions", "pdv_bits"), once the groups are known. */
 static int check_group_measures(const char *list, const scenario *sc, char *err, size_t errlen)
 {
     char **ys = NULL;
@@ -250,10 +250,16 @@ static int check_group_measures(const char *list, const scenario *sc, char *err,
         return 0; /* said before */
     int rc = 0;
     for (size_t i = 0; i < n_y && rc == 0; i++)
-        if (strchr(ys[i], '.') != NULL && sweep_value_find(sc, ys[i]) < 0) {
+        if (is_budget_name(ys[i]) && sweep_value_find(sc, ys[i]) < 0) {
+            snprintf(err, errlen, "--plot-y: %s is a network's figure, and the scenario has no "
+                                  "[segment]",
+                     ys[i]);
+            rc = -1;
+        } else if (strchr(ys[i], '.') != NULL && sweep_value_find(sc, ys[i]) < 0) {
             snprintf(err, errlen, "--plot-y: '%.64s' is not a group's measure (GROUP.measure: "
                                   "a group of the scenario and e.g. throughput, share, "
-                                  "frames_ok, delay_mean_s)",
+                                  "frames_ok, delay_mean_s; or a segment's or a repeater's: "
+                                  "SEGMENT.collisions, REPEATER.jams_sent)",
                      ys[i]);
             rc = -1;
         }
@@ -356,11 +362,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             ahead = argv[i] + 9;
     }
     if (ahead != NULL && preset_load(ahead, &pr, err, sizeof err) == 0)
-        for (size_t i = 0; i < pr.n_scenario; i++) /* a bad key is reported in step 2 */
-            (void)(pr.scenario[i].group
-                       ? scenario_group_add(&probe, pr.scenario[i].value, err, sizeof err)
-                       : scenario_set(&probe, pr.scenario[i].key, pr.scenario[i].value, err,
-                                      sizeof err));
+        (void)preset_apply_scenario(&pr, &probe, false, err, sizeof err); /* said in step 2 */
     cli_status st = cli_parse(&cmd, argc, argv, &probe, err, sizeof err);
     scenario_free(&probe);
     if (st == CLI_HELP) {
@@ -421,8 +423,9 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             snprintf(err, sizeof err, "--plot-y: %s", reason);
             goto usage;
         }
-        for (size_t i = 0; i < n_y; i++) /* a group's ("rogue.share"): with the points */
-            if (strchr(ys[i], '.') == NULL && sweep_measure_find(ys[i]) < 0) {
+        for (size_t i = 0; i < n_y; i++) /* a group's ("rogue.share"), a budget's: with the points */
+            if (strchr(ys[i], '.') == NULL && sweep_measure_find(ys[i]) < 0 &&
+                !is_budget_name(ys[i])) {
                 snprintf(err, sizeof err, "--plot-y: unknown measure '%.64s' (e.g. throughput, "
                                           "mean_delay_us, attempts, completion_s)",
                          ys[i]);
@@ -650,6 +653,9 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             .y_list = o.plot_y ? o.plot_y : (have_preset && pr.y[0] ? pr.y : "throughput"),
             .title = o.title ? o.title : (have_preset && pr.title[0] ? pr.title : NULL),
             .x_axis = o.plot_x,
+            .xlabel = have_preset && pr.xlabel[0] ? pr.xlabel : NULL,
+            .xtics = have_preset && pr.xtics[0] ? pr.xtics : NULL,
+            .marks = have_preset && pr.marks[0] ? pr.marks : NULL,
         };
         int rc = figure_draw(&rq, &grid, points, res, &fig, plot_warning, NULL, plot_err,
                              sizeof plot_err);

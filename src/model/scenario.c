@@ -109,8 +109,8 @@ int scenario_copy(scenario *dst, const scenario *src)
 
 /* ---- keys: a plain key goes to the key table, NAME.key to its group ---- */
 
-/* "NAME.key": a per-station key of group NAME (declared before); the last
- * value wins. */
+/* "NAME.key": a per-station key of group NAME (declared before), or a
+ * key of segment or repeater NAME; the last value wins. */
 static int set_dotted(scenario *sc, const char *key, const char *value, char *err,
                       size_t errlen)
 {
@@ -124,15 +124,27 @@ static int set_dotted(scenario *sc, const char *key, const char *value, char *er
     memcpy(name, key, len);
     name[len] = '\0';
     station_group *g = scenario_group_find(sc, name);
-    if (g == NULL) {
-        snprintf(err, errlen, "%s: there is no group %s (declare it with --group or [group %s])",
-                 Q(key), Q(name), Q(name));
+    /* A segment's or a repeater's key ("backbone.length", "r1.delay"),
+     * as in its section of the scenario file. */
+    uint32_t seg = g == NULL ? network_segment_find(&sc->net, name) : UINT32_MAX;
+    uint32_t rep = g == NULL ? network_repeater_find(&sc->net, name) : UINT32_MAX;
+    if (g == NULL && seg == UINT32_MAX && rep == UINT32_MAX) {
+        if (sc->net.n_segments)
+            snprintf(err, errlen, "%s: there is no group, segment or repeater %s", Q(key),
+                     Q(name));
+        else
+            snprintf(err, errlen,
+                     "%s: there is no group %s (declare it with --group or [group %s])", Q(key),
+                     Q(name), Q(name));
         return -1;
     }
     if (value == NULL || value[0] == '\0') {
         snprintf(err, errlen, "%s: needs a value", key);
         return -1;
     }
+    if (g == NULL)
+        return network_set(&sc->net, seg != UINT32_MAX ? 's' : 'r',
+                           seg != UINT32_MAX ? seg : rep, dot + 1, value, 0, err, errlen);
     return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
 }
 

@@ -243,6 +243,25 @@ static uint64_t row_value(const net_family *fam, uint32_t i, size_t k)
     return v;
 }
 
+size_t output_net_measure_count(int family)
+{
+    results none = {0};
+    return net_family_at(&none, family).n_fields;
+}
+
+const char *output_net_measure_name(int family, size_t j)
+{
+    results none = {0};
+    net_family fam = net_family_at(&none, family);
+    return j < fam.n_fields ? fam.fields[j].name : NULL;
+}
+
+uint64_t output_net_value(const results *r, int family, uint32_t i, size_t j)
+{
+    net_family fam = net_family_at(r, family);
+    return i < fam.n && j < fam.n_fields ? row_value(&fam, i, j) : 0;
+}
+
 /* CSV: the header's columns (values false) or the row's values. */
 static int csv_families(FILE *f, const results *r, bool values)
 {

@@ -76,6 +76,16 @@ typedef struct output_group_measure {
 size_t output_group_measure_count(void);
 const output_group_measure *output_group_measure_at(size_t i);
 
+/* A network's measures per segment (family 0, results.segments) and per
+ * repeater (family 1, results.repeaters): one table for every output (JSON's
+ * `segments` and `repeaters` objects, the CSV columns NAME.measure of run
+ * and sweep, the text lines). Each measure is a count. */
+#define OUTPUT_NET_FAMILIES 2
+size_t output_net_measure_count(int family);
+const char *output_net_measure_name(int family, size_t j);
+/* Measure j of row i of the family in r (i < its rows in r). */
+uint64_t output_net_value(const results *r, int family, uint32_t i, size_t j);
+
 /* The summary on f in the given format. */
 int output_write(FILE *f, output_format fmt, const output_run *run);
 

@@ -43,6 +43,17 @@ static const char *group_y_label(const char *measure, char *buf, size_t len)
         {"delay_p99_s", "99th percentile delay (s)"},
         {"response_mean_s", "mean response time, request queued to reply received (s)"},
         {"response_p99_s", "99th percentile response time (s)"},
+        /* a segment's and a repeater's (stations/MODEL.md) */
+        {"frames_sent", "frames sent on it"},
+        {"frames_relayed", "frames relayed onto it"},
+        {"collisions", "collisions seen"},
+        {"late_collisions", "late collisions (after 512 bit times)"},
+        {"frames_corrupted", "frames from elsewhere received corrupted"},
+        {"transmit_collisions", "collisions it answered with jam"},
+        {"jams_sent", "jams sent"},
+        {"fragments_extended", "fragments extended"},
+        {"readable_frames", "whole frames at its ports"},
+        {"port_collisions", "collisions at its ports"},
     };
     const char *dot = strchr(measure, '.');
     const char *what = dot + 1;
@@ -72,6 +83,10 @@ static const char *y_label(const char *measure, char *buf, size_t len)
         {"recovery_s", "time for the backlog to clear after the outage (s)"},
         {"attempts", "transmission attempts (all stations)"},
         {"frames_corrupted", "frames corrupted at the receiver"},
+        {"late_collisions", "late collisions (after 512 bit times)"},
+        {"pdv_bits", "path delay value, 802.3's budget (bit times)"},
+        {"pvv_bits", "path variability value (bit times)"},
+        {"model_round_trip_bits", "the model's round trip (bit times)"},
         {"collisions_per_frame", "collisions per frame sent"},
         {"jain_fairness", "Jain's fairness index"},
     };
@@ -332,6 +347,85 @@ static void title_words(const char *label, char *buf, size_t len)
     snprintf(buf, len, "%.*s", paren ? (int)(paren - label) : (int)strlen(label), label);
 }
 
+/* Whether text is one number, all of it. */
+static bool is_number(const char *text)
+{
+    char *end = NULL;
+    (void)strtod(text, &end);
+    return end != text && *end == '\0';
+}
+
+/* The x axis's ticks (plot_spec.xtic_*): the request's labels when there
+ * is one per value, else the axis's values when one of them is not a
+ * number. pos[i] is where value i goes; labels point into words or into
+ * g. Returns the words to free (may be NULL). */
+static char **x_ticks(const figure_request *rq, const sweep_grid *g, sweep_axis xa,
+                      plot_spec *spec, double *pos, size_t *n_words)
+{
+    size_t nx = g->n[xa];
+    char **words = NULL;
+    *n_words = 0;
+    char reason[256];
+    if (rq->xtics != NULL && nx > 0 &&
+        parse_list_words(rq->xtics, &words, n_words, reason, sizeof reason) == 0 &&
+        *n_words != nx) {
+        parse_list_free_words(words, *n_words);
+        words = NULL;
+        *n_words = 0;
+    }
+    const char *const *labels = words ? (const char *const *)words
+                                      : nx > 0 ? (const char *const *)g->values[xa] : NULL;
+    bool numbers = true;
+    for (size_t i = 0; labels != NULL && i < nx; i++)
+        numbers = numbers && is_number(labels[i]);
+    if (labels == NULL || nx > PLOT_MAX_XTICS || (words == NULL && numbers))
+        return words; /* the axis's own numbers */
+    spec->xcategories = !numbers;
+    spec->n_xtics = nx;
+    for (size_t i = 0; i < nx; i++) {
+        pos[i] = numbers ? strtod(labels[i], NULL) : (double)(i + 1);
+        spec->xtic_label[i] = labels[i];
+        spec->xtic_at[i] = pos[i];
+    }
+    return words;
+}
+
+/* The request's limits (figure_request.marks) on the panels of ys. */
+static void add_marks(const char *marks, char **ys, size_t n_y, plot_spec *spec)
+{
+    for (const char *m = marks; m != NULL && *m != '\0' && spec->n_marks < PLOT_MAX_MARKS;) {
+        const char *end = strchr(m, ';');
+        size_t len = end ? (size_t)(end - m) : strlen(m);
+        char item[256], key[64];
+        snprintf(item, sizeof item, "%.*s", (int)(len < 255 ? len : 255), m);
+        m = end ? end + 1 : m + len;
+        char *eq = strchr(item, '='), *colon = eq ? strchr(eq, ':') : NULL;
+        if (eq == NULL || colon == NULL)
+            continue;
+        char *k = item;
+        while (*k == ' ')
+            k++;
+        snprintf(key, sizeof key, "%.*s", (int)(eq - k), k);
+        for (size_t i = strlen(key); i > 0 && key[i - 1] == ' '; i--)
+            key[i - 1] = '\0';
+        plot_mark *pm = &spec->marks[spec->n_marks];
+        pm->value = strtod(eq + 1, NULL);
+        const char *label = colon + 1;
+        while (*label == ' ')
+            label++;
+        snprintf(pm->label, sizeof pm->label, "%s", label);
+        pm->vertical = strcmp(key, "x") == 0;
+        bool found = pm->vertical;
+        for (size_t i = 0; !found && i < n_y; i++)
+            if (strcmp(ys[i], key) == 0) {
+                pm->panel = i;
+                found = true;
+            }
+        if (found)
+            spec->n_marks++;
+    }
+}
+
 /* Builds the figure, then draws it into fig (script == NULL) or writes
  * its script to `script` in format fmt, drawing into the file `path`. */
 static int compose(const figure_request *rq, const sweep_grid *g, const scenario *points,
@@ -364,6 +458,10 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
     if (rq->x_axis >= 0 && g->n[rq->x_axis] > 1)
         xa = (sweep_axis)rq->x_axis;
     size_t nx = g->n[xa] > 0 ? g->n[xa] : 1;
+    plot_spec spec = {0};
+    double xpos[PLOT_MAX_XTICS];
+    size_t n_tick_words = 0;
+    char **tick_words = x_ticks(rq, g, xa, &spec, xpos, &n_tick_words);
     size_t n_points = sweep_grid_points(g);
     size_t n_series = n_points / nx;
 
@@ -411,7 +509,9 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         if (rc != 0)
             break;
         size_t xi = g->n[xa] > 0 ? idx[xa] : 0;
-        double x = g->n[xa] > 0 ? axis_number(g, xa, xi) : points[p].n_stations;
+        double x = spec.n_xtics > 0  ? xpos[xi]
+                   : g->n[xa] > 0     ? axis_number(g, xa, xi)
+                                      : points[p].n_stations;
         cv->x[xi] = x;
         ((bool *)cv->done)[xi] = res[p].done; /* allocated here, above */
         if (isfinite(x)) {
@@ -428,7 +528,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
     }
 
     int xlog = 0;
-    if (rc == 0 && xmin > 0 && isfinite(xmax)) {
+    if (rc == 0 && xmin > 0 && isfinite(xmax) && spec.n_xtics == 0) {
         /* a number of stations, a group's too ("client.stations") */
         const char *xkey = sweep_grid_key(g, xa), *xdot = strchr(xkey, '.');
         bool stations = strcmp(xdot ? xdot + 1 : xkey, "stations") == 0;
@@ -493,21 +593,20 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
                                          i == 0 ? "" : i + 1 == n_y ? " and " : ", ", words);
             }
             char xw[128];
-            title_words(x_label(g, xa), xw, sizeof xw);
+            title_words(rq->xlabel ? rq->xlabel : x_label(g, xa), xw, sizeof xw);
             if (used < sizeof title)
                 snprintf(title + used, sizeof title - used, " vs %s", xw);
         }
-        plot_spec spec = {
-            .title = title,
-            .xlabel = x_label(g, xa),
-            .xlog_base = xlog,
-            .n_panels = n_y,
-            .curves = fg.curves,
-            .n_curves = fg.n_curves,
-            .refs = fg.refs,
-            .n_refs = fg.n_refs,
-            .ref_panel = ref_panel,
-        };
+        spec.title = title;
+        spec.xlabel = rq->xlabel ? rq->xlabel : x_label(g, xa);
+        spec.xlog_base = xlog;
+        spec.n_panels = n_y;
+        spec.curves = fg.curves;
+        spec.n_curves = fg.n_curves;
+        spec.refs = fg.refs;
+        spec.n_refs = fg.n_refs;
+        spec.ref_panel = ref_panel;
+        add_marks(rq->marks, ys, n_y, &spec);
         for (size_t i = 0; i < n_y; i++) {
             spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
             spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL ||
@@ -525,6 +624,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
     }
     figure_free(&fg);
     parse_list_free_words(ys, n_y);
+    parse_list_free_words(tick_words, n_tick_words);
     return rc;
 }
 

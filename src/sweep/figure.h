@@ -27,6 +27,15 @@ typedef struct figure_request {
     const char *y_list; /* measures, one panel each: "throughput,mean_delay_us" */
     const char *title;  /* NULL: "csmacd sweep: Y vs X" */
     int x_axis;         /* a sweep_axis, or -1: the first of figure_x_axes swept */
+    const char *xlabel; /* NULL: the axis's own label */
+    /* One label per value of the x axis, ',' between them (presets.h's
+     * xtics); NULL, or another count: the axis's values. Numbers are the
+     * x positions; else, and when the axis's values are not numbers
+     * (segment names), the x values are categories 1, 2, ... labelled so. */
+    const char *xtics;
+    /* Limits (presets.h's marks): "x = 4.5: LABEL; MEASURE = 575: LABEL",
+     * a measure not plotted being left out; NULL: none. */
+    const char *marks;
 } figure_request;
 
 /* Builds the figure of the completed points (res[p].done) of grid g and

@@ -92,6 +92,14 @@ static bool nonnegative(const plot_spec *s, size_t p)
     return true;
 }
 
+/* The colour of limit m (plot_mark): greys and a dark red, apart from
+ * the series' colours; its dash is 2 + m. */
+static const char *mark_colour(size_t m)
+{
+    static const char *const colours[] = {"#555555", "#8b0000", "#999999"};
+    return colours[m % 3];
+}
+
 /* Whether curve c has a value in panel p (a finite x and y somewhere). */
 static bool has_value(const plot_curve *c, size_t p)
 {
@@ -143,8 +151,17 @@ static bool note_of(const plot_spec *s, const plot_curve *c, size_t p, char *buf
 int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *output_path)
 {
     size_t n_panels = s->n_panels ? s->n_panels : 1;
-    size_t n_entries = s->n_curves + s->n_refs;
-    size_t rows = (n_entries + FIG_KEY_COLS - 1) / FIG_KEY_COLS;
+    size_t n_entries = s->n_curves + s->n_refs + s->n_marks;
+    /* Three columns of entries, fewer when a limit's label is long (a
+     * key wider than the figure loses its entries). */
+    size_t cols = FIG_KEY_COLS, longest = 0;
+    for (size_t m = 0; m < s->n_marks; m++)
+        longest = strlen(s->marks[m].label) > longest ? strlen(s->marks[m].label) : longest;
+    if (longest > 60)
+        cols = 1;
+    else if (longest > 40)
+        cols = 2;
+    size_t rows = (n_entries + cols - 1) / cols;
     /* The notes: done points without a value, panel by panel. */
     char notes[FIG_MAX_NOTES][400];
     size_t n_notes = 0;
@@ -221,14 +238,25 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
      * spans the same x values. The key is the band's (below). */
     fputs("set grid\nset key off\nset bars small\n"
           "set lmargin at screen 0.08\nset rmargin at screen 0.97\n", f);
-    if (xmin < xmax)
+    if (s->xcategories && isfinite(xmin))
+        fprintf(f, "set xrange [%.10g:%.10g]\n", xmin - 0.5, xmax + 0.5);
+    else if (xmin < xmax)
         fprintf(f, "set xrange [%.10g:%.10g]\n", xmin, xmax);
     else
         fputs("set autoscale xfix\n", f);
     if (s->xlog_base > 0)
         fprintf(f, "set logscale x %d\n", s->xlog_base);
-    else if (whole && xmin < xmax && xmax - xmin <= 10)
+    if (s->n_xtics > 0) {
+        fputs("set xtics (", f);
+        for (size_t i = 0; i < s->n_xtics; i++) {
+            fputs(i ? ", " : "", f);
+            quoted(f, s->xtic_label[i]);
+            fprintf(f, " %.10g", s->xtic_at[i]);
+        }
+        fputs(")\n", f);
+    } else if (s->xlog_base == 0 && whole && xmin < xmax && xmax - xmin <= 10) {
         fputs("set xtics 1\n", f); /* no tick at half a station */
+    }
     fputs("set multiplot title ", f);
     quoted(f, s->title ? s->title : "");
     fputc('\n', f);
@@ -260,8 +288,21 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
             quoted(f, text);
             fputs(" at graph 0.5,0.5 center front\n", f);
         }
+        /* The limits: vertical lines on every panel, horizontal ones on
+         * theirs (a constant, so the y axis reaches it). */
+        for (size_t m = 0; m < s->n_marks; m++)
+            if (s->marks[m].vertical)
+                fprintf(f, "set arrow %zu from %.10g, graph 0 to %.10g, graph 1 nohead front "
+                           "lc rgb '%s' dt %d lw 2\n",
+                        m + 1, s->marks[m].value, s->marks[m].value, mark_colour(m), 2 + (int)m);
         fputs("plot ", f);
         bool first = true;
+        for (size_t m = 0; m < s->n_marks; m++)
+            if (!s->marks[m].vertical && s->marks[m].panel == p) {
+                fprintf(f, "%s%.10g with lines lc rgb '%s' dt %d lw 2 notitle",
+                        first ? "" : ", \\\n     ", s->marks[m].value, mark_colour(m), 2 + (int)m);
+                first = false;
+            }
         for (size_t c = 0; c < s->n_curves; c++) {
             if (!has_value(&s->curves[c], p))
                 continue; /* said in the notes */
@@ -280,7 +321,7 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
             }
         if (first)
             fputs("NaN notitle", f);
-        fputs("\nunset label 1\n", f);
+        fputs("\nunset label 1\nunset arrow\n", f);
     }
     /* The band: an empty plot whose key lists every series once, its
      * sample drawn as in the panels, and the notes under it. */
@@ -313,6 +354,12 @@ int plot_write_script(FILE *f, const plot_spec *s, plot_format fmt, const char *
         series_style(f, s->n_curves + r);
         fputs("lw 1.2 title ", f);
         quoted(f, s->refs[r].label);
+        first = false;
+    }
+    for (size_t m = 0; m < s->n_marks; m++) {
+        fprintf(f, "%sNaN with lines lc rgb '%s' dt %d lw 2 title ", first ? "" : ", \\\n     ",
+                mark_colour(m), 2 + (int)m);
+        quoted(f, s->marks[m].label);
         first = false;
     }
     if (first)

@@ -56,6 +56,20 @@ typedef struct plot_ref {
     double *x, *y;
 } plot_ref;
 
+/* A limit drawn on the figure: a vertical line at x = value across every
+ * panel, or a horizontal line at y = value on one panel; each listed in
+ * the key with its label. */
+#define PLOT_MAX_MARKS 6
+typedef struct plot_mark {
+    char label[160];
+    bool vertical;
+    double value;
+    size_t panel;  /* a horizontal line's */
+} plot_mark;
+
+/* Tick labels of the x axis (categories, or numbers said in words). */
+#define PLOT_MAX_XTICS 32
+
 typedef struct plot_spec {
     const char *title;
     const char *xlabel;
@@ -72,6 +86,15 @@ typedef struct plot_spec {
     const plot_ref *refs;
     size_t n_refs;
     size_t ref_panel;                    /* the panel the references go on */
+    plot_mark marks[PLOT_MAX_MARKS];
+    size_t n_marks;
+    /* n_xtics > 0: the x axis's ticks are exactly these, labelled so;
+     * xcategories: the x values are categories (1, 2, ...): the axis is
+     * padded by half a category at each end. */
+    const char *xtic_label[PLOT_MAX_XTICS];
+    double xtic_at[PLOT_MAX_XTICS];
+    size_t n_xtics;
+    bool xcategories;
 } plot_spec;
 
 /* The gnuplot script drawing spec into output_path. Series k of a panel

@@ -6,6 +6,7 @@
  */
 #include "presets.h"
 
+#include "network.h"
 #include "phy.h"
 #include "scenario.h"
 #include "traffic.h"
@@ -60,7 +61,7 @@ static void trimmed(const char *b, const char *e, char *out, size_t cap)
 static int parse(preset *p, char *err, size_t errlen)
 {
     enum { NONE, PRESET, SWEEP, SCENARIO } section = NONE;
-    char group[SCENARIO_GROUP_NAME_MAX + 1] = ""; /* in [group NAME] */
+    char group[SCENARIO_GROUP_NAME_MAX + 1] = ""; /* in [group NAME], [segment NAME], ... */
     int line = 0;
     for (const char *s = p->text; *s != '\0';) {
         const char *eol = strchr(s, '\n');
@@ -82,6 +83,26 @@ static int parse(preset *p, char *err, size_t errlen)
                     snprintf(err, errlen, "preset %s:%d: a group needs a name of 1 to %d "
                                           "characters",
                              p->name, line, SCENARIO_GROUP_NAME_MAX);
+                    return -1;
+                }
+                if (p->n_scenario == PRESET_MAX_KEYS) {
+                    snprintf(err, errlen, "preset %s:%d: too many keys", p->name, line);
+                    return -1;
+                }
+                snprintf(group, sizeof group, "%s", kv.value);
+                p->scenario[p->n_scenario++] = kv;
+                section = SCENARIO;
+                continue;
+            }
+            bool seg = strncmp(text, "[segment ", 9) == 0, rep = strncmp(text, "[repeater ", 10) == 0;
+            if ((seg || rep) && text[len - 1] == ']') {
+                preset_kv kv = {.line = line, .net = seg ? 's' : 'r'};
+                trimmed(text + (seg ? 9 : 10), text + len - 1, kv.value, sizeof kv.value);
+                if (kv.value[0] == '\0' || strlen(kv.value) > SCENARIO_GROUP_NAME_MAX) {
+                    snprintf(err, errlen, "preset %s:%d: a %s needs a name of 1 to %d "
+                                          "characters",
+                             p->name, line, seg ? "segment" : "repeater",
+                             SCENARIO_GROUP_NAME_MAX);
                     return -1;
                 }
                 if (p->n_scenario == PRESET_MAX_KEYS) {
@@ -125,6 +146,9 @@ static int parse(preset *p, char *err, size_t errlen)
                         : strcmp(kv.key, "title") == 0 ? p->title
                         : strcmp(kv.key, "y") == 0     ? p->y
                         : strcmp(kv.key, "x") == 0     ? p->x
+                        : strcmp(kv.key, "xlabel") == 0 ? p->xlabel
+                        : strcmp(kv.key, "xtics") == 0 ? p->xtics
+                        : strcmp(kv.key, "marks") == 0 ? p->marks
                                                        : NULL;
             if (dst == NULL) {
                 snprintf(err, errlen, "preset %s:%d: unknown key '%.64s' in [preset]", p->name,
@@ -162,4 +186,29 @@ int preset_load(const char *name, preset *out, char *err, size_t errlen)
     if (k > 0 && (size_t)k < errlen)
         snprintf(err + k, errlen - (size_t)k, "; csmacd presets lists them)");
     return -1;
+}
+
+/* The preset's [scenario], [group], [segment] and [repeater] keys (but
+ * phy when skip_phy): the network's sections declared first, as a
+ * scenario file's are, then every key in order. Returns 0, or -1 with
+ * "preset NAME:LINE: reason". */
+int preset_apply_scenario(const preset *pr, scenario *sc, bool skip_phy, char *err,
+                          size_t errlen)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < pr->n_scenario; i++) {
+            const preset_kv *kv = &pr->scenario[i];
+            if ((pass == 0) != (kv->net != 0) || (skip_phy && strcmp(kv->key, "phy") == 0))
+                continue;
+            char reason[512];
+            int rc = kv->net ? network_declare(&sc->net, kv->net, kv->value, kv->line, reason,
+                                               sizeof reason)
+                     : kv->group ? scenario_group_add(sc, kv->value, reason, sizeof reason)
+                                 : scenario_set(sc, kv->key, kv->value, reason, sizeof reason);
+            if (rc != 0) {
+                snprintf(err, errlen, "preset %s:%d: %s", pr->name, kv->line, reason);
+                return -1;
+            }
+        }
+    return 0;
 }

@@ -8,6 +8,16 @@
  *              title   = the figure's title
  *              y       = the measures to plot, one panel each (throughput)
  *              x       = the figure's x axis when several are swept
+ *              xlabel  = the x axis's label (default: the axis's own)
+ *              xtics   = one label per value of the x axis, ','
+ *                        between them: numbers are the x positions
+ *                        ("1,2,3": repeaters in the path), anything else
+ *                        makes the axis categories 1, 2, ... with these
+ *                        labels ("one Class I,two Class II")
+ *              marks   = limits drawn on the figure, ';' between them:
+ *                        "x = 4.5: LABEL" a vertical line across every
+ *                        panel, "MEASURE = 575: LABEL" a horizontal line
+ *                        on that measure's panel (plot.h, plot_mark)
  *   [sweep]    the axes as LISTs (stations, load, frame-size, length, phy,
  *              policy, or any scenario key as with --grid) and reps,
  *              precision, max-reps, and frames: each point runs for the
@@ -16,6 +26,11 @@
  *   [scenario] scenario keys, exactly as in a --scenario file
  *   [group NAME] a group's keys, as in a --scenario file; kept in the
  *              scenario's list as a declaration, then "NAME.key" entries
+ *   [segment NAME], [repeater NAME] a network's sections, as in a
+ *              --scenario file: a declaration (net 's' or 'r'), then
+ *              "NAME.key" entries (scenario_set sets a segment's or a
+ *              repeater's key so); every declaration is applied before
+ *              any key, so that a port may name a segment declared below
  * A preset sets defaults: the command line overrides each of them (an
  * axis given on the command line replaces the preset's list).
  * Lines are "key = value"; '#' or ';' starts a comment line. Errors are
@@ -38,7 +53,7 @@ typedef struct preset_source {
 /* The embedded files (generated presets_data.c). */
 size_t presets_embedded(const preset_source **out);
 
-#define PRESET_MAX_KEYS 48
+#define PRESET_MAX_KEYS 96
 #define PRESET_TEXT_MAX 512
 
 typedef struct preset_kv {
@@ -46,6 +61,7 @@ typedef struct preset_kv {
     char value[PRESET_TEXT_MAX];
     int line;
     bool group; /* [group NAME]: declares group `value` (scenario_group_add) */
+    char net;   /* [segment NAME] 's', [repeater NAME] 'r': declares `value`; else 0 */
 } preset_kv;
 
 typedef struct preset {
@@ -55,6 +71,9 @@ typedef struct preset {
     char title[PRESET_TEXT_MAX];
     char y[PRESET_TEXT_MAX];     /* "" = throughput */
     char x[PRESET_TEXT_MAX];     /* "" = the first swept of stations, load, length, frame-size */
+    char xlabel[PRESET_TEXT_MAX]; /* "" = the axis's own */
+    char xtics[PRESET_TEXT_MAX];  /* "" = the axis's values */
+    char marks[PRESET_TEXT_MAX];  /* "" = none */
     preset_kv sweep[PRESET_MAX_KEYS];
     size_t n_sweep;
     preset_kv scenario[PRESET_MAX_KEYS];
@@ -74,6 +93,14 @@ typedef struct preset {
  * and frame size set (scenario_finish not needed). */
 struct scenario;
 sim_time preset_frames_duration(const struct scenario *sc, uint64_t frames);
+
+/* Applies the preset's [scenario], [group], [segment] and [repeater]
+ * keys to sc (phy left out when skip_phy: a swept phy): the network's
+ * sections declared first, as a scenario file's are, then every key in
+ * order. Returns 0, or -1 with "preset NAME:LINE: reason". */
+struct preset;
+int preset_apply_scenario(const struct preset *pr, struct scenario *sc, bool skip_phy,
+                          char *err, size_t errlen);
 
 size_t preset_count(void);
 const char *preset_name_at(size_t i);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget.h"
 #include "engine.h"
 #include "parse.h"
 #include "stats.h"
@@ -545,21 +546,88 @@ static void group_values(const group_result *gr, bool delivered, double *v)
     memcpy(v, values, sizeof values);
 }
 
-size_t sweep_run_width(const scenario *sc)
+/* The budget's figures of a network (budget.h), recorded per run. */
+static const char *const budget_names[] = {"pdv_bits", "pdv_limit_bits", "pvv_bits",
+                                           "model_round_trip_bits"};
+#define N_BUDGET (sizeof budget_names / sizeof budget_names[0])
+
+size_t sweep_budget_count(void) { return N_BUDGET; }
+
+const char *sweep_budget_name(size_t j) { return j < N_BUDGET ? budget_names[j] : NULL; }
+
+void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t len)
+{
+    net_budget b;
+    net_budget_compute(&sc->net, sc->phy.rate_bps, &b);
+    v[0] = b.pdv_defined ? b.pdv_bits : NAN;
+    v[1] = b.pdv_defined ? b.pdv_limit_bits : NAN;
+    v[2] = b.pvv_defined ? b.pvv_bits : NAN;
+    v[3] = b.model_round_trip_bits;
+    if (verdict != NULL)
+        snprintf(verdict, len, "%s", b.verdict);
+}
+
+/* The rows of a network's family (0 segments, 1 repeaters) in sc. */
+static uint32_t net_rows(const scenario *sc, int family)
+{
+    return family == 0 ? sc->net.n_segments : sc->net.n_repeaters;
+}
+
+static const char *net_row_name(const scenario *sc, int family, uint32_t i)
+{
+    return family == 0 ? sc->net.segments[i].name : sc->net.repeaters[i].name;
+}
+
+size_t sweep_net_from(const scenario *sc)
 {
     return sweep_measure_count() + (size_t)sc->n_named * N_GROUP_MEASURES;
+}
+
+size_t sweep_run_width(const scenario *sc)
+{
+    size_t w = sweep_net_from(sc);
+    if (sc->net.n_segments == 0)
+        return w;
+    for (int f = 0; f < OUTPUT_NET_FAMILIES; f++)
+        w += (size_t)net_rows(sc, f) * output_net_measure_count(f);
+    return w + N_BUDGET;
+}
+
+int sweep_net_value_find(const scenario *sc, int family, uint32_t i, size_t j)
+{
+    if (sc->net.n_segments == 0 || i >= net_rows(sc, family) ||
+        j >= output_net_measure_count(family))
+        return -1;
+    size_t k = sweep_net_from(sc);
+    for (int f = 0; f < family; f++)
+        k += (size_t)net_rows(sc, f) * output_net_measure_count(f);
+    return (int)(k + (size_t)i * output_net_measure_count(family) + j);
 }
 
 int sweep_value_find(const scenario *sc, const char *name)
 {
     const char *dot = strchr(name, '.');
-    if (dot == NULL)
-        return sweep_measure_find(name);
+    if (dot == NULL) {
+        int k = sweep_measure_find(name);
+        for (size_t j = 0; k < 0 && sc->net.n_segments && j < N_BUDGET; j++)
+            if (strcmp(name, budget_names[j]) == 0)
+                k = (int)(sweep_run_width(sc) - N_BUDGET + j);
+        return k;
+    }
+    size_t len = (size_t)(dot - name);
     int j = sweep_group_measure_find(dot + 1);
     for (uint32_t g = 0; j >= 0 && g < sc->n_named; g++)
-        if (strlen(sc->groups[g].name) == (size_t)(dot - name) &&
-            strncmp(sc->groups[g].name, name, (size_t)(dot - name)) == 0)
+        if (strlen(sc->groups[g].name) == len && strncmp(sc->groups[g].name, name, len) == 0)
             return (int)(sweep_measure_count() + g * N_GROUP_MEASURES + (size_t)j);
+    for (int f = 0; f < OUTPUT_NET_FAMILIES; f++)
+        for (uint32_t i = 0; i < net_rows(sc, f); i++) {
+            const char *row = net_row_name(sc, f, i);
+            if (strlen(row) != len || strncmp(row, name, len) != 0)
+                continue;
+            for (size_t m = 0; m < output_net_measure_count(f); m++)
+                if (strcmp(output_net_measure_name(f, m), dot + 1) == 0)
+                    return sweep_net_value_find(sc, f, i, m);
+        }
     return -1;
 }
 
@@ -601,8 +669,8 @@ void sweep_point_value(const sweep_result *r, size_t k, double *mean, double *ci
     if ((int)k == sweep_measure_find("throughput") && r->n_reps == 1)
         *ci95 = r->values[sweep_measure_find("throughput_ci95")];
     /* A group's throughput: its own batch-means interval likewise. */
-    size_t m = sweep_measure_count();
-    if (k >= m && (k - m) % N_GROUP_MEASURES == 0 && r->n_reps == 1) {
+    size_t m = sweep_measure_count(), end = r->net_from ? r->net_from : sweep_result_width(r);
+    if (k >= m && k < end && (k - m) % N_GROUP_MEASURES == 0 && r->n_reps == 1) {
         double v = r->values[k + 1];
         *ci95 = isfinite(v) ? v : NAN;
     }
@@ -661,6 +729,16 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
         else
             for (size_t j = 0; j < N_GROUP_MEASURES; j++)
                 values[m + (size_t)g * N_GROUP_MEASURES + j] = NAN;
+    }
+    if (s.net.n_segments > 0) {
+        double *v = values + sweep_net_from(&s);
+        for (int f = 0; f < OUTPUT_NET_FAMILIES; f++)
+            for (uint32_t i = 0; i < net_rows(&s, f); i++)
+                for (size_t j = 0; j < output_net_measure_count(f); j++)
+                    *v++ = i < (f == 0 ? r.n_segments : r.n_repeaters)
+                               ? (double)output_net_value(&r, f, i, j)
+                               : NAN;
+        sweep_budget_values(&s, v, NULL, 0);
     }
     engine_destroy(e);
     scenario_free(&s);
@@ -825,6 +903,7 @@ int sweep_execute(const scenario *points, size_t n_points, const bool *owned,
     x.max_width = sweep_measure_count();
     for (size_t p = 0; p < n_points; p++) {
         res[p].width = sweep_run_width(&points[p]);
+        res[p].net_from = sweep_net_from(&points[p]);
         if (res[p].width > x.max_width)
             x.max_width = res[p].width;
     }

@@ -168,10 +168,29 @@ size_t sweep_group_measure_count(void);
 const sweep_group_measure *sweep_group_measure_at(size_t j);
 int sweep_group_measure_find(const char *name);
 /* The values one run of sc records: the measures, then each named
- * group's. */
+ * group's, then, when sc has segments (a network), each segment's and
+ * each repeater's measures (output.h's output_net_measure_*, in the
+ * network's order: the [repeater] sections, then the hubs' uplinks) and
+ * the budget's figures (sweep_budget_name: the same at every replication,
+ * a function of the point's network; NaN where the budget defines none).
+ * The networks of all the points of a sweep have the same segments and
+ * repeaters (one scenario file's sections). */
 size_t sweep_run_width(const scenario *sc);
-/* Where a run of sc records a measure ("throughput") or a group's
- * ("rogue.share"), or -1. */
+/* Where the network's values begin (sweep_run_width without one). */
+size_t sweep_net_from(const scenario *sc);
+/* Where a run of sc records measure j of row i of a network family
+ * (output.h: 0 segments, 1 repeaters), or -1. */
+int sweep_net_value_find(const scenario *sc, int family, uint32_t i, size_t j);
+/* The budget's figures: "pdv_bits", "pdv_limit_bits", "pvv_bits",
+ * "model_round_trip_bits" (budget.h); sweep_budget_values fills them
+ * for sc (NaN: not defined) and the verdict ("within", or the rules
+ * broken) into verdict (may be NULL). */
+size_t sweep_budget_count(void);
+const char *sweep_budget_name(size_t j);
+void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t len);
+/* Where a run of sc records a measure ("throughput"), a group's
+ * ("rogue.share"), a segment's or a repeater's ("backbone.collisions"),
+ * or a budget figure ("pdv_bits", with a network), or -1. */
 int sweep_value_find(const scenario *sc, const char *name);
 
 typedef struct sweep_options {
@@ -201,6 +220,7 @@ typedef struct sweep_result {
     uint32_t n_reps;     /* replications with values */
     double *values;      /* owned */
     size_t width;        /* values per replication: sweep_run_width; 0: the measures */
+    size_t net_from;     /* sweep_net_from (where the groups' values end); 0: width */
     /* bookkeeping of sweep_execute */
     uint32_t wanted, issued, finished;
 } sweep_result;

@@ -308,6 +308,68 @@ static void write_group_names(FILE *f, const sweep_csv_layout *l, bool ci)
         }
 }
 
+/* A network's columns: each segment's and each repeater's measures as
+ * "NAME.measure" (with "NAME.measure_ci95" on the points' rows), then
+ * the budget's figures and verdict, the same at every replication of a
+ * point (no interval). Nothing without segments. */
+static bool has_network(const sweep_csv_layout *l)
+{
+    return l->first != NULL && l->first->net.n_segments > 0;
+}
+
+static void write_net_names(FILE *f, const sweep_csv_layout *l, bool ci)
+{
+    if (!has_network(l))
+        return;
+    const network *net = &l->first->net;
+    for (int fam = 0; fam < OUTPUT_NET_FAMILIES; fam++) {
+        uint32_t n = fam == 0 ? net->n_segments : net->n_repeaters;
+        for (uint32_t i = 0; i < n; i++)
+            for (size_t j = 0; j < output_net_measure_count(fam); j++) {
+                const char *row = fam == 0 ? net->segments[i].name : net->repeaters[i].name;
+                const char *mn = output_net_measure_name(fam, j);
+                fprintf(f, ",%s.%s", row, mn);
+                if (ci)
+                    fprintf(f, ",%s.%s_ci95", row, mn);
+            }
+    }
+    for (size_t j = 0; j < sweep_budget_count(); j++)
+        fprintf(f, ",%s", sweep_budget_name(j));
+    fputs(",verdict", f);
+}
+
+/* The values of those columns: rep < 0, the point's (mean and interval);
+ * else replication rep's. */
+static void write_net_values(FILE *f, const sweep_csv_layout *l, const scenario *sc,
+                             const sweep_result *r, long rep)
+{
+    if (!has_network(l))
+        return;
+    const network *net = &sc->net;
+    size_t w = sweep_result_width(r);
+    for (int fam = 0; fam < OUTPUT_NET_FAMILIES; fam++) {
+        uint32_t n = fam == 0 ? net->n_segments : net->n_repeaters;
+        for (uint32_t i = 0; i < n; i++)
+            for (size_t j = 0; j < output_net_measure_count(fam); j++) {
+                int k = sweep_net_value_find(sc, fam, i, j);
+                double mean = NAN, ci = NAN;
+                if (k >= 0 && rep < 0)
+                    sweep_point_value(r, (size_t)k, &mean, &ci);
+                else if (k >= 0)
+                    mean = r->values[(size_t)rep * w + (size_t)k];
+                csv_real(f, mean);
+                if (rep < 0)
+                    csv_real(f, ci);
+            }
+    }
+    double v[8];
+    char verdict[600];
+    sweep_budget_values(sc, v, verdict, sizeof verdict);
+    for (size_t j = 0; j < sweep_budget_count(); j++)
+        csv_real(f, v[j]);
+    csv_field(f, verdict, false);
+}
+
 void sweep_csv_header(FILE *f, const sweep_csv_layout *l)
 {
     for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
@@ -323,6 +385,7 @@ void sweep_csv_header(FILE *f, const sweep_csv_layout *l)
     }
     fputs(",throughput_rel_ci95", f);
     write_group_names(f, l, true);
+    write_net_names(f, l, true);
     fputc('\n', f);
 }
 
@@ -361,6 +424,7 @@ void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_
             csv_real(f, mean);
             csv_real(f, ci);
         }
+    write_net_values(f, l, sc, r, -1);
     fputc('\n', f);
 }
 
@@ -374,6 +438,7 @@ void sweep_csv_reps_header(FILE *f, const sweep_csv_layout *l)
     for (size_t k = 0; k < sweep_measure_count(); k++)
         fprintf(f, ",%s", sweep_measure_at(k)->name);
     write_group_names(f, l, false);
+    write_net_names(f, l, false);
     fputc('\n', f);
 }
 
@@ -393,6 +458,7 @@ void sweep_csv_reps_rows(FILE *f, const sweep_csv_layout *l, const scenario *sc,
             for (size_t j = 0; j < sweep_group_measure_count(); j++)
                 if (group_column(l, j, false))
                     csv_real(f, v[m + g * sweep_group_measure_count() + j]);
+        write_net_values(f, l, sc, r, (long)rep);
         fputc('\n', f);
     }
 }

@@ -23,7 +23,12 @@
  * as `run --group` takes it at that point, so that a row re-runs with
  * run) and each group's measures (sweep_group_measure_at) as
  * "NAME.measure" (the response times only when some group of some point
- * answers). The groups are the same at every point of a sweep. */
+ * answers). The groups are the same at every point of a sweep. With
+ * segments (a network, the same sections at every point), each segment's
+ * and each repeater's measures as "NAME.measure" (output.h's table), then
+ * the budget's pdv_bits, pdv_limit_bits, pvv_bits, model_round_trip_bits
+ * (sweep_budget_name) and verdict, which are the point's network's and
+ * have no interval. */
 typedef struct sweep_csv_layout {
     const sweep_grid *grid;
     const scenario *first;  /* the first point: the group names */

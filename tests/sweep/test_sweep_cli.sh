@@ -20,6 +20,12 @@
 #   presets  `csmacd presets` lists every preset, one line each, and each
 #            one runs (shrunk by command-line overrides) and draws; a
 #            preset's `frames` sizes each point's run (exact durations).
+#   network  a network's sweep: per-segment and per-repeater columns
+#            (NAME.frames_sent, ...) and the budget's (pdv_bits, verdict),
+#            summed segments equal the run's counts, a segment's or a
+#            repeater's key as an axis (backbone.length, r1.delay), and
+#            the cascaded-hubs preset gives the outcomes its header
+#            documents (default seed);
 #   groups   sweeps over any key (--grid), group keys and the per-group
 #            columns: the weakest-link, mixed-storm and file-server
 #            presets give the outcomes they document (exact counts with
@@ -221,6 +227,120 @@ PY
         --csv tvn2.csv || fail "--preset throughput-vs-n --duration 50ms"
     grep -q ',0.05,' tvn2.csv || fail "--duration did not override frames: $(cat tvn2.csv)"
     echo "presets: $(wc -l < list.txt) listed, each runs and draws; frames size the runs"
+    ;;
+network)
+    cat > net.ini <<'INI'
+phy = 10base5
+traffic = saturated
+frame-size = 64
+duration = 20ms
+[segment backbone]
+type = coax
+length = 500
+[segment lab]
+type = hub
+length = 100
+uplink = backbone@250
+[segment annex]
+type = coax
+length = 300
+[repeater r1]
+ports = backbone@500, annex@0
+[group pcs]
+stations = 3
+segment = lab
+[group servers]
+stations = 2
+segment = backbone
+[group annexed]
+stations = 2
+segment = annex
+INI
+    # A segment's and a repeater's keys as axes, one replication each.
+    sweep --scenario net.ini --grid annex.length=100,300 --grid r1.delay=8,60 --reps 2 \
+        --csv net.csv --reps-csv netr.csv --plot net.svg \
+        --plot-y pdv_bits,annex.late_collisions,r1.jams_sent || fail "network sweep"
+    python3 "$HERE/check_plot.py" net.svg "annex: late collisions" "r1: jams sent" || fail "net.svg"
+    python3 - net.csv netr.csv <<'PY' || fail "network columns"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+reps = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert len(rows) == 4 and len(reps) == 8, (len(rows), len(reps))
+head = list(rows[0].keys())
+segs, repeaters = ("backbone", "lab", "annex"), ("r1", "lab-uplink")
+fams = {"frames_sent", "frames_relayed", "collisions", "late_collisions", "frames_corrupted"}
+rfams = {"transmit_collisions", "jams_sent", "fragments_extended", "readable_frames",
+         "port_collisions"}
+for s in segs:
+    for m in fams:
+        assert s + "." + m in head and s + "." + m + "_ci95" in head, (s, m)
+for r in repeaters:
+    for m in rfams:
+        assert r + "." + m in head, (r, m)
+for c in ("annex.length", "r1.delay", "pdv_bits", "pdv_limit_bits", "pvv_bits",
+          "model_round_trip_bits", "verdict"):
+    assert c in head, c
+assert head.index("r1.delay") < head.index("point") < head.index("backbone.frames_sent")
+assert "verdict" in reps[0] and "backbone.frames_sent_ci95" not in reps[0]
+pt = {(r["annex.length"], r["r1.delay"]): r for r in rows}
+assert sorted(pt) == [("100", "60"), ("100", "8"), ("300", "60"), ("300", "8")], sorted(pt)
+for r in reps:
+    # every frame sent whole is its segment's; the segments' late
+    # collisions are the run's
+    assert sum(int(float(r[s + ".frames_sent"])) for s in segs) == int(float(r["frames_ok"]))
+    assert sum(int(float(r[s + ".late_collisions"])) for s in segs) == \
+        int(float(r["late_collisions"])), r["late_collisions"]
+    assert sum(int(float(r[s + ".frames_corrupted"])) for s in segs) == \
+        int(float(r["frames_corrupted"])), r["frames_corrupted"]
+for r in rows:
+    assert float(r["pdv_limit_bits"]) == 575
+    assert float(r["r1.readable_frames"]) > 0 and float(r["lab-uplink.readable_frames"]) > 0
+# the longer annex and the slower repeater lengthen both round trips
+for key in ("pdv_bits", "model_round_trip_bits"):
+    assert float(pt[("300", "8")][key]) > float(pt[("100", "8")][key]), key
+assert float(pt[("300", "60")]["model_round_trip_bits"]) > \
+    float(pt[("300", "8")]["model_round_trip_bits"]) + 2 * 52 - 1e-6
+# model round trip: twice (a lab station's 100 m drop, the hub's 8 bit
+# times, the uplink's 100 m drop, all at 0.585c, 250 m of backbone at
+# 0.77c to r1, r1's 8 bit times, 300 m of annex at 0.77c), in bit times
+c = 299792458.0
+one_way = (200 / (0.585 * c) + 250 / (0.77 * c) + 300 / (0.77 * c)) * 10e6 + 8 + 8
+assert abs(float(pt[("300", "8")]["model_round_trip_bits"]) - 2 * one_way) < 0.01, \
+    (pt[("300", "8")]["model_round_trip_bits"], 2 * one_way)
+assert pt[("100", "8")]["verdict"] == "within", pt[("100", "8")]["verdict"]
+print("network columns: %d; round trip %.2f bit times" % (len(head), 2 * one_way))
+PY
+    # A network key that is not one: exit 2 naming it.
+    "$EXE" sweep --quiet --scenario net.ini --grid annex.colour=red --csv u.csv 2> err.txt
+    [ $? -eq 2 ] || fail "annex.colour: not exit 2"
+    grep -q "annex" err.txt && grep -q "colour" err.txt || fail "annex.colour: $(cat err.txt)"
+    [ -e u.csv ] && fail "u.csv written"
+    "$EXE" sweep --quiet --scenario net.ini --grid nowhere.length=5 --csv u.csv 2> err.txt
+    [ $? -eq 2 ] || fail "nowhere.length: not exit 2"
+    grep -q "no group, segment or repeater nowhere" err.txt || fail "nowhere: $(cat err.txt)"
+
+    # cascaded-hubs: the budget's figures of Clause 29 (the standard's
+    # worked example among them) and the model's late collisions with
+    # the third hub only.
+    sweep --preset cascaded-hubs --duration 30ms --reps 1 --csv ch.csv --plot ch.svg \
+        || fail "cascaded-hubs"
+    python3 "$HERE/check_plot.py" ch.svg "one Class I" "three Class II" \
+        "Clause 29: path delay value at most 512 bit times" || fail "ch.svg"
+    python3 - ch.csv <<'PY' || fail "cascaded-hubs outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [(r["near.segment"], r["far.segment"]) for r in rows] == \
+    [("classI", "classI"), ("hub1", "hub1"), ("hub1", "hub2"), ("hub1", "hub3")]
+pdv = [float(r["pdv_bits"]) for r in rows]
+want = [100 + 140 + 200 * 1.112, 100 + 92 + 200 * 1.112, 100 + 2 * 92 + 205 * 1.112,
+        100 + 3 * 92 + 210 * 1.112]
+assert all(abs(a - b) < 0.01 for a, b in zip(pdv, want)), (pdv, want)
+assert [r["verdict"] == "within" for r in rows] == [True, True, True, False]
+late = [float(r["late_collisions"]) for r in rows]
+assert late[:3] == [0, 0, 0] and late[3] > 0, late
+assert float(rows[2]["model_round_trip_bits"]) < 512 < float(rows[3]["model_round_trip_bits"])
+print("cascaded-hubs: pdv %s, late %s" % (pdv, late))
+PY
     ;;
 groups)
     # The weakest link, as the preset runs it (default seed): at N = 16 one

@@ -323,12 +323,8 @@ static void test_presets(void **state)
         assert_true(strlen(p.title) > 10);
         scenario sc;
         scenario_defaults(&sc);
-        for (size_t j = 0; j < p.n_scenario; j++) {
-            const preset_kv *kv = &p.scenario[j];
-            if (kv->group ? scenario_group_add(&sc, kv->value, err, sizeof err) != 0
-                          : scenario_set(&sc, kv->key, kv->value, err, sizeof err) != 0)
-                fail_msg("preset %s: %s", name, err);
-        }
+        if (preset_apply_scenario(&p, &sc, false, err, sizeof err) != 0)
+            fail_msg("preset %s: %s", name, err);
         sweep_grid g = {0};
         for (size_t j = 0; j < p.n_sweep; j++) {
             const preset_kv *kv = &p.sweep[j];
