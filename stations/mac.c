@@ -1354,6 +1354,7 @@ uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
     }
     x->tx_start = now;
     x->tx_end = SIM_TIME_NEVER;
+    x->jam_start = SIM_TIME_NEVER;
     m->tr_start[m->n_transmitters] = now;
     m->tr_end[m->n_transmitters] = SIM_TIME_NEVER;
     m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
@@ -1361,7 +1362,7 @@ uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
     m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, false);
     if (wants(m, TRACE_RELAY_START)) {
         trace_event ev = {.kind = TRACE_RELAY_START, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
+                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
                           .tx_start = now, .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
                           .probe_start = now + medium_probe_delay(m->med, s)};
         emit(m, &ev);
@@ -1389,14 +1390,32 @@ void mac_relay_end(mac *m, uint32_t s, sim_time now)
     m->blocked_head[s] = NONE;
     if (wants(m, TRACE_RELAY_END)) {
         trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
-                          .tx_start = x->tx_start, .tx_end = now, .jam_start = SIM_TIME_NEVER,
+                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
+                          .tx_id = x->trace_id, .tx_start = x->tx_start, .tx_end = now,
+                          .jam_start = x->jam_start,
                           .probe_start = x->tx_start + medium_probe_delay(m->med, s),
                           .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
         emit(m, &ev);
     }
     replan_blocked(m, waiting, s, now);
     medium_retire(m->med, now);
+}
+
+void mac_relay_jam(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    assert(x->state == MAC_RELAY && x->transmitter != NONE);
+    if (x->jam_start != SIM_TIME_NEVER)
+        return; /* jamming already */
+    x->jam_start = now;
+    if (wants(m, TRACE_RELAY_JAM)) {
+        trace_event ev = {.kind = TRACE_RELAY_JAM, .time = now, .station = TRACE_NO_STATION,
+                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
+                          .tx_id = x->trace_id, .tx_start = x->tx_start,
+                          .tx_end = SIM_TIME_NEVER, .jam_start = now,
+                          .probe_start = x->tx_start + medium_probe_delay(m->med, s)};
+        emit(m, &ev);
+    }
 }
 
 static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)

@@ -374,6 +374,8 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     if (u < p->out_begin + n->min_out_ps) { /* a fragment: extended with jam */
         p->cut = true;
         bump(p);
+        if (p->relay_tx != UINT64_MAX)
+            mac_relay_jam(g->mac, p->tap, u);
         n->rep[p->rep].fragments_extended++;
         push(n, p->out_begin + n->min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
              out_arg(NONE, p->end_gen, false, ACT_END));
@@ -417,6 +419,8 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
             p->cut = true;
             p->out = OUT_JAM;
         }
+        if (p->relay_tx != UINT64_MAX) /* the trace says so (TRACE_RELAY_JAM) */
+            mac_relay_jam(n->seg[p->seg].mac, p->tap, u);
         break;
     case ACT_END:
         if (p->out == OUT_NONE || (gen != GEN_NONE && gen != p->end_gen))
