@@ -2,6 +2,7 @@
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
  * tui_snapshot.c (what the screen shows, the geometry of the signals),
+ * tui_netsnap.c (the same for a network of segments),
  * tui_csv.c (the saved curve) and tui_save.c (the saves: names, never
  * replacing a file, the trace written in steps).
  */
@@ -28,6 +29,7 @@
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 #define N_SPEEDS 10
 typedef struct tui_trace_job tui_trace_job;
+typedef struct tui_netview tui_netview;
 extern const double speeds[N_SPEEDS];
 
 struct tui_driver {
@@ -87,6 +89,9 @@ struct tui_driver {
     sim_time *pos_ps;  /* bus: from the left end; star: drop delay */
     sim_time cable_ps; /* bus: left end to right end */
 
+    /* A network of segments: its drawing (tui_netsnap.c), or NULL. */
+    tui_netview *netv;
+
     /* Snapshot storage. */
     tui_station_row *rows;
     double *pos;
@@ -108,6 +113,14 @@ void compute_ref(tui_driver *d);
 int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen);
 int restart_sweep(tui_driver *d, char *err, size_t errlen);
 int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
+
+/* A network's drawing (tui_netsnap.c): built for each engine (NULL, and
+ * 0, without a network; -1: no memory); fills the snapshot's segments and
+ * each station row's segment and place. */
+int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out);
+void tui_netview_destroy(tui_netview *v);
+void tui_netview_snapshot(tui_netview *v, const timeline_sink *tl, sim_time t,
+                          tui_station_row *rows, double *pos, size_t n_rows, tui_snapshot *s);
 
 /* The saves (tui_save.c). */
 char *tui_save_csv_stem(const scenario *sc);  /* file names without extension; */
