@@ -290,11 +290,14 @@ static void table_row(ctx *c, table_form f, const tui_station_row *r, int x, int
     char cells[N_TABLE_COLS][32], line[200];
     const char *p[N_TABLE_COLS];
     int at[N_TABLE_COLS];
-    for (size_t i = 0; i < N_TABLE_COLS; i++) {
-        table_cols[i].cell(r, cells[i], sizeof cells[i]);
+    unsigned opts = table_opts(c->s);
+    for (size_t i = 0; i < N_TABLE_COLS; i++) { /* only the columns shown */
+        cells[i][0] = '\0';
+        if (col_in(&table_cols[i], f, opts))
+            table_cols[i].cell(r, cells[i], sizeof cells[i]);
         p[i] = cells[i];
     }
-    table_line(f, table_opts(c->s), p, line, sizeof line, at);
+    table_line(f, opts, p, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_PLAIN);
     for (size_t i = 0; i < N_TABLE_COLS; i++)
         if (table_cols[i].state_attr && at[i] >= 0 && at[i] < w)

@@ -226,6 +226,8 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             row->dropped = c ? c->frames_dropped : 0;
             row->share = i < r->n_stations && r->stations ? r->stations[i].share : 0;
             row->group = NULL;
+            row->segment = NULL; /* a network's: tui_netview_snapshot */
+            row->seg = 0;
             if (d->grouped) {
                 const scenario *run = engine_scenario(d->e);
                 row->group = scenario_group_at(run, scenario_group_of(run, i))->name;

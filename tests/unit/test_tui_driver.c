@@ -464,9 +464,11 @@ static void test_snapshot(void **state)
         assert_true(tui_driver_advance(d, 0.05, 20, err, sizeof err) >= 0);
     tui_driver_snapshot(d, &s);
     assert_int_equal(s.n_rows, s.n_stations);
+    assert_int_equal(s.n_segments, 0);
     for (size_t i = 0; i < s.n_rows; i++) {
         assert_int_equal(s.rows[i].index, i);
         assert_true(s.station_pos[i] >= 0 && s.station_pos[i] <= 1);
+        assert_null(s.rows[i].segment); /* no network: no segment, never garbage */
     }
     for (size_t i = 0; i < s.n_spans; i++)
         assert_true(s.spans[i].from >= 0 && s.spans[i].to <= 1 &&
