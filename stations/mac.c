@@ -1414,7 +1414,8 @@ static void relay_started(mac *m, uint32_t s, sim_time now)
     m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, false);
     if (wants(m, TRACE_RELAY_START)) {
         trace_event ev = {.kind = TRACE_RELAY_START, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = trace_id(m, x),
+                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
+                          .tx_id = trace_id(m, x),
                           .tx_start = now, .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
                           .probe_start = now + medium_probe_delay(m->med, s)};
         emit(m, &ev);
@@ -1427,8 +1428,9 @@ static void relay_ended(mac *m, uint32_t s, sim_time now)
     const station *x = &m->st[s];
     if (wants(m, TRACE_RELAY_END)) {
         trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = trace_id(m, x),
-                          .tx_start = x->tx_start, .tx_end = now, .jam_start = SIM_TIME_NEVER,
+                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
+                          .tx_id = trace_id(m, x), .tx_start = x->tx_start, .tx_end = now,
+                          .jam_start = x->jam_start,
                           .probe_start = x->tx_start + medium_probe_delay(m->med, s),
                           .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
         emit(m, &ev);
@@ -1451,6 +1453,23 @@ void mac_relay_end(mac *m, uint32_t s, sim_time now)
     /* next, before any other event of the MAC at this instant (the
      * network calls this in phase 1 of mac.h's ordering) */
     push(m, now, MAC_EV_TX_END, MAC_PHASE_END - 1, s, x->end_gen);
+}
+
+void mac_relay_jam(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    assert(x->state == MAC_RELAY && x->transmitter != NONE);
+    if (x->jam_start != SIM_TIME_NEVER)
+        return; /* jamming already */
+    x->jam_start = now;
+    if (wants(m, TRACE_RELAY_JAM)) {
+        trace_event ev = {.kind = TRACE_RELAY_JAM, .time = now, .station = TRACE_NO_STATION,
+                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
+                          .tx_id = trace_id(m, x), .tx_start = x->tx_start,
+                          .tx_end = SIM_TIME_NEVER, .jam_start = now,
+                          .probe_start = x->tx_start + medium_probe_delay(m->med, s)};
+        emit(m, &ev);
+    }
 }
 
 static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)

@@ -215,6 +215,11 @@ void mac_drop(mac *m, uint32_t station, const frame *f, sim_time now);
  * (medium_hold). */
 uint64_t mac_relay_begin(mac *m, uint32_t tap, sim_time now, bool hold);
 void mac_relay_end(mac *m, uint32_t tap, sim_time now);
+/* The relay at `tap` sends jam from `now` on (the repeater answers a
+ * collision, or extends a fragment): reported as TRACE_RELAY_JAM, and its
+ * TRACE_RELAY_END carries jam_start. Nothing else changes: a signal is a
+ * signal to the medium. Once per relay; a second call does nothing. */
+void mac_relay_jam(mac *m, uint32_t tap, sim_time now);
 /* The network's verdict on a frame it judged (mac_net_hooks.on_remote):
  * counts it, reports TRACE_DELIVER with the frame's span at its receiver
  * [rx_start, now), and releases tx_id. */

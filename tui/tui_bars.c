@@ -49,7 +49,10 @@ void tui_draw_header(ctx *c)
     const char *sep = c->gl->sep;
     tui_fill(c, 0, 0, w, ' ', TUI_A_HEADER);
     tui_fmt_rate(s->rate_bps, rate, sizeof rate);
-    snprintf(len, sizeof len, s->star ? "star hub, %g m drops" : "bus %g m", s->length_m);
+    if (s->n_segments > 0)
+        snprintf(len, sizeof len, "network of %zu segments", s->n_segments);
+    else
+        snprintf(len, sizeof len, s->star ? "star hub, %g m drops" : "bus %g m", s->length_m);
     const char *phy = s->phy_name ? s->phy_name : "?";
     const char *tr = s->traffic ? s->traffic : "?";
     const char *pol = s->policy ? s->policy : "?";

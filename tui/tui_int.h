@@ -4,8 +4,8 @@
  * the terminal into regions and calls the others, tui_bars.c draws the
  * header, footer and status lines, tui_plot.c the plot, tui_tables.c the
  * station table and the table of measured points, tui_medium.c the cable
- * and the channel strip, tui_help.c the help overlay and the too-small
- * message. They draw through the primitives below (tui_draw.c), which clip
+ * and the channel strip, tui_net.c a network of segments in the cable's
+ * place, tui_help.c the help overlay and the too-small message. They draw through the primitives below (tui_draw.c), which clip
  * to the grid, so no drawing function can write outside it.
  *
  * A ctx is one rendering: the grid, the snapshot, the glyph set and the
@@ -83,6 +83,14 @@ void tui_draw_stations(ctx *c, int x, int y, int w, int h);     /* tui_tables.c 
 int tui_table_min_width(void); /* the station table's narrowest form */
 void tui_draw_medium(ctx *c, int y, int rows);          /* tui_medium.c */
 void tui_draw_timeline(ctx *c, int y, int rows);        /* tui_medium.c */
+/* A network of segments in place of the medium (tui_net.c): the rows it
+ * wants (a title and two per segment), and the drawing in `rows` rows
+ * (as many segments as fit; the title says when not all do). */
+int tui_net_rows(const tui_snapshot *s);
+void tui_draw_net(ctx *c, int y, int rows);             /* tui_net.c */
+/* The station table's narrowest width for this snapshot (its group and
+ * segment columns counted), tui_tables.c. */
+int tui_table_width_for(const tui_snapshot *s);
 void tui_draw_help(ctx *c);                             /* tui_help.c */
 void tui_draw_too_small(ctx *c);                        /* tui_help.c */
 

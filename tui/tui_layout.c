@@ -11,7 +11,8 @@
  *   status     the run being watched: N, S so far, Mb/s, collisions/frame;
  *              a message takes the sweep's line and, when it is long, the
  *              lines it needs (up to 3) from the regions above
- *   medium     the cable (or the hub's view) with the stations and signals
+ *   medium     the cable (or the hub's view) with the stations and signals;
+ *              with a network of segments, one line each (tui_net.c)
  *   timeline   the channel at the probe over the last slots
  *   footer     the main keys, clickable
  *
@@ -25,6 +26,14 @@
 #include "tui_layout.h"
 
 #include "tui_int.h"
+
+/* With a network, the plot and the station table keep at least this many
+ * rows (what they have at 80x24 without one); segments that do not fit
+ * are left out (the network's title says so). */
+#define TOP_MIN_ROWS 14
+/* ... and the plot at least this many columns (the table is cut on the
+ * right when it is wider than what is left, as with groups). */
+#define PLOT_MIN_W 34
 
 void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
 {
@@ -49,9 +58,27 @@ void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
         status_rows = msg_rows + (H >= 30 ? 1 : 0);
     int medium_rows = 4; /* title, numbers, stations, cable */
     int timeline_rows = H >= 44 ? 4 : 3;
+    if (s->n_segments > 0) {
+        /* A network: a title and two rows per segment, as many as leave
+         * the plot and the table TOP_MIN_ROWS rows; when they do not fit,
+         * the channel strip (one segment's probe) gives its rows first. */
+        int most = H - 2 - status_rows - timeline_rows - TOP_MIN_ROWS;
+        medium_rows = tui_net_rows(s);
+        if (medium_rows > most) {
+            most += timeline_rows;
+            timeline_rows = 0;
+        }
+        if (medium_rows > most)
+            medium_rows = most - (most - 1) % 2;
+    }
     int top_y = 1;
     int top_h = H - 2 - status_rows - medium_rows - timeline_rows;
     int plot_w = W >= 120 ? W * 55 / 100 : W - 2 - tui_table_min_width();
+    if (W < 120 && s->n_segments > 0) {
+        /* The segment column too, as long as the plot keeps PLOT_MIN_W. */
+        int tw = tui_table_width_for(s);
+        plot_w = W - 2 - tw >= PLOT_MIN_W ? W - 2 - tw : PLOT_MIN_W;
+    }
 
     tui_draw_header(&c);
     /* Tall: the plot takes about 2/3, a table of points the rest. */
@@ -69,9 +96,13 @@ void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
     int y = top_y + top_h;
     tui_draw_status(&c, y, status_rows);
     y += status_rows;
-    tui_draw_medium(&c, y, medium_rows);
+    if (s->n_segments > 0)
+        tui_draw_net(&c, y, medium_rows);
+    else
+        tui_draw_medium(&c, y, medium_rows);
     y += medium_rows;
-    tui_draw_timeline(&c, y, timeline_rows);
+    if (timeline_rows > 0)
+        tui_draw_timeline(&c, y, timeline_rows);
     tui_draw_footer(&c);
     if (s->show_help)
         tui_draw_help(&c);

@@ -244,7 +244,10 @@ static void timeline_title(ctx *c, int y, int cw)
     tui_fmt_dur(c, s->cell_s, cell, sizeof cell);
     tui_fmt_dur(c, s->cell_s * (double)cw, span, sizeof span);
     bool slot = s->slot_s > 0 && fabs(s->cell_s - s->slot_s) < 1e-15;
-    snprintf(title, sizeof title, "Channel at the probe, last %s (1 column = %s%s), now %s",
+    char where[64] = "the probe";
+    if (s->probe_segment)
+        snprintf(where, sizeof where, "%.40s's probe", s->probe_segment);
+    snprintf(title, sizeof title, "Channel at %s, last %s (1 column = %s%s), now %s", where,
              span, cell, slot ? " = 1 slot" : "",
              c->unicode ? "\xe2\x86\x92|" : "->|");
     tui_text(c, 0, y, c->g->w, title, TUI_A_TITLE);

@@ -75,6 +75,11 @@ typedef struct tui_station_row {
     uint64_t dropped;          /* lost to a full queue */
     double share;              /* of the bits delivered, 0..1 */
     const char *group;         /* its group's name, NULL when there are none */
+    /* A network of segments (tui_snapshot.segments): the segment it sits
+     * on, its index there, and station_pos is its place on that segment's
+     * drawing. NULL / 0 without a network. */
+    const char *segment;
+    uint32_t seg;
 } tui_station_row;
 
 /* A group of stations (a scenario with groups) and its share of the bits. */
@@ -119,8 +124,34 @@ typedef enum tui_chan {
 typedef struct tui_span {
     double from, to;
     bool jam;
-    uint32_t station;          /* the transmitter, 0-based */
+    uint32_t station;          /* the transmitter, 0-based; on a segment a
+                                  repeater port's relay: TUI_SPAN_JOINT | its
+                                  joint's index there */
 } tui_span;
+
+#define TUI_SPAN_JOINT 0x80000000u
+
+/* A joint of a network: where a repeater's port (or a hub's uplink) taps
+ * a segment. */
+typedef struct tui_joint {
+    const char *label;         /* the repeater's name, or "uplink" for a hub's */
+    const char *peer;          /* the segment(s) it leads to, "annex" or "lab,annex" */
+    double pos;                /* along the segment's drawing, 0..1 */
+} tui_joint;
+
+/* One segment of a network, as tui_snapshot's medium is for one cable:
+ * its joints and the signals on it now (a coax segment: stretches of its
+ * cable; a hub: what each station and port hears, around its place). */
+typedef struct tui_segment {
+    const char *name;
+    bool hub;                  /* a repeater hub (else a coax cable) */
+    double length_m;           /* coax: the cable; hub: every drop cable */
+    uint32_t n_stations;
+    const tui_joint *joints;
+    size_t n_joints;
+    const tui_span *spans;
+    size_t n_spans;
+} tui_segment;
 
 typedef enum tui_sweep_phase {
     TUI_SWEEP_RUNNING,   /* measuring sweep point `sweep_index` */
@@ -191,6 +222,13 @@ typedef struct tui_snapshot {
     const double *station_pos; /* n_rows entries, or NULL */
     const tui_span *spans;
     size_t n_spans;
+
+    /* A network of segments ([segment] sections), drawn one line each in
+     * place of the one medium above (whose spans are then unused); none
+     * when n_segments is 0. */
+    const tui_segment *segments;
+    size_t n_segments;
+    const char *probe_segment; /* the segment whose probe the strip shows */
 
     /* The channel at the probe: one cell per `cell_s`, oldest first, the
      * last one ending now. */

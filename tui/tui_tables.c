@@ -159,6 +159,11 @@ static void cell_group(const tui_station_row *r, char *b, size_t n)
     snprintf(b, n, "%s", r->group ? r->group : "");
 }
 
+static void cell_segment(const tui_station_row *r, char *b, size_t n)
+{
+    snprintf(b, n, "%s", r->segment ? r->segment : "");
+}
+
 static void cell_share(const tui_station_row *r, char *b, size_t n)
 {
     if (r->share >= 0.9995)
@@ -174,34 +179,52 @@ typedef struct table_col {
     bool state_attr;     /* drawn in the colour of the station's state */
     cell_fn cell;
     bool groups_only;    /* only when the scenario has groups */
+    bool segments_only;  /* only with a network of segments */
 } table_col;
 
+/* Which optional columns a table has. */
+enum { COLS_GROUPS = 1, COLS_SEGMENTS = 2 };
+
+static unsigned table_opts(const tui_snapshot *s)
+{
+    return (s->n_groups > 0 ? COLS_GROUPS : 0u) | (s->n_segments > 0 ? COLS_SEGMENTS : 0u);
+}
+
+static bool col_in(const table_col *col, table_form f, unsigned opts)
+{
+    return col->head[f] && (opts & COLS_GROUPS || !col->groups_only) &&
+           (opts & COLS_SEGMENTS || !col->segments_only);
+}
+
 static const table_col table_cols[] = {
-    {{"#", "#"}, {3, 4}, false, false, cell_number, false},
-    {{"group", "group"}, {5, 8}, true, false, cell_group, true},
-    {{"state", "state"}, {7, 7}, true, true, cell_state, false},
-    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait, false},
-    {{"try", "attempt"}, {4, 7}, false, false, cell_attempt, false},
-    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok, false},
-    {{"coll", "collis."}, {5, 7}, false, false, cell_coll, false},
-    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted, false},
-    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late, false},
-    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped, false},
-    {{"share", "share"}, {5, 6}, false, false, cell_share, false},
+    {{"#", "#"}, {3, 4}, false, false, cell_number, false, false},
+    {{"group", "group"}, {5, 8}, true, false, cell_group, true, false},
+    {{"segm.", "segment"}, {5, 8}, true, false, cell_segment, false, true},
+    {{"state", "state"}, {7, 7}, true, true, cell_state, false, false},
+    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait, false, false},
+    {{"try", "attempt"}, {4, 7}, false, false, cell_attempt, false, false},
+    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok, false, false},
+    {{"coll", "collis."}, {5, 7}, false, false, cell_coll, false, false},
+    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted, false, false},
+    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late, false, false},
+    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped, false, false},
+    {{"share", "share"}, {5, 6}, false, false, cell_share, false, false},
 };
 #define N_TABLE_COLS (sizeof table_cols / sizeof table_cols[0])
 
 /* A form's width: its columns and one space between each two. */
-static int table_width(table_form f, bool groups)
+static int table_width(table_form f, unsigned opts)
 {
     int w = -1;
     for (size_t i = 0; i < N_TABLE_COLS; i++)
-        if (table_cols[i].head[f] && (groups || !table_cols[i].groups_only))
+        if (col_in(&table_cols[i], f, opts))
             w += table_cols[i].width[f] + 1;
     return w;
 }
 
-int tui_table_min_width(void) { return table_width(TABLE_MID, false); }
+int tui_table_min_width(void) { return table_width(TABLE_MID, 0); }
+
+int tui_table_width_for(const tui_snapshot *s) { return table_width(TABLE_MID, table_opts(s)); }
 
 /* Lines below the rows: key, totals, fairness, and the capture note. */
 static int table_foot_lines(table_form f, bool capture, bool groups)
@@ -240,7 +263,7 @@ static void table_groups(ctx *c, int x, int y, int w)
 
 /* One line of the table from its cells (or headers), each fitted to its
  * column; *at[i] is where column i starts (-1 when not in the form). */
-static void table_line(table_form f, bool groups, const char *const *cells, char *line,
+static void table_line(table_form f, unsigned opts, const char *const *cells, char *line,
                        size_t len, int *at)
 {
     size_t n = 0;
@@ -248,7 +271,7 @@ static void table_line(table_form f, bool groups, const char *const *cells, char
     for (size_t i = 0; i < N_TABLE_COLS && n + 1 < len; i++) {
         const table_col *col = &table_cols[i];
         at[i] = -1;
-        if (!col->head[f] || (col->groups_only && !groups))
+        if (!col_in(col, f, opts))
             continue;
         int w = col->width[f];
         at[i] = (int)n + (n > 0);
@@ -267,7 +290,7 @@ static void table_header(ctx *c, table_form f, int x, int y, int w)
     char line[200];
     for (size_t i = 0; i < N_TABLE_COLS; i++)
         heads[i] = table_cols[i].head[f] ? table_cols[i].head[f] : "";
-    table_line(f, c->s->n_groups > 0, heads, line, sizeof line, at);
+    table_line(f, table_opts(c->s), heads, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_AXIS);
 }
 
@@ -276,11 +299,14 @@ static void table_row(ctx *c, table_form f, const tui_station_row *r, int x, int
     char cells[N_TABLE_COLS][32], line[200];
     const char *p[N_TABLE_COLS];
     int at[N_TABLE_COLS];
-    for (size_t i = 0; i < N_TABLE_COLS; i++) {
-        table_cols[i].cell(r, cells[i], sizeof cells[i]);
+    unsigned opts = table_opts(c->s);
+    for (size_t i = 0; i < N_TABLE_COLS; i++) { /* only the columns shown */
+        cells[i][0] = '\0';
+        if (col_in(&table_cols[i], f, opts))
+            table_cols[i].cell(r, cells[i], sizeof cells[i]);
         p[i] = cells[i];
     }
-    table_line(f, c->s->n_groups > 0, p, line, sizeof line, at);
+    table_line(f, opts, p, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_PLAIN);
     for (size_t i = 0; i < N_TABLE_COLS; i++)
         if (table_cols[i].state_attr && at[i] >= 0 && at[i] < w)
@@ -375,7 +401,7 @@ static void table_foot(ctx *c, table_form f, bool capture, int x, int y, int w)
 void tui_draw_stations(ctx *c, int x, int y, int w, int h)
 {
     const tui_snapshot *s = c->s;
-    table_form f = w >= table_width(TABLE_WIDE, s->n_groups > 0) ? TABLE_WIDE : TABLE_MID;
+    table_form f = w >= table_width(TABLE_WIDE, table_opts(s)) ? TABLE_WIDE : TABLE_MID;
     tui_capture evidence;
     bool capture = tui_capture_effect(s, &evidence);
     int foot = table_foot_lines(f, capture, s->n_groups > 0);

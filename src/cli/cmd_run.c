@@ -446,7 +446,7 @@ static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
     const scenario *sc = engine_scenario(e);
     sim_time late = 0;
     for (uint32_t s = 0; s < sc->n_stations; s++) {
-        sim_time d = medium_probe_delay(engine_medium(e), s);
+        sim_time d = engine_probe_delay(e, s);
         if (d > late)
             late = d;
     }

@@ -10,6 +10,7 @@ const char *trace_kind_name(trace_kind k)
         [TRACE_BACKOFF] = "backoff",   [TRACE_TX_OK] = "tx_ok",
         [TRACE_ABORT] = "abort",       [TRACE_DELIVER] = "deliver",
         [TRACE_RELAY_START] = "relay_start", [TRACE_RELAY_END] = "relay_end",
+        [TRACE_RELAY_JAM] = "relay_jam",
     };
     return (unsigned)k < TRACE_KIND_COUNT ? names[k] : "?";
 }

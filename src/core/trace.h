@@ -31,6 +31,8 @@ typedef enum trace_kind {
     TRACE_DELIVER,   /* the frame's last bit passed its destination */
     TRACE_RELAY_START, /* a repeater's port began relaying (networks only) */
     TRACE_RELAY_END,   /* ... and stopped: the full record, as TX_END */
+    TRACE_RELAY_JAM,   /* a relaying port sends jam from now on (a collision the
+                          repeater answers, a fragment extended): jam_start */
     TRACE_KIND_COUNT
 } trace_kind;
 
@@ -52,6 +54,9 @@ typedef struct trace_event {
     uint32_t segment;   /* where it was seen: its segment (0 without a network) */
     sim_time time;      /* when it happened, at the station named */
     uint32_t station;   /* the sender (for DELIVER too); RELAY_*: TRACE_NO_STATION */
+    uint32_t tap;       /* RELAY_*: the port's tap on its segment (the segment's
+                           stations first, in station order, then the ports of the
+                           repeaters on it, in repeater order); 0 otherwise */
     uint32_t dest;      /* destination station, or TRACE_NO_DEST for broadcast */
     uint64_t frame_id;  /* unique in a run: station << 40 | per-station number */
     uint32_t frame_bytes; /* DA through FCS, after padding to the minimum */

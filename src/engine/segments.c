@@ -391,6 +391,8 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     if (u < p->out_begin + n->min_out_ps) { /* a fragment: extended with jam */
         p->cut = true;
         bump(p);
+        if (p->relay_tx != UINT64_MAX)
+            mac_relay_jam(g->mac, p->tap, u);
         n->rep[p->rep].fragments_extended++;
         push(n, p->out_begin + n->min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
              out_arg(NONE, p->end_gen, false, ACT_END));
@@ -436,6 +438,8 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
             p->cut = true;
             p->out = OUT_JAM;
         }
+        if (p->relay_tx != UINT64_MAX) /* the trace says so (TRACE_RELAY_JAM) */
+            mac_relay_jam(n->seg[p->seg].mac, p->tap, u);
         break;
     case ACT_END:
         if (p->out == OUT_NONE || (gen != GEN_NONE && gen != p->end_gen))
@@ -885,6 +889,22 @@ mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap)
     const seg_run *g = &n->seg[n->seg_of_station[s]];
     *tap = g->tap_of[s];
     return g->mac;
+}
+
+sim_time segnet_station_delay(const segnet *n, uint32_t a, uint32_t b)
+{
+    uint32_t sa = n->seg_of_station[a], sb = n->seg_of_station[b];
+    sim_time d = 0;
+    bool found = path_delay(n, sa, n->seg[sa].tap_of[a], NONE, sb, n->seg[sb].tap_of[b], &d);
+    assert(found); /* the network is connected (network.c refuses it else) */
+    (void)found;
+    return d;
+}
+
+sim_time segnet_probe_delay(const segnet *n, uint32_t s)
+{
+    const seg_run *g = &n->seg[n->seg_of_station[s]];
+    return medium_probe_delay(g->med, g->tap_of[s]);
 }
 
 uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }

@@ -85,7 +85,8 @@ void timeline_sink_on_event(void *ctx, const trace_event *ev)
 {
     timeline_sink *t = ctx;
     switch (ev->kind) {
-    case TRACE_TX_START: {
+    case TRACE_TX_START:
+    case TRACE_RELAY_START: {
         timeline_tx *r;
         if (t->count < t->cap) {
             r = &t->ring[(t->head + t->count) % t->cap];
@@ -94,8 +95,8 @@ void timeline_sink_on_event(void *ctx, const trace_event *ev)
             r = &t->ring[t->head];
             t->head = (t->head + 1) % t->cap;
         }
-        *r = (timeline_tx){ev->tx_id, ev->station, ev->tx_start, SIM_TIME_NEVER, SIM_TIME_NEVER,
-                           ev->probe_start};
+        *r = (timeline_tx){ev->tx_id, ev->station, ev->segment, ev->tap, ev->tx_start,
+                           SIM_TIME_NEVER, SIM_TIME_NEVER, ev->probe_start};
         break;
     }
     case TRACE_JAM: {
@@ -106,7 +107,14 @@ void timeline_sink_on_event(void *ctx, const trace_event *ev)
         }
         break;
     }
-    case TRACE_TX_END: {
+    case TRACE_RELAY_JAM: { /* the end is not known yet */
+        timeline_tx *r = find(t, ev->tx_id);
+        if (r)
+            r->jam_start = ev->jam_start;
+        break;
+    }
+    case TRACE_TX_END:
+    case TRACE_RELAY_END: {
         timeline_tx *r = find(t, ev->tx_id);
         if (r) {
             r->end = ev->tx_end;
@@ -137,6 +145,12 @@ static void mark(uint8_t *flag, sim_time w0, sim_time cell_ps, size_t n, sim_tim
 void timeline_sink_cells(const timeline_sink *t, sim_time now, sim_time cell_ps, size_t n,
                          uint8_t *out)
 {
+    timeline_sink_cells_on(t, UINT32_MAX, now, cell_ps, n, out);
+}
+
+void timeline_sink_cells_on(const timeline_sink *t, uint32_t segment, sim_time now,
+                            sim_time cell_ps, size_t n, uint8_t *out)
+{
     if (n == 0)
         return;
     uint8_t *busy = calloc(n, 1), *body = calloc(n, 1), *coll = calloc(n, 1);
@@ -154,6 +168,8 @@ void timeline_sink_cells(const timeline_sink *t, sim_time now, sim_time cell_ps,
      * the first q with q->start >= b. Partners are few: O(records). */
     for (size_t i = 0; i < t->count; i++) {
         const timeline_tx *r = &t->ring[(t->head + i) % t->cap];
+        if (segment != UINT32_MAX && r->segment != segment)
+            continue;
         sim_time len = (r->end == SIM_TIME_NEVER ? now : r->end) - r->start;
         sim_time a = r->probe_start, b = r->probe_start + len; /* [a, b) at the probe */
         if (b > now)
@@ -168,6 +184,8 @@ void timeline_sink_cells(const timeline_sink *t, sim_time now, sim_time cell_ps,
             const timeline_tx *q = &t->ring[(t->head + k) % t->cap];
             if (q->start >= b)
                 break; /* reaches the probe after r has passed it, as do all later ones */
+            if (segment != UINT32_MAX && q->segment != segment)
+                continue;
             sim_time qlen = (q->end == SIM_TIME_NEVER ? now : q->end) - q->start;
             sim_time qa = q->probe_start, qb = q->probe_start + qlen;
             if (qb > now)

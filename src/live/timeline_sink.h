@@ -5,7 +5,9 @@
  * It keeps the last `capacity` transmissions (start, end, jam start, the
  * instant the first bit passed the probe) in a ring, in order of start.
  * A transmission under way has end = SIM_TIME_NEVER until its TX_END (or
- * its JAM, which announces the end) arrives. Memory is fixed at creation;
+ * its JAM, which announces the end) arrives. On a network of segments a
+ * repeater port's relay is remembered too (RELAY_START, RELAY_JAM,
+ * RELAY_END), with the segment and port it was sent on. Memory is fixed at creation;
  * each event costs O(1) amortised (updates find their record by scanning
  * back from the newest, and the records being updated are the newest few).
  * The sink does no I/O and never calls the engine.
@@ -21,7 +23,9 @@
 
 typedef struct timeline_tx {
     uint64_t tx_id;
-    uint32_t station;
+    uint32_t station;     /* TRACE_NO_STATION: a repeater port's relay */
+    uint32_t segment;     /* where it was sent (0 without a network) */
+    uint32_t tap;         /* a relay's port tap there (trace_event.tap) */
     sim_time start;       /* first preamble bit leaves the transmitter */
     sim_time end;         /* last bit leaves it; SIM_TIME_NEVER while under way */
     sim_time jam_start;   /* SIM_TIME_NEVER unless the transmission was jammed */
@@ -57,5 +61,9 @@ const timeline_tx *timeline_sink_at(const timeline_sink *t, size_t i);
  * oldest remembered transmission show idle. */
 void timeline_sink_cells(const timeline_sink *t, sim_time now, sim_time cell_ps, size_t n,
                          uint8_t *out);
+/* The same at one segment's probe: only the signals sent on `segment`
+ * (a network's relays are signals of their segment too). */
+void timeline_sink_cells_on(const timeline_sink *t, uint32_t segment, sim_time now,
+                            sim_time cell_ps, size_t n, uint8_t *out);
 
 #endif

@@ -238,6 +238,12 @@ static int compute_geometry(tui_driver *d)
     if (!pos)
         return -1;
     d->pos_ps = pos;
+    if (engine_segment_count(d->e) > 0) { /* a network: tui_netsnap.c draws it */
+        memset(pos, 0, n * sizeof *pos);
+        d->cable_ps = 0;
+        tui_netview_destroy(d->netv);
+        return tui_netview_create(d->e, n, &d->netv);
+    }
     if (d->base.phy.topology == TOPOLOGY_BUS) {
         /* The two ends: a is farthest from station 0, b farthest from a.
          * The left end is the one nearer station 0, so an evenly spaced
@@ -308,6 +314,8 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
 {
     engine_destroy(d->e);
     d->e = NULL;
+    tui_netview_destroy(d->netv);
+    d->netv = NULL;
     timeline_sink_reset(d->tl);
 
     scenario sc;
@@ -636,6 +644,7 @@ void tui_driver_destroy(tui_driver *d)
     free(d->sweep);
     free(d->points);
     free(d->pos_ps);
+    tui_netview_destroy(d->netv);
     free(d->rows);
     free(d->pos);
     free(d->spans);

@@ -1,8 +1,9 @@
 /* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
- * tui_step.c (the single step, told in words) and tui_snapshot.c (what the
- * screen shows, the geometry of the signals).
+ * tui_step.c (the single step, told in words), tui_snapshot.c (what the
+ * screen shows, the geometry of the signals) and tui_netsnap.c (the same
+ * for a network of segments).
  * The saves are tui_save.h's, which knows no driver: the driver hands it
  * plain data and steps the trace's handle, whose outcome comes back as
  * text for the status line.
@@ -31,6 +32,7 @@
 
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 #define N_SPEEDS 10
+typedef struct tui_netview tui_netview;
 extern const double speeds[N_SPEEDS];
 
 struct tui_driver {
@@ -98,6 +100,9 @@ struct tui_driver {
     sim_time *pos_ps;  /* bus: from the left end; star: drop delay */
     sim_time cable_ps; /* bus: left end to right end */
 
+    /* A network of segments: its drawing (tui_netsnap.c), or NULL. */
+    tui_netview *netv;
+
     /* Snapshot storage. */
     tui_station_row *rows;
     double *pos;
@@ -135,5 +140,13 @@ void driver_save_csv(tui_driver *d);
 void driver_trace_start(tui_driver *d);
 int64_t driver_trace_step(tui_driver *d, uint64_t budget);
 void driver_trace_cancel(tui_driver *d, const char *why);
+
+/* A network's drawing (tui_netsnap.c): built for each engine (NULL, and
+ * 0, without a network; -1: no memory); fills the snapshot's segments and
+ * each station row's segment and place. */
+int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out);
+void tui_netview_destroy(tui_netview *v);
+void tui_netview_snapshot(tui_netview *v, const timeline_sink *tl, sim_time t,
+                          tui_station_row *rows, double *pos, size_t n_rows, tui_snapshot *s);
 
 #endif

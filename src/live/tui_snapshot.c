@@ -230,6 +230,8 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             row->dropped = c ? c->frames_dropped : 0;
             row->share = i < r->n_stations && r->stations ? drawn(r->stations[i].share) : 0;
             row->group = NULL;
+            row->segment = NULL; /* a network's: tui_netview_snapshot */
+            row->seg = 0;
             if (d->grouped) {
                 const scenario *run = engine_scenario(d->e);
                 row->group = scenario_group_at(run, scenario_group_of(run, i))->name;
@@ -272,7 +274,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     const medium *m = engine_medium(d->e);
     size_t cnt = timeline_sink_count(d->tl);
     size_t first = cnt > 64 ? cnt - 64 : 0;
-    for (size_t i = first; i < cnt; i++) {
+    for (size_t i = first; i < cnt && !d->netv; i++) {
         const timeline_tx *tx = timeline_sink_at(d->tl, i);
         if (s->star)
             star_spans(d, tx, t, m);
@@ -281,6 +283,8 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     }
     s->spans = d->spans;
     s->n_spans = d->n_spans;
+    if (d->netv && s->rows) /* a network: each segment on its own line */
+        tui_netview_snapshot(d->netv, d->tl, t, d->rows, d->pos, d->n, s);
 
     /* One column per slot; in slow motion, finer columns (halving down to
      * one bit time) so the strip still scrolls a few columns a second. */
@@ -288,7 +292,10 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     double speed = speeds[d->speed_idx];
     while (speed > 0 && cell_ps / 2 >= d->bit_ps && (double)cell_ps > speed * 0.25e12)
         cell_ps /= 2;
-    timeline_sink_cells(d->tl, t, cell_ps, TUI_TIMELINE_MAX, d->timeline);
+    if (d->netv) /* the first segment's probe */
+        timeline_sink_cells_on(d->tl, 0, t, cell_ps, TUI_TIMELINE_MAX, d->timeline);
+    else
+        timeline_sink_cells(d->tl, t, cell_ps, TUI_TIMELINE_MAX, d->timeline);
     for (size_t i = 0; i < TUI_TIMELINE_MAX; i++)
         d->timeline[i] = d->timeline[i] == TIMELINE_FRAME       ? TUI_CHAN_FRAME
                        : d->timeline[i] == TIMELINE_JAM         ? TUI_CHAN_JAM

@@ -61,16 +61,51 @@ static void say(text *t, const char *fmt, ...)
         t->len += (size_t)k < t->cap - t->len ? (size_t)k : t->cap - t->len - 1;
 }
 
-/* Whether station s hears a carrier other than its own at t, and whose
- * (the first one found; UINT32_MAX: the outage). */
-static bool carrier_at(tui_driver *d, uint32_t s, sim_time t, uint32_t *who)
+/* Station s's medium and its tap there: on a network, its segment's,
+ * where the taps are the segment's stations in station order, then the
+ * repeaters' ports (engine.h). */
+static const medium *station_medium(tui_driver *d, uint32_t s, uint32_t *tap)
 {
-    const medium *m = engine_medium(d->e);
+    const scenario *sc = engine_scenario(d->e);
+    if (engine_segment_count(d->e) == 0) {
+        *tap = s;
+        return engine_medium(d->e);
+    }
+    uint32_t seg = scenario_station_segment(sc, s);
+    *tap = 0;
+    for (uint32_t i = 0; i < s; i++)
+        *tap += scenario_station_segment(sc, i) == seg;
+    return engine_segment_medium(d->e, seg);
+}
+
+/* The station at tap `tap` of station s's segment, UINT32_MAX for a
+ * repeater's port. */
+static uint32_t tap_station(tui_driver *d, uint32_t s, uint32_t tap)
+{
+    const scenario *sc = engine_scenario(d->e);
+    if (engine_segment_count(d->e) == 0)
+        return tap;
+    uint32_t seg = scenario_station_segment(sc, s);
+    for (uint32_t i = 0; i < d->n; i++)
+        if (scenario_station_segment(sc, i) == seg && tap-- == 0)
+            return i;
+    return UINT32_MAX;
+}
+
+/* Whether station s hears a carrier other than its own at t, and whose
+ * (the first one found; UINT32_MAX: the outage or a repeater; *relay
+ * tells which). */
+static bool carrier_at(tui_driver *d, uint32_t s, sim_time t, uint32_t *who, bool *relay)
+{
+    uint32_t tap;
+    const medium *m = station_medium(d, s, &tap);
     medium_signal sig[64];
-    size_t n = medium_signals_at(m, s, sig, sizeof sig / sizeof sig[0]);
+    size_t n = medium_signals_at(m, tap, sig, sizeof sig / sizeof sig[0]);
     for (size_t i = 0; i < n; i++)
         if (!sig[i].own && sig[i].from <= t && (sig[i].until == SIM_TIME_NEVER || sig[i].until > t)) {
-            *who = sig[i].station < d->n ? sig[i].station : UINT32_MAX;
+            uint32_t from = sig[i].station;
+            *who = from < d->n ? tap_station(d, s, from) : UINT32_MAX;
+            *relay = from < d->n && *who == UINT32_MAX;
             return true;
         }
     return false;
@@ -90,8 +125,11 @@ static const trace_event *find(const tui_driver *d, trace_kind k, uint32_t s)
 static void waits(tui_driver *d, uint32_t s, sim_time t, char *out, size_t cap)
 {
     uint32_t who;
-    if (!carrier_at(d, s, t, &who))
+    bool relay = false;
+    if (!carrier_at(d, s, t, &who, &relay))
         snprintf(out, cap, "waits out the interframe gap");
+    else if (relay)
+        snprintf(out, cap, "senses carrier (a repeater's) and defers");
     else if (who == UINT32_MAX)
         snprintf(out, cap, "senses carrier (the outage) and defers");
     else
@@ -105,10 +143,11 @@ static void tell_events(tui_driver *d, const mac_state *before, sim_time t, text
     char w[128];
     for (size_t i = 0; i < n; i++) {
         const trace_event *ev = &d->step_ev[i];
-        if (ev->kind == TRACE_RELAY_START || ev->kind == TRACE_RELAY_END) { /* no station */
+        if (ev->station == TRACE_NO_STATION) { /* a relay */
             const network *net = &engine_scenario(d->e)->net;
             const char *seg = ev->segment < net->n_segments ? net->segments[ev->segment].name : "?";
             say(out, ev->kind == TRACE_RELAY_START ? "a repeater starts sending onto segment %s"
+                     : ev->kind == TRACE_RELAY_JAM ? "a repeater sends jam onto segment %s"
                                                    : "a repeater stops sending onto segment %s",
                 seg);
             continue;
@@ -118,6 +157,7 @@ static void tell_events(tui_driver *d, const mac_state *before, sim_time t, text
         engine_station_view(d->e, s, &v);
         switch (ev->kind) {
         case TRACE_RELAY_START:
+        case TRACE_RELAY_JAM:
         case TRACE_RELAY_END:
             break; /* told above */
         case TRACE_ARRIVAL:
@@ -147,11 +187,14 @@ static void tell_events(tui_driver *d, const mac_state *before, sim_time t, text
             break;
         case TRACE_COLLISION: {
             uint32_t who;
+            bool relay = false;
             const trace_event *jam = find(d, TRACE_JAM, s);
             char from[64] = "";
-            if (carrier_at(d, s, t, &who))
-                snprintf(from, sizeof from, who == UINT32_MAX ? " (the outage reached it)"
-                                                              : " (station %u's signal reached it)",
+            if (carrier_at(d, s, t, &who, &relay))
+                snprintf(from, sizeof from,
+                         relay               ? " (a repeater's signal reached it)"
+                         : who == UINT32_MAX ? " (the outage reached it)"
+                                             : " (station %u's signal reached it)",
                          who + 1);
             say(out, "station %u detects a %scollision%s%s", S, ev->late ? "late " : "", from,
                 jam ? " and jams" : "");
@@ -228,7 +271,6 @@ static void tell_states(tui_driver *d, const mac_state *before, sim_time t, text
  * the others counted). */
 static void tell_arrivals(tui_driver *d, sim_time t0, sim_time t1, text *out)
 {
-    const medium *m = engine_medium(d->e);
     char all[400];
     size_t len = 0;
     size_t cnt = timeline_sink_count(d->tl);
@@ -244,7 +286,7 @@ static void tell_arrivals(tui_driver *d, sim_time t0, sim_time t1, text *out)
             uint32_t to[STEP_MAX_ARRIVALS];
             size_t named = 0, reached = 0;
             for (uint32_t j = 0; j < d->n; j++) {
-                sim_time dl = medium_delay(m, r->station, j);
+                sim_time dl = engine_station_delay(d->e, r->station, j);
                 if (j == r->station || at + dl <= t0 || at + dl > t1)
                     continue;
                 if (named < STEP_MAX_ARRIVALS)

@@ -27,6 +27,10 @@
 # moments, from start-up on): SIGTERM (status 143), Ctrl-C (status 130) and
 # an abort (SIGABRT, as a failed assertion raises: status 134) restore the
 # terminal too, and `csmacd` with no arguments on a terminal starts the TUI.
+# A network of segments (--scenario with [segment] sections), at 80x24 and
+# 160x50: each segment's line with its name, type and labelled joints, a
+# relay seen on a segment whose station never sends, the segment column of
+# the station table, + growing the chosen group.
 # It does not check measured values (the driver and validation tests do)
 # nor colours (test_tui_layout pins the attributes).
 #
@@ -351,6 +355,74 @@ for i in 1 2 3 4 5 6; do
     sleep "$delay"
     kill -"$sig" "$(cat "$WORK/r$i.pid")"
     restored "r$i" "$want" "SIG$sig after ${delay} s"
+done
+
+# ------------------------------------------------- a network of segments
+# --scenario with [segment] sections: one line per segment, named, with
+# its joints labelled; annex's one station never sends, so a signal on
+# annex's cable is a relay of r1 (a frame or a jam from the backbone).
+# Each station row names its segment; + grows the chosen group (pcs).
+cat > "$WORK/net.ini" <<'INI'
+phy = 10base5
+[segment backbone]
+type = coax
+length = 500
+[segment lab]
+type = hub
+length = 100
+uplink = backbone@250
+[segment annex]
+type = coax
+length = 300
+[repeater r1]
+ports = backbone@500, annex@0
+[group pcs]
+stations = 2
+segment = lab
+[group servers]
+stations = 4
+segment = backbone
+[group annexed]
+stations = 1
+segment = annex
+traffic = none
+INI
+for size in "80 24" "160 50"; do
+    set -- $size
+    s="net$1"
+    start "$s" "$1" "$2" tui --scenario net.ini --grow pcs --stations 2 --speed 10us --seed 1
+    wait_for "$s" 'Network \(3 segments\): signals at t = ' 20 &&
+        ok "$1x$2 network: the title" || { fail "$1x$2 network: no title"; screen "$s"; }
+    check "$s" '^backbone +[SJbdi]' "$1x$2 network: backbone's line with its stations"
+    check "$s" '^coax 500 m ' "$1x$2 network: backbone is 500 m of coax"
+    check "$s" '^lab ' "$1x$2 network: lab's line"
+    check "$s" '^hub 100 m ' "$1x$2 network: lab is a hub"
+    check "$s" '^annex ' "$1x$2 network: annex's line"
+    check "$s" 'r1→annex' "$1x$2 network: r1's joint on backbone, labelled"
+    check "$s" 'uplink→lab' "$1x$2 network: lab's uplink on backbone, labelled"
+    check "$s" 'r1→backbone' "$1x$2 network: r1's joint on annex, labelled"
+    check "$s" ' lab +(SEND|JAM|backoff|defer|idle)' "$1x$2 network: a station row names its segment"
+    # a signal on annex's cable: r1 relaying (annex's station never sends)
+    if wait_for "$s" '^coax 300 m ┼?[─┼]*[━▒╳]' 30; then ok "$1x$2 network: a relay on annex"; else
+        fail "$1x$2 network: no relay seen on annex"; screen "$s"; fi
+    T "$s" send-keys -t "$s" '+'
+    wait_for "$s" 'Stations \(N = 8\)' 10 && ok "$1x$2 network: + grows pcs (N = 8)" ||
+        { fail "$1x$2 network: + did not grow pcs"; screen "$s"; }
+    if [ "$1" = 160 ]; then
+        check "$s" "Channel at backbone's probe" "$1x$2 network: the strip at backbone's probe"
+        check "$s" '10base5 10 Mb/s network of 3 segments' "$1x$2 network: the header says network"
+        # a step told in words across the segments (arrivals along the
+        # path, carrier from a repeater): a station or a repeater named
+        T "$s" send-keys -t "$s" 's'
+        wait_for "$s" 't = [0-9.]+ [mµu]?s: .*(station [0-9]+|a repeater)' 10 &&
+            ok "$1x$2 network: s tells the step in words" ||
+            { fail "$1x$2 network: no step told"; screen "$s"; }
+        T "$s" send-keys -t "$s" 's'
+        T "$s" send-keys -t "$s" 's'
+        check "$s" 'Network \(3 segments\)' "$1x$2 network: still drawn after steps"
+    fi
+    T "$s" send-keys -t "$s" 'q'
+    restored "$s" 0 "$1x$2 network, q"
 done
 
 # csmacd alone on a terminal is the TUI.

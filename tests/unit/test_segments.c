@@ -247,6 +247,54 @@ static void test_jam_on_every_port(void **state)
     free_scenario(&sc);
 }
 
+/* The trace says where a relay is sent and when it turns to jam (what the
+ * TUI draws): in test_jam_on_every_port's network, every port's relay
+ * carries its tap (each segment's one station is tap 0, the port tap 1)
+ * and reports RELAY_JAM at the instant the repeater's jam leaves the port,
+ * a's arrival plus the repeater's delay; its RELAY_END carries it too. */
+static void test_relay_jam_traced(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 512);
+    add_coax(&sc, "a", 100);
+    add_coax(&sc, "b", 100);
+    add_coax(&sc, "c", 100);
+    add_repeater(&sc, "r1", 8, 3, 0u, 100.0, 1u, 0.0, 2u, 0.0);
+    add_group(&sc, "ga", 0, TRAFFIC_BATCH, 1, (double[]){0});
+    add_group(&sc, "gb", 1, TRAFFIC_BATCH, 1, (double[]){50});
+    add_group(&sc, "gc", 2, TRAFFIC_NONE, 1, (double[]){100});
+    sc.duration = 15 * 1000000LL;
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const sim_time jam = coax(100) + 8 * BIT_10;
+    size_t starts = 0, jams[3] = {0}, ends = 0;
+    for (size_t i = 0; i < run.tr.n; i++) {
+        const trace_event *x = &run.tr.ev[i];
+        if (x->kind == TRACE_RELAY_START) {
+            assert_int_equal(x->tap, 1);
+            starts++;
+        } else if (x->kind == TRACE_RELAY_JAM) {
+            assert_int_equal(x->tap, 1);
+            assert_int_equal(x->time, jam);
+            assert_int_equal(x->jam_start, jam);
+            assert_int_equal(x->station, TRACE_NO_STATION);
+            jams[x->segment]++;
+        } else if (x->kind == TRACE_RELAY_END) {
+            assert_int_equal(x->tap, 1);
+            assert_int_equal(x->jam_start, jam);
+            ends++;
+        }
+    }
+    assert_int_equal(starts, 3);
+    assert_int_equal(jams[0], 1);
+    assert_int_equal(jams[1], 1);
+    assert_int_equal(jams[2], 1);
+    assert_int_equal(ends, 3);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
 /* With a preamble and jam of 8 bits each, a collision right at the start
  * leaves fragments of 16 bits: the repeater's output lasts 96 bits. */
 static void test_fragment_extension(void **state)
@@ -473,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_arrival_across_uplink),
         cmocka_unit_test(test_collision_between_segments),
         cmocka_unit_test(test_jam_on_every_port),
+        cmocka_unit_test(test_relay_jam_traced),
         cmocka_unit_test(test_fragment_extension),
         cmocka_unit_test(test_two_ends_at_one_instant),
         cmocka_unit_test(test_chain_of_repeaters),

@@ -3,7 +3,8 @@
  * collision where two signals overlap in time, not merely share a cell),
  * with a transmission still under way lasting until "now", the
  * jam classified from its start at the probe, and the ring forgetting the
- * oldest records first. Times are small made-up picosecond values; it does
+ * oldest records first; on a network, relays by segment and tap, and the
+ * cells of one segment's probe. Times are small made-up picosecond values; it does
  * not run the engine (the driver test does).
  */
 #include <setjmp.h>
@@ -117,12 +118,69 @@ static void test_ring(void **state)
     timeline_sink_destroy(t);
 }
 
+/* A network: relays are remembered with their segment and tap, a relay's
+ * jam from RELAY_JAM on, and the cells of one segment's probe count only
+ * the signals sent there. */
+static void relay(timeline_sink *t, trace_kind k, uint64_t id, uint32_t seg, uint32_t tap,
+                  sim_time start, sim_time jam, sim_time end)
+{
+    trace_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = k;
+    e.time = k == TRACE_RELAY_START ? start : k == TRACE_RELAY_JAM ? jam : end;
+    e.station = TRACE_NO_STATION;
+    e.segment = seg;
+    e.tap = tap;
+    e.tx_id = id;
+    e.tx_start = start;
+    e.probe_start = start;
+    e.jam_start = jam;
+    e.tx_end = end;
+    timeline_sink_on_event(t, &e);
+}
+
+static void test_relays_by_segment(void **state)
+{
+    (void)state;
+    timeline_sink *t;
+    assert_int_equal(timeline_sink_create(16, &t), 0);
+    const sim_time NV = SIM_TIME_NEVER;
+    /* segment 0: a station's frame [0, 500) */
+    ev(t, TRACE_TX_START, 1, 0, 0, 0, NV, NV);
+    ev(t, TRACE_TX_END, 1, 0, 0, 0, NV, 500);
+    /* segment 1: the repeater relays it [100, 600) at tap 3, jam from 400 */
+    relay(t, TRACE_RELAY_START, 2, 1, 3, 100, NV, NV);
+    relay(t, TRACE_RELAY_JAM, 2, 1, 3, 100, 400, NV);
+    assert_int_equal(timeline_sink_at(t, 1)->jam_start, 400);
+    assert_int_equal(timeline_sink_at(t, 1)->end, NV);
+    relay(t, TRACE_RELAY_END, 2, 1, 3, 100, 400, 600);
+    const timeline_tx *r = timeline_sink_at(t, 1);
+    assert_int_equal(r->station, TRACE_NO_STATION);
+    assert_int_equal(r->segment, 1);
+    assert_int_equal(r->tap, 3);
+    assert_int_equal(r->end, 600);
+    uint8_t c[7];
+    /* each segment alone: no collision; both together, an overlap */
+    timeline_sink_cells_on(t, 0, 700, 100, 7, c);
+    static const uint8_t on0[7] = {TIMELINE_FRAME, TIMELINE_FRAME, TIMELINE_FRAME, TIMELINE_FRAME,
+                                   TIMELINE_FRAME, TIMELINE_IDLE, TIMELINE_IDLE};
+    assert_memory_equal(c, on0, 7);
+    timeline_sink_cells_on(t, 1, 700, 100, 7, c);
+    static const uint8_t on1[7] = {TIMELINE_IDLE,  TIMELINE_FRAME, TIMELINE_FRAME, TIMELINE_FRAME,
+                                   TIMELINE_JAM,   TIMELINE_JAM,   TIMELINE_IDLE};
+    assert_memory_equal(c, on1, 7);
+    timeline_sink_cells(t, 700, 100, 7, c);
+    assert_int_equal(c[2], TIMELINE_COLLISION);
+    timeline_sink_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cells),
         cmocka_unit_test(test_gap_in_a_cell),
         cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_relays_by_segment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

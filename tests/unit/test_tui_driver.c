@@ -11,7 +11,8 @@
  * 0 .. 1; `c` writes its CSV with run's counter names into the save
  * folder, `w` a pcapng trace (as run writes it) holding the run's frames and
  * fragments, and the help names the folder; snapshots are
- * consistent (one row per station, spans on
+ * consistent (one row per station, spans on the drawing; a network's
+ * segments, joints and relays, test_network_snapshot;
  * the drawing, cells of the strip valid, the reference curve at N = 1
  * equal to one station's exact throughput). Small batches keep it fast; it
  * does not check the measured values against theory (the validation
@@ -481,6 +482,91 @@ static void test_groups_grow_one(void **state)
     scenario_free(&sc);
 }
 
+/* A network of segments: each segment in the snapshot with its joints
+ * where the scenario puts them (the [repeater] first, then the hub's
+ * uplink, as the engine orders the ports), each row naming its segment and
+ * placed on it, and, as the run goes, a repeater's relay drawn on a
+ * segment (a span of a joint), its jam too; the strip at the first
+ * segment's probe. */
+static void test_network_snapshot(void **state)
+{
+    (void)state;
+    char dir[512], path[600], err[512], warn[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-net"), 0);
+    snprintf(path, sizeof path, "%s/net.ini", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("phy = 10base5\n"
+          "[segment backbone]\ntype = coax\nlength = 500\n"
+          "[segment lab]\ntype = hub\nlength = 100\nuplink = backbone@250\n"
+          "[segment annex]\ntype = coax\nlength = 300\n"
+          "[repeater r1]\nports = backbone@500, annex@0\n"
+          "[group servers]\nstations = 2\nsegment = backbone\n"
+          "[group pcs]\nstations = 2\nsegment = lab\n"
+          "[group annexed]\nstations = 1\nsegment = annex\n",
+          f);
+    fclose(f);
+    scenario sc;
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    static const uint32_t sizes[] = {1};
+    tui_driver_options o = {.base = &sc, .sweep_n = sizes, .n_sweep = 1, .precision = 0.05,
+                            .min_batches = 4, .batch_ps = 100000 * ((sim_time)1 << 16)};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.n_segments, 3);
+    assert_string_equal(s.probe_segment, "backbone");
+    const tui_segment *bb = &s.segments[0], *lab = &s.segments[1], *an = &s.segments[2];
+    assert_string_equal(bb->name, "backbone");
+    assert_false(bb->hub);
+    assert_true(lab->hub);
+    assert_true(lab->length_m == 100 && an->length_m == 300);
+    assert_int_equal(bb->n_joints, 2);
+    assert_string_equal(bb->joints[0].label, "r1");
+    assert_string_equal(bb->joints[0].peer, "annex");
+    assert_true(fabs(bb->joints[0].pos - 1.0) < 1e-5);
+    assert_string_equal(bb->joints[1].label, "uplink");
+    assert_string_equal(bb->joints[1].peer, "lab");
+    assert_true(fabs(bb->joints[1].pos - 0.5) < 1e-5);
+    assert_int_equal(lab->n_joints, 1);
+    assert_string_equal(lab->joints[0].peer, "backbone");
+    assert_true(fabs(lab->joints[0].pos - 1.0) < 1e-5); /* after its two stations */
+    assert_int_equal(an->n_joints, 1);
+    assert_true(fabs(an->joints[0].pos) < 1e-5);
+    assert_int_equal(s.n_rows, 5);
+    static const char *seg[] = {"backbone", "backbone", "lab", "lab", "annex"};
+    static const double pos[] = {0.0, 1.0, 0.0, 0.5, 0.0};
+    for (uint32_t i = 0; i < 5; i++) {
+        assert_string_equal(s.rows[i].segment, seg[i]);
+        assert_int_equal(s.rows[i].seg, i < 2 ? 0 : i < 4 ? 1 : 2);
+        assert_true(fabs(s.station_pos[i] - pos[i]) < 1e-5);
+    }
+    /* Event by event: a relay on some segment, and a relay's jam. */
+    bool relay = false, relay_jam = false;
+    for (int i = 0; i < 4000 && !(relay && relay_jam); i++) {
+        assert_true(tui_driver_advance(d, 0.05, 1, err, sizeof err) >= 0);
+        tui_driver_snapshot(d, &s);
+        for (size_t g = 0; g < s.n_segments; g++)
+            for (size_t k = 0; k < s.segments[g].n_spans; k++) {
+                const tui_span *sp = &s.segments[g].spans[k];
+                assert_true(sp->from < sp->to);
+                if (sp->station & TUI_SPAN_JOINT) {
+                    assert_true((sp->station & ~TUI_SPAN_JOINT) < s.segments[g].n_joints);
+                    relay = true;
+                    relay_jam |= sp->jam;
+                }
+            }
+    }
+    assert_true(relay);
+    assert_true(relay_jam);
+    tui_driver_destroy(d);
+    scenario_free(&sc);
+    tmpdir_remove(dir);
+}
+
 static void test_snapshot(void **state)
 {
     (void)state;
@@ -499,9 +585,11 @@ static void test_snapshot(void **state)
         assert_true(tui_driver_advance(d, 0.05, 20, err, sizeof err) >= 0);
     tui_driver_snapshot(d, &s);
     assert_int_equal(s.n_rows, s.n_stations);
+    assert_int_equal(s.n_segments, 0);
     for (size_t i = 0; i < s.n_rows; i++) {
         assert_int_equal(s.rows[i].index, i);
         assert_true(s.station_pos[i] >= 0 && s.station_pos[i] <= 1);
+        assert_null(s.rows[i].segment); /* no network: no segment, never garbage */
     }
     for (size_t i = 0; i < s.n_spans; i++)
         assert_true(s.spans[i].from >= 0 && s.spans[i].to <= 1 &&
@@ -1070,6 +1158,7 @@ int main(void)
         cmocka_unit_test(test_one_station_poisson),
         cmocka_unit_test(test_groups_grow_one),
         cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_network_snapshot),
         cmocka_unit_test(test_save_csv_never_replaces),
         cmocka_unit_test(test_save_names),
         cmocka_unit_test(test_save_dir_long),

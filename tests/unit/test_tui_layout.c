@@ -21,7 +21,9 @@
  * capture-effect note exactly when its rule holds (evidence: enough
  * frames, a CI wholly above the model curve on screen) and naming that
  * evidence; more stations than columns said in the bus title; the help
- * naming the save folder and --save-dir.
+ * naming the save folder and --save-dir; a network of segments drawn one
+ * line each, every station, joint, label and signal where its place says
+ * (test_network).
  * It does not test curses (tui_curses.c) or the program's driver: the tmux
  * test (tests/tui/tui_tmux.sh) does that end to end.
  */
@@ -914,6 +916,140 @@ static void test_help_files(void **state)
     free(t);
 }
 
+/* A network of three segments, by hand: backbone (coax 500 m: station 1
+ * at its left end, station 2 at its middle, where lab's uplink joins it,
+ * and repeater r1 at its right end), lab (a hub: stations 3 and 4 and the
+ * uplink's port) and annex (coax 300 m: r1's port at 0 m, station 5 in the
+ * middle). On backbone station 1's frame covers 0 .. 0.3; on annex r1
+ * relays a jam over 0 .. 0.4 (a collision elsewhere, travelling) while
+ * station 5's frame covers 0.3 .. 0.6: a collision where they overlap. */
+static const tui_joint net_j_backbone[] = {{"uplink", "lab", 0.5}, {"r1", "annex", 1.0}};
+static const tui_joint net_j_lab[] = {{"uplink", "backbone", 1.0}};
+static const tui_joint net_j_annex[] = {{"r1", "backbone", 0.0}};
+static const tui_span net_sp_backbone[] = {{0.0, 0.3, false, 0}};
+static const tui_span net_sp_annex[] = {{0.0, 0.4, true, TUI_SPAN_JOINT | 0},
+                                        {0.3, 0.6, false, 4}};
+static tui_segment net_segs[5];
+static tui_station_row net_rows[5];
+static double net_pos[5];
+
+static void net_build(tui_snapshot *s)
+{
+    fx_build(s, 5);
+    static const char *seg_name[] = {"backbone", "backbone", "lab", "lab", "annex"};
+    static const uint32_t seg_of[] = {0, 0, 1, 1, 2};
+    static const double pos[] = {0.0, 0.5, 0.0, 0.5, 0.5};
+    static const tui_station_state st[] = {TUI_ST_TX, TUI_ST_DEFER, TUI_ST_BACKOFF, TUI_ST_IDLE,
+                                           TUI_ST_TX};
+    for (uint32_t i = 0; i < 5; i++) {
+        net_rows[i] = (tui_station_row){.index = i, .state = st[i], .segment = seg_name[i],
+                                        .seg = seg_of[i], .share = 0.2};
+        net_pos[i] = pos[i];
+    }
+    net_segs[0] = (tui_segment){"backbone", false, 500, 2, net_j_backbone, 2, net_sp_backbone, 1};
+    net_segs[1] = (tui_segment){"lab", true, 100, 2, net_j_lab, 1, NULL, 0};
+    net_segs[2] = (tui_segment){"annex", false, 300, 1, net_j_annex, 1, net_sp_annex, 2};
+    s->rows = net_rows;
+    s->n_rows = 5;
+    s->n_stations = 5;
+    s->station_pos = net_pos;
+    s->segments = net_segs;
+    s->n_segments = 3;
+    s->probe_segment = "backbone";
+}
+
+/* One line per segment at 80x24 (the channel strip gives its rows), each
+ * thing where its place says: the label column is 11 wide (the longest of
+ * the names and "coax 500 m", and a blank), the drawing 68 columns, a
+ * place p at column 11 + round(67 p). */
+static void test_network(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    net_build(&s);
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\nNetwork (3 segments): signals at t = 0.812346 s"));
+    assert_null(strstr(t, "Channel at")); /* no room at 80x24: the segments come first */
+    assert_null(strstr(t, "Bus (500 m)"));
+    const char *bb = row_starting(t, "backbone   ");
+    assert_non_null(bb);
+    const char *bc = strchr(bb, '\n') + 1;
+    assert_memory_equal(bc, "coax 500 m ", 11);
+    /* backbone: station 1 sending at the left end, station 2 deferring in
+     * the middle; the uplink's joint there too, r1's at the right end,
+     * each labelled with where it leads. */
+    assert_int_equal(bb[11], 'S');
+    assert_int_equal(bb[45], 'd');
+    assert_memory_equal(bb + 46, "uplink>lab ", 11);
+    assert_memory_equal(bb + 70, "r1>annex", 8);
+    assert_int_equal(bc[45], '+');
+    assert_int_equal(bc[78], '+');
+    /* station 1's frame over 0 .. 0.3: columns 0 .. 20 of the drawing */
+    for (int x = 11; x <= 31; x++)
+        assert_int_equal(bc[x], '=');
+    for (int x = 32; x < 78; x++)
+        assert_int_equal(bc[x], x == 45 ? '+' : '-');
+    /* lab: a hub, its two stations and the uplink's port spread evenly */
+    const char *lb = row_starting(t, "lab        ");
+    assert_non_null(lb);
+    assert_memory_equal(strchr(lb, '\n') + 1, "hub 100 m  ", 11);
+    assert_int_equal(lb[11], 'b');
+    assert_int_equal(lb[45], 'i');
+    assert_int_equal(strchr(lb, '\n')[1 + 78], '+');
+    /* annex: r1's jam over 0 .. 0.4 (columns 0 .. 27), station 5's frame
+     * over 0.3 .. 0.6 (columns 20 .. 40): jam, collision, frame, idle */
+    const char *ab = row_starting(t, "annex      ");
+    assert_non_null(ab);
+    const char *ac = strchr(ab, '\n') + 1;
+    assert_memory_equal(ac, "coax 300 m ", 11);
+    assert_int_equal(ac[11], '+'); /* r1's joint */
+    assert_memory_equal(ab + 12, "r1>backbone", 11);
+    assert_int_equal(ab[45], 'S');
+    for (int x = 12; x <= 30; x++)
+        assert_int_equal(ac[x], '#');
+    for (int x = 31; x <= 38; x++)
+        assert_int_equal(ac[x], 'X');
+    for (int x = 39; x <= 51; x++)
+        assert_int_equal(ac[x], '=');
+    for (int x = 52; x < 79; x++)
+        assert_int_equal(ac[x], '-');
+    /* the station table names each station's segment */
+    assert_non_null(strstr(t, " segm. "));
+    assert_non_null(strstr(t, "  5 annex S"));
+    free(t);
+
+    /* Unicode: the joint a cross in the cable; one sender's frame and jam
+     * never collide (r1 relaying a frame that turns into jam). */
+    static const tui_span one[] = {{0.0, 0.2, true, TUI_SPAN_JOINT | 0},
+                                   {0.2, 0.4, false, TUI_SPAN_JOINT | 0}};
+    net_segs[2].spans = one;
+    t = render_text(&s, 80, 24, TUI_GLYPHS_UNICODE, false, NULL, NULL);
+    assert_null(strstr(t, "\xe2\x95\xb3")); /* no collision anywhere */
+    assert_non_null(strstr(t, "r1\xe2\x86\x92" "backbone"));
+    assert_non_null(strstr(t, "coax 300 m \xe2\x94\xbc\xe2\x96\x92"));
+    free(t);
+
+    /* Larger: the channel strip is back, at the first segment's probe. */
+    net_build(&s);
+    t = render_text(&s, 160, 50, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\nChannel at backbone's probe, last "));
+    assert_non_null(row_starting(t, "backbone "));
+    assert_non_null(row_starting(t, "annex "));
+    free(t);
+
+    /* More segments than room: as many as fit, and the title says so. */
+    net_segs[3] = (tui_segment){"east", false, 100, 0, NULL, 0, NULL, 0};
+    net_segs[4] = (tui_segment){"west", false, 100, 0, NULL, 0, NULL, 0};
+    s.n_segments = 5;
+    t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\nNetwork (3 of 5 segments shown) at t = 0.812346 s"));
+    assert_null(row_starting(t, "east "));
+    free(t);
+    t = render_text(&s, 160, 50, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(row_starting(t, "west "));
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -929,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_measuring),           cmocka_unit_test(test_bus_numbers),
         cmocka_unit_test(test_cut_axis),            cmocka_unit_test(test_capture_note),
         cmocka_unit_test(test_help_files),          cmocka_unit_test(test_bus_crowded),
+        cmocka_unit_test(test_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
