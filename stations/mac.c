@@ -902,7 +902,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->end_gen++;
     if (m->networked)
         m->net.on_signal(m->net.ctx, s, now, true, kind == TRACE_TX_FRAME ? &x->cur : NULL,
-                         x->collisions + 1, false);
+                         x->collisions + 1, x->backoff_slots, false);
 
     if (wants(m, TRACE_TX_START)) {
         trace_event ev;
@@ -1215,7 +1215,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     mac_state was = x->state;
     medium_tx_end(m->med, x->tx_id, now);
     if (m->networked)
-        m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, was == MAC_TX);
+        m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, 0, was == MAC_TX);
     collision_events_end(m->events, s, now);
     transmitters_remove(m, s);
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
@@ -1342,7 +1342,35 @@ void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, const frame *f, ui
 
 /* ---- a repeater's port --------------------------------------------------- */
 
-uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
+/* A relay's trace event: what it carries (mac_carried), as a frame event
+ * of the sender's would say it. */
+static void relay_event(const mac *m, trace_event *ev, trace_kind kind, sim_time now, uint32_t s,
+                        const mac_carried *what)
+{
+    const station *x = &m->st[s];
+    *ev = (trace_event){.kind = kind, .time = now, .station = TRACE_NO_STATION,
+                        .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
+                        .tx_start = x->tx_start, .tx_end = SIM_TIME_NEVER,
+                        .jam_start = SIM_TIME_NEVER,
+                        .probe_start = x->tx_start + medium_probe_delay(m->med, s),
+                        .relay_from = TRACE_NO_STATION, .relay_sent_at = SIM_TIME_NEVER};
+    if (what != NULL && what->f != NULL) {
+        const frame *f = what->f;
+        ev->dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest;
+        ev->frame_id = f->id;
+        ev->frame_bytes = f->bytes;
+        ev->attempt = what->attempt;
+        ev->collisions = what->attempt > 0 ? what->attempt - 1 : 0;
+        ev->queued_at = f->queued_at;
+        ev->backoff_slots = what->backoff_slots;
+        ev->payload = f->payload;
+        ev->payload_len = f->payload_len;
+        ev->relay_from = what->sender;
+        ev->relay_sent_at = what->sent_at;
+    }
+}
+
+uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now, const mac_carried *what)
 {
     station *x = &m->st[s];
     assert(x->state == MAC_RELAY && x->transmitter == NONE);
@@ -1358,12 +1386,10 @@ uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
     m->tr_end[m->n_transmitters] = SIM_TIME_NEVER;
     m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
-    m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, false);
+    m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, 0, false);
     if (wants(m, TRACE_RELAY_START)) {
-        trace_event ev = {.kind = TRACE_RELAY_START, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
-                          .tx_start = now, .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
-                          .probe_start = now + medium_probe_delay(m->med, s)};
+        trace_event ev;
+        relay_event(m, &ev, TRACE_RELAY_START, now, s, what);
         emit(m, &ev);
     }
     /* A new signal: every transmitter it reaches in time collides... */
@@ -1377,22 +1403,24 @@ uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now)
     return x->tx_id;
 }
 
-void mac_relay_end(mac *m, uint32_t s, sim_time now)
+void mac_relay_end(mac *m, uint32_t s, sim_time now, const mac_carried *what, bool whole,
+                   sim_time jam_start)
 {
     station *x = &m->st[s];
     assert(x->state == MAC_RELAY && x->transmitter != NONE);
     medium_tx_end(m->med, x->tx_id, now);
-    m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, false);
+    m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, 0, false);
     collision_events_end(m->events, s, now);
     transmitters_remove(m, s);
     uint32_t waiting = m->blocked_head[s];
     m->blocked_head[s] = NONE;
     if (wants(m, TRACE_RELAY_END)) {
-        trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .dest = TRACE_NO_DEST, .tx_id = x->trace_id,
-                          .tx_start = x->tx_start, .tx_end = now, .jam_start = SIM_TIME_NEVER,
-                          .probe_start = x->tx_start + medium_probe_delay(m->med, s),
-                          .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
+        trace_event ev;
+        relay_event(m, &ev, TRACE_RELAY_END, now, s, what);
+        ev.tx_end = now;
+        ev.jam_start = jam_start;
+        ev.relay_whole = whole;
+        ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
         emit(m, &ev);
     }
     replan_blocked(m, waiting, s, now);

@@ -636,6 +636,13 @@ uint64_t engine_events(const engine *e) { return e->events; }
 const scenario *engine_scenario(const engine *e) { return &e->sc; }
 const medium *engine_medium(const engine *e) { return e->med; }
 
+uint32_t engine_segment_count(const engine *e) { return e->net ? segnet_segment_count(e->net) : 0; }
+
+const medium *engine_segment_medium(const engine *e, uint32_t k)
+{
+    return e->net ? segnet_medium(e->net, k) : e->med;
+}
+
 uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events)
 {
     size_t signals = e->net ? segnet_signal_count(e->net) : medium_signal_count(e->med);

@@ -85,6 +85,11 @@ sim_time engine_judge_ps(const engine *e);
 uint64_t engine_events(const engine *e);
 const scenario *engine_scenario(const engine *e);
 const medium *engine_medium(const engine *e);
+/* A network's segments (stations/MODEL.md, "Networks of segments"): how
+ * many (0 without a network), and segment k's medium (its taps: its
+ * stations, then its repeaters' ports). */
+uint32_t engine_segment_count(const engine *e);
+const medium *engine_segment_medium(const engine *e, uint32_t k);
 /* The capture replayed as traffic (--traffic pcap:FILE), or NULL. */
 struct replay;
 const struct replay *engine_replay(const engine *e);

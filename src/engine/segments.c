@@ -49,6 +49,7 @@ typedef struct carried {
     frame f;
     uint32_t refs, next_free;
     uint32_t sender, attempt;
+    uint64_t backoff_slots; /* drawn before the attempt (for the trace) */
     uint32_t seg, tap;    /* where it was sent */
     uint64_t tx_id;       /* its medium record there (held for the verdict) */
     sim_time start, end;  /* end SIM_TIME_NEVER while under way */
@@ -70,6 +71,7 @@ typedef struct port_run {
     bool out_whole;       /* read by the hook at the output's end */
     uint32_t key;         /* the frame the output carries, or NONE */
     sim_time out_begin;
+    sim_time jam_at;      /* when the output turned to jam (SIM_TIME_NEVER: not yet) */
     uint64_t relay_tx;
     uint32_t end_gen;     /* stamps an extended end */
     uint64_t readable, collisions;
@@ -256,7 +258,7 @@ static sim_time farthest(const segnet *n, uint32_t s, uint32_t tap, uint32_t fro
 /* ---- the hooks: what the segments' MACs tell the network ---------------- */
 
 static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
-                      uint32_t attempt, bool whole)
+                      uint32_t attempt, uint64_t backoff_slots, bool whole)
 {
     seg_run *g = ctx;
     segnet *n = g->net;
@@ -270,6 +272,7 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
                 c->f = *f;
                 c->sender = g->station_id[tap];
                 c->attempt = attempt;
+                c->backoff_slots = backoff_slots;
                 c->seg = g->index;
                 c->tap = tap;
                 c->start = now;
@@ -341,6 +344,18 @@ static void bump(port_run *p)
     p->end_gen = (p->end_gen + 1) % GEN_NONE;
 }
 
+/* What the output of p carries, for the trace. */
+static mac_carried carried_by(const segnet *n, const port_run *p)
+{
+    mac_carried w = {.f = NULL, .sent_at = SIM_TIME_NEVER};
+    if (p->key != NONE) {
+        const carried *c = rec(n, p->key);
+        w = (mac_carried){.f = &c->f, .sender = c->sender, .attempt = c->attempt,
+                          .backoff_slots = c->backoff_slots, .sent_at = c->start};
+    }
+    return w;
+}
+
 static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_time u)
 {
     seg_run *g = &n->seg[p->seg];
@@ -350,7 +365,9 @@ static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_tim
     p->cut = false;
     p->out_whole = false;
     p->out_begin = u;
-    p->relay_tx = mac_relay_begin(g->mac, p->tap, u);
+    p->jam_at = out == OUT_JAM ? u : SIM_TIME_NEVER;
+    mac_carried what = carried_by(n, p);
+    p->relay_tx = mac_relay_begin(g->mac, p->tap, u, &what);
     if (p->relay_tx == UINT64_MAX)
         return; /* mac_out_of_memory stops the run */
     if (key == NONE)
@@ -373,6 +390,8 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     seg_run *g = &n->seg[p->seg];
     if (u < p->out_begin + n->min_out_ps) { /* a fragment: extended with jam */
         p->cut = true;
+        if (p->jam_at == SIM_TIME_NEVER)
+            p->jam_at = u;
         bump(p);
         n->rep[p->rep].fragments_extended++;
         push(n, p->out_begin + n->min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
@@ -387,7 +406,14 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     }
     if (p->out_whole)
         g->relayed++;
-    mac_relay_end(g->mac, p->tap, u);
+    /* A frame cut short by its input (its sender's fragment, repeated)
+     * was the frame's signal up to its end. */
+    bool had_frame = p->key != NONE;
+    sim_time jam_at = p->out_whole ? SIM_TIME_NEVER : p->jam_at;
+    if (!p->out_whole && jam_at == SIM_TIME_NEVER && had_frame)
+        jam_at = u;
+    mac_carried what = carried_by(n, p);
+    mac_relay_end(g->mac, p->tap, u, &what, p->out_whole, jam_at);
     p->out = OUT_NONE;
     key_release(n, p->key);
     p->key = NONE;
@@ -416,6 +442,8 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
             bump(p);
             p->cut = true;
             p->out = OUT_JAM;
+            if (p->jam_at == SIM_TIME_NEVER)
+                p->jam_at = u;
         }
         break;
     case ACT_END:
