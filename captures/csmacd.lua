@@ -14,7 +14,11 @@
 --       csmacd.frame, csmacd.collisions, csmacd.backoff_slots,
 --       csmacd.queued_ns, then csmacd.padding and csmacd.fcs (every record
 --       of a whole frame ends with its FCS), and csmacd.group, the
---       station's group, from the pcapng packet comment when there is one.
+--       station's group, from the pcapng packet comment when there is one;
+--       csmacd.segment, on a network of segments, the segment where the
+--       record was seen (its comment ends in ", segment NAME"; every
+--       segment has its own pair of interfaces, NAME-frames and
+--       NAME-fragments), also on fragments.
 --   * Collision fragments, from any traffic (a post-dissector; netANALYZER
 --       transparent, netANALYZER and Ethernet link types): a record flagged
 --       in error by its netANALYZER status, or (Ethernet) one that ends in
@@ -42,6 +46,8 @@
 --   csmacd.group == "rogue"      one group's (pcapng traces of a scenario
 --                                with groups: the packet comment names it)
 --   csmacd.backoff_slots >= 512  long backoffs
+--   csmacd.segment == "lab"      what the probe of segment lab saw (pcapng
+--                                traces of a network of segments)
 
 local MIN_FRAME = 64
 
@@ -62,11 +68,12 @@ local f = {
     fragment_len  = ProtoField.uint32("csmacd.fragment.length", "Octets on the wire", base.DEC),
     collision     = ProtoField.uint32("csmacd.collision", "Collision number (from 1)", base.DEC),
     group         = ProtoField.string("csmacd.group", "Station's group"),
+    segment       = ProtoField.string("csmacd.segment", "Segment where it was seen"),
 }
 p_csmacd.fields = {
     f.version, f.length, f.attempt, f.station, f.frame, f.collisions,
     f.backoff_slots, f.queued_ns, f.padding, f.fcs, f.fragment,
-    f.fragment_len, f.collision, f.group,
+    f.fragment_len, f.collision, f.group, f.segment,
 }
 
 -- The station's group, when the scenario names groups: the pcapng
@@ -77,7 +84,18 @@ if not ok_comment then f_comment = nil end
 local function group_of_record()
     if not f_comment then return nil end
     for _, c in ipairs({ f_comment() }) do
-        local g = tostring(c.value):match(", group ([%w_%-]+)$")
+        local g = tostring(c.value):match(", group ([%w_%-]+)")
+        if g then return g end
+    end
+    return nil
+end
+
+-- The segment, on a network of segments: the comment ends in
+-- ", segment NAME".
+local function segment_of_record()
+    if not f_comment then return nil end
+    for _, c in ipairs({ f_comment() }) do
+        local g = tostring(c.value):match(", segment ([%w_%-]+)$")
         if g then return g end
     end
     return nil
@@ -196,6 +214,8 @@ function p_csmacd.dissector(tvb, pinfo, tree)
     end
     local group = group_of_record()
     if group then t:add(f.group, group) end
+    local segment = segment_of_record()
+    if segment then t:add(f.segment, segment) end
 
     local info
     if v.station then
@@ -293,6 +313,8 @@ function p_frag.dissector(tvb, pinfo, tree)
     local t = tree:add(p_csmacd, tvb(0, n), "csmacd collision fragment")
     t:add(f.fragment, tvb(0, n), true)
     t:add(f.fragment_len, n):set_generated()
+    local segment = segment_of_record()
+    if segment then t:add(f.segment, segment):set_generated() end
     local k = collision_number(pinfo, preamble + n)
     t:add(f.collision, k):set_generated()
     t:add_proto_expert_info(ef_fragment, string.format(

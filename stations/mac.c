@@ -184,6 +184,7 @@ struct mac {
 
     collision_events *events; /* collision events on the medium */
     bool no_memory;           /* an allocation failed mid-run (mac_out_of_memory) */
+    const mac_carried *relay_what; /* mac_relay_begin's, for its trace event */
 };
 
 bool mac_out_of_memory(const mac *m)
@@ -942,7 +943,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         x->end_gen++;
         if (m->networked)
             m->net.on_signal(m->net.ctx, s, now, true, kind == TRACE_TX_FRAME ? &x->cur : NULL,
-                             x->collisions + 1, false);
+                             x->collisions + 1, x->backoff_slots, false);
 
         if (wants(m, TRACE_TX_START)) {
             trace_event ev;
@@ -1256,8 +1257,6 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
     }
 }
 
-static void relay_ended(mac *m, uint32_t s, sim_time now);
-
 static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
 {
     station *x = &m->st[s];
@@ -1267,15 +1266,14 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     mac_state was = x->state;
     medium_tx_end(m->med, x->tx_id, now);
     if (m->networked)
-        m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, was == MAC_TX);
+        m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, 0, was == MAC_TX);
     collision_events_end(m->events, s, now);
     transmitters_remove(m, s);
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
     m->blocked_head[s] = NONE;
-    if (__builtin_expect(was == MAC_RELAY, 0)) {
-        relay_ended(m, s, now);
-        goto settled; /* (one call site each for what follows: see begin_transmission) */
-    }
+    if (__builtin_expect(was == MAC_RELAY, 0))
+        goto settled; /* (its trace event was mac_relay_end's; one call site
+                         each for what follows: see begin_transmission) */
 
     if (wants(m, TRACE_TX_END)) {
         trace_event ev;
@@ -1405,47 +1403,58 @@ __attribute__((cold, noinline)) void mac_remote_verdict(mac *m, uint32_t tap, ui
 
 /* ---- a repeater's port --------------------------------------------------- */
 
+/* A relay's trace event: what it carries (mac_carried), as a frame event
+ * of the sender's would say it. */
+static void relay_event(const mac *m, trace_event *ev, trace_kind kind, sim_time now, uint32_t s,
+                        const mac_carried *what)
+{
+    const station *x = &m->st[s];
+    *ev = (trace_event){.kind = kind, .time = now, .station = TRACE_NO_STATION,
+                        .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
+                        .tx_id = trace_id(m, x), .tx_start = x->tx_start, .tx_end = SIM_TIME_NEVER,
+                        .jam_start = SIM_TIME_NEVER,
+                        .probe_start = x->tx_start + medium_probe_delay(m->med, s),
+                        .relay_from = TRACE_NO_STATION, .relay_sent_at = SIM_TIME_NEVER};
+    if (what != NULL && what->f != NULL) {
+        const frame *f = what->f;
+        ev->dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest;
+        ev->frame_id = f->id;
+        ev->frame_bytes = f->bytes;
+        ev->attempt = what->attempt;
+        ev->collisions = what->attempt > 0 ? what->attempt - 1 : 0;
+        ev->queued_at = f->queued_at;
+        ev->backoff_slots = what->backoff_slots;
+        ev->payload = f->payload;
+        ev->payload_len = f->payload_len;
+        ev->relay_from = what->sender;
+        ev->relay_sent_at = what->sent_at;
+    }
+}
+
 /* A relay has begun (begin_transmission put it on the medium, and
  * tells every transmitter and contender it reaches in time). */
 static void relay_started(mac *m, uint32_t s, sim_time now)
 {
-    station *x = &m->st[s];
     cd_watch(m, s);
-    m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, false);
+    m->net.on_signal(m->net.ctx, s, now, true, NULL, 0, 0, false);
     if (wants(m, TRACE_RELAY_START)) {
-        trace_event ev = {.kind = TRACE_RELAY_START, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
-                          .tx_id = trace_id(m, x),
-                          .tx_start = now, .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
-                          .probe_start = now + medium_probe_delay(m->med, s)};
+        trace_event ev;
+        relay_event(m, &ev, TRACE_RELAY_START, now, s, m->relay_what);
         emit(m, &ev);
     }
 }
 
-/* A relay has ended (on_tx_end took it off the medium). */
-static void relay_ended(mac *m, uint32_t s, sim_time now)
-{
-    const station *x = &m->st[s];
-    if (wants(m, TRACE_RELAY_END)) {
-        trace_event ev = {.kind = TRACE_RELAY_END, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
-                          .tx_id = trace_id(m, x), .tx_start = x->tx_start, .tx_end = now,
-                          .jam_start = x->jam_start,
-                          .probe_start = x->tx_start + medium_probe_delay(m->med, s),
-                          .bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps)};
-        emit(m, &ev);
-    }
-}
-
-uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now, bool hold)
+uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now, bool hold, const mac_carried *what)
 {
     assert(m->st[s].state == MAC_RELAY && m->st[s].transmitter == NONE);
     m->st[s].relay_hold = hold;
+    m->relay_what = what; /* for relay_started's trace event */
     begin_transmission(m, s, now, TRACE_TX_FRAME);
+    m->relay_what = NULL;
     return m->no_memory ? UINT64_MAX : m->st[s].tx_id;
 }
 
-void mac_relay_end(mac *m, uint32_t s, sim_time now)
+void mac_relay_end(mac *m, uint32_t s, sim_time now, const mac_carried *what, bool whole)
 {
     station *x = &m->st[s];
     assert(x->state == MAC_RELAY && x->transmitter != NONE);
@@ -1453,9 +1462,24 @@ void mac_relay_end(mac *m, uint32_t s, sim_time now)
     /* next, before any other event of the MAC at this instant (the
      * network calls this in phase 1 of mac.h's ordering) */
     push(m, now, MAC_EV_TX_END, MAC_PHASE_END - 1, s, x->end_gen);
+    /* Reported now, while what it carried is known (the end itself comes
+     * by that event, at this instant). A frame cut short without jam (its
+     * sender's fragment, repeated) was the frame's signal to its end. */
+    if (wants(m, TRACE_RELAY_END)) {
+        trace_event ev;
+        relay_event(m, &ev, TRACE_RELAY_END, now, s, what);
+        ev.tx_end = now;
+        ev.jam_start = whole                          ? SIM_TIME_NEVER
+                       : x->jam_start != SIM_TIME_NEVER ? x->jam_start
+                       : what != NULL && what->f != NULL ? now
+                                                         : SIM_TIME_NEVER;
+        ev.relay_whole = whole;
+        ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
+        emit(m, &ev);
+    }
 }
 
-void mac_relay_jam(mac *m, uint32_t s, sim_time now)
+void mac_relay_jam(mac *m, uint32_t s, sim_time now, const mac_carried *what)
 {
     station *x = &m->st[s];
     assert(x->state == MAC_RELAY && x->transmitter != NONE);
@@ -1463,11 +1487,9 @@ void mac_relay_jam(mac *m, uint32_t s, sim_time now)
         return; /* jamming already */
     x->jam_start = now;
     if (wants(m, TRACE_RELAY_JAM)) {
-        trace_event ev = {.kind = TRACE_RELAY_JAM, .time = now, .station = TRACE_NO_STATION,
-                          .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
-                          .tx_id = trace_id(m, x), .tx_start = x->tx_start,
-                          .tx_end = SIM_TIME_NEVER, .jam_start = now,
-                          .probe_start = x->tx_start + medium_probe_delay(m->med, s)};
+        trace_event ev;
+        relay_event(m, &ev, TRACE_RELAY_JAM, now, s, what);
+        ev.jam_start = now;
         emit(m, &ev);
     }
 }

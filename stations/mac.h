@@ -138,10 +138,11 @@ typedef struct mac_class {
 typedef struct mac_net_hooks {
     /* A transmission begins or ends at tap `tap` (a station's or a relay):
      * its signal reaches the segment's ports later. At a begin, `f` is the
-     * frame it carries (NULL for a burst's extension or a relay); at an
-     * end, `whole` says whether it ended as a whole frame. */
+     * frame it carries (NULL for a burst's extension or a relay), with
+     * its attempt and the backoff slots drawn before it; at an end,
+     * `whole` says whether it ended as a whole frame. */
     void (*on_signal)(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
-                      uint32_t attempt, bool whole);
+                      uint32_t attempt, uint64_t backoff_slots, bool whole);
     /* A frame sent whole whose destination is not on this segment (or a
      * broadcast): the network judges it (mac_remote_verdict). `tx_id`
      * stays held on this medium until then. */
@@ -205,6 +206,17 @@ bool mac_enqueue(mac *m, uint32_t station, const frame *f, sim_time now);
  * as offered and dropped, traced as a drop. */
 void mac_drop(mac *m, uint32_t station, const frame *f, sim_time now);
 
+/* What a relay carries, for its trace events (trace.h, RELAY_START and
+ * RELAY_END): the frame (NULL: jam alone, or a burst's extension), its
+ * sender (run-wide station number), attempt, the backoff slots drawn
+ * before that attempt, and when the sender began it. */
+typedef struct mac_carried {
+    const frame *f;
+    uint32_t sender, attempt;
+    uint64_t backoff_slots;
+    sim_time sent_at;
+} mac_carried;
+
 /* A repeater's port relays a signal at tap `tap` (stations/MODEL.md,
  * "Networks of segments"): it begins at `now` and lasts until
  * mac_relay_end, which takes it off the medium by an event of its own at
@@ -212,14 +224,15 @@ void mac_drop(mac *m, uint32_t station, const frame *f, sim_time now);
  * end then. Returns the medium's id of the relay (UINT64_MAX: no
  * memory). Stations defer to it and collide with it like any signal.
  * `hold`: its record stays live until the network's verdict releases it
- * (medium_hold). */
-uint64_t mac_relay_begin(mac *m, uint32_t tap, sim_time now, bool hold);
-void mac_relay_end(mac *m, uint32_t tap, sim_time now);
+ * (medium_hold). `what` (not kept) names what it carries, for the trace
+ * only; at the end, `whole` says the frame went out whole. */
+uint64_t mac_relay_begin(mac *m, uint32_t tap, sim_time now, bool hold, const mac_carried *what);
+void mac_relay_end(mac *m, uint32_t tap, sim_time now, const mac_carried *what, bool whole);
 /* The relay at `tap` sends jam from `now` on (the repeater answers a
  * collision, or extends a fragment): reported as TRACE_RELAY_JAM, and its
  * TRACE_RELAY_END carries jam_start. Nothing else changes: a signal is a
  * signal to the medium. Once per relay; a second call does nothing. */
-void mac_relay_jam(mac *m, uint32_t tap, sim_time now);
+void mac_relay_jam(mac *m, uint32_t tap, sim_time now, const mac_carried *what);
 /* The network's verdict on a frame it judged (mac_net_hooks.on_remote):
  * counts it, reports TRACE_DELIVER with the frame's span at its receiver
  * [rx_start, now), and releases tx_id. */

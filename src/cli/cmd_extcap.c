@@ -79,6 +79,9 @@ static const field fields[] = {
     {"pace", "Pace (simulated seconds per second; empty: 1)", F_DOUBLE},
     {"scenario", "Scenario file", F_FILE},
     {"preset", "Preset (its scenario)", F_SELECTOR},
+    /* A network's segments are named by its scenario file or preset,
+     * which the dialog reads only at capture time: a name, checked then. */
+    {"probe-segment", "Probe segment (a network's; empty: every segment)", F_STRING},
 };
 
 #define N_FIELDS (sizeof fields / sizeof fields[0])

@@ -44,7 +44,7 @@
 #define RUN_SLICE_EVENTS 20000
 
 enum { OPT_FORMAT = 1, OPT_STATIONS_CSV, OPT_EVENTS, OPT_PCAP, OPT_PCAP_COLLISIONS,
-       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_SERIES, OPT_SERIES_INTERVAL,
+       OPT_PCAP_FORMAT, OPT_PCAP_LINKTYPE, OPT_PCAP_EPOCH, OPT_PROBE_SEGMENT, OPT_SERIES, OPT_SERIES_INTERVAL,
        OPT_SERIES_MAX_ROWS, OPT_DURATION, OPT_PACE };
 
 static const cli_option run_options[] = {
@@ -68,6 +68,10 @@ static const cli_option run_options[] = {
      "the date and time the run starts at in the trace: 2026-01-01T00:00:00Z, 2026-01-01 or "
      "seconds since 1970 (2000-01-01T00:00:00Z)",
      OPT_PCAP_EPOCH},
+    {"probe-segment", CLI_ARG_REQUIRED, "NAME",
+     "a network's trace from one segment's probe only: classic pcap holds one (the first "
+     "segment), pcapng every segment's on its own interfaces unless this is given",
+     OPT_PROBE_SEGMENT},
     {"series", CLI_ARG_REQUIRED, "FILE",
      "write a time series to FILE (CSV): throughput, attempts, backlog... per interval",
      OPT_SERIES},
@@ -104,6 +108,7 @@ typedef struct run_opts {
     bool pcap_linktype_set;
     bool pcap_epoch_set;
     const char *pcap_epoch; /* read once the container is known */
+    const char *probe_segment; /* --probe-segment as given, NULL: not given */
     const char *series;
     sim_time series_interval; /* 0: not given */
     uint64_t series_max_rows; /* 0: not given */
@@ -190,6 +195,13 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
         return 0;
     case OPT_SERIES_MAX_ROWS:
         return parse_u64(value, 1, UINT64_MAX, &o->series_max_rows, err, errlen);
+    case OPT_PROBE_SEGMENT:
+        if (value[0] == '\0') {
+            snprintf(err, errlen, "needs a segment's name");
+            return -1;
+        }
+        o->probe_segment = value;
+        return 0;
     case OPT_PCAP:
     case OPT_STATIONS_CSV:
     case OPT_EVENTS:
@@ -445,10 +457,17 @@ static int check_pcap_late(const engine *e, const pcap_sink_format *fmt)
 {
     const scenario *sc = engine_scenario(e);
     sim_time late = 0;
-    for (uint32_t s = 0; s < sc->n_stations; s++) {
-        sim_time d = engine_probe_delay(e, s);
-        if (d > late)
-            late = d;
+    /* On a network, every segment's probe: its stations' and its relays'
+     * taps (a relay starts by the end too). */
+    uint32_t n_seg = engine_segment_count(e);
+    for (uint32_t k = 0; k < (n_seg ? n_seg : 1); k++) {
+        const medium *m = engine_segment_medium(e, k);
+        uint32_t taps = n_seg ? medium_station_count(m) : sc->n_stations;
+        for (uint32_t s = 0; s < taps; s++) {
+            sim_time d = medium_probe_delay(m, s);
+            if (d > late)
+                late = d;
+        }
     }
     /* (the derived times were checked: duration + delay fits the clock) */
     if (pcap_sink_fits_in(fmt->container, fmt->epoch_s, sc->duration + late))
@@ -512,6 +531,42 @@ static void describe_trace(const scenario *sc, bool endless, char *comment, size
     else
         parse_format_time(sc->duration, dur, sizeof dur);
     pcap_sink_describe(sc, dur, comment, n, probe, pn);
+}
+
+/* --probe-segment against the (finished) scenario: a trace's option, for
+ * a network, naming one of its segments. Sets the format's segment.
+ * Prints the error; returns -1. */
+static int choose_probe_segment(const scenario *sc, run_opts *o)
+{
+    o->pcap_format.probe_segment = 0;
+    o->pcap_format.probe_segment_only = false;
+    if (o->probe_segment == NULL)
+        return 0;
+    char q[64];
+    parse_echo(o->probe_segment, q, sizeof q);
+    if (o->pcap == NULL) {
+        cli_error("--probe-segment: needs --pcap FILE");
+        return -1;
+    }
+    if (sc->net.n_segments == 0) {
+        cli_error("--probe-segment: '%s': the scenario has no segments (no [segment] "
+                  "sections: its one medium has one probe)",
+                  q);
+        return -1;
+    }
+    uint32_t k = network_segment_find(&sc->net, o->probe_segment);
+    if (k == UINT32_MAX) {
+        char names[600] = "";
+        size_t n = 0;
+        for (uint32_t i = 0; i < sc->net.n_segments && n < sizeof names; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
+                                  sc->net.segments[i].name);
+        cli_error("--probe-segment: no segment '%s' in the scenario (%s)", q, names);
+        return -1;
+    }
+    o->pcap_format.probe_segment = k;
+    o->pcap_format.probe_segment_only = true;
+    return 0;
 }
 
 /* Whether a sink's message is a write to a reader that left. */
@@ -665,6 +720,10 @@ static int run_main(int argc, char **argv, bool capture)
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
     }
+    if (choose_probe_segment(&sc, &opts) != 0) {
+        scenario_free(&sc);
+        return EXIT_STATUS_USAGE;
+    }
     if (opts.series_interval <= 0)
         opts.series_interval = SIM_PS_PER_S / 1000;
     if (opts.series != NULL &&
@@ -725,6 +784,7 @@ static int run_main(int argc, char **argv, bool capture)
         opts.pcap_format.comment = trace_comment;
         opts.pcap_format.probe = trace_probe;
         opts.pcap_format.groups = engine_scenario(e);
+        opts.pcap_format.network = &engine_scenario(e)->net;
         if (pcap_sink_open_format(opts.pcap, &engine_scenario(e)->phy, &po, &opts.pcap_format,
                                   &pcap, err, sizeof err) != 0)
             goto open_failed;

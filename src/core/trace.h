@@ -90,6 +90,21 @@ typedef struct trace_event {
     /* Original bytes of a replayed frame (NULL for synthetic traffic). */
     const uint8_t *payload;
     uint32_t payload_len;
+
+    /* RELAY_START, RELAY_END (networks only): what the relay carries onto
+     * its segment. When it carries a frame, the frame fields above (dest,
+     * frame_id, frame_bytes, attempt, collisions, queued_at, backoff_slots,
+     * payload) are that frame's, as at its sender's TX_START, and
+     * relay_from is its sender; TRACE_NO_STATION when it carries no frame
+     * (jam alone, or a burst's extension). relay_sent_at: when the sender
+     * began that attempt (its tx_start there). RELAY_END also says whether
+     * the frame went out whole (relay_whole) and, when not, jam_start:
+     * when the relay's output stopped being the frame and turned to jam
+     * (tx_start for a relay of jam alone; SIM_TIME_NEVER for a whole frame
+     * or an extension). */
+    uint32_t relay_from;
+    sim_time relay_sent_at;
+    bool relay_whole;
 } trace_event;
 
 #define TRACE_BIT(kind) (1u << (kind))

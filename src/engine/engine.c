@@ -664,13 +664,12 @@ sim_time engine_station_delay(const engine *e, uint32_t a, uint32_t b)
 {
     return e->net ? segnet_station_delay(e->net, a, b) : medium_delay(e->med, a, b);
 }
-sim_time engine_probe_delay(const engine *e, uint32_t s)
+
+const medium *engine_segment_medium(const engine *e, uint32_t k)
 {
-    return e->net ? segnet_probe_delay(e->net, s) : medium_probe_delay(e->med, s);
-}
-const medium *engine_segment_medium(const engine *e, uint32_t segment)
-{
-    return e->net && segment < segnet_segment_count(e->net) ? segnet_medium(e->net, segment) : NULL;
+    if (e->net == NULL)
+        return k == 0 ? e->med : NULL;
+    return k < segnet_segment_count(e->net) ? segnet_medium(e->net, k) : NULL;
 }
 
 uint64_t engine_slice_events(const engine *e, uint64_t last, uint64_t max_events)

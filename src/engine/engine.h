@@ -86,16 +86,15 @@ uint64_t engine_events(const engine *e);
 const scenario *engine_scenario(const engine *e);
 const medium *engine_medium(const engine *e);
 /* A network's segments (stations/MODEL.md, "Networks of segments"): how
- * many (0 without a network) and each one's medium. Its taps are the
+ * many (0 without a network) and each one's medium (without a network,
+ * segment 0's is the one medium; NULL past the last). Its taps are the
  * segment's stations in station order, then the ports of the repeaters on
  * it in repeater order (trace_event.tap names a relay's). */
 uint32_t engine_segment_count(const engine *e);
 const medium *engine_segment_medium(const engine *e, uint32_t segment);
 /* The one-way delay from station a's signal to station b, along the
- * path on a network (cables and repeaters); from station s to the probe
- * of its segment (the only one without a network). */
+ * path on a network (cables and repeaters). */
 sim_time engine_station_delay(const engine *e, uint32_t a, uint32_t b);
-sim_time engine_probe_delay(const engine *e, uint32_t s);
 /* The capture replayed as traffic (--traffic pcap:FILE), or NULL. */
 struct replay;
 const struct replay *engine_replay(const engine *e);

@@ -48,6 +48,7 @@ typedef struct carried {
     frame f;
     uint32_t refs, next_free;
     uint32_t sender, attempt;
+    uint64_t backoff_slots; /* drawn before the attempt (for the trace) */
     uint32_t seg, tap;    /* where it was sent */
     uint64_t tx_id;       /* its medium record there (held for the verdict) */
     uint64_t trace_id;    /* its number in the traces */
@@ -258,7 +259,7 @@ static sim_time farthest(const segnet *n, uint32_t s, uint32_t tap, uint32_t fro
 /* ---- the hooks: what the segments' MACs tell the network ---------------- */
 
 static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
-                      uint32_t attempt, bool whole)
+                      uint32_t attempt, uint64_t backoff_slots, bool whole)
 {
     seg_run *g = ctx;
     segnet *n = g->net;
@@ -272,6 +273,7 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
                 c->f = *f;
                 c->sender = g->station_id[tap];
                 c->attempt = attempt;
+                c->backoff_slots = backoff_slots;
                 c->seg = g->index;
                 c->tap = tap;
                 c->start = now;
@@ -358,6 +360,18 @@ static void bump(port_run *p)
     p->end_gen = (p->end_gen + 1) % GEN_NONE;
 }
 
+/* What the output of p carries, for the trace. */
+static mac_carried carried_by(const segnet *n, const port_run *p)
+{
+    mac_carried w = {.f = NULL, .sent_at = SIM_TIME_NEVER};
+    if (p->key != NONE) {
+        const carried *c = rec(n, p->key);
+        w = (mac_carried){.f = &c->f, .sender = c->sender, .attempt = c->attempt,
+                          .backoff_slots = c->backoff_slots, .sent_at = c->start};
+    }
+    return w;
+}
+
 static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_time u)
 {
     seg_run *g = &n->seg[p->seg];
@@ -378,7 +392,8 @@ static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_tim
         hold = (everywhere || n->seg_of_station[c->f.dest] == p->seg) &&
                (c->end == SIM_TIME_NEVER || c->whole) && n->relay_st[i] == RELAY_NONE;
     }
-    p->relay_tx = mac_relay_begin(g->mac, p->tap, u, hold);
+    mac_carried what = carried_by(n, p);
+    p->relay_tx = mac_relay_begin(g->mac, p->tap, u, hold, &what);
     if (hold && p->relay_tx != UINT64_MAX) {
         n->relay_tx[i] = p->relay_tx;
         n->relay_st[i] = RELAY_ON;
@@ -391,8 +406,10 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     if (u < p->out_begin + n->min_out_ps) { /* a fragment: extended with jam */
         p->cut = true;
         bump(p);
-        if (p->relay_tx != UINT64_MAX)
-            mac_relay_jam(g->mac, p->tap, u);
+        if (p->relay_tx != UINT64_MAX) {
+            mac_carried what = carried_by(n, p);
+            mac_relay_jam(g->mac, p->tap, u, &what);
+        }
         n->rep[p->rep].fragments_extended++;
         push(n, p->out_begin + n->min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
              out_arg(NONE, p->end_gen, false, ACT_END));
@@ -406,10 +423,11 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
     }
     if (p->out_whole)
         g->relayed++;
+    mac_carried what = carried_by(n, p);
     p->end_key = p->out == OUT_FRAME ? p->key : NONE; /* the reference moves there */
     if (p->out != OUT_FRAME)
         key_release(n, p->key);
-    mac_relay_end(g->mac, p->tap, u);
+    mac_relay_end(g->mac, p->tap, u, &what, p->out_whole);
     p->out = OUT_NONE;
     p->key = NONE;
 }
@@ -438,8 +456,10 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
             p->cut = true;
             p->out = OUT_JAM;
         }
-        if (p->relay_tx != UINT64_MAX) /* the trace says so (TRACE_RELAY_JAM) */
-            mac_relay_jam(n->seg[p->seg].mac, p->tap, u);
+        if (p->relay_tx != UINT64_MAX) { /* the trace says so (TRACE_RELAY_JAM) */
+            mac_carried what = carried_by(n, p);
+            mac_relay_jam(n->seg[p->seg].mac, p->tap, u, &what);
+        }
         break;
     case ACT_END:
         if (p->out == OUT_NONE || (gen != GEN_NONE && gen != p->end_gen))
@@ -899,12 +919,6 @@ sim_time segnet_station_delay(const segnet *n, uint32_t a, uint32_t b)
     assert(found); /* the network is connected (network.c refuses it else) */
     (void)found;
     return d;
-}
-
-sim_time segnet_probe_delay(const segnet *n, uint32_t s)
-{
-    const seg_run *g = &n->seg[n->seg_of_station[s]];
-    return medium_probe_delay(g->med, g->tap_of[s]);
 }
 
 uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }

@@ -78,9 +78,8 @@ bool segnet_out_of_memory(const segnet *n);
 /* Station s's MAC and its tap there. */
 mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap);
 /* The one-way delay from station a to station b along the path (cables
- * and repeaters), and from station s to its own segment's probe. */
+ * and repeaters). */
 sim_time segnet_station_delay(const segnet *n, uint32_t a, uint32_t b);
-sim_time segnet_probe_delay(const segnet *n, uint32_t s);
 uint32_t segnet_segment_count(const segnet *n);
 const medium *segnet_medium(const segnet *n, uint32_t segment);
 /* The longest delay from a station to another, along the path between

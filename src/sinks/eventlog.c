@@ -15,6 +15,7 @@
 struct eventlog {
     outfile out;
     const scenario *groups; /* names the stations' groups, or NULL */
+    const network *net;     /* names the segments (a network), or NULL */
     uint64_t lines;
     int err; /* first errno seen, 0 while all is well */
 };
@@ -47,13 +48,14 @@ static void on_event(void *ctx, const trace_event *ev)
     eventlog *l = ctx;
     if (l->err != 0)
         return;
-    char line[160]; /* the longest line, a group's name included, is about 140 */
+    char line[224]; /* the longest line, a group's and a segment's names included */
     char *p = line;
     if (ev->time < 0)
         *p++ = '-';
     p = put_u64(p, ev->time < 0 ? (uint64_t)0 - (uint64_t)ev->time : (uint64_t)ev->time);
     *p++ = ',';
-    p = put_u64(p, (uint64_t)ev->station + 1);
+    if (ev->station != TRACE_NO_STATION) /* a relay: no station sent it */
+        p = put_u64(p, (uint64_t)ev->station + 1);
     *p++ = ',';
     p = put_str(p, trace_kind_name(ev->kind));
     *p++ = ',';
@@ -66,8 +68,14 @@ static void on_event(void *ctx, const trace_event *ev)
     p = put_u64(p, ev->frame_bytes);
     if (l->groups != NULL) {
         *p++ = ',';
-        p = put_str(p, scenario_group_at(l->groups, scenario_group_of(l->groups, ev->station))
-                           ->name);
+        if (ev->station != TRACE_NO_STATION)
+            p = put_str(p, scenario_group_at(l->groups, scenario_group_of(l->groups, ev->station))
+                               ->name);
+    }
+    if (l->net != NULL) {
+        *p++ = ',';
+        if (ev->segment < l->net->n_segments)
+            p = put_str(p, l->net->segments[ev->segment].name);
     }
     *p++ = '\n';
     size_t len = (size_t)(p - line);
@@ -92,8 +100,10 @@ int eventlog_open(const char *path, const scenario *sc, eventlog **out, char *er
         return -1;
     }
     l->groups = sc != NULL && sc->n_named ? sc : NULL;
+    l->net = sc != NULL && sc->net.n_segments > 0 ? &sc->net : NULL;
     errno = 0;
-    if (fputs(header, l->out.f) == EOF || fputs(l->groups ? ",group\n" : "\n", l->out.f) == EOF)
+    if (fputs(header, l->out.f) == EOF || fputs(l->groups ? ",group" : "", l->out.f) == EOF ||
+        fputs(l->net ? ",segment\n" : "\n", l->out.f) == EOF)
         l->err = errno ? errno : EIO;
     *out = l;
     return 0;

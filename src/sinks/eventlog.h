@@ -5,10 +5,18 @@
  * then one line per trace event in the engine's order: the simulated time
  * in picoseconds, the station numbered from 1, the event's name
  * (trace_kind_name: arrival, drop, tx_start, collision, jam, tx_end,
- * backoff, tx_ok, abort, deliver), the attempt (1-based), the slots of a
+ * backoff, tx_ok, abort, deliver, relay_start, relay_jam, relay_end), the
+ * attempt (1-based), the slots of a
  * backoff draw (0 for other events), the frame id and the frame's size in
  * bytes (destination address through FCS); when the scenario names
- * groups, a last column `group` names the station's group. Lines are whole: an interrupted
+ * groups, a column `group` names the station's group. On a network of
+ * segments (stations/MODEL.md, "Networks of segments") a last column
+ * `segment` names the segment where the event was seen (trace_event.segment),
+ * and the repeaters' relays appear as relay_start, relay_jam (the relay
+ * turns to jam: a collision, or a fragment extended) and relay_end lines
+ * with an empty station (and group): their attempt, frame id and bytes are
+ * the frame the relay carries (0 for jam alone). Without segments the
+ * file is as it was. Lines are whole: an interrupted
  * run still leaves a valid CSV, written through outfile.h (temporary file,
  * renamed into place by eventlog_close).
  *

