@@ -13,8 +13,8 @@
 # without -X (the plugin loaded); an option set for the interface
 # (-o extcap.csmacd.stations:3) reaches the run, and a preset's scenario
 # too; every field of the dialog is an option of `csmacd run --help`, each
-# with its help as tooltip (the probe segment's field included); a wrong
-# interface is exit 2; a capture stopped
+# with its help as tooltip; the probe segment chosen for a scenario of
+# segments keeps that segment's records only; a wrong interface is exit 2; a capture stopped
 # by SIGTERM ends with status 0 and a complete trace. Exit 77 (skipped)
 # when tshark is not installed.
 set -eu
@@ -79,6 +79,16 @@ for call in $(sed -n 's/^arg {number=[0-9]*}{call=\(--[a-z-]*\)}.*/\1/p' config.
         fail "dialog field $call: tooltip is not the option's help"
 done
 [ "$n" -eq 11 ] || fail "the dialog has $n fields, not 11"
+
+# A network's segment, chosen in the dialog: only its probe's records.
+# (Wireshark names an option's preference after its call without the
+# dashes: --probe-segment is extcap.csmacd.probesegment.)
+printf '[segment west]\ntype = coax\nlength = 100\n[segment east]\ntype = coax\nlength = 100\n[repeater r]\nports = west@100, east@0\n[group a]\nstations = 2\nsegment = west\n[group b]\nstations = 2\nsegment = east\n' >net.ini
+TS -i csmacd -o "extcap.csmacd.scenario:$PWD/net.ini" -o extcap.csmacd.probesegment:east \
+    -a duration:1 -w seg.pcapng
+tshark -r seg.pcapng -T fields -e frame.interface_name 2>/dev/null | sort -u >seg.ifaces
+[ -s seg.ifaces ] || fail "probe segment east: no records"
+if grep -qv '^east-' seg.ifaces; then fail "probe segment east: records of $(cat seg.ifaces)"; fi
 
 # Bad input, and a stop by SIGTERM.
 rc=0
