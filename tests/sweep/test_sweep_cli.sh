@@ -24,8 +24,8 @@
 #            (NAME.frames_sent, ...) and the budget's (pdv_bits, verdict),
 #            summed segments equal the run's counts, a segment's or a
 #            repeater's key as an axis (backbone.length, r1.delay), and
-#            the cascaded-hubs preset gives the outcomes its header
-#            documents (default seed);
+#            the cascaded-hubs and five-four-three presets give the
+#            outcomes their headers document (default seed);
 #   groups   sweeps over any key (--grid), group keys and the per-group
 #            columns: the weakest-link, mixed-storm and file-server
 #            presets give the outcomes they document (exact counts with
@@ -340,6 +340,36 @@ late = [float(r["late_collisions"]) for r in rows]
 assert late[:3] == [0, 0, 0] and late[3] > 0, late
 assert float(rows[2]["model_round_trip_bits"]) < 512 < float(rows[3]["model_round_trip_bits"])
 print("cascaded-hubs: pdv %s, late %s" % (pdv, late))
+PY
+
+    # five-four-three: Clause 13's Model 2 values for a chain of 500 m
+    # 10BASE5 segments (Table 13-3: left end 11.75, middle 46.5, right end
+    # 169.5 bit times, plus 0.0866 per metre; Table 13-4: 16 for the
+    # transmitting end, 11 per middle segment), Model 1's verdicts, the
+    # model's round trip (cable at 0.77c, 23 bit times per repeater) past
+    # the slotTime from the sixth repeater on, and frames lost silently
+    # there only.
+    sweep --preset five-four-three --duration 100ms --reps 1 --csv 543.csv --plot 543.svg \
+        2>543.err || fail "five-four-three"
+    python3 "$HERE/check_plot.py" 543.svg "Model 1 (5-4-3 rule): at most 4 repeaters" \
+        "Model 2: path delay value at most 575 bit times" || fail "543.svg"
+    python3 - 543.csv <<'PY' || fail "five-four-three outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [r["far.segment"] for r in rows] == ["s%d" % k for k in range(1, 8)]
+mid = 46.5 + 500 * 0.0866
+for k, r in enumerate(rows, 1):
+    pdv = 11.75 + 500 * 0.0866 + (k - 1) * mid + 169.5 + 500 * 0.0866
+    assert abs(float(r["pdv_bits"]) - pdv) < 0.01, (k, r["pdv_bits"], pdv)
+    assert float(r["pvv_bits"]) == 16 + 11 * (k - 1), (k, r["pvv_bits"])
+    one_way = (k + 1) * 500 / (0.77 * 299792458) * 1e7 + k * 23
+    assert abs(float(r["model_round_trip_bits"]) - 2 * one_way) < 0.01, (k, r["model_round_trip_bits"])
+# Model 1: at most 3 coax segments (k >= 3 breaks it), 4 repeaters, 5 segments
+assert [r["verdict"] == "within" for r in rows] == [True, True] + [False] * 5
+assert "5 repeaters" in rows[4]["verdict"] and "repeaters" not in rows[3]["verdict"]
+lost = [float(r["frames_corrupted"]) for r in rows]
+assert lost[:5] == [0] * 5 and lost[5] > 0 and lost[6] > 0, lost
+print("five-four-three: lost %s" % lost)
 PY
     ;;
 groups)
