@@ -79,6 +79,8 @@ typedef struct station_class {
 typedef struct station {
     const station_class *cls;
     mac_state state;
+    uint32_t id;         /* its station number in the run (the tap itself on
+                            one segment), MAC_NO_STATION at a repeater's port */
     bool has_frame;      /* cur holds the frame being sent */
     bool deferred_first; /* the first attempt waited on deference */
     bool late;           /* the collision now being jammed was late */
@@ -151,8 +153,7 @@ struct mac {
     uint32_t wanted; /* union of the sinks' kinds */
 
     /* A segment of a network (mac_config): NULL and 0 for one segment. */
-    uint32_t base;           /* events target base + tap */
-    uint32_t *station_id;    /* per tap (NULL: the tap is the station) */
+    uint64_t arg_tag;        /* segment << 32, in every event's arg (mac.h) */
     const uint32_t *tap_of;  /* per station of the run (not owned) */
     uint32_t n_all;          /* the run's stations */
     uint64_t *trace_ids;     /* the run's counter of trace tx ids (networked) */
@@ -211,7 +212,7 @@ static inline bool wants(const mac *m, trace_kind k)
 /* A tap's station number in the run (the tap itself on one segment). */
 static inline uint32_t gid(const mac *m, uint32_t s)
 {
-    return m->station_id ? m->station_id[s] : s;
+    return m->st[s].id;
 }
 
 /* A transmission's number in the traces: the medium's id on one
@@ -251,7 +252,7 @@ static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time
 
 static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
 {
-    sim_event ev = {.time = t, .arg = arg, .target = m->base + s, .type = type, .phase = phase};
+    sim_event ev = {.time = t, .arg = m->arg_tag | arg, .target = s, .type = type, .phase = phase};
     if (evq_push(m->q, &ev) != 0)
         m->no_memory = true; /* the run stops after this event */
 }
@@ -1504,7 +1505,7 @@ static void on_ready(mac *m, uint32_t s, sim_time now, uint32_t gen)
 
 void mac_handle(mac *m, const sim_event *ev)
 {
-    uint32_t s = ev->target - m->base;
+    uint32_t s = ev->target;
     switch (ev->type) {
     case MAC_EV_TX_END:
         on_tx_end(m, s, ev->time, (uint32_t)ev->arg);
@@ -1548,7 +1549,7 @@ int mac_create(const mac_config *cfg, mac **out)
     m->refill_ctx = cfg->refill_ctx;
     m->on_rx = cfg->on_rx;
     m->rx_ctx = cfg->rx_ctx;
-    m->base = cfg->target_base;
+    m->arg_tag = (uint64_t)cfg->segment << 32;
     m->tap_of = cfg->tap_of;
     m->n_all = cfg->station_id ? cfg->n_all_stations : m->n;
     m->trace_ids = cfg->trace_ids;
@@ -1583,14 +1584,6 @@ int mac_create(const mac_config *cfg, mac **out)
     m->sinks = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sinks);
     m->sink_kinds = malloc((cfg->n_sinks ? cfg->n_sinks : 1) * sizeof *m->sink_kinds);
     m->found = malloc((m->n ? m->n : 1) * sizeof *m->found);
-    if (cfg->station_id) {
-        m->station_id = malloc((m->n ? m->n : 1) * sizeof *m->station_id);
-        if (!m->station_id) {
-            mac_destroy(m);
-            return -1;
-        }
-        memcpy(m->station_id, cfg->station_id, m->n * sizeof *m->station_id);
-    }
     m->sig_cap = 16;
     m->sig = malloc(m->sig_cap * sizeof *m->sig);
     if (m->found && (medium_reach_create(m->med, &m->cd_reach) != 0 ||
@@ -1618,7 +1611,8 @@ int mac_create(const mac_config *cfg, mac **out)
     for (uint32_t s = 0; s < m->n; s++) {
         station *x = &m->st[s];
         x->cls = &m->cls[cfg->class_of ? cfg->class_of[s] : 0];
-        x->state = gid(m, s) == MAC_NO_STATION ? MAC_RELAY : MAC_IDLE;
+        x->id = cfg->station_id ? cfg->station_id[s] : s;
+        x->state = x->id == MAC_NO_STATION ? MAC_RELAY : MAC_IDLE;
         x->timed = x->transmitter = x->blocker = NONE;
         m->blocked_head[s] = NONE;
         x->planned = SIM_TIME_NEVER;
@@ -1650,7 +1644,6 @@ void mac_destroy(mac *m)
     free(m->sig);
     free(m->rx);
     free(m->found);
-    free(m->station_id);
     free(m->cls);
     medium_reach_destroy(m->cd_reach);
     medium_reach_destroy(m->plan_reach);

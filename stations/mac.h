@@ -40,7 +40,10 @@
 typedef struct mac mac;
 
 /* Event types the MAC schedules (the engine passes them back to
- * mac_handle). Types below MAC_EV_LIMIT belong to the MAC. */
+ * mac_handle). Types below MAC_EV_LIMIT belong to the MAC; an event's
+ * target is a tap, and its arg's upper 32 bits are mac_config.segment
+ * (the engine of a network finds the MAC from it; the MAC's own args fit
+ * in 32 bits). */
 enum {
     MAC_EV_TX_END = 1,  /* a transmission's last bit leaves */
     MAC_EV_COLLISION,   /* a foreign signal reaches a transmitter */
@@ -171,14 +174,13 @@ typedef struct mac_config {
     size_t n_sinks;
     /* A segment of a network (all NULL or 0 for one segment, where a tap
      * is a station): */
-    uint32_t target_base;      /* events target target_base + tap */
     const uint32_t *station_id;/* per tap: the station's number in the run,
                                   or MAC_NO_STATION for a repeater's port */
     const uint32_t *tap_of;    /* per station of the run: its tap here, or
                                   MAC_NO_STATION on another segment */
     uint32_t n_all_stations;   /* the run's stations (a dest beyond: broadcast) */
     uint64_t *trace_ids;       /* the run's counter of trace tx ids, shared */
-    uint32_t segment;          /* trace_event.segment */
+    uint32_t segment;          /* trace_event.segment; its events' arg's upper bits */
     const mac_net_hooks *net;  /* copied */
 } mac_config;
 

@@ -50,42 +50,35 @@ typedef enum trace_abort_reason {
 #define TRACE_NO_STATION UINT32_MAX /* a relay: no station sends it */
 
 typedef struct trace_event {
+    /* (fields ordered to leave no padding: the engine fills one per event) */
     trace_kind kind;
     uint32_t segment;   /* where it was seen: its segment (0 without a network) */
     sim_time time;      /* when it happened, at the station named */
     uint32_t station;   /* the sender (for DELIVER too); RELAY_*: TRACE_NO_STATION */
-    uint32_t tap;       /* RELAY_*: the port's tap on its segment (the segment's
-                           stations first, in station order, then the ports of the
-                           repeaters on it, in repeater order); 0 otherwise */
     uint32_t dest;      /* destination station, or TRACE_NO_DEST for broadcast */
     uint64_t frame_id;  /* unique in a run: station << 40 | per-station number */
     uint32_t frame_bytes; /* DA through FCS, after padding to the minimum */
     uint32_t attempt;   /* 1-based number of the current attempt */
     uint32_t collisions;/* collisions this frame has had so far (this one included) */
+    uint32_t tap;       /* RELAY_*: the port's tap on its segment (the segment's
+                           stations first, in station order, then the ports of the
+                           repeaters on it, in repeater order); 0 otherwise */
     sim_time queued_at; /* when the frame entered the queue */
 
     /* TX_START, TX_END, COLLISION, JAM */
     uint64_t tx_id;     /* unique per transmission, increasing with start time */
     trace_tx_kind tx_kind;
+    /* TX_OK, ABORT */
+    trace_abort_reason abort_reason;
     sim_time tx_start;  /* first preamble bit leaves the transmitter */
     sim_time tx_end;    /* last bit (of frame, extension or jam) leaves it */
     sim_time jam_start; /* SIM_TIME_NEVER if the transmission was not aborted */
     sim_time probe_start; /* first bit passes the probe */
     uint64_t bits_on_wire; /* TX_END: bits sent, preamble included (floor) */
-    bool late;          /* COLLISION: more than slotTime after the first bit */
 
     /* BACKOFF and the frame attempt that follows it */
     uint64_t backoff_slots; /* slots drawn (0 for policies counted in time) */
     sim_time backoff_ps;    /* the wait itself */
-
-    /* TX_OK, ABORT */
-    trace_abort_reason abort_reason;
-
-    /* DELIVER */
-    bool ok;            /* received correctly: sent whole, nothing overlapped it */
-    /* DELIVER also sets tx_start and tx_end to the frame's span at its
-     * receiver (the farthest one for a broadcast): its first preamble bit
-     * to its last bit (extension included); tx_end is the event's time. */
 
     /* Original bytes of a replayed frame (NULL for synthetic traffic). */
     const uint8_t *payload;
@@ -104,7 +97,14 @@ typedef struct trace_event {
      * or an extension). */
     uint32_t relay_from;
     sim_time relay_sent_at;
-    bool relay_whole;
+
+    bool late;          /* COLLISION: more than slotTime after the first bit */
+    /* DELIVER */
+    bool ok;            /* received correctly: sent whole, nothing overlapped it */
+    /* DELIVER also sets tx_start and tx_end to the frame's span at its
+     * receiver (the farthest one for a broadcast): its first preamble bit
+     * to its last bit (extension included); tx_end is the event's time. */
+    bool relay_whole;   /* RELAY_END: see relay_from */
 } trace_event;
 
 #define TRACE_BIT(kind) (1u << (kind))

@@ -597,7 +597,8 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
     segnet *const net = e->net;
     mac *const one = e->mac;
     for (;;) {
-        if (e->no_memory || (net ? segnet_out_of_memory(net) : mac_out_of_memory(one))) {
+        if (e->no_memory || (__builtin_expect(net != NULL, 0) ? segnet_out_of_memory(net)
+                                                               : mac_out_of_memory(one))) {
             e->no_memory = true;
             return ENGINE_OUT_OF_MEMORY;
         }
@@ -628,7 +629,8 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
         handled++;
         if (ev.type < MAC_EV_LIMIT) {
             /* one call site: the compiler inlines the MAC into this loop */
-            mac_handle(net ? segnet_target_mac(net, ev.target) : one, &ev);
+            mac_handle(__builtin_expect(net != NULL, 0) ? segnet_target_mac(net, &ev) : one,
+                       &ev);
         } else if (ev.type >= SEGNET_EV_FIRST) {
             segnet_handle(net, &ev);
         } else if (ev.type == ENGINE_EV_ARRIVAL) {

@@ -94,7 +94,7 @@ typedef struct seg_run {
     uint32_t index;
     medium *med;
     mac *mac;
-    uint32_t base, n_taps, n_st; /* taps: n_st stations, then ports */
+    uint32_t n_taps, n_st; /* taps: n_st stations, then ports */
     uint32_t *station_id;        /* per tap */
     uint32_t *tap_of;            /* per station of the run: its tap here, or NONE */
     uint32_t *port_of;           /* per port tap (tap - n_st): the port's index */
@@ -112,8 +112,6 @@ struct segnet {
     rep_run *rep;
     port_run *port;
     uint32_t *seg_of_station;  /* per station */
-    uint32_t *seg_of_target;   /* per event target of a MAC */
-    uint32_t n_targets;
     carried *c;                /* records, n_seg relay slots each below */
     uint64_t *relay_tx;
     uint8_t *relay_st;
@@ -650,9 +648,9 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
     key_release(n, key);
 }
 
-mac *segnet_target_mac(const segnet *n, uint32_t target)
+mac *segnet_target_mac(const segnet *n, const sim_event *ev)
 {
-    return n->seg[n->seg_of_target[target]].mac;
+    return n->seg[ev->arg >> 32].mac;
 }
 
 void segnet_handle(segnet *n, const sim_event *ev)
@@ -739,8 +737,6 @@ int segnet_create(const scenario *sc, segnet **out)
         const net_segment *ns = &net->segments[s];
         g->net = n;
         g->index = s;
-        g->base = n->n_targets;
-        n->n_targets += g->n_taps;
         uint32_t nt = g->n_taps ? g->n_taps : 1;
         g->station_id = malloc(nt * sizeof *g->station_id);
         g->tap_of = malloc((n->n_all ? n->n_all : 1) * sizeof *g->tap_of);
@@ -791,12 +787,6 @@ int segnet_create(const scenario *sc, segnet **out)
         n->seg_res[s].name = ns->name;
         n->seg_res[s].stations = g->n_st;
     }
-    n->seg_of_target = malloc((n->n_targets ? n->n_targets : 1) * sizeof *n->seg_of_target);
-    if (!n->seg_of_target)
-        return -1;
-    for (uint32_t s = 0; s < n->n_seg; s++)
-        for (uint32_t k = 0; k < n->seg[s].n_taps; k++)
-            n->seg_of_target[n->seg[s].base + k] = s;
     for (uint32_t r = 0; r < n->n_rep; r++) {
         n->rep_res[r].name = net->repeaters[r].name;
         n->rep_res[r].ports = net->repeaters[r].n_ports;
@@ -839,7 +829,6 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             .sinks = cfg->sinks,
             .sink_kinds = cfg->sink_kinds,
             .n_sinks = cfg->n_sinks,
-            .target_base = g->base,
             .station_id = g->station_id,
             .tap_of = g->tap_of,
             .n_all_stations = n->n_all,
@@ -882,7 +871,6 @@ void segnet_destroy(segnet *n)
     free(n->rep);
     free(n->port);
     free(n->seg_of_station);
-    free(n->seg_of_target);
     free(n->c);
     free(n->relay_tx);
     free(n->relay_st);
@@ -1013,7 +1001,7 @@ size_t segnet_bytes(const segnet *n)
 {
     size_t b = sizeof *n + n->n_seg * sizeof *n->seg + n->n_rep * sizeof *n->rep +
                n->n_ports * sizeof *n->port + n->c_cap * (sizeof *n->c + n->n_seg * 9) +
-               (n->n_all + n->n_targets) * sizeof(uint32_t);
+               n->n_all * sizeof(uint32_t);
     for (uint32_t s = 0; s < n->n_seg; s++) {
         const seg_run *g = &n->seg[s];
         b += medium_bytes(g->med) + (g->mac ? mac_bytes(g->mac) : 0) +

@@ -69,8 +69,8 @@ int segnet_start(segnet *n, const segnet_macs *cfg);
 /* mac_start on every segment. */
 void segnet_mac_start(segnet *n, sim_time t);
 
-/* The MAC an event of a MAC type is for (its target). */
-mac *segnet_target_mac(const segnet *n, uint32_t target);
+/* The MAC an event of a MAC type is for (its arg's upper bits: its segment). */
+mac *segnet_target_mac(const segnet *n, const sim_event *ev);
 /* Handles an event of the network's own (SEGNET_EV_FIRST and above). */
 void segnet_handle(segnet *n, const sim_event *ev);
 bool segnet_out_of_memory(const segnet *n);
