@@ -647,7 +647,7 @@ void tui_driver_destroy(tui_driver *d)
     tui_netview_destroy(d->netv);
     free(d->rows);
     free(d->pos);
-    free(d->spans);
+    free(d->spans.v);
     tui_saves_destroy(d->saves);
     free(d);
 }

@@ -2,8 +2,8 @@
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
  * tui_step.c (the single step, told in words), tui_snapshot.c (what the
- * screen shows, the geometry of the signals) and tui_netsnap.c (the same
- * for a network of segments).
+ * screen shows) and tui_netsnap.c (the same for a network of segments),
+ * both placing the signals with tui_spans.h.
  * The saves are tui_save.h's, which knows no driver: the driver hands it
  * plain data and steps the trace's handle, whose outcome comes back as
  * text for the status line.
@@ -21,6 +21,7 @@
 #include "timeline_sink.h"
 #include "tui_driver.h"
 #include "tui_save.h"
+#include "tui_spans.h"
 
 #define DRIVER_MAX_N 1024u            /* the most stations + will add */
 #define DRIVER_RUN_PS (3600 * SIM_PS_PER_S) /* engines run "for ever": 1 h */
@@ -107,8 +108,7 @@ struct tui_driver {
     tui_station_row *rows;
     double *pos;
     size_t rows_cap;
-    tui_span *spans;
-    size_t n_spans, spans_cap;
+    span_list spans;
     uint8_t timeline[TUI_TIMELINE_MAX];
     char traffic_desc[64];
     char ref_label[64];

@@ -41,8 +41,7 @@ struct tui_netview {
     uint32_t n_seg, n_st;
     uint32_t *station_tap; /* per station: its tap on its segment */
     uint32_t *station_seg;
-    tui_span *spans;
-    size_t n_spans, cap;
+    span_list spans;
 };
 
 void tui_netview_destroy(tui_netview *v)
@@ -57,7 +56,7 @@ void tui_netview_destroy(tui_netview *v)
     }
     free(v->station_tap);
     free(v->station_seg);
-    free(v->spans);
+    free(v->spans.v);
     free(v);
 }
 
@@ -162,68 +161,6 @@ int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out)
     return 0;
 }
 
-static void add(tui_netview *v, double from, double to, bool jam, uint32_t who)
-{
-    if (to <= from)
-        return;
-    if (v->n_spans == v->cap) {
-        size_t nc = v->cap ? 2 * v->cap : 256;
-        tui_span *ns = realloc(v->spans, nc * sizeof *ns);
-        if (!ns)
-            return;
-        v->spans = ns;
-        v->cap = nc;
-    }
-    v->spans[v->n_spans++] = (tui_span){from, to, jam, who};
-}
-
-/* Coax: the stretches of cable the signal covers at t, as fractions. */
-static void coax(tui_netview *v, const seg_view *g, const timeline_tx *r, uint32_t tap,
-                 sim_time t, uint32_t who)
-{
-    double L = g->L, x = g->tap_ps[tap];
-    sim_time end = r->end == SIM_TIME_NEVER || r->end > t ? t : r->end;
-    double far = (double)(t - r->start), near = (double)(t - end);
-    double jam = r->jam_start != SIM_TIME_NEVER && r->jam_start < t ? (double)(t - r->jam_start)
-                                                                     : -1;
-    if (near >= x && near >= L - x)
-        return; /* the whole signal has left the cable */
-    if (far <= 0)
-        far = 1e-6 * L; /* just begun: a sliver at the tap */
-    double sect[2][2] = {{near, jam >= 0 ? jam : near}, {jam >= 0 ? jam : near, far}};
-    for (int k = 0; k < 2; k++) {
-        double a = sect[k][0], b = sect[k][1];
-        if (b <= a)
-            continue;
-        bool is_jam = k == 0;
-        if (a <= 0) { /* one stretch through the tap */
-            add(v, fmax(x - b, 0) / L, fmin(x + b, L) / L, is_jam, who);
-            continue;
-        }
-        if (x + a < L)
-            add(v, (x + a) / L, fmin(x + b, L) / L, is_jam, who);
-        if (x - a > 0)
-            add(v, fmax(x - b, 0) / L, (x - a) / L, is_jam, who);
-    }
-}
-
-/* Hub: around each tap's place, the signal while it is there. */
-static void hub(tui_netview *v, const seg_view *g, const medium *m, const timeline_tx *r,
-                uint32_t tap, sim_time t, uint32_t who)
-{
-    double half = g->n_taps > 1 ? 0.5 / (double)(g->n_taps - 1) : 0.5;
-    for (uint32_t j = 0; j < g->n_taps; j++) {
-        sim_time dl = medium_delay(m, tap, j);
-        if (r->start + dl > t)
-            continue;
-        if (r->end != SIM_TIME_NEVER && r->end + dl <= t)
-            continue;
-        bool jam = r->jam_start != SIM_TIME_NEVER && r->jam_start + dl <= t;
-        double c = g->tap_pos[j];
-        add(v, c - half * 0.8, c + half * 0.8, jam, who);
-    }
-}
-
 /* Records further back than this have left every cable. */
 #define NET_RECENT 512
 
@@ -236,11 +173,11 @@ void tui_netview_snapshot(tui_netview *v, const timeline_sink *tl, sim_time t,
         rows[i].segment = v->out[seg].name;
         pos[i] = v->seg[seg].tap_pos[v->station_tap[i]];
     }
-    v->n_spans = 0;
+    v->spans.n = 0;
     size_t cnt = timeline_sink_count(tl), first = cnt > NET_RECENT ? cnt - NET_RECENT : 0;
     size_t at[NET_MAX_SEGMENTS + 1];
     for (uint32_t s = 0; s < v->n_seg; s++) {
-        at[s] = v->n_spans;
+        at[s] = v->spans.n;
         const seg_view *g = &v->seg[s];
         for (size_t i = first; i < cnt; i++) {
             const timeline_tx *r = timeline_sink_at(tl, i);
@@ -258,14 +195,14 @@ void tui_netview_snapshot(tui_netview *v, const timeline_sink *tl, sim_time t,
                 continue;
             uint32_t who = relay ? TUI_SPAN_JOINT | (tap - g->n_st) : r->station;
             if (v->out[s].hub)
-                hub(v, g, v->med[s], r, tap, t, who);
+                span_list_star(&v->spans, v->med[s], tap, g->tap_pos, g->n_taps, r, t, who);
             else
-                coax(v, g, r, tap, t, who);
+                span_list_line(&v->spans, g->L, g->tap_ps[tap], r, t, who);
         }
     }
-    at[v->n_seg] = v->n_spans;
+    at[v->n_seg] = v->spans.n;
     for (uint32_t s = 0; s < v->n_seg; s++) { /* the array may have moved */
-        v->out[s].spans = v->spans + at[s];
+        v->out[s].spans = v->spans.v + at[s];
         v->out[s].n_spans = at[s + 1] - at[s];
     }
     out->segments = v->out;

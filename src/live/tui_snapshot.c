@@ -78,83 +78,6 @@ static double zoom_floor(const tui_driver *d)
     return 0;
 }
 
-static void add_span(tui_driver *d, double from, double to, bool jam, uint32_t station)
-{
-    if (to <= from)
-        return;
-    if (d->n_spans == d->spans_cap) {
-        size_t nc = d->spans_cap ? 2 * d->spans_cap : 64;
-        tui_span *ns = realloc(d->spans, nc * sizeof *ns);
-        if (!ns)
-            return;
-        d->spans = ns;
-        d->spans_cap = nc;
-    }
-    d->spans[d->n_spans++] = (tui_span){from, to, jam, station};
-}
-
-/* Bus: the signal of one transmission covers the points whose distance
- * (as delay) from the transmitter lies in [t - end, t - start): the part
- * sent as jam covers [t - end, t - jam_start). */
-static void bus_spans(tui_driver *d, const timeline_tx *r, sim_time t)
-{
-    if (r->start > t || r->station >= d->n)
-        return;
-    double L = d->cable_ps > 0 ? (double)d->cable_ps : 1.0;
-    double x = (double)d->pos_ps[r->station];
-    sim_time end = r->end == SIM_TIME_NEVER || r->end > t ? t : r->end;
-    double far = (double)(t - r->start);
-    double near = (double)(t - end);
-    double jam = r->jam_start != SIM_TIME_NEVER && r->jam_start < t ? (double)(t - r->jam_start)
-                                                                     : -1;
-    if (near >= L + x && near >= L)
-        return; /* the whole signal has left the cable */
-    /* Sections by distance from the transmitter: [near, jam) jam, [jam, far)
-     * frame; without a jam [near, far) is all frame. */
-    /* A signal that has just left its transmitter covers no cable yet:
-     * show it at the transmitter all the same (a sliver of one column). */
-    if (far <= 0)
-        far = 1e-6 * L;
-    double sect[2][2] = {{near, jam >= 0 ? jam : near}, {jam >= 0 ? jam : near, far}};
-    for (int k = 0; k < 2; k++) {
-        double a = sect[k][0], b = sect[k][1];
-        if (b <= a)
-            continue;
-        bool is_jam = k == 0;
-        if (d->cable_ps == 0) { /* every station at one point */
-            add_span(d, 0, 1, is_jam, r->station);
-            continue;
-        }
-        if (a <= 0) { /* one stretch through the transmitter */
-            add_span(d, fmax(x - b, 0) / L, fmin(x + b, L) / L, is_jam, r->station);
-            continue;
-        }
-        /* Right of the transmitter: [x + a, x + b); left: (x - b, x - a]. */
-        double r0 = x + a, r1 = x + b, l0 = x - b, l1 = x - a;
-        if (r1 > r0)
-            add_span(d, fmax(r0, 0) / L, fmin(r1, L) / L, is_jam, r->station);
-        if (l1 > l0)
-            add_span(d, fmax(l0, 0) / L, fmin(l1, L) / L, is_jam, r->station);
-    }
-}
-
-/* Star: station j hears transmission r during [start + delay, end + delay). */
-static void star_spans(tui_driver *d, const timeline_tx *r, sim_time t, const medium *m)
-{
-    uint32_t n = d->n;
-    double half = n > 1 ? 0.5 / (double)(n - 1) : 0.5;
-    for (uint32_t j = 0; j < n; j++) {
-        sim_time dl = medium_delay(m, r->station, j);
-        if (r->start + dl > t)
-            continue;
-        if (r->end != SIM_TIME_NEVER && r->end + dl <= t)
-            continue;
-        bool jam = r->jam_start != SIM_TIME_NEVER && r->jam_start + dl <= t;
-        double c = d->pos[j];
-        add_span(d, c - half * 0.8, c + half * 0.8, jam, r->station);
-    }
-}
-
 void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
 {
     memset(s, 0, sizeof *s);
@@ -270,19 +193,22 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->scroll = d->scroll;
 
     /* Signals now. Only recent transmissions can still be on the wire. */
-    d->n_spans = 0;
+    d->spans.n = 0;
     const medium *m = engine_medium(d->e);
     size_t cnt = timeline_sink_count(d->tl);
     size_t first = cnt > 64 ? cnt - 64 : 0;
     for (size_t i = first; i < cnt && !d->netv; i++) {
         const timeline_tx *tx = timeline_sink_at(d->tl, i);
+        if (tx->station >= d->n)
+            continue;
         if (s->star)
-            star_spans(d, tx, t, m);
-        else
-            bus_spans(d, tx, t);
+            span_list_star(&d->spans, m, tx->station, d->pos, d->n, tx, t, tx->station);
+        else /* positions are delays from the cable's left end */
+            span_list_line(&d->spans, (double)d->cable_ps, (double)d->pos_ps[tx->station], tx,
+                           t, tx->station);
     }
-    s->spans = d->spans;
-    s->n_spans = d->n_spans;
+    s->spans = d->spans.v;
+    s->n_spans = d->spans.n;
     if (d->netv && s->rows) /* a network: each segment on its own line */
         tui_netview_snapshot(d->netv, d->tl, t, d->rows, d->pos, d->n, s);
 
