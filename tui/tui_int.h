@@ -83,6 +83,9 @@ void tui_draw_stations(ctx *c, int x, int y, int w, int h);     /* tui_tables.c 
 int tui_table_min_width(void); /* the station table's narrowest form */
 void tui_draw_medium(ctx *c, int y, int rows);          /* tui_medium.c */
 void tui_draw_timeline(ctx *c, int y, int rows);        /* tui_medium.c */
+/* The cable row y, columns x0 .. x0 + cw - 1: the spans of the signals on
+ * it (tui_model.h), a collision where two senders' overlap. */
+void tui_draw_cable(ctx *c, const tui_span *spans, size_t n_spans, int x0, int cw, int y);
 /* A network of segments in place of the medium (tui_net.c): the rows it
  * wants (a title and two per segment), and the drawing in `rows` rows
  * (as many segments as fit; the title says when not all do). */

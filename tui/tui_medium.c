@@ -48,19 +48,18 @@ static void medium_title(ctx *c, int y, uint32_t step, uint32_t per_col)
 }
 
 /* The cable, one column at a time: idle, one signal, a jam alone, or two
- * transmitters' signals overlapping (a collision). */
-static void medium_cable(ctx *c, int x0, int cw, int cy)
+ * senders' signals overlapping (a collision). */
+void tui_draw_cable(ctx *c, const tui_span *spans, size_t n_spans, int x0, int cw, int y)
 {
-    const tui_snapshot *s = c->s;
     for (int col = 0; col < cw; col++) {
         double a = (double)col / cw, b = (double)(col + 1) / cw;
-        /* Distinct transmitters here: a signal's own pieces (frame and
-         * jam, left and right) never make a collision. */
+        /* Distinct senders here: a signal's own pieces (frame and jam,
+         * left and right) never make a collision. */
         int nsig = 0;
         uint32_t first = 0;
         bool body = false;
-        for (size_t i = 0; i < s->n_spans; i++) {
-            const tui_span *sp = &s->spans[i];
+        for (size_t i = 0; i < n_spans; i++) {
+            const tui_span *sp = &spans[i];
             if (!(sp->to > a && sp->from < b))
                 continue;
             if (nsig == 0) {
@@ -72,20 +71,19 @@ static void medium_cable(ctx *c, int x0, int cw, int cy)
             if (!sp->jam)
                 body = true;
         }
-        int njam = nsig == 1 && !body;
         uint32_t ch = c->gl->cable;
         tui_attr at = TUI_A_IDLE;
         if (nsig >= 2) {
             ch = c->gl->cable_coll;
             at = TUI_A_COLLISION;
-        } else if (nsig == 1 && njam == 1) {
+        } else if (nsig == 1 && !body) {
             ch = c->gl->cable_jam;
             at = TUI_A_JAM;
         } else if (nsig == 1) {
             ch = c->gl->cable_sig;
             at = TUI_A_FRAME;
         }
-        tui_put(c, x0 + col, cy, ch, at);
+        tui_put(c, x0 + col, y, ch, at);
     }
 }
 
@@ -230,7 +228,7 @@ void tui_draw_medium(ctx *c, int y, int rows)
             step = numbers_step(c, o, x0, cw, my - 1);
     }
     medium_title(c, y, step, per_col);
-    medium_cable(c, x0, cw, cy);
+    tui_draw_cable(c, c->s->spans, c->s->n_spans, x0, cw, cy);
     medium_stations(c, x0, cw, my);
     if (rows >= 4 && o)
         place_numbers(c, o, x0, cw, my - 1, step ? step : UINT32_MAX, true);

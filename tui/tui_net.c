@@ -74,38 +74,7 @@ static int col_of(double pos, int cw)
  * (a station or a joint's relay; one sender's pieces never collide). */
 static void net_cable(ctx *c, const tui_segment *g, int x0, int cw, int y)
 {
-    for (int col = 0; col < cw; col++) {
-        double a = (double)col / cw, b = (double)(col + 1) / cw;
-        int nsig = 0;
-        uint32_t first = 0;
-        bool body = false;
-        for (size_t i = 0; i < g->n_spans; i++) {
-            const tui_span *sp = &g->spans[i];
-            if (!(sp->to > a && sp->from < b))
-                continue;
-            if (nsig == 0) {
-                first = sp->station;
-                nsig = 1;
-            } else if (sp->station != first) {
-                nsig = 2;
-            }
-            if (!sp->jam)
-                body = true;
-        }
-        uint32_t ch = c->gl->cable;
-        tui_attr at = TUI_A_IDLE;
-        if (nsig >= 2) {
-            ch = c->gl->cable_coll;
-            at = TUI_A_COLLISION;
-        } else if (nsig == 1 && !body) {
-            ch = c->gl->cable_jam;
-            at = TUI_A_JAM;
-        } else if (nsig == 1) {
-            ch = c->gl->cable_sig;
-            at = TUI_A_FRAME;
-        }
-        tui_put(c, x0 + col, y, ch, at);
-    }
+    tui_draw_cable(c, g->spans, g->n_spans, x0, cw, y);
     /* Joints: a cross, in the colour of what is there. */
     for (size_t j = 0; j < g->n_joints; j++) {
         int gx = x0 + col_of(g->joints[j].pos, cw);
