@@ -193,6 +193,14 @@ static void print_message(const char *prefix, const char *fmt, va_list ap)
     fprintf(stderr, "%s%s\n", prefix, buf);
 }
 
+int cli_parse_exit(cli_status st, const char *err)
+{
+    if (st == CLI_HELP)
+        return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
+    cli_error("%s", err);
+    return EXIT_STATUS_USAGE;
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;

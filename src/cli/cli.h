@@ -90,6 +90,11 @@ typedef enum cli_status {
 cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc, char *err,
                      size_t errlen);
 
+/* A command's exit when cli_parse did not return CLI_OK: after help, 0
+ * (1 when standard output failed); after an error, its message from err
+ * printed by cli_error, 2. */
+int cli_parse_exit(cli_status st, const char *err);
+
 /* scenario_finish, with each warning printed by cli_warn. Returns 0, or -1
  * with the reason in err. */
 int cli_finish(scenario *sc, char *err, size_t errlen);

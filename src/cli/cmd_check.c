@@ -33,10 +33,7 @@ int cmd_check_main(int argc, char **argv)
     cli_status st = cli_parse(&cmd, argc, argv, &sc, err, sizeof err);
     if (st != CLI_OK) {
         scenario_free(&sc);
-        if (st == CLI_HELP)
-            return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
-        cli_error("%s", err);
-        return EXIT_STATUS_USAGE;
+        return cli_parse_exit(st, err);
     }
     if (cli_finish(&sc, err, sizeof err) != 0) {
         cli_error("%s", err);

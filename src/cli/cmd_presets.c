@@ -45,12 +45,8 @@ int cmd_presets_main(int argc, char **argv)
     scenario_defaults(&sc);
     cli_status st = cli_parse(&cmd, argc, argv, &sc, err, sizeof err);
     scenario_free(&sc);
-    if (st == CLI_HELP)
-        return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
-    if (st != CLI_OK) {
-        cli_error("%s", err);
-        return EXIT_STATUS_USAGE;
-    }
+    if (st != CLI_OK)
+        return cli_parse_exit(st, err);
     if (show != NULL) {
         preset p;
         if (preset_load(show, &p, err, sizeof err) != 0) {

@@ -625,10 +625,7 @@ static int run_main(int argc, char **argv, bool capture)
     cli_status st = cli_parse(&cmd, argc, argv, &sc, err, sizeof err);
     if (st != CLI_OK) {
         scenario_free(&sc);
-        if (st == CLI_HELP)
-            return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
-        cli_error("%s", err);
-        return EXIT_STATUS_USAGE;
+        return cli_parse_exit(st, err);
     }
     /* --duration comes last, as if it were the last scenario option. */
     bool endless = opts.duration != NULL && strcmp(opts.duration, "inf") == 0;

@@ -260,10 +260,7 @@ int cmd_tui_main(int argc, char **argv)
     if (st != CLI_OK) {
         scenario_free(&sc);
         free(opts.stations);
-        if (st == CLI_HELP)
-            return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
-        cli_error("%s", err);
-        return EXIT_STATUS_USAGE;
+        return cli_parse_exit(st, err);
     }
     if (sc.traffic.kind == TRAFFIC_BATCH || sc.traffic.kind == TRAFFIC_PCAP) {
         cli_error("--traffic: %s traffic ends by itself; the TUI sweeps saturated, poisson "
