@@ -11,8 +11,10 @@
  *   - a collision (two ports active, or two signals on one port, which
  *     the port's transceiver sees as a collision on its segment): jam
  *     every port, the active ones included;
- *   - jamming, and one port left active with one signal: jam every port
- *     but that one until it falls silent (Clause 9's ONE PORT LEFT);
+ *   - jamming, and one port left active (with one signal or more: the
+ *     other repeaters' jam there is the collision being handled, not a new
+ *     one): jam every port but that one until it falls silent (Clause 9's
+ *     ONE PORT LEFT);
  *   - nothing active: stop, every output lasting at least 96 bit times
  *     (a shorter fragment is extended).
  * What it decides at t happens at its ports at t + its delay.
@@ -475,7 +477,13 @@ static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
             multi |= p->n_in > 1; /* two signals on its segment */
         }
     }
-    bool collision = multi || active > 1;
+    /* While it jams, two signals on the one port still active are no new
+     * collision: they are the jam of the other repeaters on that segment
+     * (each jams every port), or a collision the segment's own stations
+     * see. Counting them would keep three repeaters on one segment
+     * jamming each other for good; so only two active ports keep it
+     * jamming every port. */
+    bool collision = active > 1 || (multi && r->state != R_JAM);
     uint32_t end = r->first_port + r->n_ports;
     if (collision) {
         if (r->state != R_JAM) {

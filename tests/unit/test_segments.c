@@ -341,6 +341,51 @@ static void test_chain_of_repeaters(void **state)
     free_scenario(&sc);
 }
 
+/* Three repeaters with a port each on one segment: after a collision
+ * each of them hears the other two's jam there, two signals on that port.
+ * That is the collision they are all handling, not a new one: each leaves
+ * that port when it is the only one still active (one port left), and
+ * they fall idle instead of jamming the segment, and every other, for
+ * good (a network fuzz_network wrote locked up so, and the run's oldest
+ * unjudged transmission fell behind what stats_fill allows). */
+static void test_three_repeaters_on_one_segment(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_SATURATED, 64);
+    sc.duration = 20 * 1000000000LL; /* 20 ms */
+    add_coax(&sc, "mid", 500);
+    add_coax(&sc, "a", 100);
+    add_coax(&sc, "b", 100);
+    add_coax(&sc, "c", 100);
+    add_repeater(&sc, "ra", 8, 2, 0u, 0.0, 1u, 0.0);
+    add_repeater(&sc, "rb", 8, 2, 0u, 250.0, 2u, 0.0);
+    add_repeater(&sc, "rc", 8, 2, 0u, 500.0, 3u, 0.0);
+    add_group(&sc, "ga", 1, TRAFFIC_SATURATED, 2, (double[]){0, 100});
+    add_group(&sc, "gb", 2, TRAFFIC_SATURATED, 2, (double[]){0, 100});
+    add_group(&sc, "gc", 3, TRAFFIC_SATURATED, 2, (double[]){0, 100});
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    assert_int_equal(run.status, ENGINE_DONE);
+    /* about 290 frames of 64 bytes fit in 20 ms (268 are sent); a
+     * lock-up sends none after it */
+    assert_true(run.r.frames_ok > 200);
+    /* no relay lasts longer than a frame's and its jam's worth */
+    for (size_t i = 0; i < run.tr.n; i++) {
+        const trace_event *b = &run.tr.ev[i];
+        if (b->kind != TRACE_RELAY_START || b->time > sc.duration - 1000000000LL)
+            continue;
+        const trace_event *e = NULL;
+        for (size_t k = i + 1; k < run.tr.n && !e; k++)
+            if (run.tr.ev[k].kind == TRACE_RELAY_END && run.tr.ev[k].tx_id == b->tx_id)
+                e = &run.tr.ev[k];
+        assert_non_null(e);
+        assert_true(e->time - b->time <= (64 + 8 * 64 + 96) * (sim_time)BIT_10);
+    }
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
 /* The same run, field for field, on one bus or star and on a network of
  * one segment of the same geometry. */
 static void same_as_plain(const char *phy, bool hub)
@@ -476,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_fragment_extension),
         cmocka_unit_test(test_two_ends_at_one_instant),
         cmocka_unit_test(test_chain_of_repeaters),
+        cmocka_unit_test(test_three_repeaters_on_one_segment),
         cmocka_unit_test(test_one_segment_is_the_bus),
         cmocka_unit_test(test_one_segment_is_the_star),
         cmocka_unit_test(test_counts_add_up),
