@@ -124,6 +124,7 @@ struct segnet {
     segment_result *seg_res;
     repeater_result *rep_res;
     uint64_t *rep_mark;        /* per repeater: 5 counters at the mark */
+    bool marked;               /* the window is open: no warm-up, or segnet_mark was called */
     mac_net_hooks hooks;
     bool no_memory;
 };
@@ -679,6 +680,7 @@ int segnet_create(const scenario *sc, segnet **out)
     *out = n;
     const phy_timing t = phy_timing_of(&sc->phy);
     n->sc = sc;
+    n->marked = sc->warmup <= 0; /* no warm-up: the window opens at 0 (the marks are 0) */
     n->bit_ps = t.bit_ps;
     n->min_out_ps = MIN_OUTPUT_BITS * t.bit_ps;
     n->n_seg = net->n_segments;
@@ -949,6 +951,7 @@ void segnet_mark(segnet *n, sim_time now)
     }
     for (uint32_t r = 0; r < n->n_rep; r++)
         rep_counts(n, r, &n->rep_mark[5 * (size_t)r]);
+    n->marked = true;
 }
 
 void segnet_results(segnet *n, sim_time now, const station_result *stations, results *r)
@@ -962,14 +965,16 @@ void segnet_results(segnet *n, sim_time now, const station_result *stations, res
             x->frames_sent += c->frames_transmitted_ok;
             x->late_collisions += c->late_collisions;
         }
-        x->frames_relayed = g->relayed - g->relayed_at;
-        x->frames_corrupted = g->corrupted - g->corrupted_at;
-        x->collisions = mac_collision_events(g->mac, now) - g->collisions_at;
+        /* Before the warm-up's end the window is empty (results.h), as
+         * the stations' counters are. */
+        x->frames_relayed = n->marked ? g->relayed - g->relayed_at : 0;
+        x->frames_corrupted = n->marked ? g->corrupted - g->corrupted_at : 0;
+        x->collisions = n->marked ? mac_collision_events(g->mac, now) - g->collisions_at : 0;
     }
     for (uint32_t i = 0; i < n->n_rep; i++) {
         uint64_t c[5];
         rep_counts(n, i, c);
-        const uint64_t *m = &n->rep_mark[5 * (size_t)i];
+        const uint64_t *m = n->marked ? &n->rep_mark[5 * (size_t)i] : c;
         repeater_result *x = &n->rep_res[i];
         x->transmit_collisions = c[0] - m[0];
         x->jams_sent = c[1] - m[1];
