@@ -77,6 +77,8 @@ typedef struct port_run {
     uint64_t relay_tx;
     uint32_t end_gen;     /* stamps an extended end */
     uint64_t readable, collisions;
+    sim_time left_at;     /* when the repeater last left it alone active
+                             (one port left), -1: a jam decided since */
 } port_run;
 
 typedef struct rep_run {
@@ -431,6 +433,13 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
         }
         break;
     case ACT_JAM:
+        /* Jam decided, then at the same instant this port left alone
+         * active (a collision of two signals on it, then no other port
+         * active): the end that decision sent came first at u (ends
+         * before starts), so the jam is not begun, rather than run for
+         * good (the port left is never ended again). */
+        if (r->delay_ps > 0 && p->left_at == u - r->delay_ps)
+            break;
         r->jams_sent++;
         if (p->out == OUT_NONE) {
             out_begin(n, p, OUT_JAM, NONE, u);
@@ -489,9 +498,12 @@ static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
     if (collision) {
         if (r->state != R_JAM) {
             r->transmit_collisions++;
-            for (uint32_t pi = r->first_port; pi < end; pi++)
+            for (uint32_t pi = r->first_port; pi < end; pi++) {
+                n->port[pi].left_at = -1;
                 decide_port(n, r, pi, ACT_JAM, NONE, false, t);
-        } else if (r->src != NONE) { /* the port left sends again: jam it too */
+            }
+        } else if (r->src != NONE) { /* another port is active again: jam the one left too */
+            n->port[r->src].left_at = -1;
             decide_port(n, r, r->src, ACT_JAM, NONE, false, t);
         }
         r->state = R_JAM;
@@ -532,6 +544,7 @@ static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
             r->src = NONE;
         } else if (r->src == NONE) { /* one port left: stop jamming it */
             r->src = one;
+            n->port[one].left_at = t;
             decide_port(n, r, one, ACT_END, NONE, false, t);
         }
         break;
@@ -717,7 +730,8 @@ int segnet_create(const scenario *sc, segnet **out)
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
             uint32_t s = nr->ports[k].segment;
             n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
-                                     .key = NONE, .last_key = NONE, .end_key = NONE};
+                                     .key = NONE, .last_key = NONE, .end_key = NONE,
+                                     .left_at = -1};
         }
     }
     for (uint32_t s = 0; s < n->n_seg; s++) {
