@@ -82,8 +82,12 @@ const medium *segnet_medium(const segnet *n, uint32_t segment);
 /* The longest delay from a station to another, along the path between
  * them (the collision domain's diameter as the model has it). */
 sim_time segnet_max_delay(const segnet *n);
-/* Every segment's, as medium.h's of the same names. */
+/* The oldest transmission of any segment still to be judged (as
+ * medium_unjudged_from, relays held for a verdict included, relays not
+ * held left out: they carry none, and a jam may last longer than any
+ * frame). */
 sim_time segnet_unjudged_from(const segnet *n);
+/* Every segment's, as medium.h's of the same names. */
 size_t segnet_signal_count(const segnet *n);
 uint64_t segnet_collision_events(segnet *n, sim_time now);
 
