@@ -915,19 +915,20 @@ uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }
 const medium *segnet_medium(const segnet *n, uint32_t s) { return n->seg[s].med; }
 sim_time segnet_max_delay(const segnet *n) { return n->diameter; }
 
-/* The oldest transmission on segment g still to be judged: a station's,
- * under way or held for its verdict, or a relay held for a verdict. A
- * relay not held carries none (jam, or a frame no receiver there waits
- * for), and a repeater jams as long as a port stays active, which on an
- * overloaded network can be longer than any frame: the statistics must
- * not wait for it (stats.h: E is at most judge_ps behind). */
+/* The oldest transmission of a station on segment g still to be judged
+ * (under way, or held for its verdict). Relays are left out: one held
+ * for a verdict carries a frame whose sender's transmission is held
+ * too, and a repeater cuts a relay to jam and jams as long as a port
+ * stays active, which on an overloaded network can be longer than any
+ * frame: the statistics must not wait for that (stats.h: E is at most
+ * judge_ps behind). */
 static sim_time seg_unjudged_from(const seg_run *g)
 {
     const medium *m = g->med;
     size_t n = medium_live_count(m);
     for (size_t k = 0; k < n; k++) {
         const medium_tx *t = medium_live_at(m, k);
-        if (t->holds || (t->end == SIM_TIME_NEVER && t->station < g->n_st))
+        if (t->station < g->n_st && (t->holds || t->end == SIM_TIME_NEVER))
             return t->start; /* records are in order of start */
     }
     return SIM_TIME_NEVER;

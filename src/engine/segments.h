@@ -82,10 +82,10 @@ const medium *segnet_medium(const segnet *n, uint32_t segment);
 /* The longest delay from a station to another, along the path between
  * them (the collision domain's diameter as the model has it). */
 sim_time segnet_max_delay(const segnet *n);
-/* The oldest transmission of any segment still to be judged (as
- * medium_unjudged_from, relays held for a verdict included, relays not
- * held left out: they carry none, and a jam may last longer than any
- * frame). */
+/* The oldest transmission of a station still to be judged, on any
+ * segment (as medium_unjudged_from, relays left out: a frame's relay is
+ * judged with its sender's transmission, and a relay cut to jam may last
+ * longer than any frame). */
 sim_time segnet_unjudged_from(const segnet *n);
 /* Every segment's, as medium.h's of the same names. */
 size_t segnet_signal_count(const segnet *n);
