@@ -11,8 +11,10 @@
  *   - a collision (two ports active, or two signals on one port, which
  *     the port's transceiver sees as a collision on its segment): jam
  *     every port, the active ones included;
- *   - jamming, and one port left active with one signal: jam every port
- *     but that one until it falls silent (Clause 9's ONE PORT LEFT);
+ *   - jamming, and one port left active (with one signal or more: the
+ *     other repeaters' jam there is the collision being handled, not a new
+ *     one): jam every port but that one until it falls silent (Clause 9's
+ *     ONE PORT LEFT);
  *   - nothing active: stop, every output lasting at least 96 bit times
  *     (a shorter fragment is extended).
  * What it decides at t happens at its ports at t + its delay.
@@ -76,6 +78,8 @@ typedef struct port_run {
     uint64_t relay_tx;
     uint32_t end_gen;     /* stamps an extended end */
     uint64_t readable, collisions;
+    sim_time left_at;     /* when the repeater last left it alone active
+                             (one port left), -1: a jam decided since */
 } port_run;
 
 typedef struct rep_run {
@@ -121,6 +125,7 @@ struct segnet {
     segment_result *seg_res;
     repeater_result *rep_res;
     uint64_t *rep_mark;        /* per repeater: 5 counters at the mark */
+    bool marked;               /* the window is open: no warm-up, or segnet_mark was called */
     mac_net_hooks hooks;
     bool no_memory;
 };
@@ -446,6 +451,13 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
         }
         break;
     case ACT_JAM:
+        /* Jam decided, then at the same instant this port left alone
+         * active (a collision of two signals on it, then no other port
+         * active): the end that decision sent came first at u (ends
+         * before starts), so the jam is not begun, rather than run for
+         * good (the port left is never ended again). */
+        if (r->delay_ps > 0 && p->left_at == u - r->delay_ps)
+            break;
         r->jams_sent++;
         if (p->out == OUT_NONE) {
             out_begin(n, p, OUT_JAM, NONE, u);
@@ -497,14 +509,23 @@ static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
             multi |= p->n_in > 1; /* two signals on its segment */
         }
     }
-    bool collision = multi || active > 1;
+    /* While it jams, two signals on the one port still active are no new
+     * collision: they are the jam of the other repeaters on that segment
+     * (each jams every port), or a collision the segment's own stations
+     * see. Counting them would keep three repeaters on one segment
+     * jamming each other for good; so only two active ports keep it
+     * jamming every port. */
+    bool collision = active > 1 || (multi && r->state != R_JAM);
     uint32_t end = r->first_port + r->n_ports;
     if (collision) {
         if (r->state != R_JAM) {
             r->transmit_collisions++;
-            for (uint32_t pi = r->first_port; pi < end; pi++)
+            for (uint32_t pi = r->first_port; pi < end; pi++) {
+                n->port[pi].left_at = -1;
                 decide_port(n, r, pi, ACT_JAM, NONE, false, t);
-        } else if (r->src != NONE) { /* the port left sends again: jam it too */
+            }
+        } else if (r->src != NONE) { /* another port is active again: jam the one left too */
+            n->port[r->src].left_at = -1;
             decide_port(n, r, r->src, ACT_JAM, NONE, false, t);
         }
         r->state = R_JAM;
@@ -545,6 +566,7 @@ static void decide(segnet *n, uint32_t ri, sim_time t, bool starts)
             r->src = NONE;
         } else if (r->src == NONE) { /* one port left: stop jamming it */
             r->src = one;
+            n->port[one].left_at = t;
             decide_port(n, r, one, ACT_END, NONE, false, t);
         }
         break;
@@ -693,6 +715,7 @@ int segnet_create(const scenario *sc, segnet **out)
     *out = n;
     const phy_timing t = phy_timing_of(&sc->phy);
     n->sc = sc;
+    n->marked = sc->warmup <= 0; /* no warm-up: the window opens at 0 (the marks are 0) */
     n->bit_ps = t.bit_ps;
     n->min_out_ps = MIN_OUTPUT_BITS * t.bit_ps;
     n->n_seg = net->n_segments;
@@ -729,7 +752,8 @@ int segnet_create(const scenario *sc, segnet **out)
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
             uint32_t s = nr->ports[k].segment;
             n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
-                                     .key = NONE, .last_key = NONE, .end_key = NONE};
+                                     .key = NONE, .last_key = NONE, .end_key = NONE,
+                                     .left_at = -1};
         }
     }
     for (uint32_t s = 0; s < n->n_seg; s++) {
@@ -913,11 +937,30 @@ uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }
 const medium *segnet_medium(const segnet *n, uint32_t s) { return n->seg[s].med; }
 sim_time segnet_max_delay(const segnet *n) { return n->diameter; }
 
+/* The oldest transmission of a station on segment g still to be judged
+ * (under way, or held for its verdict). Relays are left out: one held
+ * for a verdict carries a frame whose sender's transmission is held
+ * too, and a repeater cuts a relay to jam and jams as long as a port
+ * stays active, which on an overloaded network can be longer than any
+ * frame: the statistics must not wait for that (stats.h: E is at most
+ * judge_ps behind). */
+static sim_time seg_unjudged_from(const seg_run *g)
+{
+    const medium *m = g->med;
+    size_t n = medium_live_count(m);
+    for (size_t k = 0; k < n; k++) {
+        const medium_tx *t = medium_live_at(m, k);
+        if (t->station < g->n_st && (t->holds || t->end == SIM_TIME_NEVER))
+            return t->start; /* records are in order of start */
+    }
+    return SIM_TIME_NEVER;
+}
+
 sim_time segnet_unjudged_from(const segnet *n)
 {
     sim_time t = SIM_TIME_NEVER;
     for (uint32_t s = 0; s < n->n_seg; s++) {
-        sim_time u = medium_unjudged_from(n->seg[s].med);
+        sim_time u = seg_unjudged_from(&n->seg[s]);
         if (u < t)
             t = u;
     }
@@ -963,6 +1006,7 @@ void segnet_mark(segnet *n, sim_time now)
     }
     for (uint32_t r = 0; r < n->n_rep; r++)
         rep_counts(n, r, &n->rep_mark[5 * (size_t)r]);
+    n->marked = true;
 }
 
 void segnet_results(segnet *n, sim_time now, const station_result *stations, results *r)
@@ -976,14 +1020,16 @@ void segnet_results(segnet *n, sim_time now, const station_result *stations, res
             x->frames_sent += c->frames_transmitted_ok;
             x->late_collisions += c->late_collisions;
         }
-        x->frames_relayed = g->relayed - g->relayed_at;
-        x->frames_corrupted = g->corrupted - g->corrupted_at;
-        x->collisions = mac_collision_events(g->mac, now) - g->collisions_at;
+        /* Before the warm-up's end the window is empty (results.h), as
+         * the stations' counters are. */
+        x->frames_relayed = n->marked ? g->relayed - g->relayed_at : 0;
+        x->frames_corrupted = n->marked ? g->corrupted - g->corrupted_at : 0;
+        x->collisions = n->marked ? mac_collision_events(g->mac, now) - g->collisions_at : 0;
     }
     for (uint32_t i = 0; i < n->n_rep; i++) {
         uint64_t c[5];
         rep_counts(n, i, c);
-        const uint64_t *m = &n->rep_mark[5 * (size_t)i];
+        const uint64_t *m = n->marked ? &n->rep_mark[5 * (size_t)i] : c;
         repeater_result *x = &n->rep_res[i];
         x->transmit_collisions = c[0] - m[0];
         x->jams_sent = c[1] - m[1];

@@ -85,8 +85,12 @@ const medium *segnet_medium(const segnet *n, uint32_t segment);
 /* The longest delay from a station to another, along the path between
  * them (the collision domain's diameter as the model has it). */
 sim_time segnet_max_delay(const segnet *n);
-/* Every segment's, as medium.h's of the same names. */
+/* The oldest transmission of a station still to be judged, on any
+ * segment (as medium_unjudged_from, relays left out: a frame's relay is
+ * judged with its sender's transmission, and a relay cut to jam may last
+ * longer than any frame). */
 sim_time segnet_unjudged_from(const segnet *n);
+/* Every segment's, as medium.h's of the same names. */
 size_t segnet_signal_count(const segnet *n);
 uint64_t segnet_collision_events(segnet *n, sim_time now);
 

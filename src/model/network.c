@@ -623,7 +623,9 @@ static void bound_add(net_segment *g, double x, uint32_t st)
             g->near_m = x;
             g->near_station = st;
         }
-        if (x > g->far_m) {
+        /* a second station at the one place so far is the far end: a
+         * path joins two stations, never one with itself */
+        if (x > g->far_m || (x == g->far_m && g->far_station == g->near_station)) {
             g->far_m = x;
             g->far_station = st;
         }

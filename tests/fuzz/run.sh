@@ -34,6 +34,7 @@ parse    corpus-parse    256
 group    corpus-group    2048
 pcapng   corpus-pcapng   512
 extcap   corpus-extcap   1024
+network  corpus-network  4096
 "
 
 usage() {

@@ -506,6 +506,33 @@ static void test_budget_model2(void **state)
     scenario_free(&sc);
 }
 
+/* Two stations at one place on a coax segment: the worst path joins the
+ * two, not the first with itself (found by fuzz_network: `csmacd check`
+ * named "station 1 (a) .. station 1 (a)"). */
+static void test_budget_stations_at_one_place(void **state)
+{
+    (void)state;
+    scenario sc;
+    load_ok(&sc, "[segment a]\ntype = coax\nlength = 185\n"
+                 "[segment b]\ntype = hub\n"
+                 "[repeater r]\nports = a@0, b\n"
+                 "[group g]\nstations = 2\nsegment = a\npositions = 185,185\n");
+    net_budget bud;
+    net_budget_compute(&sc.net, sc.phy.rate_bps, &bud);
+    assert_int_equal(bud.from_segment, 0);
+    assert_int_equal(bud.to_segment, 0);
+    assert_int_equal(bud.from_station + bud.to_station, 1); /* 0 and 1, either way */
+    assert_float_equal(bud.model_round_trip_bits, 0, 0);
+    scenario_free(&sc);
+    /* three, two of them at the near end: the far one is the third */
+    load_ok(&sc, "[segment a]\ntype = coax\nlength = 185\n"
+                 "[group g]\nstations = 3\nsegment = a\npositions = 0,0,100\n");
+    net_budget_compute(&sc.net, sc.phy.rate_bps, &bud);
+    assert_true(bud.from_station != bud.to_station);
+    assert_true(bud.from_station == 2 || bud.to_station == 2);
+    scenario_free(&sc);
+}
+
 /* 5-4-3: a chain of 6 coax segments, 5 repeaters. */
 static void test_budget_543(void **state)
 {
@@ -626,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_budget_from_file),
         cmocka_unit_test(test_budget_model2),
         cmocka_unit_test(test_budget_543),
+        cmocka_unit_test(test_budget_stations_at_one_place),
         cmocka_unit_test(test_budget_gigabit_and_single),
         cmocka_unit_test(test_view_of_medium),
     };
