@@ -134,6 +134,15 @@ static void credit(stats *s, uint64_t bits, sim_time a, sim_time b)
         s->no_memory = true;
 }
 
+static void add_delay(stats *s, sim_time d)
+{
+    s->delay_count++;
+    s->delay_sum_ps += (double)d;
+    if (d > s->delay_max_ps)
+        s->delay_max_ps = d;
+    s->hist[bucket_of(d)]++;
+}
+
 static void on_event(void *ctx, const trace_event *ev)
 {
     stats *s = ctx;
@@ -154,14 +163,8 @@ static void on_event(void *ctx, const trace_event *ev)
         s->last_done = ev->time;
         if (!in_window)
             break;
-        {
-            sim_time d = ev->time - ev->queued_at;
-            s->delay_count++;
-            s->delay_sum_ps += (double)d;
-            if (d > s->delay_max_ps)
-                s->delay_max_ps = d;
-            s->hist[bucket_of(d)]++;
-        }
+        if (!s->cfg.delay_to_delivery)
+            add_delay(s, ev->time - ev->queued_at);
         s->successes++;
         if (s->run_len && ev->station == s->run_station) {
             s->run_len++;
@@ -185,6 +188,8 @@ static void on_event(void *ctx, const trace_event *ev)
         if (in_window) {
             s->delivered_bits += 8ull * ev->frame_bytes;
             s->station_bits[ev->station - s->cfg.first_station] += 8ull * ev->frame_bytes;
+            if (s->cfg.delay_to_delivery)
+                add_delay(s, ev->time - ev->queued_at);
         }
         if (ev->time > s->cfg.warmup)
             credit(s, 8ull * ev->frame_bytes, ev->tx_start, ev->time);
