@@ -233,11 +233,6 @@ static inline uint32_t dest_tap(const mac *m, uint32_t dest)
 
 static void emit(mac *m, const trace_event *ev)
 {
-    if (__builtin_expect(m->bridged, 0) && ev->station >= m->n_all &&
-        ev->station != TRACE_NO_STATION) { /* a bridge port's: the network's */
-        m->net.on_port_event(m->net.ctx, ev);
-        return;
-    }
     for (size_t i = 0; i < m->n_sinks; i++)
         if (m->sink_kinds[i] & TRACE_BIT(ev->kind))
             m->sinks[i].on_event(m->sinks[i].ctx, ev);
@@ -839,7 +834,8 @@ void mac_drop(mac *m, uint32_t s, const frame *f, sim_time now)
     drop_frame(m, s, &fr, now);
 }
 
-static bool enqueue(mac *m, uint32_t s, const frame *f, sim_time now, bool keep_id);
+static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, const frame *f,
+                                                          sim_time now, bool keep_id);
 
 bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
 {
@@ -851,7 +847,8 @@ bool mac_forward(mac *m, uint32_t s, const frame *f, sim_time now)
     return enqueue(m, s, f, now, true);
 }
 
-static bool enqueue(mac *m, uint32_t s, const frame *f, sim_time now, bool keep_id)
+static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, const frame *f,
+                                                          sim_time now, bool keep_id)
 {
     station *x = &m->st[s];
     frame fr = *f;
@@ -1240,9 +1237,15 @@ static inline __attribute__((always_inline)) sim_time judge_reception(mac *m, ui
  * cannot tell whether it got through. It keeps the frame and waits for the
  * receiver's verdict (on_deliver), the acknowledgement of Abramson's
  * ALOHA reduced to its outcome; it does nothing meanwhile. */
+static void full_duplex_sent(mac *m, uint32_t s, sim_time now);
+
 static void await_verdict(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
+    if (x->cls->full_duplex) { /* no collision can have touched it */
+        full_duplex_sent(m, s, now);
+        return;
+    }
     x->awaiting = true;
     x->state = MAC_BACKOFF; /* idle until the verdict; no READY is pending */
     x->backoff_slots = 0;
@@ -1280,6 +1283,22 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
 }
 
 static void relay_ended(mac *m, uint32_t s, sim_time now);
+
+/* Full duplex (a link's end): a frame sent is sent whole, as 802.3
+ * counts a success; the network judges its reception; the next frame
+ * waits for the gap only (become_ready). */
+static __attribute__((noinline)) void full_duplex_sent(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    count_success(m, s);
+    trace_event ok;
+    frame_event(m, &ok, TRACE_TX_OK, now, s);
+    ok.tx_id = trace_id(m, x);
+    emit(m, &ok);
+    judge_reception(m, s, now);
+    x->has_frame = false;
+    next_frame_or_idle(m, s, now);
+}
 
 static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
 {
@@ -1338,9 +1357,9 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
             x->bstate.attempt_ps = now - x->tx_start; /* read by ppersistent */
             start_backoff(m, s, now);
         }
-    } else if (!x->cls->caps.collision_detect && !x->cls->full_duplex) {
+    } else if (!x->cls->caps.collision_detect) {
         assert(was == MAC_TX);
-        await_verdict(m, s, now);
+        await_verdict(m, s, now); /* full duplex too: it sends at once */
     } else {
         assert(was == MAC_TX);
         count_success(m, s);
@@ -1443,7 +1462,11 @@ __attribute__((cold, noinline)) void mac_bridged_verdict(mac *m, uint32_t tap, u
                       .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
                       .jam_start = SIM_TIME_NEVER, .ok = ok,
                       .payload = f->payload, .payload_len = f->payload_len};
-    emit(m, &ev);
+    /* (the sinks called here, not through emit: one call site less keeps
+     * emit inlined where it counts) */
+    for (size_t i = 0; i < m->n_sinks; i++)
+        if (m->sink_kinds[i] & TRACE_BIT(ev.kind))
+            m->sinks[i].on_event(m->sinks[i].ctx, &ev);
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
         m->on_rx(m->rx_ctx, f->dest, gid(m, tap), f, now);
 }
@@ -1627,9 +1650,6 @@ int mac_create(const mac_config *cfg, mac **out)
         m->sink_kinds[i] = cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
         m->wanted |= m->sink_kinds[i];
     }
-    if (m->bridged) /* what the network counts of its ports */
-        m->wanted |= TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
-                     TRACE_BIT(TRACE_ABORT);
     if (medium_topology(m->med) == TOPOLOGY_STAR && m->n > 1)
         m->hub_ps = medium_delay(m->med, 0, 1) - medium_station_pos(m->med, 0) -
                     medium_station_pos(m->med, 1);

@@ -126,7 +126,7 @@ typedef struct mac_class {
     const backoff_policy *policy; /* not owned */
     uint32_t queue_capacity;      /* frames per station (>= 1) */
     bool refill;                  /* ask `refill` for a frame when the queue runs dry */
-    /* Full duplex (a link's two ends, stations/MODEL.md "Bridges and
+    /* Full duplex (a link's two ends; stations/MODEL.md, "Bridges and
      * switches"): no carrier sense, no collision detection, only the
      * inter-frame gap between its own frames. */
     bool full_duplex;
@@ -137,7 +137,7 @@ typedef struct mac_class {
 /* A bridge port's number in a segment's station_id: n_all_stations +
  * MAC_BRIDGE_PORT(bridge, port). Its frames keep their ids and senders;
  * its random stream is (seed, this number, RNG_PURPOSE_PORT); its trace
- * events go to the network's on_port_event, not to the sinks. */
+ * events carry that number as their station. */
 #define MAC_BRIDGE_PORT(bridge, port) ((uint32_t)(bridge) << 8 | (uint32_t)(port))
 
 /* The network's view of one segment (stations/MODEL.md, "Networks of
@@ -156,9 +156,9 @@ typedef struct mac_net_hooks {
      * stays held on this medium until then. */
     void (*on_remote)(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id,
                       const frame *f, uint32_t attempt, sim_time now);
-    /* With bridges: every frame a bridge port sends is the network's to
-     * judge (on_remote), and the port's trace events come here (NULL: no
-     * bridges). */
+    /* With bridge ports on the segment: every frame a port sends is the
+     * network's to judge (on_remote). The network reads the ports' trace
+     * events through the sinks it gives this MAC (NULL: no bridges). */
     void (*on_port_event)(void *ctx, const trace_event *ev);
     void *ctx;
 } mac_net_hooks;

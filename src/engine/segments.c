@@ -155,6 +155,10 @@ struct segnet {
     uint32_t *dist;            /* tree distances: domains, then bridges */
     bool fd_any;
     backoff_policy *port_policy;
+    const trace_sink *sinks;   /* the run's (segnet_macs), for filter_event */
+    const uint32_t *sink_kinds;
+    size_t n_sinks;
+    uint32_t port_kinds;       /* the kinds filter_event asks for */
     domain_result *dom_res;
     bridge_result *br_res;
     bridge_port_result *bp_res;
@@ -508,6 +512,21 @@ static void on_port_event(void *ctx, const trace_event *ev)
     default:
         break;
     }
+}
+
+/* The one sink of a segment with bridge ports: the ports' events to the
+ * network, the stations' to the run's sinks (each the kinds it wants). */
+static void filter_event(void *ctx, const trace_event *ev)
+{
+    seg_run *g = ctx;
+    segnet *n = g->net;
+    if (ev->station >= n->n_all && ev->station != TRACE_NO_STATION) {
+        on_port_event(ctx, ev);
+        return;
+    }
+    for (size_t i = 0; i < n->n_sinks; i++)
+        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(ev->kind)))
+            n->sinks[i].on_event(n->sinks[i].ctx, ev);
 }
 
 static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
@@ -1110,6 +1129,13 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
     n->q = cfg->queue;
     n->hooks = (mac_net_hooks){.on_signal = on_signal, .on_remote = on_remote,
                                .on_port_event = n->n_br ? on_port_event : NULL};
+    n->sinks = cfg->sinks;
+    n->sink_kinds = cfg->sink_kinds;
+    n->n_sinks = cfg->n_sinks;
+    n->port_kinds = TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
+                    TRACE_BIT(TRACE_ABORT);
+    for (size_t i = 0; i < cfg->n_sinks; i++)
+        n->port_kinds |= cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
     /* The classes: the stations', the same in full duplex, then per bridge
      * its ports' (BEB, the bridge's queue), half and full duplex. */
     uint32_t nc = cfg->n_classes, n_cls = 2 * nc + 2 * n->n_br;
@@ -1153,6 +1179,7 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             class_of[k] = 2 * nc + 2 * n->bp[g->port_of[k - g->n_st]].bridge + g->fd;
         mac_net_hooks hooks = n->hooks;
         hooks.ctx = g;
+        trace_sink filter = {.on_event = filter_event, .ctx = g};
         mac_config mc = {
             .phy = &n->sc->phy,
             .n_stations = g->n_taps,
@@ -1180,6 +1207,11 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
              * as on one bus or star. */
             .net = n->n_seg > 1 || n->fd_any ? &hooks : NULL,
         };
+        if (g->n_taps > g->rp_end) { /* bridge ports here */
+            mc.sinks = &filter;
+            mc.sink_kinds = &n->port_kinds;
+            mc.n_sinks = 1;
+        }
         int rc = mac_create(&mc, &g->mac);
         free(class_of);
         if (rc != 0) {

@@ -23,7 +23,9 @@
 #include "bridge.h"
 #include "engine.h"
 #include "network.h"
+#include "output.h"
 #include "scenario.h"
+#include <jansson.h>
 
 static char err[1024], warn[2048];
 
@@ -599,6 +601,76 @@ static void test_domain_sums(void **state)
     scenario_free(&sc);
 }
 
+/* The measures written: JSON objects `domains` and `bridges` (with
+ * `ports`), their CSV columns beside the values, their text lines. */
+static void test_outputs(void **state)
+{
+    (void)state;
+    scenario sc;
+    load_ok(&sc, "phy = 10baset\nduration = 20ms\n"
+                 "[segment lab]\ntype = hub\n[segment up]\ntype = link\nduplex = full\n"
+                 "[bridge sw]\nports = lab, up\nqueue = 8\n"
+                 "[group pcs]\nstations = 3\nsegment = lab\n"
+                 "[group srv]\nstations = 1\nsegment = up\n");
+    results r;
+    engine *e = run(&sc, &r);
+    output_run o = {.sc = &sc, .r = &r};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(output_write(f, OUTPUT_JSON, &o), 0);
+    fclose(f);
+    json_error_t je;
+    json_t *root = json_loads(buf, 0, &je);
+    assert_non_null(root);
+    json_t *lab = json_object_get(json_object_get(root, "domains"), "lab");
+    assert_non_null(lab);
+    assert_int_equal(json_integer_value(json_object_get(lab, "frames_sent")),
+                     r.domains[0].frames_sent);
+    assert_int_equal(json_integer_value(json_object_get(lab, "collisions")), r.collisions);
+    assert_true(json_is_true(json_object_get(json_object_get(json_object_get(root, "domains"),
+                                                             "up"),
+                                             "full_duplex")));
+    json_t *port = json_object_get(
+        json_object_get(json_object_get(json_object_get(root, "bridges"), "sw"), "ports"), "up");
+    assert_non_null(port);
+    assert_int_equal(json_integer_value(json_object_get(port, "frames_received")),
+                     port_named(&r, "sw", "up")->frames_received);
+    assert_non_null(json_object_get(port, "queue_delay_p99_us"));
+    json_t *net = json_object_get(root, "network");
+    assert_int_equal(json_array_size(json_object_get(net, "domains")), 2);
+    assert_non_null(json_object_get(json_object_get(net, "bridges"), "sw"));
+    json_decref(root);
+    free(buf);
+    /* CSV: as many values as columns, the new ones named */
+    f = open_memstream(&buf, &len);
+    assert_int_equal(output_write(f, OUTPUT_CSV, &o), 0);
+    fclose(f);
+    char *nl = strchr(buf, '\n');
+    assert_non_null(nl);
+    *nl = '\0';
+    assert_non_null(strstr(buf, ",lab.domain_frames_sent,lab.domain_collisions,"
+                                "lab.domain_throughput,"));
+    assert_non_null(strstr(buf, ",sw.up.frames_received,sw.up.frames_forwarded,"));
+    assert_non_null(strstr(buf, ",sw.lab.queue_delay_mean_us,sw.lab.queue_delay_p99_us"));
+    size_t cols = 1, vals = 1;
+    for (char *c = buf; *c; c++)
+        cols += *c == ',';
+    for (char *c = nl + 1; *c && *c != '\n'; c++)
+        vals += *c == ',';
+    assert_int_equal(cols, vals);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(output_write(f, OUTPUT_TEXT, &o), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n  domains           lab          segments 1 stations 3 "));
+    assert_non_null(strstr(buf, "(full duplex)\n"));
+    assert_non_null(strstr(buf, "\n  bridge ports      sw.lab       frames_received "));
+    free(buf);
+    engine_destroy(e);
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_full_duplex_both_ways),
         cmocka_unit_test(test_half_duplex_port_collides),
         cmocka_unit_test(test_domain_sums),
+        cmocka_unit_test(test_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
