@@ -153,6 +153,7 @@ struct segnet {
     br_run *br;
     bport_run *bp;
     uint32_t *dist;            /* tree distances: domains, then bridges */
+    mac *last_mac;             /* the MAC the last event was for, or NULL: any */
     bool fd_any;
     backoff_policy *port_policy;
     const trace_sink *sinks;   /* the run's (segnet_macs), for filter_event */
@@ -205,7 +206,8 @@ static uint32_t key_new(segnet *n)
     uint32_t k = n->c_free;
     n->c_free = n->c[k].next_free;
     n->c[k] = (carried){.refs = 1, .end = SIM_TIME_NEVER};
-    memset(&n->relay_st[(size_t)k * n->n_seg], RELAY_NONE, n->n_seg);
+    if (n->n_rep) /* relays only with repeaters */
+        memset(&n->relay_st[(size_t)k * n->n_seg], RELAY_NONE, n->n_seg);
     return k;
 }
 
@@ -229,7 +231,7 @@ static void key_release(segnet *n, uint32_t k)
 {
     if (k == NONE || --n->c[k].refs > 0)
         return;
-    for (uint32_t s = 0; s < n->n_seg; s++)
+    for (uint32_t s = 0; n->n_rep && s < n->n_seg; s++)
         relay_release(n, k, s);
     n->c[k].next_free = n->c_free;
     n->c_free = k;
@@ -432,6 +434,8 @@ static void to_bridge_ports(segnet *n, seg_run *g, uint32_t tap, uint32_t key, u
     }
 }
 
+static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_time now);
+
 /* A bridge port's verdict on a frame of its segment; learn and decide. */
 static void on_port_rx(segnet *n, uint32_t bi, uint32_t key, bool own, sim_time now)
 {
@@ -461,9 +465,13 @@ static void on_port_rx(segnet *n, uint32_t bi, uint32_t key, bool own, sim_time 
         key_release(n, key);
         return;
     }
-    /* store and forward: it leaves after its last bit, and the latency */
-    push(n, now + b->latency_ps, EV_FORWARD, MAC_PHASE_READY, bi,
-         (uint64_t)key << 32 | (a == BRIDGE_FORWARD ? out : NONE)); /* the reference moves */
+    /* store and forward: it leaves after its last bit, and the latency
+     * (none: at once) */
+    if (b->latency_ps == 0)
+        on_forward(n, bi, key, a == BRIDGE_FORWARD ? out : NONE, now); /* releases key */
+    else
+        push(n, now + b->latency_ps, EV_FORWARD, MAC_PHASE_READY, bi,
+             (uint64_t)key << 32 | (a == BRIDGE_FORWARD ? out : NONE)); /* the reference moves */
 }
 
 /* The bridge hands the frame to its output port(s) (out NONE: flood). */
@@ -844,7 +852,7 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
         if (!ok)
             n->seg[s].corrupted++;
     }
-    for (uint32_t s = 0; s < n->n_seg; s++)
+    for (uint32_t s = 0; n->n_rep && s < n->n_seg; s++)
         relay_release(n, key, s);
     if (c->from_port) { /* the last hop of a frame that crossed bridges */
         medium_release(n->seg[c->seg].med, c->tx_id);
@@ -856,13 +864,14 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
     key_release(n, key);
 }
 
-mac *segnet_target_mac(const segnet *n, uint32_t target)
+mac *segnet_target_mac(segnet *n, uint32_t target)
 {
-    return n->seg[n->seg_of_target[target]].mac;
+    return n->last_mac = n->seg[n->seg_of_target[target]].mac;
 }
 
 void segnet_handle(segnet *n, const sim_event *ev)
 {
+    n->last_mac = NULL; /* the network's events may reach any MAC */
     switch (ev->type) {
     case EV_IN_START:
         on_input(n, ev, true);
@@ -1273,19 +1282,22 @@ void segnet_destroy(segnet *n)
 
 /* ---- queries ------------------------------------------------------------ */
 
-bool segnet_out_of_memory(const segnet *n)
+bool segnet_out_of_memory(segnet *n)
 {
     if (n->no_memory)
         return true;
+    if (n->last_mac)
+        return mac_out_of_memory(n->last_mac);
     for (uint32_t s = 0; s < n->n_seg; s++)
         if (n->seg[s].mac && mac_out_of_memory(n->seg[s].mac))
             return true;
     return false;
 }
 
-mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap)
+mac *segnet_mac_of(segnet *n, uint32_t s, uint32_t *tap)
 {
     const seg_run *g = &n->seg[n->seg_of_station[s]];
+    n->last_mac = NULL; /* the caller may change it: segnet_out_of_memory checks all */
     *tap = g->tap_of[s];
     return g->mac;
 }

@@ -70,13 +70,16 @@ int segnet_start(segnet *n, const segnet_macs *cfg);
 void segnet_mac_start(segnet *n, sim_time t);
 
 /* The MAC an event of a MAC type is for (its target). */
-mac *segnet_target_mac(const segnet *n, uint32_t target);
+mac *segnet_target_mac(segnet *n, uint32_t target);
 /* Handles an event of the network's own (SEGNET_EV_FIRST and above). */
 void segnet_handle(segnet *n, const sim_event *ev);
-bool segnet_out_of_memory(const segnet *n);
+/* Whether memory ran out in the last event: in the network, or in the MAC
+ * the event was for (every MAC after one of the network's own events,
+ * which may touch any). */
+bool segnet_out_of_memory(segnet *n);
 
 /* Station s's MAC and its tap there. */
-mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap);
+mac *segnet_mac_of(segnet *n, uint32_t s, uint32_t *tap);
 uint32_t segnet_segment_count(const segnet *n);
 const medium *segnet_medium(const segnet *n, uint32_t segment);
 /* The longest delay from a station to another, along the path between
