@@ -1469,6 +1469,8 @@ __attribute__((cold, noinline)) void mac_bridged_verdict(mac *m, uint32_t tap, u
             m->sinks[i].on_event(m->sinks[i].ctx, &ev);
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
         m->on_rx(m->rx_ctx, f->dest, gid(m, tap), f, now);
+    if (x->awaiting && x->has_frame && x->cur.id == f->id)
+        on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate, end to end */
 }
 
 uint64_t mac_tap_tx_id(const mac *m, uint32_t tap) { return m->st[tap].tx_id; }

@@ -491,6 +491,27 @@ static void test_full_duplex_rate(void **state)
     scenario_free(&sc);
 }
 
+/* A station without collision detection (ALOHA) waits for its frame's
+ * verdict: across a bridge it comes end to end, and the station goes on. */
+static void test_aloha_across(void **state)
+{
+    (void)state;
+    scenario sc;
+    load_ok(&sc, "phy = 10baset\nduration = 20ms\npolicy = aloha\n"
+                 "[segment a]\ntype = hub\n[segment b]\ntype = hub\n"
+                 "[bridge x]\nports = a, b\n"
+                 "[group s]\nstations = 1\nsegment = a\ntraffic = batch\nbatch = 3\n"
+                 "dest = server:2\n"
+                 "[group d]\nstations = 1\nsegment = b\ntraffic = none\n");
+    results r;
+    engine *e = run(&sc, &r);
+    assert_int_equal(r.frames_ok, 3);
+    assert_int_equal(r.frames_delivered, 3);
+    assert_int_equal(r.stations[0].queue_len, 0);
+    engine_destroy(e);
+    scenario_free(&sc);
+}
+
 /* Two stations on one full-duplex link, no bridge: both send at once,
  * neither defers nor collides, and together they deliver twice what one
  * link direction carries. */
@@ -682,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_queue_drops),
         cmocka_unit_test(test_full_duplex_rate),
         cmocka_unit_test(test_full_duplex_both_ways),
+        cmocka_unit_test(test_aloha_across),
         cmocka_unit_test(test_half_duplex_port_collides),
         cmocka_unit_test(test_domain_sums),
         cmocka_unit_test(test_outputs),
