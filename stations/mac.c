@@ -74,6 +74,7 @@ typedef struct station_class {
     uint32_t attempt_limit;
     uint32_t queue_capacity;
     bool refill;
+    bool full_duplex;
 } station_class;
 
 typedef struct station {
@@ -160,6 +161,7 @@ struct mac {
     uint32_t segment;
     mac_net_hooks net;
     bool networked;
+    bool bridged;            /* net.on_port_event: a segment with bridge ports */
 
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
     sim_time *timed_until;     /* per entry of timed: min(planned, horizon), the
@@ -740,6 +742,9 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
          * nothing re-plans it. */
         sim_time slot = caps->slot_ps > 0 ? caps->slot_ps : x->bstate.frame_ps;
         sim_time start = caps->slotted ? (t + slot - 1) / slot * slot : t;
+        /* Full duplex: only the gap after its own last frame. */
+        if (x->cls->full_duplex && x->c.attempts > 0 && start < x->tx_end + m->ifg_ps)
+            start = x->tx_end + m->ifg_ps;
         x->planned = start;
         x->gen++;
         if (start == t)
@@ -831,11 +836,26 @@ void mac_drop(mac *m, uint32_t s, const frame *f, sim_time now)
     drop_frame(m, s, &fr, now);
 }
 
+static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, const frame *f,
+                                                          sim_time now, bool keep_id);
+
 bool mac_enqueue(mac *m, uint32_t s, const frame *f, sim_time now)
+{
+    return enqueue(m, s, f, now, false);
+}
+
+bool mac_forward(mac *m, uint32_t s, const frame *f, sim_time now)
+{
+    return enqueue(m, s, f, now, true);
+}
+
+static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, const frame *f,
+                                                          sim_time now, bool keep_id)
 {
     station *x = &m->st[s];
     frame fr = *f;
-    fr.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
+    if (!keep_id)
+        fr.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
     x->c.frames_offered++;
     uint32_t held = x->q_len + (x->has_frame ? 1 : 0);
     uint32_t capacity = x->cls->queue_capacity;
@@ -1194,7 +1214,7 @@ static inline __attribute__((always_inline)) sim_time judge_reception(mac *m, ui
     station *x = &m->st[s];
     uint32_t d;
     if (__builtin_expect(m->networked, 0)) {
-        if ((d = dest_tap(m, x->cur.dest)) == NONE) {
+        if ((d = dest_tap(m, x->cur.dest)) == NONE || (m->bridged && gid(m, s) >= m->n_all)) {
             m->net.on_remote(m->net.ctx, s, x->tx_id, x->trace_id, &x->cur, x->collisions + 1,
                              now);
             return SIM_TIME_NEVER;
@@ -1219,9 +1239,15 @@ static inline __attribute__((always_inline)) sim_time judge_reception(mac *m, ui
  * cannot tell whether it got through. It keeps the frame and waits for the
  * receiver's verdict (on_deliver), the acknowledgement of Abramson's
  * ALOHA reduced to its outcome; it does nothing meanwhile. */
+static void full_duplex_sent(mac *m, uint32_t s, sim_time now);
+
 static void await_verdict(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
+    if (x->cls->full_duplex) { /* no collision can have touched it */
+        full_duplex_sent(m, s, now);
+        return;
+    }
     x->awaiting = true;
     x->state = MAC_BACKOFF; /* idle until the verdict; no READY is pending */
     x->backoff_slots = 0;
@@ -1256,6 +1282,22 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
         x->bstate.attempt_ps = x->bstate.frame_ps;
         start_backoff(m, s, now);
     }
+}
+
+/* Full duplex (a link's end): a frame sent is sent whole, as 802.3
+ * counts a success; the network judges its reception; the next frame
+ * waits for the gap only (become_ready). */
+static __attribute__((noinline)) void full_duplex_sent(mac *m, uint32_t s, sim_time now)
+{
+    station *x = &m->st[s];
+    count_success(m, s);
+    trace_event ok;
+    frame_event(m, &ok, TRACE_TX_OK, now, s);
+    ok.tx_id = trace_id(m, x);
+    emit(m, &ok);
+    judge_reception(m, s, now);
+    x->has_frame = false;
+    next_frame_or_idle(m, s, now);
 }
 
 static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
@@ -1316,7 +1358,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         }
     } else if (!x->cls->caps.collision_detect) {
         assert(was == MAC_TX);
-        await_verdict(m, s, now);
+        await_verdict(m, s, now); /* full duplex too: it sends at once */
     } else {
         assert(was == MAC_TX);
         count_success(m, s);
@@ -1401,6 +1443,36 @@ __attribute__((cold, noinline)) void mac_remote_verdict(mac *m, uint32_t tap, ui
     if (m->st[tap].awaiting && m->st[tap].tx_id == tx_id)
         on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
+
+__attribute__((cold, noinline)) void mac_bridged_verdict(mac *m, uint32_t tap, uint64_t trace_id,
+                                                         const frame *f, uint32_t attempt, bool ok,
+                                                         sim_time rx_start, sim_time now)
+{
+    station *x = &m->st[tap];
+    if (ok)
+        x->c.frames_delivered++;
+    else
+        x->c.frames_corrupted++;
+    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, tap),
+                      .segment = m->segment,
+                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                      .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
+                      .collisions = attempt - 1, .queued_at = f->queued_at,
+                      .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
+                      .jam_start = SIM_TIME_NEVER, .ok = ok,
+                      .payload = f->payload, .payload_len = f->payload_len};
+    /* (the sinks called here, not through emit: one call site less keeps
+     * emit inlined where it counts) */
+    for (size_t i = 0; i < m->n_sinks; i++)
+        if (m->sink_kinds[i] & TRACE_BIT(ev.kind))
+            m->sinks[i].on_event(m->sinks[i].ctx, &ev);
+    if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
+        m->on_rx(m->rx_ctx, f->dest, gid(m, tap), f, now);
+    if (x->awaiting && x->has_frame && x->cur.id == f->id)
+        on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate, end to end */
+}
+
+uint64_t mac_tap_tx_id(const mac *m, uint32_t tap) { return m->st[tap].tx_id; }
 
 /* ---- a repeater's port --------------------------------------------------- */
 
@@ -1557,6 +1629,7 @@ int mac_create(const mac_config *cfg, mac **out)
     m->networked = cfg->net != NULL && cfg->trace_ids != NULL;
     if (cfg->net)
         m->net = *cfg->net;
+    m->bridged = m->networked && m->net.on_port_event != NULL;
     const mac_class *classes = cfg->classes;
     m->n_cls = cfg->n_classes;
     m->cls = calloc(m->n_cls ? m->n_cls : 1, sizeof *m->cls);
@@ -1571,6 +1644,14 @@ int mac_create(const mac_config *cfg, mac **out)
         c->caps = backoff_policy_caps(c->policy);
         c->queue_capacity = classes[k].queue_capacity ? classes[k].queue_capacity : 1;
         c->refill = classes[k].refill && cfg->refill != NULL;
+        c->full_duplex = classes[k].full_duplex;
+        if (c->full_duplex) {
+            c->caps.carrier_sense = false;
+            c->caps.collision_detect = false;
+            c->caps.slotted = false;
+            c->caps.persist_p = 1.0;
+            c->caps.yield_ps = 0;
+        }
     }
     m->rx_free = NONE;
     m->st = calloc(m->n, sizeof *m->st);
@@ -1618,7 +1699,10 @@ int mac_create(const mac_config *cfg, mac **out)
         x->planned = SIM_TIME_NEVER;
         x->cd_pending = SIM_TIME_NEVER;
         x->jam_start = SIM_TIME_NEVER;
-        rng_seed_station(&x->r, cfg->seed, gid(m, s), RNG_PURPOSE_BACKOFF);
+        if (gid(m, s) >= m->n_all && gid(m, s) != MAC_NO_STATION) /* a bridge port */
+            rng_seed_station(&x->r, cfg->seed, gid(m, s) - m->n_all, RNG_PURPOSE_PORT);
+        else
+            rng_seed_station(&x->r, cfg->seed, gid(m, s), RNG_PURPOSE_BACKOFF);
     }
     *out = m;
     return 0;

@@ -129,10 +129,19 @@ typedef struct mac_class {
     const backoff_policy *policy; /* not owned */
     uint32_t queue_capacity;      /* frames per station (>= 1) */
     bool refill;                  /* ask `refill` for a frame when the queue runs dry */
+    /* Full duplex (a link's two ends; stations/MODEL.md, "Bridges and
+     * switches"): no carrier sense, no collision detection, only the
+     * inter-frame gap between its own frames. */
+    bool full_duplex;
 } mac_class;
 
 /* A station's number in the run for a tap that is a repeater's port. */
 #define MAC_NO_STATION UINT32_MAX
+/* A bridge port's number in a segment's station_id: n_all_stations +
+ * MAC_BRIDGE_PORT(bridge, port). Its frames keep their ids and senders;
+ * its random stream is (seed, this number, RNG_PURPOSE_PORT); its trace
+ * events carry that number as their station. */
+#define MAC_BRIDGE_PORT(bridge, port) ((uint32_t)(bridge) << 8 | (uint32_t)(port))
 
 /* The network's view of one segment (stations/MODEL.md, "Networks of
  * segments"); NULL for a scenario of one segment, which then costs
@@ -151,6 +160,10 @@ typedef struct mac_net_hooks {
      * stays held on this medium until then. */
     void (*on_remote)(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id,
                       const frame *f, uint32_t attempt, sim_time now);
+    /* With bridge ports on the segment: every frame a port sends is the
+     * network's to judge (on_remote). The network reads the ports' trace
+     * events through the sinks it gives this MAC (NULL: no bridges). */
+    void (*on_port_event)(void *ctx, const trace_event *ev);
     void *ctx;
 } mac_net_hooks;
 
@@ -240,6 +253,16 @@ void mac_relay_jam(mac *m, uint32_t tap, sim_time now, const mac_carried *what);
  * [rx_start, now), and releases tx_id. */
 void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
                         uint32_t attempt, bool ok, sim_time rx_start, sim_time now);
+/* The end-to-end verdict on a frame of station `tap` that crossed bridges
+ * (its record on this medium already released): counted and reported as
+ * mac_remote_verdict does. */
+void mac_bridged_verdict(mac *m, uint32_t tap, uint64_t trace_id, const frame *f,
+                         uint32_t attempt, bool ok, sim_time rx_start, sim_time now);
+/* A bridge port forwards a frame: queued as mac_enqueue does, keeping the
+ * frame's id (its sender's) and queued_at. */
+bool mac_forward(mac *m, uint32_t tap, const frame *f, sim_time now);
+/* The medium's id of the transmission tap has under way or has just ended. */
+uint64_t mac_tap_tx_id(const mac *m, uint32_t tap);
 
 void mac_view(const mac *m, uint32_t station, mac_station_view *out);
 const mac_counters *mac_station_counters(const mac *m, uint32_t station);

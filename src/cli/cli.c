@@ -29,7 +29,8 @@ typedef struct scenario_option {
 static const scenario_option scenario_options[] = {
     {"phy", "NAME", "PHY profile: 10base5, 10base2, 10baset, 100basetx, 1000baset (10base5)"},
     {"stations", "N", "number of stations, 1 to 10000 (8)"},
-    {"topology", "bus|star", "override the profile's topology"},
+    {"topology", "bus|star|switch", "override the profile's topology; switch: every station alone on a link to one bridge"},
+    {"duplex", "half|full", "topology switch: the links' duplex (half)"},
     {"length", "METRES", "bus: cable length; star: each drop cable (500 on 10base5)"},
     {"positions", "M,M,...", "explicit positions (bus) or drop lengths (star), one per station"},
     {"span", "FROM-TO", "bus: spread the stations evenly from FROM to TO metres (a group's place)"},

@@ -21,6 +21,7 @@ enum {
     RNG_PURPOSE_BACKOFF = 1,
     RNG_PURPOSE_TRAFFIC = 2,
     RNG_PURPOSE_PLACEMENT = 3,
+    RNG_PURPOSE_PORT = 4, /* a bridge port's backoff: "station" = bridge << 8 | port */
 };
 
 /* Seeds r for stream `stream` of master seed `seed`. */

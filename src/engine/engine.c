@@ -357,7 +357,8 @@ built:;
                         .batch_traffic = e->sc.traffic.kind == TRAFFIC_BATCH,
                         .outage_start = e->sc.outage_start,
                         .outage_end = e->sc.outage_start + e->sc.outage_duration,
-                        .judge_ps = judge_ps(e, &t)};
+                        .judge_ps = judge_ps(e, &t),
+                        .delay_to_delivery = e->sc.net.n_bridges > 0};
     if (evq_create(&e->q, 4u * n + 64) != 0 || stats_create(&stc, &e->stats) != 0)
         goto fail;
     /* Ends of frames, collisions and gaps are mostly due within a couple

@@ -20,6 +20,7 @@
 #ifndef CSMACD_RESULTS_H
 #define CSMACD_RESULTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "mac.h"
@@ -78,6 +79,41 @@ typedef struct repeater_result {
     uint64_t port_collisions; /* aCollisions, summed over ports: a port in a collision */
 } repeater_result;
 
+/* A collision domain of a network with bridges (the segments repeaters
+ * join; named after its first segment), over the measured window. */
+typedef struct domain_result {
+    const char *name;         /* owned by the engine's scenario */
+    uint32_t segments, stations;
+    bool full_duplex;         /* a full-duplex link: twice one link's capacity */
+    uint64_t frames_sent;     /* frames its stations sent whole (transmitOK) */
+    uint64_t collisions;      /* collision events on its segments (0 in full duplex) */
+    double throughput;        /* frame bits its stations and bridge ports sent whole,
+                                 over its capacity (rate, twice it in full duplex) */
+} domain_result;
+
+/* A bridge port (802.1D's dot1dTpPortTable names where they exist), over
+ * the measured window. */
+typedef struct bridge_port_result {
+    const char *name;         /* its segment's */
+    uint64_t frames_received; /* whole, from its segment (dot1dTpPortInFrames) */
+    uint64_t frames_forwarded;/* of those, to one known port */
+    uint64_t frames_flooded;  /* of those, to every other port (destination unknown) */
+    uint64_t frames_filtered; /* of those, discarded: destination on this port (dot1dTpPortInDiscards) */
+    uint64_t frames_queued;   /* copies that entered its output queue */
+    uint64_t frames_dropped;  /* copies lost to its full output queue */
+    uint64_t frames_sent;     /* copies it sent whole (aFramesTransmittedOK) */
+    uint64_t frames_lost;     /* copies given up after attemptLimit collisions */
+    uint64_t collisions;      /* collisions its MAC saw (half duplex) */
+    double queue_delay_mean_us, queue_delay_p99_us; /* queue entry to end of its
+                                 transmission; NAN if none sent */
+} bridge_port_result;
+
+typedef struct bridge_result {
+    const char *name;
+    uint32_t n_ports;
+    const bridge_port_result *ports;
+} bridge_result;
+
 typedef struct results {
     double sim_time_s;        /* simulated time reached */
     double measured_s;        /* length of the measured window */
@@ -123,6 +159,10 @@ typedef struct results {
     uint32_t n_segments, n_repeaters;
     const segment_result *segments;
     const repeater_result *repeaters;
+    /* With bridges: the collision domains and the bridges (0 otherwise). */
+    uint32_t n_domains, n_bridges;
+    const domain_result *domains;
+    const bridge_result *bridges;
 } results;
 
 #endif

@@ -29,12 +29,16 @@
 #include "segments.h"
 
 #include <assert.h>
+#include <math.h>
+
+#include "bridge.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
 
-enum { EV_IN_START = SEGNET_EV_FIRST, EV_IN_END, EV_DECIDE, EV_OUT, EV_VERDICT };
+enum { EV_IN_START = SEGNET_EV_FIRST, EV_IN_END, EV_DECIDE, EV_OUT, EV_VERDICT, EV_PORT_RX,
+       EV_FORWARD };
 enum { PH_IN_END = 0, PH_DECIDE_END = 1, PH_IN_START = 11, PH_DECIDE_START = 12 };
 enum { OUT_NONE, OUT_FRAME, OUT_JAM };          /* what a port sends */
 enum { ACT_FRAME, ACT_JAM, ACT_END };           /* what a decision asks of a port */
@@ -56,6 +60,7 @@ typedef struct carried {
     uint64_t trace_id;    /* its number in the traces */
     sim_time start, end;  /* end SIM_TIME_NEVER while under way */
     bool whole;
+    bool from_port;       /* sent by a bridge port: a copy of sender's frame */
 } carried;
 
 typedef struct in_sig {
@@ -98,14 +103,33 @@ typedef struct seg_run {
     uint32_t index;
     medium *med;
     mac *mac;
-    uint32_t n_taps, n_st; /* taps: n_st stations, then ports */
+    uint32_t n_taps, n_st;       /* taps: n_st stations, then ports */
+    uint32_t rp_end;             /* repeaters' ports [n_st, rp_end), bridges' after */
     uint32_t *station_id;        /* per tap */
     uint32_t *tap_of;            /* per station of the run: its tap here, or NONE */
-    uint32_t *port_of;           /* per port tap (tap - n_st): the port's index */
+    uint32_t *port_of;           /* per port tap (tap - n_st): the port's index
+                                    (a bridge port's: in segnet.bp) */
     uint32_t *tap_key;           /* per station tap: its last frame's record */
+    uint32_t *none_of;           /* full duplex: every station NONE, for its MAC */
+    uint32_t domain;
+    bool fd;                     /* a full-duplex link */
     uint64_t relayed, corrupted; /* counters since t = 0 */
     uint64_t relayed_at, corrupted_at, collisions_at; /* at the mark */
+    uint64_t bits_whole, bits_whole_at; /* frame bits its stations and ports sent whole */
 } seg_run;
+
+/* A bridge port: a MAC station of its segment. */
+typedef struct bport_run {
+    uint32_t bridge, port, seg, tap;
+    uint64_t collisions_at; /* its MAC's collisions at the mark */
+} bport_run;
+
+typedef struct br_run {
+    bridge *b;
+    uint32_t first, n;   /* its ports in segnet.bp */
+    sim_time latency_ps;
+    bridge_port_counters *mark; /* per port, at the mark */
+} br_run;
 
 struct segnet {
     const scenario *sc;
@@ -128,6 +152,22 @@ struct segnet {
     bool marked;               /* the window is open: no warm-up, or segnet_mark was called */
     mac_net_hooks hooks;
     bool no_memory;
+    /* Bridges (stations/MODEL.md, "Bridges and switches"). */
+    uint32_t n_br, n_bp, n_dom;
+    br_run *br;
+    bport_run *bp;
+    uint32_t *dist;            /* tree distances: domains, then bridges */
+    mac *last_mac;             /* the MAC the last event was for, or NULL: any */
+    bool fd_any;
+    backoff_policy *port_policy;
+    const trace_sink *sinks;   /* the run's (segnet_macs), for filter_event */
+    const uint32_t *sink_kinds;
+    size_t n_sinks;
+    uint32_t port_kinds;       /* the kinds filter_event asks for */
+    domain_result *dom_res;
+    bridge_result *br_res;
+    bridge_port_result *bp_res;
+    uint64_t *dom_col_at;
 };
 
 /* ---- plumbing ----------------------------------------------------------- */
@@ -170,7 +210,8 @@ static uint32_t key_new(segnet *n)
     uint32_t k = n->c_free;
     n->c_free = n->c[k].next_free;
     n->c[k] = (carried){.refs = 1, .end = SIM_TIME_NEVER};
-    memset(&n->relay_st[(size_t)k * n->n_seg], RELAY_NONE, n->n_seg);
+    if (n->n_rep) /* relays only with repeaters */
+        memset(&n->relay_st[(size_t)k * n->n_seg], RELAY_NONE, n->n_seg);
     return k;
 }
 
@@ -194,7 +235,7 @@ static void key_release(segnet *n, uint32_t k)
 {
     if (k == NONE || --n->c[k].refs > 0)
         return;
-    for (uint32_t s = 0; s < n->n_seg; s++)
+    for (uint32_t s = 0; n->n_rep && s < n->n_seg; s++)
         relay_release(n, k, s);
     n->c[k].next_free = n->c_free;
     n->c_free = k;
@@ -213,7 +254,7 @@ static bool path_delay(const segnet *n, uint32_t s, uint32_t tap, uint32_t from,
         *d = medium_delay(g->med, tap, to_tap);
         return true;
     }
-    for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+    for (uint32_t pt = g->n_st; pt < g->rp_end; pt++) {
         const port_run *p = &n->port[g->port_of[pt - g->n_st]];
         const rep_run *r = &n->rep[p->rep];
         if (p->rep == from)
@@ -241,7 +282,7 @@ static sim_time farthest(const segnet *n, uint32_t s, uint32_t tap, uint32_t fro
         if (d > best)
             best = d;
     }
-    for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+    for (uint32_t pt = g->n_st; pt < g->rp_end; pt++) {
         const port_run *p = &n->port[g->port_of[pt - g->n_st]];
         const rep_run *r = &n->rep[p->rep];
         if (p->rep == from)
@@ -261,20 +302,24 @@ static sim_time farthest(const segnet *n, uint32_t s, uint32_t tap, uint32_t fro
 
 /* ---- the hooks: what the segments' MACs tell the network ---------------- */
 
+static void to_bridge_ports(segnet *n, seg_run *g, uint32_t tap, uint32_t key, uint64_t tx,
+                            sim_time now);
+
 static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
                       uint32_t attempt, uint64_t backoff_slots, bool whole)
 {
     seg_run *g = ctx;
     segnet *n = g->net;
     uint32_t key;
-    if (tap < g->n_st) {
+    if (tap < g->n_st || tap >= g->rp_end) { /* a station, or a bridge's port */
         if (begin) {
             key_release(n, g->tap_key[tap]);
             key = NONE;
             if (f != NULL && (key = key_new(n)) != NONE) {
                 carried *c = rec(n, key);
                 c->f = *f;
-                c->sender = g->station_id[tap];
+                c->from_port = tap >= g->rp_end;
+                c->sender = c->from_port ? (uint32_t)(f->id >> 40) : g->station_id[tap];
                 c->attempt = attempt;
                 c->backoff_slots = backoff_slots;
                 c->seg = g->index;
@@ -287,12 +332,20 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
             if (key != NONE) {
                 rec(n, key)->end = now;
                 rec(n, key)->whole = whole;
+                if (whole) {
+                    g->bits_whole += 8ull * rec(n, key)->f.bytes;
+                    rec(n, key)->tx_id = mac_tap_tx_id(g->mac, tap);
+                    if (g->n_taps > g->rp_end)
+                        to_bridge_ports(n, g, tap, key, rec(n, key)->tx_id, now);
+                }
                 if (!whole) { /* no verdict will come: only its signals keep it */
                     g->tap_key[tap] = NONE;
                     key_release(n, key);
                 }
             }
         }
+        if (g->rp_end == g->n_st)
+            return; /* no repeater here */
     } else {
         port_run *p = &n->port[g->port_of[tap - g->n_st]];
         key = begin ? (p->out == OUT_FRAME ? p->key : NONE) : p->end_key;
@@ -301,7 +354,11 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
             p->end_key = NONE; /* its reference goes to the ends pushed below */
         else
             key_ref(n, key);   /* balanced by the release below */
-        for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+        if (!begin && whole && key != NONE && g->n_taps > g->rp_end) {
+            g->bits_whole += 8ull * rec(n, key)->f.bytes;
+            to_bridge_ports(n, g, tap, key, UINT64_MAX, now);
+        }
+        for (uint32_t pt = g->n_st; pt < g->rp_end; pt++) {
             if (pt == tap)
                 continue;
             key_ref(n, key);
@@ -312,7 +369,7 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
         key_release(n, key);
         return;
     }
-    for (uint32_t pt = g->n_st; pt < g->n_taps; pt++) {
+    for (uint32_t pt = g->n_st; pt < g->rp_end; pt++) {
         if (pt == tap)
             continue;
         key_ref(n, key);
@@ -320,6 +377,169 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
              begin ? PH_IN_START : PH_IN_END, g->port_of[pt - g->n_st],
              (uint64_t)key << 32 | (uint64_t)tap << 1 | whole);
     }
+}
+
+/* ---- bridges: where a frame's one path runs ------------------------------ */
+
+static uint32_t domain_of_station(const segnet *n, uint32_t s)
+{
+    return n->seg[n->seg_of_station[s]].domain;
+}
+
+/* Tree distance between two nodes: domains 0..n_dom-1, then bridges. */
+static uint32_t dist(const segnet *n, uint32_t a, uint32_t b)
+{
+    return n->dist[(size_t)a * (n->n_dom + n->n_br) + b];
+}
+
+/* Whether node x lies on the path from domain a to domain b. */
+static bool on_path(const segnet *n, uint32_t a, uint32_t b, uint32_t x)
+{
+    return a != b && dist(n, a, x) + dist(n, x, b) == dist(n, a, b);
+}
+
+/* Whether a copy of f leaving bridge br into domain y (or, `in`, arriving
+ * at br from y) is the one copy on the path from its sender to its
+ * destination: a loss there is the frame's loss. */
+static bool copy_on_path(const segnet *n, const frame *f, uint32_t br, uint32_t y, bool in)
+{
+    if (f->dest == FRAME_BROADCAST || f->dest >= n->n_all)
+        return false; /* judged in its sender's domain */
+    uint32_t a = domain_of_station(n, (uint32_t)(f->id >> 40)), b = domain_of_station(n, f->dest);
+    uint32_t node = n->n_dom + br;
+    if (!on_path(n, a, b, node) || (a != y && b != y && !on_path(n, a, b, y)))
+        return false;
+    return in ? dist(n, a, node) == dist(n, a, y) + 1 : dist(n, a, y) == dist(n, a, node) + 1;
+}
+
+/* The frame's end-to-end verdict, on its sender's counters and traces. */
+static void final_verdict(segnet *n, const frame *f, uint64_t trace_id, uint32_t attempt, bool ok,
+                          sim_time rx_start, sim_time now)
+{
+    uint32_t sender = (uint32_t)(f->id >> 40), tap;
+    mac *m = segnet_mac_of(n, sender, &tap);
+    mac_bridged_verdict(m, tap, trace_id, f, attempt, ok, rx_start, now);
+}
+
+/* A whole frame ends at tap: each bridge port on the segment judges its
+ * reception when the last bit reaches it (promiscuous: every frame). tx:
+ * the sender's record here (held for it), UINT64_MAX for a relay (its
+ * record is held while the frame's record lives). */
+static void to_bridge_ports(segnet *n, seg_run *g, uint32_t tap, uint32_t key, uint64_t tx,
+                            sim_time now)
+{
+    for (uint32_t pt = g->rp_end; pt < g->n_taps; pt++) {
+        if (pt == tap)
+            continue;
+        if (tx != UINT64_MAX)
+            medium_hold(g->med, tx);
+        key_ref(n, key);
+        push(n, now + medium_delay(g->med, tap, pt), EV_PORT_RX, MAC_PHASE_DELIVER,
+             g->port_of[pt - g->n_st], (uint64_t)key << 32 | (tx != UINT64_MAX));
+    }
+}
+
+static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_time now);
+
+/* A bridge port's verdict on a frame of its segment; learn and decide. */
+static void on_port_rx(segnet *n, uint32_t bi, uint32_t key, bool own, sim_time now)
+{
+    const bport_run *p = &n->bp[bi];
+    seg_run *g = &n->seg[p->seg];
+    carried *c = rec(n, key);
+    bool ok;
+    if (own) {
+        ok = g->fd || !medium_overlapped_at(g->med, c->tx_id, p->tap);
+        medium_release(g->med, c->tx_id);
+    } else {
+        size_t i = (size_t)key * n->n_seg + p->seg;
+        ok = n->relay_st[i] == RELAY_WHOLE && !medium_overlapped_at(g->med, n->relay_tx[i], p->tap);
+    }
+    const br_run *b = &n->br[p->bridge];
+    bool path = copy_on_path(n, &c->f, p->bridge, g->domain, true);
+    uint32_t out = NONE;
+    bridge_action a = BRIDGE_FILTER;
+    if (ok) {
+        uint32_t dest = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all ? BRIDGE_BROADCAST
+                                                                             : c->f.dest;
+        a = bridge_receive(b->b, p->port, (uint32_t)(c->f.id >> 40), dest, now, &out);
+    }
+    if (a == BRIDGE_FILTER) {
+        if (path) /* corrupted on its way to the bridge (or, never, filtered) */
+            final_verdict(n, &c->f, c->trace_id, c->attempt, false, now, now);
+        key_release(n, key);
+        return;
+    }
+    /* store and forward: it leaves after its last bit, and the latency
+     * (none: at once) */
+    if (b->latency_ps == 0)
+        on_forward(n, bi, key, a == BRIDGE_FORWARD ? out : NONE, now); /* releases key */
+    else
+        push(n, now + b->latency_ps, EV_FORWARD, MAC_PHASE_READY, bi,
+             (uint64_t)key << 32 | (a == BRIDGE_FORWARD ? out : NONE)); /* the reference moves */
+}
+
+/* The bridge hands the frame to its output port(s) (out NONE: flood). */
+static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_time now)
+{
+    const bport_run *in = &n->bp[bi];
+    const br_run *b = &n->br[in->bridge];
+    const carried *c = rec(n, key);
+    for (uint32_t k = 0; k < b->n; k++) {
+        if (k == in->port || (out != NONE && k != out))
+            continue;
+        const bport_run *q = &n->bp[b->first + k];
+        if (!mac_forward(n->seg[q->seg].mac, q->tap, &c->f, now) &&
+            copy_on_path(n, &c->f, in->bridge, n->seg[q->seg].domain, false))
+            final_verdict(n, &c->f, c->trace_id, c->attempt, false, now, now);
+    }
+    key_release(n, key);
+}
+
+/* A bridge port's own trace events (mac.h, on_port_event). */
+static void on_port_event(void *ctx, const trace_event *ev)
+{
+    segnet *n = ((seg_run *)ctx)->net;
+    uint32_t id = ev->station - n->n_all, br = id >> 8;
+    uint32_t bi = n->br[br].first + (id & 0xff);
+    const bport_run *p = &n->bp[bi];
+    bridge *b = n->br[br].b;
+    switch (ev->kind) {
+    case TRACE_ARRIVAL:
+        bridge_queued(b, p->port, ev->time);
+        break;
+    case TRACE_DROP:
+        bridge_dropped(b, p->port);
+        break;
+    case TRACE_TX_OK:
+        bridge_done(b, p->port, ev->time, 1);
+        break;
+    case TRACE_ABORT: {
+        bridge_done(b, p->port, ev->time, 0);
+        frame f = {.id = ev->frame_id, .queued_at = ev->queued_at, .bytes = ev->frame_bytes,
+                   .dest = ev->dest == TRACE_NO_DEST ? FRAME_BROADCAST : ev->dest};
+        if (copy_on_path(n, &f, p->bridge, n->seg[p->seg].domain, false))
+            final_verdict(n, &f, ev->tx_id, ev->attempt, false, ev->time, ev->time);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The one sink of a segment with bridge ports: the ports' events to the
+ * network, the stations' to the run's sinks (each the kinds it wants). */
+static void filter_event(void *ctx, const trace_event *ev)
+{
+    seg_run *g = ctx;
+    segnet *n = g->net;
+    if (ev->station >= n->n_all && ev->station != TRACE_NO_STATION) {
+        on_port_event(ctx, ev);
+        return;
+    }
+    for (size_t i = 0; i < n->n_sinks; i++)
+        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(ev->kind)))
+            n->sinks[i].on_event(n->sinks[i].ctx, ev);
 }
 
 static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
@@ -336,8 +556,16 @@ static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id
     g->tap_key[tap] = NONE; /* the verdict owns it now */
     rec(n, key)->tx_id = tx_id;
     rec(n, key)->trace_id = trace_id;
+    bool everywhere = f->dest == FRAME_BROADCAST || f->dest >= n->n_all;
+    if (n->n_br > 0 && (everywhere ? tap >= g->rp_end : domain_of_station(n, f->dest) != g->domain)) {
+        /* Beyond a bridge (or a copy of a broadcast): no verdict here; the
+         * bridge ports hold what they judge. */
+        medium_release(g->med, tx_id);
+        key_release(n, key);
+        return;
+    }
     sim_time tail;
-    if (f->dest == FRAME_BROADCAST || f->dest >= n->n_all) {
+    if (everywhere) {
         tail = farthest(n, g->index, tap, NONE);
     } else {
         uint32_t to = n->seg_of_station[f->dest];
@@ -392,7 +620,8 @@ static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_tim
     if (key != NONE) {
         const carried *c = rec(n, key);
         bool everywhere = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all;
-        hold = (everywhere || n->seg_of_station[c->f.dest] == p->seg) &&
+        hold = (everywhere || n->seg_of_station[c->f.dest] == p->seg ||
+                g->n_taps > g->rp_end) &&
                (c->end == SIM_TIME_NEVER || c->whole) && n->relay_st[i] == RELAY_NONE;
     }
     mac_carried what = carried_by(n, p);
@@ -636,6 +865,8 @@ static bool received_on(segnet *n, uint32_t key, uint32_t s, uint32_t only)
             return false;
         tx = n->relay_tx[i];
     }
+    if (g->fd)
+        return true; /* full duplex: nothing shares its direction */
     if (only != NONE)
         return !medium_overlapped_at(g->med, tx, only);
     for (uint32_t j = 0; j < g->n_st; j++)
@@ -651,6 +882,8 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
     if (c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all) {
         ok = true;
         for (uint32_t s = 0; s < n->n_seg; s++) {
+            if (n->seg[s].domain != n->seg[c->seg].domain)
+                continue; /* a bridge's copies are not judged */
             if (!received_on(n, key, s, NONE)) {
                 ok = false;
                 if (s != c->seg)
@@ -663,20 +896,26 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
         if (!ok)
             n->seg[s].corrupted++;
     }
-    for (uint32_t s = 0; s < n->n_seg; s++)
+    for (uint32_t s = 0; n->n_rep && s < n->n_seg; s++)
         relay_release(n, key, s);
-    mac_remote_verdict(n->seg[c->seg].mac, c->tap, c->tx_id, c->trace_id, &c->f, c->attempt, ok,
-                       c->start + (now - c->end), now);
+    if (c->from_port) { /* the last hop of a frame that crossed bridges */
+        medium_release(n->seg[c->seg].med, c->tx_id);
+        final_verdict(n, &c->f, c->trace_id, c->attempt, ok, c->start + (now - c->end), now);
+    } else {
+        mac_remote_verdict(n->seg[c->seg].mac, c->tap, c->tx_id, c->trace_id, &c->f, c->attempt,
+                           ok, c->start + (now - c->end), now);
+    }
     key_release(n, key);
 }
 
-mac *segnet_target_mac(const segnet *n, const sim_event *ev)
+mac *segnet_target_mac(segnet *n, const sim_event *ev)
 {
-    return n->seg[ev->arg >> 32].mac;
+    return n->last_mac = n->seg[ev->arg >> 32].mac;
 }
 
 void segnet_handle(segnet *n, const sim_event *ev)
 {
+    n->last_mac = NULL; /* the network's events may reach any MAC */
     switch (ev->type) {
     case EV_IN_START:
         on_input(n, ev, true);
@@ -699,12 +938,94 @@ void segnet_handle(segnet *n, const sim_event *ev)
     case EV_VERDICT:
         on_verdict(n, ev->target, ev->time);
         break;
+    case EV_PORT_RX:
+        on_port_rx(n, ev->target, (uint32_t)(ev->arg >> 32), ev->arg & 1, ev->time);
+        break;
+    case EV_FORWARD:
+        on_forward(n, ev->target, (uint32_t)(ev->arg >> 32), (uint32_t)ev->arg, ev->time);
+        break;
     default:
         assert(!"not a network event");
     }
 }
 
 /* ---- building ----------------------------------------------------------- */
+
+/* The bridges, their ports (taps after the repeaters' on each segment),
+ * and the tree's distances between domains and bridges. */
+static int bridges_create(segnet *n, const scenario *sc, sim_time bit_ps)
+{
+    const network *net = &sc->net;
+    (void)bit_ps;
+    n->n_br = net->n_bridges;
+    n->n_dom = net->n_domains ? net->n_domains : 1;
+    for (uint32_t b = 0; b < n->n_br; b++)
+        n->n_bp += net->bridges[b].n_ports;
+    n->br = calloc(n->n_br ? n->n_br : 1, sizeof *n->br);
+    n->bp = calloc(n->n_bp ? n->n_bp : 1, sizeof *n->bp);
+    uint32_t nodes = n->n_dom + n->n_br;
+    n->dist = malloc((size_t)nodes * nodes * sizeof *n->dist);
+    n->dom_res = calloc(n->n_dom, sizeof *n->dom_res);
+    n->dom_col_at = calloc(n->n_dom, sizeof *n->dom_col_at);
+    n->br_res = calloc(n->n_br ? n->n_br : 1, sizeof *n->br_res);
+    n->bp_res = calloc(n->n_bp ? n->n_bp : 1, sizeof *n->bp_res);
+    if (!n->br || !n->bp || !n->dist || !n->dom_res || !n->dom_col_at || !n->br_res || !n->bp_res)
+        return -1;
+    uint32_t k = 0;
+    for (uint32_t b = 0; b < n->n_br; b++) {
+        const net_bridge *nb = &net->bridges[b];
+        br_run *r = &n->br[b];
+        r->first = k;
+        r->n = nb->n_ports;
+        r->latency_ps = nb->latency_ps;
+        r->mark = calloc(nb->n_ports, sizeof *r->mark);
+        if (!r->mark || bridge_create(nb->n_ports, n->n_all, nb->ageing_ps, &r->b) != 0)
+            return -1;
+        for (uint32_t p = 0; p < nb->n_ports; p++, k++) {
+            uint32_t s = nb->ports[p].segment;
+            n->bp[k] = (bport_run){.bridge = b, .port = p, .seg = s, .tap = n->seg[s].n_taps++};
+        }
+        n->br_res[b] = (bridge_result){.name = nb->name, .n_ports = nb->n_ports,
+                                       .ports = &n->bp_res[r->first]};
+        for (uint32_t p = 0; p < nb->n_ports; p++)
+            n->bp_res[r->first + p].name = net->segments[nb->ports[p].segment].name;
+    }
+    /* Distances by breadth-first search from every node (a tree). */
+    uint32_t *queue = malloc(nodes * sizeof *queue);
+    if (!queue)
+        return -1;
+    for (uint32_t from = 0; from < nodes; from++) {
+        uint32_t *d = &n->dist[(size_t)from * nodes];
+        for (uint32_t i = 0; i < nodes; i++)
+            d[i] = NONE;
+        uint32_t head = 0, tail = 0;
+        d[from] = 0;
+        queue[tail++] = from;
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            for (uint32_t b = 0; b < n->n_br; b++)
+                for (uint32_t p = 0; p < n->br[b].n; p++) {
+                    uint32_t dom = n->seg[n->bp[n->br[b].first + p].seg].domain;
+                    uint32_t y = x < n->n_dom ? (dom == x ? n->n_dom + b : NONE)
+                                              : (x == n->n_dom + b ? dom : NONE);
+                    if (y != NONE && d[y] == NONE) {
+                        d[y] = d[x] + 1;
+                        queue[tail++] = y;
+                    }
+                }
+        }
+    }
+    free(queue);
+    for (uint32_t d = 0; d < n->n_dom; d++)
+        n->dom_res[d].name = net->n_domains ? net->segments[net->domain_first[d]].name : "";
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        domain_result *x = &n->dom_res[n->seg[s].domain];
+        x->segments++;
+        x->stations += n->seg[s].n_st;
+        x->full_duplex |= n->seg[s].fd;
+    }
+    return 0;
+}
 
 int segnet_create(const scenario *sc, segnet **out)
 {
@@ -741,8 +1062,12 @@ int segnet_create(const scenario *sc, segnet **out)
         n->seg_of_station[i] = s;
         n->seg[s].n_st++;
     }
-    for (uint32_t s = 0; s < n->n_seg; s++)
+    for (uint32_t s = 0; s < n->n_seg; s++) {
         n->seg[s].n_taps = n->seg[s].n_st;
+        n->seg[s].domain = net->segments[s].domain;
+        n->seg[s].fd = net->segments[s].full_duplex;
+        n->fd_any |= n->seg[s].fd;
+    }
     uint32_t pi = 0;
     for (uint32_t r = 0; r < n->n_rep; r++) {
         const net_repeater *nr = &net->repeaters[r];
@@ -756,6 +1081,10 @@ int segnet_create(const scenario *sc, segnet **out)
                                      .left_at = -1};
         }
     }
+    for (uint32_t s = 0; s < n->n_seg; s++)
+        n->seg[s].rp_end = n->seg[s].n_taps;
+    if (bridges_create(n, sc, t.bit_ps) != 0)
+        return -1;
     for (uint32_t s = 0; s < n->n_seg; s++) {
         seg_run *g = &n->seg[s];
         const net_segment *ns = &net->segments[s];
@@ -792,9 +1121,27 @@ int segnet_create(const scenario *sc, segnet **out)
             g->port_of[n->port[p].tap - g->n_st] = p;
             pos[n->port[p].tap] = phy_cable_ps(&cable, np->metres);
         }
+        for (uint32_t p = 0; p < n->n_bp; p++) {
+            const bport_run *b = &n->bp[p];
+            if (b->seg != s)
+                continue;
+            g->station_id[b->tap] = n->n_all + MAC_BRIDGE_PORT(b->bridge, b->port);
+            g->port_of[b->tap - g->n_st] = p;
+            g->tap_key[b->tap] = NONE;
+            pos[b->tap] = phy_cable_ps(&cable, net->bridges[b->bridge].ports[b->port].metres);
+        }
+        if (g->fd) {
+            g->none_of = malloc((n->n_all ? n->n_all : 1) * sizeof *g->none_of);
+            if (!g->none_of) {
+                free(pos);
+                return -1;
+            }
+            for (uint32_t i = 0; i < n->n_all; i++)
+                g->none_of[i] = NONE;
+        }
         medium_config mc = {
             .n_stations = g->n_taps,
-            .topology = ns->type == NET_SEG_HUB ? TOPOLOGY_STAR : TOPOLOGY_BUS,
+            .topology = ns->type == NET_SEG_HUB ? TOPOLOGY_STAR : TOPOLOGY_BUS, /* a link: a bus */
             .pos_ps = pos,
             .hub_ps = ns->type == NET_SEG_HUB ? (sim_time)ns->hub_bits * t.bit_ps : 0,
             .probe_pos_ps = phy_cable_ps(&cable, ns->probe_m),
@@ -827,16 +1174,59 @@ int segnet_create(const scenario *sc, segnet **out)
 int segnet_start(segnet *n, const segnet_macs *cfg)
 {
     n->q = cfg->queue;
-    n->hooks = (mac_net_hooks){.on_signal = on_signal, .on_remote = on_remote};
+    n->hooks = (mac_net_hooks){.on_signal = on_signal, .on_remote = on_remote,
+                               .on_port_event = n->n_br ? on_port_event : NULL};
+    n->sinks = cfg->sinks;
+    n->sink_kinds = cfg->sink_kinds;
+    n->n_sinks = cfg->n_sinks;
+    n->port_kinds = TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
+                    TRACE_BIT(TRACE_ABORT);
+    for (size_t i = 0; i < cfg->n_sinks; i++)
+        n->port_kinds |= cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
+    /* The classes: the stations', the same in full duplex, then per bridge
+     * its ports' (BEB, the bridge's queue), half and full duplex. */
+    uint32_t nc = cfg->n_classes, n_cls = 2 * nc + 2 * n->n_br;
+    mac_class *classes = calloc(n_cls, sizeof *classes);
+    if (!classes)
+        return -1;
+    for (uint32_t k = 0; k < nc; k++) {
+        classes[k] = cfg->classes[k];
+        classes[nc + k] = cfg->classes[k];
+        classes[nc + k].full_duplex = true;
+    }
+    if (n->n_br > 0) {
+        const phy_params *phy = &n->sc->phy;
+        backoff_env env = {.slot_ps = phy_timing_of(phy).slot_ps,
+                           .attempt_limit = phy->attempt_limit,
+                           .backoff_limit = phy->backoff_limit,
+                           .n_stations = n->n_all};
+        char e[200];
+        if (backoff_policy_create("beb", &env, &n->port_policy, e, sizeof e) != 0) {
+            free(classes);
+            return -1;
+        }
+    }
+    for (uint32_t b = 0; b < n->n_br; b++) {
+        const net_bridge *nb = &n->sc->net.bridges[b];
+        mac_class c = {.policy = n->port_policy, .queue_capacity = nb->queue};
+        classes[2 * nc + 2 * b] = c;
+        c.full_duplex = true;
+        classes[2 * nc + 2 * b + 1] = c;
+    }
     for (uint32_t s = 0; s < n->n_seg; s++) {
         seg_run *g = &n->seg[s];
         uint32_t *class_of = calloc(g->n_taps ? g->n_taps : 1, sizeof *class_of);
-        if (!class_of)
+        if (!class_of) {
+            free(classes);
             return -1;
+        }
         for (uint32_t k = 0; k < g->n_st; k++)
-            class_of[k] = cfg->class_of ? cfg->class_of[g->station_id[k]] : 0;
+            class_of[k] = (cfg->class_of ? cfg->class_of[g->station_id[k]] : 0) + (g->fd ? nc : 0);
+        for (uint32_t k = g->rp_end; k < g->n_taps; k++)
+            class_of[k] = 2 * nc + 2 * n->bp[g->port_of[k - g->n_st]].bridge + g->fd;
         mac_net_hooks hooks = n->hooks;
         hooks.ctx = g;
+        trace_sink filter = {.on_event = filter_event, .ctx = g};
         mac_config mc = {
             .phy = &n->sc->phy,
             .n_stations = g->n_taps,
@@ -845,8 +1235,8 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             .seed = cfg->seed,
             .refill = cfg->refill,
             .refill_ctx = cfg->refill_ctx,
-            .classes = cfg->classes,
-            .n_classes = cfg->n_classes,
+            .classes = classes,
+            .n_classes = n_cls,
             .class_of = class_of,
             .on_rx = cfg->on_rx,
             .rx_ctx = cfg->rx_ctx,
@@ -854,19 +1244,28 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             .sink_kinds = cfg->sink_kinds,
             .n_sinks = cfg->n_sinks,
             .station_id = g->station_id,
-            .tap_of = g->tap_of,
+            /* full duplex: every frame judged by the network */
+            .tap_of = g->fd ? g->none_of : g->tap_of,
             .n_all_stations = n->n_all,
             .trace_ids = &n->trace_ids,
             .segment = s,
             /* A lone segment needs no network: its broadcasts are judged
              * as on one bus or star. */
-            .net = n->n_seg > 1 ? &hooks : NULL,
+            .net = n->n_seg > 1 || n->fd_any ? &hooks : NULL,
         };
+        if (g->n_taps > g->rp_end) { /* bridge ports here */
+            mc.sinks = &filter;
+            mc.sink_kinds = &n->port_kinds;
+            mc.n_sinks = 1;
+        }
         int rc = mac_create(&mc, &g->mac);
         free(class_of);
-        if (rc != 0)
+        if (rc != 0) {
+            free(classes);
             return -1;
+        }
     }
+    free(classes);
     return 0;
 }
 
@@ -888,7 +1287,20 @@ void segnet_destroy(segnet *n)
         free(g->tap_of);
         free(g->port_of);
         free(g->tap_key);
+        free(g->none_of);
     }
+    for (uint32_t b = 0; n->br && b < n->n_br; b++) {
+        bridge_destroy(n->br[b].b);
+        free(n->br[b].mark);
+    }
+    free(n->br);
+    free(n->bp);
+    free(n->dist);
+    free(n->dom_res);
+    free(n->dom_col_at);
+    free(n->br_res);
+    free(n->bp_res);
+    backoff_policy_destroy(n->port_policy);
     for (uint32_t p = 0; n->port && p < n->n_ports; p++)
         free(n->port[p].in);
     free(n->seg);
@@ -906,19 +1318,22 @@ void segnet_destroy(segnet *n)
 
 /* ---- queries ------------------------------------------------------------ */
 
-bool segnet_out_of_memory(const segnet *n)
+bool segnet_out_of_memory(segnet *n)
 {
     if (n->no_memory)
         return true;
+    if (n->last_mac)
+        return mac_out_of_memory(n->last_mac);
     for (uint32_t s = 0; s < n->n_seg; s++)
         if (n->seg[s].mac && mac_out_of_memory(n->seg[s].mac))
             return true;
     return false;
 }
 
-mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap)
+mac *segnet_mac_of(segnet *n, uint32_t s, uint32_t *tap)
 {
     const seg_run *g = &n->seg[n->seg_of_station[s]];
+    n->last_mac = NULL; /* the caller may change it: segnet_out_of_memory checks all */
     *tap = g->tap_of[s];
     return g->mac;
 }
@@ -943,14 +1358,16 @@ sim_time segnet_max_delay(const segnet *n) { return n->diameter; }
  * too, and a repeater cuts a relay to jam and jams as long as a port
  * stays active, which on an overloaded network can be longer than any
  * frame: the statistics must not wait for that (stats.h: E is at most
- * judge_ps behind). */
+ * judge_ps behind). A bridge port's transmission counts like a
+ * station's: the frame it forwards is judged where it arrives. */
 static sim_time seg_unjudged_from(const seg_run *g)
 {
     const medium *m = g->med;
     size_t n = medium_live_count(m);
     for (size_t k = 0; k < n; k++) {
         const medium_tx *t = medium_live_at(m, k);
-        if (t->station < g->n_st && (t->holds || t->end == SIM_TIME_NEVER))
+        bool relay = t->station >= g->n_st && t->station < g->rp_end;
+        if (!relay && (t->holds || t->end == SIM_TIME_NEVER))
             return t->start; /* records are in order of start */
     }
     return SIM_TIME_NEVER;
@@ -979,7 +1396,8 @@ uint64_t segnet_collision_events(segnet *n, sim_time now)
 {
     uint64_t c = 0;
     for (uint32_t s = 0; s < n->n_seg; s++)
-        c += mac_collision_events(n->seg[s].mac, now);
+        if (!n->seg[s].fd) /* full duplex: two directions overlap, never collide */
+            c += mac_collision_events(n->seg[s].mac, now);
     return c;
 }
 
@@ -996,13 +1414,67 @@ static void rep_counts(const segnet *n, uint32_t r, uint64_t out[5])
     }
 }
 
+/* The domains and the bridges over the window [mark, now). */
+static void bridge_results(segnet *n, sim_time now, results *r)
+{
+    const phy_params *phy = &n->sc->phy;
+    double window = (double)(now - n->sc->warmup) / 1e12;
+    for (uint32_t d = 0; d < n->n_dom; d++) {
+        domain_result *x = &n->dom_res[d];
+        x->frames_sent = x->collisions = 0;
+        uint64_t bits = 0;
+        for (uint32_t s = 0; s < n->n_seg; s++) {
+            if (n->seg[s].domain != d)
+                continue;
+            x->frames_sent += n->seg_res[s].frames_sent;
+            x->collisions += n->seg_res[s].collisions;
+            bits += n->seg[s].bits_whole - n->seg[s].bits_whole_at;
+        }
+        double cap = (double)phy->rate_bps * window * (x->full_duplex ? 2 : 1);
+        x->throughput = cap > 0 ? (double)bits / cap : NAN;
+    }
+    for (uint32_t b = 0; b < n->n_br; b++) {
+        for (uint32_t p = 0; p < n->br[b].n; p++) {
+            const bridge_port_counters *c = bridge_counters(n->br[b].b, p), *m = &n->br[b].mark[p];
+            bridge_port_result *x = &n->bp_res[n->br[b].first + p];
+            const bport_run *q = &n->bp[n->br[b].first + p];
+            uint64_t col_at = q->collisions_at;
+            x->frames_received = c->frames_received - m->frames_received;
+            x->frames_forwarded = c->frames_forwarded - m->frames_forwarded;
+            x->frames_flooded = c->frames_flooded - m->frames_flooded;
+            x->frames_filtered = c->frames_filtered - m->frames_filtered;
+            x->frames_queued = c->frames_queued - m->frames_queued;
+            x->frames_dropped = c->frames_dropped - m->frames_dropped;
+            x->frames_sent = c->frames_sent - m->frames_sent;
+            x->frames_lost = c->frames_lost - m->frames_lost;
+            x->collisions = mac_station_counters(n->seg[q->seg].mac, q->tap)->collisions - col_at;
+            uint64_t count;
+            bridge_queue_delay(n->br[b].b, p, &count, &x->queue_delay_mean_us,
+                               &x->queue_delay_p99_us);
+        }
+    }
+    r->n_domains = n->n_dom;
+    r->n_bridges = n->n_br;
+    r->domains = n->dom_res;
+    r->bridges = n->br_res;
+}
+
 void segnet_mark(segnet *n, sim_time now)
 {
     for (uint32_t s = 0; s < n->n_seg; s++) {
         seg_run *g = &n->seg[s];
         g->relayed_at = g->relayed;
         g->corrupted_at = g->corrupted;
-        g->collisions_at = mac_collision_events(g->mac, now);
+        g->collisions_at = g->fd ? 0 : mac_collision_events(g->mac, now);
+        g->bits_whole_at = g->bits_whole;
+    }
+    for (uint32_t b = 0; b < n->n_br; b++) {
+        for (uint32_t p = 0; p < n->br[b].n; p++) {
+            n->br[b].mark[p] = *bridge_counters(n->br[b].b, p);
+            bport_run *q = &n->bp[n->br[b].first + p];
+            q->collisions_at = mac_station_counters(n->seg[q->seg].mac, q->tap)->collisions;
+        }
+        bridge_mark(n->br[b].b);
     }
     for (uint32_t r = 0; r < n->n_rep; r++)
         rep_counts(n, r, &n->rep_mark[5 * (size_t)r]);
@@ -1024,8 +1496,11 @@ void segnet_results(segnet *n, sim_time now, const station_result *stations, res
          * the stations' counters are. */
         x->frames_relayed = n->marked ? g->relayed - g->relayed_at : 0;
         x->frames_corrupted = n->marked ? g->corrupted - g->corrupted_at : 0;
-        x->collisions = n->marked ? mac_collision_events(g->mac, now) - g->collisions_at : 0;
+        x->collisions = n->marked && !g->fd ? mac_collision_events(g->mac, now) - g->collisions_at
+                                            : 0;
     }
+    if (n->n_br > 0)
+        bridge_results(n, now, r);
     for (uint32_t i = 0; i < n->n_rep; i++) {
         uint64_t c[5];
         rep_counts(n, i, c);

@@ -69,14 +69,18 @@ int segnet_start(segnet *n, const segnet_macs *cfg);
 /* mac_start on every segment. */
 void segnet_mac_start(segnet *n, sim_time t);
 
-/* The MAC an event of a MAC type is for (its arg's upper bits: its segment). */
-mac *segnet_target_mac(const segnet *n, const sim_event *ev);
+/* The MAC an event of a MAC type is for (its arg's upper bits: its
+ * segment); it is remembered for segnet_out_of_memory. */
+mac *segnet_target_mac(segnet *n, const sim_event *ev);
 /* Handles an event of the network's own (SEGNET_EV_FIRST and above). */
 void segnet_handle(segnet *n, const sim_event *ev);
-bool segnet_out_of_memory(const segnet *n);
+/* Whether memory ran out in the last event: in the network, or in the MAC
+ * the event was for (every MAC after one of the network's own events,
+ * which may touch any). */
+bool segnet_out_of_memory(segnet *n);
 
 /* Station s's MAC and its tap there. */
-mac *segnet_mac_of(const segnet *n, uint32_t s, uint32_t *tap);
+mac *segnet_mac_of(segnet *n, uint32_t s, uint32_t *tap);
 /* The one-way delay from station a to station b along the path (cables
  * and repeaters). */
 sim_time segnet_station_delay(const segnet *n, uint32_t a, uint32_t b);

@@ -38,6 +38,10 @@ typedef struct stats_config {
     /* The longest a frame can take from its first bit at the transmitter
      * to its verdict at the receiver (0: verdicts are instantaneous). */
     sim_time judge_ps;
+    /* With bridges: a frame's delay runs from its arrival in its sender's
+     * queue to its reception whole at its destination (TRACE_DELIVER),
+     * not to the end of its sender's transmission. */
+    bool delay_to_delivery;
 } stats_config;
 
 int stats_create(const stats_config *cfg, stats **out);

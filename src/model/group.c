@@ -485,6 +485,8 @@ double scenario_station_metres(const scenario *sc, uint32_t i)
     }
     if (sc->positions_m)
         return sc->positions_m[i];
+    if (sc->net.switched)
+        return 0; /* alone at its link's near end; the switch's port at the far end */
     if (sc->net.n_segments > 0 && g->segment < sc->net.n_segments) {
         /* On its segment, spread as a bus of that segment's stations. */
         const net_segment *s = &sc->net.segments[g->segment];

@@ -97,15 +97,33 @@ static int set_stations(scenario *sc, const char *key, const char *v, char *err,
 static int set_topology(scenario *sc, const char *key, const char *v, char *err,
                         size_t errlen)
 {
+    if (strcmp(v, "switch") == 0) {
+        /* every station alone on a link to one bridge (network.c) */
+        sc->switch_topology = true;
+        return 0;
+    }
     if (strcmp(v, "bus") == 0)
         sc->phy.topology = TOPOLOGY_BUS;
     else if (strcmp(v, "star") == 0)
         sc->phy.topology = TOPOLOGY_STAR;
     else {
-        snprintf(err, errlen, "%s: unknown topology '%s' (bus, star)", key, Q(v));
+        snprintf(err, errlen, "%s: unknown topology '%s' (bus, star, switch)", key, Q(v));
         return -1;
     }
+    sc->switch_topology = false;
     sc->topology_given = true;
+    return 0;
+}
+
+/* duplex = half | full: the links of `topology = switch`. */
+static int set_duplex(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    if (strcmp(v, "half") != 0 && strcmp(v, "full") != 0) {
+        snprintf(err, errlen, "%s: '%s' is not half or full", key, Q(v));
+        return -1;
+    }
+    sc->duplex_full = strcmp(v, "full") == 0;
+    sc->duplex_given = true;
     return 0;
 }
 
@@ -687,6 +705,7 @@ static const scenario_key keys[] = {
     {"phy", set_phy, false},
     {"stations", set_stations, false},
     {"topology", set_topology, false},
+    {"duplex", set_duplex, false},
     {"length", set_length, false},
     {"positions", set_positions, true},
     {"span", set_span, true},

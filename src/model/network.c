@@ -28,11 +28,14 @@
 #define NONE UINT32_MAX
 #define UPLINK_SUFFIX "-uplink"
 
-static const char *kind_word(char kind) { return kind == 's' ? "segment" : "repeater"; }
+static const char *kind_word(char kind)
+{
+    return kind == 's' ? "segment" : kind == 'b' ? "bridge" : "repeater";
+}
 
 const char *network_type_name(net_seg_type type)
 {
-    return type == NET_SEG_HUB ? "hub" : "coax";
+    return type == NET_SEG_HUB ? "hub" : type == NET_SEG_LINK ? "link" : "coax";
 }
 
 uint32_t network_segment_find(const network *net, const char *name)
@@ -54,6 +57,14 @@ static uint32_t repeater_find(const network *net, const char *name)
 uint32_t network_repeater_find(const network *net, const char *name)
 {
     return repeater_find(net, name);
+}
+
+static uint32_t bridge_find(const network *net, const char *name)
+{
+    for (uint32_t i = 0; i < net->n_bridges; i++)
+        if (strcmp(net->bridges[i].name, name) == 0)
+            return i;
+    return NONE;
 }
 
 int64_t network_cable_ps(const net_segment *s, double metres)
@@ -114,13 +125,28 @@ int network_declare(network *net, char kind, const char *name, int line, char *e
                             "a name is 1 to %d letters, digits, '-' or '_', starting with a "
                             "letter",
                             NET_NAME_MAX);
-    uint32_t s = network_segment_find(net, name), r = repeater_find(net, name);
-    if (s != NONE || r != NONE)
+    uint32_t s = network_segment_find(net, name), r = repeater_find(net, name),
+             b = bridge_find(net, name);
+    if (s != NONE || r != NONE || b != NONE)
         return section_fail(err, errlen, kind, name,
-                            "the name is taken by [%s %s] (line %d): segments, repeaters and "
-                            "groups share one namespace",
-                            s != NONE ? "segment" : "repeater", name,
-                            s != NONE ? net->segments[s].line : net->repeaters[r].line);
+                            "the name is taken by [%s %s] (line %d): segments, repeaters, "
+                            "bridges and groups share one namespace",
+                            s != NONE ? "segment" : r != NONE ? "repeater" : "bridge", name,
+                            s != NONE   ? net->segments[s].line
+                            : r != NONE ? net->repeaters[r].line
+                                        : net->bridges[b].line);
+    if (kind == 'b') {
+        if (net->n_bridges == NET_MAX_BRIDGES)
+            return section_fail(err, errlen, kind, name, "more than %d bridges",
+                                NET_MAX_BRIDGES);
+        net_bridge *br = &net->bridges[net->n_bridges++];
+        memset(br, 0, sizeof *br);
+        snprintf(br->name, sizeof br->name, "%s", name);
+        br->line = line;
+        br->queue = 64;
+        br->ageing_ps = 300 * (int64_t)1000000000000;
+        return 0;
+    }
     if (kind == 's') {
         if (net->n_segments == NET_MAX_SEGMENTS)
             return section_fail(err, errlen, kind, name, "more than %d segments",
@@ -167,8 +193,9 @@ static int parse_attachment(const network *net, const char *text, uint32_t *seg,
     name[len] = '\0';
     *seg = network_segment_find(net, name);
     if (*seg == NONE) {
-        if (repeater_find(net, name) != NONE)
-            snprintf(reason, rlen, "%s is a repeater, not a segment", name);
+        if (repeater_find(net, name) != NONE || bridge_find(net, name) != NONE)
+            snprintf(reason, rlen, "%s is a %s, not a segment", name,
+                     repeater_find(net, name) != NONE ? "repeater" : "bridge");
         else
             snprintf(reason, rlen, "there is no [segment %s]", Q(name));
         return -1;
@@ -193,9 +220,11 @@ static int set_segment_key(network *net, net_segment *g, const char *key, const 
             g->type = NET_SEG_COAX;
         else if (strcmp(v, "hub") == 0)
             g->type = NET_SEG_HUB;
+        else if (strcmp(v, "link") == 0)
+            g->type = NET_SEG_LINK;
         else
-            return section_fail(err, errlen, 's', g->name, "type: unknown type '%s' (coax, hub)",
-                                Q(v));
+            return section_fail(err, errlen, 's', g->name,
+                                "type: unknown type '%s' (coax, hub, link)", Q(v));
         g->type_given = true;
     } else if (strcmp(key, "length") == 0) {
         if (parse_metres(v, NET_MAX_METRES, &g->length_m, r, sizeof r) != 0)
@@ -224,6 +253,12 @@ static int set_segment_key(network *net, net_segment *g, const char *key, const 
             return section_fail(err, errlen, 's', g->name, "delay: %s", r);
         g->delay_given = true;
         g->delay_line = line;
+    } else if (strcmp(key, "duplex") == 0) {
+        if (strcmp(v, "full") != 0 && strcmp(v, "half") != 0)
+            return section_fail(err, errlen, 's', g->name, "duplex: '%s' is not half or full",
+                                Q(v));
+        g->full_duplex = strcmp(v, "full") == 0;
+        g->duplex_line = line;
     } else if (strcmp(key, "uplink") == 0) {
         uint32_t to = NONE;
         double m = NAN;
@@ -241,17 +276,18 @@ static int set_segment_key(network *net, net_segment *g, const char *key, const 
     } else {
         return section_fail(err, errlen, 's', g->name,
                             "unknown key '%s' (type, length, velocity, probe, class, delay, "
-                            "uplink)",
+                            "uplink, duplex)",
                             Q(key));
     }
     return 0;
 }
 
-/* ports = SEG@METRES, SEG@METRES, ... (a hub's port may be just HUB). */
-static int set_ports(network *net, net_repeater *rp, const char *v, char *err, size_t errlen)
+/* ports = SEG@METRES, SEG@METRES, ... (a hub's port may be just HUB),
+ * into ports[max]; kind 'r' or 'b' names the section. */
+static int parse_ports(network *net, char kind, const char *name, const char *v, net_port *ports,
+                       uint32_t max, uint32_t *n_out, char *err, size_t errlen)
 {
     char r[400];
-    net_port ports[NET_MAX_PORTS];
     uint32_t n = 0;
     const char *p = v;
     for (;;) {
@@ -265,35 +301,82 @@ static int set_ports(network *net, net_repeater *rp, const char *v, char *err, s
         while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
             len--;
         if (len == 0 || len >= sizeof item)
-            return section_fail(err, errlen, 'r', rp->name,
+            return section_fail(err, errlen, kind, name,
                                 "ports: '%s' is not SEGMENT@METRES, SEGMENT@METRES, ...", Q(v));
-        if (n == NET_MAX_PORTS)
-            return section_fail(err, errlen, 'r', rp->name, "ports: more than %d ports",
-                                NET_MAX_PORTS);
+        if (n == max)
+            return section_fail(err, errlen, kind, name, "ports: more than %u ports", max);
         memcpy(item, p, len);
         item[len] = '\0';
         double m = NAN;
         if (parse_attachment(net, item, &ports[n].segment, &m, r, sizeof r) != 0)
-            return section_fail(err, errlen, 'r', rp->name, "ports: %s", r);
+            return section_fail(err, errlen, kind, name, "ports: %s", r);
         ports[n].drop_default = isnan(m);
         ports[n].metres = isnan(m) ? 0 : m;
         for (uint32_t k = 0; k < n; k++)
             if (ports[k].segment == ports[n].segment)
-                return section_fail(err, errlen, 'r', rp->name,
-                                    "ports: two ports on segment %s (a repeater joins "
+                return section_fail(err, errlen, kind, name,
+                                    "ports: two ports on segment %s (a %s joins "
                                     "different segments)",
-                                    net->segments[ports[n].segment].name);
+                                    net->segments[ports[n].segment].name, kind_word(kind));
         n++;
         if (comma == NULL)
             break;
         p = comma + 1;
     }
     if (n < 2)
-        return section_fail(err, errlen, 'r', rp->name,
-                            "ports: a repeater needs at least two ports (one per segment it "
-                            "joins)");
+        return section_fail(err, errlen, kind, name,
+                            "ports: a %s needs at least two ports (one per segment it "
+                            "joins)", kind_word(kind));
+    *n_out = n;
+    return 0;
+}
+
+static int set_ports(network *net, net_repeater *rp, const char *v, char *err, size_t errlen)
+{
+    net_port ports[NET_MAX_PORTS];
+    uint32_t n = 0;
+    if (parse_ports(net, 'r', rp->name, v, ports, NET_MAX_PORTS, &n, err, errlen) != 0)
+        return -1;
     memcpy(rp->ports, ports, n * sizeof ports[0]);
     rp->n_ports = n;
+    return 0;
+}
+
+/* [bridge NAME]: ports, queue, latency, ageing. */
+static int set_bridge_key(network *net, net_bridge *b, const char *key, const char *v, int line,
+                          char *err, size_t errlen)
+{
+    char r[400];
+    if (strcmp(key, "ports") == 0) {
+        net_port ports[NET_MAX_BRIDGE_PORTS];
+        uint32_t n = 0;
+        if (parse_ports(net, 'b', b->name, v, ports, NET_MAX_BRIDGE_PORTS, &n, err, errlen) != 0)
+            return -1;
+        memcpy(b->ports, ports, n * sizeof ports[0]);
+        b->n_ports = n;
+        b->ports_line = line;
+    } else if (strcmp(key, "queue") == 0) {
+        if (parse_u32(v, 1, 1000000, &b->queue, r, sizeof r) != 0)
+            return section_fail(err, errlen, 'b', b->name, "queue: %s", r);
+        b->queue_line = line;
+    } else if (strcmp(key, "latency") == 0 || strcmp(key, "ageing") == 0) {
+        sim_time t = 0;
+        if (parse_time_ps(v, &t, r, sizeof r) != 0)
+            return section_fail(err, errlen, 'b', b->name, "%s: %s", key, r);
+        if (key[0] == 'l') {
+            b->latency_ps = t;
+            b->latency_line = line;
+        } else {
+            if (t <= 0)
+                return section_fail(err, errlen, 'b', b->name,
+                                    "ageing: must be longer than 0 (802.1D's default is 300s)");
+            b->ageing_ps = t;
+            b->ageing_line = line;
+        }
+    } else {
+        return section_fail(err, errlen, 'b', b->name,
+                            "unknown key '%s' (ports, queue, latency, ageing)", Q(key));
+    }
     return 0;
 }
 
@@ -329,6 +412,8 @@ int network_set(network *net, char kind, uint32_t index, const char *key, const 
         return set_segment_key(net, &net->segments[index], key, value, line, err, errlen);
     if (kind == 'r' && index < net->n_repeaters)
         return set_repeater_key(net, &net->repeaters[index], key, value, line, err, errlen);
+    if (kind == 'b' && index < net->n_bridges)
+        return set_bridge_key(net, &net->bridges[index], key, value, line, err, errlen);
     snprintf(err, errlen, "%s: no such section", key);
     return -1;
 }
@@ -375,25 +460,34 @@ static int resolve_segments(scenario *sc, char *err, size_t errlen)
         bool hub = g->type == NET_SEG_HUB;
         if (!g->type_given)
             return resolve_fail(net, err, errlen, g->line, 's', g->name,
-                                "type: missing (type = coax or type = hub)");
+                                "type: missing (type = coax, hub or link)");
+        bool link = g->type == NET_SEG_LINK;
+        if (g->full_duplex && !link)
+            return resolve_fail(net, err, errlen, g->duplex_line, 's', g->name,
+                                "duplex: full duplex needs a link of two ends (type = link); a "
+                                "%s is shared, hence half duplex",
+                                network_type_name(g->type));
         if (!g->length_given)
-            g->length_m = hub ? (phy->topology == TOPOLOGY_STAR ? phy->length_m : 100)
-                              : (phy->topology == TOPOLOGY_BUS ? phy->length_m : 500);
+            g->length_m = hub || link ? (phy->topology == TOPOLOGY_STAR ? phy->length_m : 100)
+                                      : (phy->topology == TOPOLOGY_BUS ? phy->length_m : 500);
         if (!g->velocity_given)
-            g->velocity_c = hub ? (phy->topology == TOPOLOGY_STAR ? phy->velocity_c : 0.585)
+            g->velocity_c = hub || link
+                                ? (phy->topology == TOPOLOGY_STAR ? phy->velocity_c : 0.585)
                                 : (phy->topology == TOPOLOGY_BUS ? phy->velocity_c : 0.77);
         if (g->class_given && (!hub || !at100))
             return resolve_fail(net, err, errlen, g->class_line, 's', g->name,
-                                "class: %s", !hub ? "a coax segment has no repeater class (a hub's key)"
+                                "class: %s", !hub ? (link ? "a link has no repeater class (a hub's key)" : "a coax segment has no repeater class (a hub's key)")
                                                   : "repeater classes are Clause 27's, at 100 Mb/s only");
         if (!hub && g->delay_given)
             return resolve_fail(net, err, errlen, g->delay_line, 's', g->name,
-                                "delay: a coax segment has no repeater delay (a hub's key; join "
-                                "coax segments with a [repeater])");
+                                "delay: a %s segment has no repeater delay (a hub's key; join "
+                                "%s segments with a [repeater])",
+                                network_type_name(g->type), network_type_name(g->type));
         if (!hub && g->has_uplink)
             return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
-                                "uplink: only a hub has an uplink (join a coax segment with a "
-                                "[repeater])");
+                                "uplink: only a hub has an uplink (join a %s segment with a "
+                                "[repeater])",
+                                network_type_name(g->type));
         if (hub && g->probe_line)
             return resolve_fail(net, err, errlen, g->probe_line, 's', g->name,
                                 "probe: a hub's capture point is the hub itself (probe is a "
@@ -507,6 +601,74 @@ static int resolve_repeaters(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
+/* Every bridge's ports: given, on segments that exist, placed. */
+static int resolve_bridges(network *net, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < net->n_bridges; i++) {
+        net_bridge *b = &net->bridges[i];
+        if (b->n_ports == 0)
+            return resolve_fail(net, err, errlen, b->line, 'b', b->name,
+                                "ports: missing (ports = SEGMENT, SEGMENT@METRES, ...)");
+        for (uint32_t p = 0; p < b->n_ports; p++) {
+            net_port *pt = &b->ports[p];
+            const net_segment *g = &net->segments[pt->segment];
+            if (g->type == NET_SEG_HUB && pt->drop_default)
+                pt->metres = g->length_m;
+            if (g->type == NET_SEG_COAX && pt->drop_default)
+                return resolve_fail(net, err, errlen, b->ports_line, 'b', b->name,
+                                    "ports: a port on coax segment %s needs its position "
+                                    "(%s@METRES)",
+                                    g->name, g->name);
+            if (g->type == NET_SEG_COAX && pt->metres > g->length_m)
+                return resolve_fail(net, err, errlen, b->ports_line, 'b', b->name,
+                                    "ports: %s@%g is beyond the end of the %g m cable", g->name,
+                                    pt->metres, g->length_m);
+            if (g->type == NET_SEG_LINK && !pt->drop_default)
+                return resolve_fail(net, err, errlen, b->ports_line, 'b', b->name,
+                                    "ports: %s is a link: a port takes one of its two ends "
+                                    "(write %s, without @METRES)",
+                                    g->name, g->name);
+        }
+    }
+    return 0;
+}
+
+/* A link has exactly two ends, a station or a port each: its stations sit
+ * at 0 and at its length (group.c), the ports take the ends left, the
+ * repeaters' first. A repeater's port is half duplex. */
+static int link_ends(network *net, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < net->n_segments; i++) {
+        net_segment *g = &net->segments[i];
+        if (g->type != NET_SEG_LINK)
+            continue;
+        uint32_t ends = g->n_stations;
+        for (uint32_t r = 0; r < net->n_repeaters; r++)
+            for (uint32_t p = 0; p < net->repeaters[r].n_ports; p++) {
+                net_port *pt = &net->repeaters[r].ports[p];
+                if (pt->segment != i)
+                    continue;
+                if (g->full_duplex)
+                    return repeater_fail(net, &net->repeaters[r], err, errlen,
+                                         net->repeaters[r].ports_line,
+                                         "ports: a repeater's port is half duplex, and the "
+                                         "link it is on is full duplex");
+                pt->metres = ends++ == 0 ? 0 : g->length_m;
+            }
+        for (uint32_t b = 0; b < net->n_bridges; b++)
+            for (uint32_t p = 0; p < net->bridges[b].n_ports; p++)
+                if (net->bridges[b].ports[p].segment == i)
+                    net->bridges[b].ports[p].metres = ends++ == 0 ? 0 : g->length_m;
+        if (ends != 2)
+            return resolve_fail(net, err, errlen, g->line, 's', g->name,
+                                "a link has exactly two ends, a station or a port each; this "
+                                "one has %u (%u station%s and %u port%s)",
+                                ends, g->n_stations, g->n_stations == 1 ? "" : "s",
+                                ends - g->n_stations, ends - g->n_stations == 1 ? "" : "s");
+    }
+    return 0;
+}
+
 static uint32_t uf_find(uint32_t *up, uint32_t x)
 {
     while (up[x] != x)
@@ -514,12 +676,13 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
     return x;
 }
 
-/* The segments and repeaters must form one tree: joined, without a loop. */
-static int check_tree(const network *net, char *err, size_t errlen)
+/* The segments, repeaters and bridges must form one tree: joined, without
+ * a loop. Then the collision domains: the segments repeaters join. */
+static int check_tree(network *net, char *err, size_t errlen)
 {
-    uint32_t up[NET_MAX_SEGMENTS + NET_MAX_REPEATERS];
+    uint32_t up[NET_MAX_SEGMENTS + NET_MAX_REPEATERS + NET_MAX_BRIDGES];
     uint32_t S = net->n_segments;
-    for (uint32_t i = 0; i < S + net->n_repeaters; i++)
+    for (uint32_t i = 0; i < S + net->n_repeaters + net->n_bridges; i++)
         up[i] = i;
     char msg[300];
     for (uint32_t r = 0; r < net->n_repeaters; r++) {
@@ -539,13 +702,48 @@ static int check_tree(const network *net, char *err, size_t errlen)
             up[a] = b;
         }
     }
+    /* The domains, before the bridges join them. */
+    uint32_t dom_root[NET_MAX_SEGMENTS];
+    for (uint32_t i = 0; i < S; i++)
+        dom_root[i] = uf_find(up, i);
+    for (uint32_t r = 0; r < net->n_bridges; r++) {
+        const net_bridge *br = &net->bridges[r];
+        uint32_t me = S + NET_MAX_REPEATERS + r;
+        up[me] = me;
+        for (uint32_t p = 0; p < br->n_ports; p++) {
+            uint32_t a = uf_find(up, br->ports[p].segment), b = uf_find(up, me);
+            if (a == b) {
+                snprintf(msg, sizeof msg,
+                         "ports: a loop: segment %s is already joined to %s through other "
+                         "bridges or repeaters; csmacd does not model the spanning tree "
+                         "(802.1D), so bridges and repeaters must form a tree",
+                         net->segments[br->ports[p].segment].name,
+                         net->segments[br->ports[0].segment].name);
+                return resolve_fail(net, err, errlen, br->ports_line ? br->ports_line : br->line,
+                                    'b', br->name, "%s", msg);
+            }
+            up[a] = b;
+        }
+    }
     for (uint32_t i = 1; i < S; i++)
         if (uf_find(up, i) != uf_find(up, 0))
             return resolve_fail(net, err, errlen, net->segments[i].line, 's',
                                 net->segments[i].name,
-                                "is not joined to segment %s: no repeater or uplink links them "
-                                "(a network is one collision domain)",
+                                "is not joined to segment %s: no repeater, uplink or bridge "
+                                "links them (a network is connected)",
                                 net->segments[0].name);
+    net->n_domains = 0;
+    for (uint32_t i = 0; i < S; i++) {
+        uint32_t d = NONE;
+        for (uint32_t j = 0; j < i && d == NONE; j++)
+            if (dom_root[j] == dom_root[i])
+                d = net->segments[j].domain;
+        if (d == NONE) {
+            d = net->n_domains++;
+            net->domain_first[d] = i;
+        }
+        net->segments[i].domain = d;
+    }
     return 0;
 }
 
@@ -565,9 +763,14 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
     network *net = &sc->net;
     char msg[400];
     for (uint32_t i = 0; i < net->n_segments; i++)
-        net->segments[i].n_stations = 0;
+        net->segments[i].n_stations = net->switched ? 1 : 0;
     for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
         station_group *g = sc->n_named ? &sc->groups[i] : &sc->all;
+        if (net->switched) { /* station i on link i */
+            g->segment = g->first;
+            g->seg_rank = 0;
+            continue;
+        }
         if (g->segment_name[0] == '\0')
             return group_fail(sc, g, err, errlen,
                               "segment: missing: with [segment] sections every station sits on "
@@ -583,11 +786,11 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
             return group_fail(sc, g, err, errlen, msg);
         }
         net_segment *seg = &net->segments[s];
-        if (g->place == PLACE_DROP && seg->type == NET_SEG_COAX) {
+        if (g->place == PLACE_DROP && seg->type != NET_SEG_HUB) {
             snprintf(msg, sizeof msg,
-                     "drop: segment %s is coax (drop cables are a hub's; on coax, span or "
+                     "drop: segment %s is %s (drop cables are a hub's; on coax, span or "
                      "positions)",
-                     seg->name);
+                     seg->name, network_type_name(seg->type));
             return group_fail(sc, g, err, errlen, msg);
         }
         if (g->place == PLACE_SPAN && seg->type == NET_SEG_HUB) {
@@ -654,7 +857,7 @@ static int bound_stations(scenario *sc, char *err, size_t errlen)
         uint32_t s = scenario_station_segment(sc, st);
         net_segment *g = &net->segments[s];
         double x = scenario_station_metres(sc, st);
-        if (g->type == NET_SEG_COAX && x > g->length_m) {
+        if (g->type != NET_SEG_HUB && x > g->length_m) {
             snprintf(msg, sizeof msg,
                      "positions: station %u at %g m is beyond the end of the %g m cable of "
                      "segment %s",
@@ -667,27 +870,130 @@ static int bound_stations(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
-/* Names are one namespace: a group's may not be a segment's or repeater's. */
+/* Names are one namespace: a group's may not be a segment's, repeater's
+ * or bridge's. */
 static int check_names(const scenario *sc, char *err, size_t errlen)
 {
     const network *net = &sc->net;
     for (uint32_t i = 0; i < sc->n_named; i++) {
         const char *name = sc->groups[i].name;
-        uint32_t s = network_segment_find(net, name), r = repeater_find(net, name);
-        if (s == NONE && r == NONE)
+        uint32_t s = network_segment_find(net, name), r = repeater_find(net, name),
+                 b = bridge_find(net, name);
+        if (s == NONE && r == NONE && b == NONE)
             continue;
         snprintf(err, errlen,
-                 "group %s: the name is taken by [%s %s]: segments, repeaters and groups share "
-                 "one namespace (%s.frames_ok would name both)",
-                 name, s != NONE ? "segment" : "repeater", name, name);
+                 "group %s: the name is taken by [%s %s]: segments, repeaters, bridges and "
+                 "groups share one namespace (%s.frames_ok would name both)",
+                 name, s != NONE ? "segment" : r != NONE ? "repeater" : "bridge", name, name);
         return -1;
     }
     return 0;
 }
 
+/* topology = switch: station i alone on link `linkI+1` to bridge `switch`
+ * (rebuilt at every finish, from the stations and the keys). */
+static int build_switch(scenario *sc, char *err, size_t errlen)
+{
+    network *net = &sc->net;
+    if (net->n_segments > 0 && !net->switched) {
+        snprintf(err, errlen,
+                 "topology: switch builds its own network (a link per station to one bridge); "
+                 "with [segment] sections, write the [bridge] yourself");
+        return -1;
+    }
+    if (sc->n_stations > NET_MAX_BRIDGE_PORTS || sc->n_stations > NET_MAX_SEGMENTS) {
+        snprintf(err, errlen, "topology: a switch has at most %d ports (stations: %u)",
+                 NET_MAX_BRIDGE_PORTS, sc->n_stations);
+        return -1;
+    }
+    memset(net, 0, sizeof *net);
+    net->switched = true;
+    net_bridge *b = &net->bridges[0];
+    net->n_bridges = 1;
+    snprintf(b->name, sizeof b->name, "switch");
+    b->queue = 64;
+    b->ageing_ps = 300 * (int64_t)1000000000000;
+    for (uint32_t i = 0; i < sc->n_stations; i++) {
+        net_segment *g = &net->segments[net->n_segments++];
+        snprintf(g->name, sizeof g->name, "link%u", i + 1);
+        g->type = NET_SEG_LINK;
+        g->type_given = true;
+        g->full_duplex = sc->duplex_full;
+        g->length_m = sc->length_given ? sc->phy.length_m : 100;
+        g->length_given = true;
+        b->ports[b->n_ports++] = (net_port){.segment = i, .drop_default = true};
+    }
+    return 0;
+}
+
+/* The budget of each domain; over budget is a warning. */
+static void warn_budgets(scenario *sc, char *warn, size_t warnlen)
+{
+    network *view = malloc(sizeof *view);
+    if (view == NULL)
+        return;
+    for (uint32_t d = 0; d < sc->net.n_domains; d++) {
+        network_domain_view(&sc->net, d, view, NULL);
+        net_budget b;
+        net_budget_compute(view, sc->phy.rate_bps, &b);
+        if (!b.within) {
+            char msg[800];
+            if (sc->net.n_domains > 1)
+                snprintf(msg, sizeof msg, "network: domain %s is over 802.3's budget: %s",
+                         sc->net.segments[sc->net.domain_first[d]].name, b.verdict);
+            else
+                snprintf(msg, sizeof msg, "network: over 802.3's budget: %s", b.verdict);
+            warn_line(warn, warnlen, msg);
+        }
+    }
+    free(view);
+}
+
+void network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map)
+{
+    uint32_t to_view[NET_MAX_SEGMENTS];
+    memset(out, 0, sizeof *out);
+    snprintf(out->file, sizeof out->file, "%s", net->file);
+    for (uint32_t i = 0; i < net->n_segments; i++) {
+        to_view[i] = NONE;
+        if (net->segments[i].domain != d)
+            continue;
+        to_view[i] = out->n_segments;
+        if (seg_map)
+            seg_map[out->n_segments] = i;
+        net_segment *g = &out->segments[out->n_segments++];
+        *g = net->segments[i];
+        g->domain = 0;
+        if (g->type == NET_SEG_LINK)
+            g->type = NET_SEG_COAX;
+        if (g->far_station != NONE && g->near_station == NONE)
+            g->near_station = g->far_station;
+    }
+    for (uint32_t r = 0; r < net->n_repeaters; r++) {
+        const net_repeater *rp = &net->repeaters[r];
+        if (rp->n_ports == 0 || to_view[rp->ports[0].segment] == NONE)
+            continue;
+        net_repeater *o = &out->repeaters[out->n_repeaters++];
+        *o = *rp;
+        for (uint32_t p = 0; p < o->n_ports; p++)
+            o->ports[p].segment = to_view[o->ports[p].segment];
+    }
+    out->n_domains = 1;
+    out->domain_first[0] = 0;
+}
+
 int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     network *net = &sc->net;
+    if (net->switched && !sc->switch_topology)
+        memset(net, 0, sizeof *net); /* the switch is gone (a sweep or the TUI changed it) */
+    if (sc->duplex_given && !sc->switch_topology) {
+        snprintf(err, errlen, "duplex: only with topology = switch (in a network of segments, "
+                              "give each link its own duplex)");
+        return -1;
+    }
+    if (sc->switch_topology && build_switch(sc, err, errlen) != 0)
+        return -1;
     if (net->n_segments == 0) {
         for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
             station_group *g = sc->n_named ? &sc->groups[i] : &sc->all;
@@ -703,7 +1009,21 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         }
         return 0;
     }
-    if (sc->topology_given || sc->length_given || sc->probe_given) {
+    if (net->switched) {
+        for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
+            const station_group *g = scenario_group_at(sc, i);
+            if (g->segment_name[0] != '\0' || g->place != PLACE_DEFAULT || g->positions_m)
+                return group_fail(sc, g, err, errlen,
+                                  "with topology = switch every station sits alone on its link "
+                                  "(no segment, positions, span or drop)");
+        }
+        if (sc->positions_m) {
+            snprintf(err, errlen, "positions: with topology = switch every station sits alone on "
+                                  "its link");
+            return -1;
+        }
+    }
+    if (!net->switched && (sc->topology_given || sc->length_given || sc->probe_given)) {
         const char *key = sc->topology_given ? "topology" : sc->length_given ? "length" : "probe";
         snprintf(err, errlen,
                  "%s: a network of segments has no one %s: give each [segment] its own %s", key,
@@ -717,17 +1037,12 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         return -1;
     }
     if (resolve_segments(sc, err, errlen) != 0 || make_uplinks(net, err, errlen) != 0 ||
-        resolve_repeaters(sc, err, errlen) != 0 || check_tree(net, err, errlen) != 0 ||
-        check_names(sc, err, errlen) != 0 || place_groups(sc, err, errlen) != 0 ||
+        resolve_repeaters(sc, err, errlen) != 0 || resolve_bridges(net, err, errlen) != 0 ||
+        check_tree(net, err, errlen) != 0 || check_names(sc, err, errlen) != 0 ||
+        place_groups(sc, err, errlen) != 0 || link_ends(net, err, errlen) != 0 ||
         bound_stations(sc, err, errlen) != 0)
         return -1;
-    net_budget b;
-    net_budget_compute(net, sc->phy.rate_bps, &b);
-    if (!b.within) {
-        char msg[700];
-        snprintf(msg, sizeof msg, "network: over 802.3's budget: %s", b.verdict);
-        warn_line(warn, warnlen, msg);
-    }
+    warn_budgets(sc, warn, warnlen);
     return 0;
 }
 
@@ -735,15 +1050,27 @@ double network_round_trip_ps(const scenario *sc)
 {
     if (sc->net.n_segments == 0)
         return 0;
-    net_budget b;
-    net_budget_compute(&sc->net, sc->phy.rate_bps, &b);
-    return b.model_round_trip_bits * 1e12 / (double)sc->phy.rate_bps;
+    network *view = malloc(sizeof *view);
+    if (view == NULL)
+        return 0;
+    double worst = 0;
+    for (uint32_t d = 0; d < sc->net.n_domains; d++) {
+        network_domain_view(&sc->net, d, view, NULL);
+        net_budget b;
+        net_budget_compute(view, sc->phy.rate_bps, &b);
+        if (b.model_round_trip_bits > worst)
+            worst = b.model_round_trip_bits;
+    }
+    free(view);
+    return worst * 1e12 / (double)sc->phy.rate_bps;
 }
 
 uint32_t scenario_station_segment(const scenario *sc, uint32_t i)
 {
     if (sc->net.n_segments == 0)
         return NONE;
+    if (sc->net.switched)
+        return i;
     return scenario_group_at(sc, scenario_group_of(sc, i))->segment;
 }
 

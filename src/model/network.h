@@ -29,10 +29,14 @@
 #define NET_MAX_SEGMENTS 64
 #define NET_MAX_REPEATERS 64
 #define NET_MAX_PORTS 16  /* ports of one repeater */
+#define NET_MAX_BRIDGES 16
+#define NET_MAX_BRIDGE_PORTS 64 /* ports of one bridge (a switch of 64 stations) */
+#define NET_NONE UINT32_MAX
 
 typedef enum net_seg_type {
     NET_SEG_COAX, /* a bus: positions along the cable */
     NET_SEG_HUB,  /* a star: a drop cable each, through the hub */
+    NET_SEG_LINK, /* a point-to-point cable: exactly two ends, at 0 and at its length */
 } net_seg_type;
 
 typedef struct net_segment {
@@ -44,6 +48,9 @@ typedef struct net_segment {
     uint32_t hub_bits;    /* hub: one-way delay through it, bit times */
     uint32_t hub_class;   /* hub at 100 Mb/s: 1 or 2 (Clause 27); 0 otherwise */
     int line;             /* its section's line in the file, 0 when none */
+    bool full_duplex;     /* a link's `duplex = full` */
+    int duplex_line;
+    uint32_t domain;      /* its collision domain (network.domain_*), by scenario_finish */
     /* As given (network.c reads them; scenario_finish fills the defaults
      * above from them, so that finishing twice gives the same network). */
     bool type_given, length_given, velocity_given, delay_given;
@@ -84,6 +91,19 @@ typedef struct net_repeater {
     int ports_line, class_line, delay_line;
 } net_repeater;
 
+/* A transparent bridge (IEEE 802.1D; a switch is a bridge with one
+ * station per port): a port on each of several segments, each port a MAC
+ * of its segment that ends the collision domain there. */
+typedef struct net_bridge {
+    char name[NET_NAME_MAX + 1];
+    net_port ports[NET_MAX_BRIDGE_PORTS];
+    uint32_t n_ports;
+    uint32_t queue;       /* frames per output port (default 64) */
+    int64_t latency_ps;   /* besides store and forward (default 0) */
+    int64_t ageing_ps;    /* the filtering database's ageing time (802.1D: 300 s) */
+    int line, ports_line, queue_line, latency_line, ageing_line;
+} net_bridge;
+
 typedef struct network {
     net_segment segments[NET_MAX_SEGMENTS];
     uint32_t n_segments;  /* 0: no network (one bus or star) */
@@ -92,12 +112,23 @@ typedef struct network {
     net_repeater repeaters[NET_MAX_REPEATERS];
     uint32_t n_repeaters;
     char file[300];       /* the scenario file the sections came from ("" none) */
+    net_bridge bridges[NET_MAX_BRIDGES];
+    uint32_t n_bridges;
+    /* Collision domains, by scenario_finish: the segments that repeaters
+     * and uplinks join (a bridge's port ends one). Numbered in the order of
+     * their first segment; domain_first[d] is that segment, which names
+     * the domain. */
+    uint32_t n_domains;
+    uint32_t domain_first[NET_MAX_SEGMENTS];
+    /* `topology = switch`: every station alone on a link (segment i holds
+     * station i) to one bridge. */
+    bool switched;
 } network;
 
 /* Reading the sections (scenario_load_file calls these; a reason is
  * "[segment NAME] ..." or "[repeater NAME] ...", without file and line).
  * Declares every section first, so that a key may name a segment declared
- * further down the file. kind: 's' segment, 'r' repeater. */
+ * further down the file. kind: 's' segment, 'r' repeater, 'b' bridge. */
 int network_declare(network *net, char kind, const char *name, int line, char *err,
                     size_t errlen);
 /* Sets one key of the section (its index among the segments or the
@@ -111,7 +142,7 @@ uint32_t network_segment_find(const network *net, const char *name);
 uint32_t network_repeater_find(const network *net, const char *name);
 /* A port as a user writes it: "backbone@500" (coax), "lab@100" (hub). */
 void network_port_text(const network *net, const net_port *p, char *buf, size_t len);
-/* "coax" or "hub". */
+/* "coax", "hub" or "link". */
 const char *network_type_name(net_seg_type type);
 /* Propagation over `metres` of segment s, in picoseconds (rounded). */
 int64_t network_cable_ps(const net_segment *s, double metres);
@@ -120,5 +151,11 @@ static inline int64_t network_repeater_ps(const net_repeater *r, int64_t bit_ps)
 {
     return (int64_t)r->delay_bits * bit_ps;
 }
+
+/* One collision domain d as a network of its own (its segments, and the
+ * repeaters between them, renumbered), for the budget (budget.h). A link
+ * reads as a coax cable of its length. seg_map[i]: the index in `net`
+ * of the view's segment i (may be NULL). */
+void network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map);
 
 #endif

@@ -168,7 +168,7 @@ typedef struct file_entry {
 typedef struct file_section {
     char *group;  /* the group's name, NULL for [scenario] */
     char *net;    /* the segment's or repeater's name, or NULL */
-    char net_kind; /* 's' segment, 'r' repeater */
+    char net_kind; /* 's' segment, 'r' repeater, 'b' bridge */
     int line;
 } file_section;
 
@@ -187,6 +187,11 @@ typedef struct file_reader {
     size_t n_sections;
     int section;        /* the section the lines now read belong to (-1: none) */
 } file_reader;
+
+static const char *net_kind_word(char kind)
+{
+    return kind == 's' ? "segment" : kind == 'r' ? "repeater" : "bridge";
+}
 
 /* Keeps the first problem: "path:line: msg". */
 static void reader_fail(file_reader *r, int line, const char *msg)
@@ -221,16 +226,19 @@ static void reader_section(file_reader *r, const char *text)
     memcpy(name, text, len);
     name[len] = '\0';
     char *group = NULL;
-    char kind = strncmp(name, "segment ", 8) == 0 ? 's' : strncmp(name, "repeater ", 9) == 0 ? 'r' : 0;
+    char kind = strncmp(name, "segment ", 8) == 0    ? 's'
+                : strncmp(name, "repeater ", 9) == 0 ? 'r'
+                : strncmp(name, "bridge ", 7) == 0   ? 'b'
+                                                     : 0;
     if (kind != 0) {
-        const char *n = name + (kind == 's' ? 8 : 9);
+        const char *n = name + (kind == 's' ? 8 : kind == 'r' ? 9 : 7);
         n += strspn(n, " ");
         for (size_t i = 0; i < r->n_sections; i++)
             if (r->sections[i].net && r->sections[i].net_kind == kind &&
                 strcmp(r->sections[i].net, n) == 0) {
                 char msg[200];
                 snprintf(msg, sizeof msg, "[%s %s] given twice (first at line %d)",
-                         kind == 's' ? "segment" : "repeater", Q(n), r->sections[i].line);
+                         net_kind_word(kind), Q(n), r->sections[i].line);
                 reader_fail(r, r->line, msg);
                 return;
             }
@@ -261,8 +269,8 @@ static void reader_section(file_reader *r, const char *text)
     } else if (strcmp(name, "scenario") != 0) {
         char msg[200];
         snprintf(msg, sizeof msg,
-                 "unknown section [%s] ([scenario], [group NAME], [segment NAME] or "
-                 "[repeater NAME]; keys need no section)",
+                 "unknown section [%s] ([scenario], [group NAME], [segment NAME], "
+                 "[repeater NAME] or [bridge NAME]; keys need no section)",
                  Q(name));
         reader_fail(r, r->line, msg);
         return;
@@ -370,7 +378,7 @@ static int reader_handler(void *user, const char *section, const char *name,
             char msg[180], where[80] = "";
             if (section_is_net(r, r->section))
                 snprintf(where, sizeof where, "[%s %s] ",
-                         r->sections[r->section].net_kind == 's' ? "segment" : "repeater",
+                         net_kind_word(r->sections[r->section].net_kind),
                          Q(r->sections[r->section].net));
             snprintf(msg, sizeof msg, "%s%s is given twice (first at line %d)", where, Q(name),
                      r->entries[i].line);
@@ -416,7 +424,7 @@ static int reader_handler(void *user, const char *section, const char *name,
 static int apply_network(scenario *sc, const file_reader *r, char *err, size_t errlen)
 {
     char reason[512];
-    uint32_t index[2] = {sc->net.n_segments, sc->net.n_repeaters};
+    uint32_t index[3] = {sc->net.n_segments, sc->net.n_repeaters, sc->net.n_bridges};
     int *first = calloc(r->n_sections + 1, sizeof *first);
     if (first == NULL) {
         snprintf(err, errlen, "%s: out of memory", r->path);
@@ -427,20 +435,20 @@ static int apply_network(scenario *sc, const file_reader *r, char *err, size_t e
         const file_section *sec = &r->sections[k];
         if (sec->net == NULL)
             continue;
-        first[k] = (int)index[sec->net_kind == 'r']++;
+        first[k] = (int)index[sec->net_kind == 's' ? 0 : sec->net_kind == 'r' ? 1 : 2]++;
         if (network_declare(&sc->net, sec->net_kind, sec->net, sec->line, reason,
                             sizeof reason) != 0) {
             snprintf(err, errlen, "%s:%d: %s", r->path, sec->line, reason);
             rc = -1;
         }
     }
-    if (rc == 0 && (index[0] > 0 || index[1] > 0))
+    if (rc == 0 && (index[0] > 0 || index[1] > 0 || index[2] > 0))
         snprintf(sc->net.file, sizeof sc->net.file, "%s", r->path);
-    for (int pass = 0; rc == 0 && pass < 2; pass++)
+    for (int pass = 0; rc == 0 && pass < 3; pass++)
         for (size_t i = 0; rc == 0 && i < r->n; i++) {
             const file_entry *e = &r->entries[i];
             if (!section_is_net(r, e->section) ||
-                (r->sections[e->section].net_kind == 'r') != (pass == 1))
+                r->sections[e->section].net_kind != "srb"[pass])
                 continue;
             const file_section *sec = &r->sections[e->section];
             if (network_set(&sc->net, sec->net_kind, (uint32_t)first[e->section], e->key,

@@ -130,6 +130,9 @@ typedef struct scenario {
     network net;
     char segment_name[NET_NAME_MAX + 1];
     bool topology_given, length_given, probe_given;
+    /* `topology = switch` (network.h, `switched`): built by scenario_finish;
+     * `duplex = half|full` its links' duplex. */
+    bool switch_topology, duplex_full, duplex_given;
 } scenario;
 
 static inline uint32_t scenario_group_count(const scenario *sc)

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "budget.h"
@@ -20,6 +21,10 @@ static void segment_text(const net_segment *s, char *buf, size_t len)
     if (s->type == NET_SEG_COAX)
         snprintf(buf, len, "coax, %g m, %gc, probe at %g m, %" PRIu32 " station%s", s->length_m,
                  s->velocity_c, s->probe_m, s->n_stations, s->n_stations == 1 ? "" : "s");
+    else if (s->type == NET_SEG_LINK)
+        snprintf(buf, len, "link, %g m, %gc, %s duplex, %" PRIu32 " station%s", s->length_m,
+                 s->velocity_c, s->full_duplex ? "full" : "half", s->n_stations,
+                 s->n_stations == 1 ? "" : "s");
     else
         snprintf(buf, len, "hub, drops of %g m, %gc, %" PRIu32 " bit times through it%s, %" PRIu32
                            " station%s",
@@ -45,6 +50,27 @@ static void repeater_text(const network *net, const net_repeater *r, char *buf, 
                  r->uplink ? " (a hub's uplink)" : "");
 }
 
+static void bridge_text(const network *net, const net_bridge *b, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t p = 0; p < b->n_ports && used < len; p++) {
+        const net_segment *g = &net->segments[b->ports[p].segment];
+        char port[64];
+        if (g->type == NET_SEG_COAX)
+            network_port_text(net, &b->ports[p], port, sizeof port);
+        else
+            snprintf(port, sizeof port, "%s", g->name);
+        int n = snprintf(buf + used, len - used, "%s%s", p ? ", " : "", port);
+        if (n < 0)
+            return;
+        used += (size_t)n;
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, "; queue %" PRIu32 " frames, latency %g us, ageing %g s",
+                 b->queue, (double)b->latency_ps / 1e6, (double)b->ageing_ps / 1e12);
+}
+
 /* "station 3 (lab)". */
 static void station_text(const network *net, uint32_t st, uint32_t seg, char *buf, size_t len)
 {
@@ -64,18 +90,40 @@ static const char *rules_text(uint64_t rate)
     }
 }
 
+/* The budget of domain d (the whole network without bridges). */
+static void domain_budget(const network *net, uint32_t d, uint64_t rate, network *view,
+                          uint32_t *map, net_budget *b)
+{
+    if (net->n_domains > 1) {
+        network_domain_view(net, d, view, map);
+    } else {
+        *view = *net;
+        for (uint32_t i = 0; i < net->n_segments; i++)
+            map[i] = i;
+    }
+    net_budget_compute(view, rate, b);
+}
+
 int netreport_write_check(FILE *f, const scenario *sc)
 {
-    network net;
-    scenario_network_view(sc, &net);
-    net_budget b;
-    net_budget_compute(&net, sc->phy.rate_bps, &b);
-    char text[1200], a[96], z[96];
-    int n = fprintf(f, "csmacd check: %s, %" PRIu32 " segment%s, %" PRIu32 " repeater%s, %" PRIu32
+    network *nets = malloc(2 * sizeof *nets);
+    if (nets == NULL)
+        return -1;
+    network *full = &nets[0], *view = &nets[1];
+    scenario_network_view(sc, full);
+    uint32_t map[NET_MAX_SEGMENTS];
+    char text[4200], a[96], z[96];
+    char bridged[96] = "";
+    if (full->n_bridges > 0)
+        snprintf(bridged, sizeof bridged,
+                 ", %" PRIu32 " bridge%s, %" PRIu32 " collision domain%s", full->n_bridges,
+                 full->n_bridges == 1 ? "" : "s", full->n_domains,
+                 full->n_domains == 1 ? "" : "s");
+    int n = fprintf(f, "csmacd check: %s, %" PRIu32 " segment%s, %" PRIu32 " repeater%s%s, %" PRIu32
                        " station%s%s\n",
-                    sc->phy.name, net.n_segments, net.n_segments == 1 ? "" : "s",
-                    net.n_repeaters, net.n_repeaters == 1 ? "" : "s", sc->n_stations,
-                    sc->n_stations == 1 ? "" : "s",
+                    sc->phy.name, full->n_segments, full->n_segments == 1 ? "" : "s",
+                    full->n_repeaters, full->n_repeaters == 1 ? "" : "s", bridged,
+                    sc->n_stations, sc->n_stations == 1 ? "" : "s",
                     sc->net.n_segments ? "" : " (no [segment]: the one bus or star)");
 #define LINE(label, ...)                                                                     \
     do {                                                                                     \
@@ -86,17 +134,33 @@ int netreport_write_check(FILE *f, const scenario *sc)
         if (n >= 0)                                                                          \
             n = fputc('\n', f) == EOF ? -1 : 0;                                              \
     } while (0)
-    for (uint32_t i = 0; i < net.n_segments; i++) {
-        segment_text(&net.segments[i], text, sizeof text);
-        LINE("segment", "%s: %s", net.segments[i].name, text);
+    for (uint32_t i = 0; i < full->n_segments; i++) {
+        segment_text(&full->segments[i], text, sizeof text);
+        LINE("segment", "%s: %s", full->segments[i].name, text);
     }
-    for (uint32_t i = 0; i < net.n_repeaters; i++) {
-        repeater_text(&net, &net.repeaters[i], text, sizeof text);
-        LINE("repeater", "%s: %s", net.repeaters[i].name, text);
+    for (uint32_t i = 0; i < full->n_repeaters; i++) {
+        repeater_text(full, &full->repeaters[i], text, sizeof text);
+        LINE("repeater", "%s: %s", full->repeaters[i].name, text);
+    }
+    for (uint32_t i = 0; i < full->n_bridges; i++) {
+        bridge_text(full, &full->bridges[i], text, sizeof text);
+        LINE("bridge", "%s: %s", full->bridges[i].name, text);
     }
     LINE("rules", "%s", rules_text(sc->phy.rate_bps));
-    station_text(&net, b.from_station, b.from_segment, a, sizeof a);
-    station_text(&net, b.to_station, b.to_segment, z, sizeof z);
+    for (uint32_t d = 0; d < (full->n_domains ? full->n_domains : 1); d++) {
+    net_budget b;
+    domain_budget(full, d, sc->phy.rate_bps, view, map, &b);
+    const network *net = view;
+    if (full->n_domains > 1) {
+        size_t used = 0;
+        text[0] = '\0';
+        for (uint32_t i = 0; i < view->n_segments && used < sizeof text; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "",
+                                     view->segments[i].name);
+        LINE("domain", "%s: %s", full->segments[full->domain_first[d]].name, text);
+    }
+    station_text(net, b.from_station, b.from_segment, a, sizeof a);
+    station_text(net, b.to_station, b.to_segment, z, sizeof z);
     if (b.from_segment == NET_BUDGET_NONE)
         LINE("worst path", "none (fewer than two stations)");
     else
@@ -114,8 +178,14 @@ int netreport_write_check(FILE *f, const scenario *sc)
         LINE("path variability", "%.2f bit times (at most %g)", b.pvv_bits, b.pvv_limit_bits);
     LINE("model round trip", "%.2f bit times (what the simulation uses)",
          b.model_round_trip_bits);
-    LINE("verdict", "%s", b.verdict);
+    if (b.from_segment == NET_BUDGET_NONE && view->n_segments == 1 &&
+        view->segments[0].full_duplex)
+        LINE("verdict", "full duplex: no collisions, no budget to keep");
+    else
+        LINE("verdict", "%s", b.verdict);
+    }
 #undef LINE
+    free(nets);
     if (n < 0 && errno == 0)
         errno = EIO;
     return n < 0 ? -1 : 0;
@@ -123,6 +193,32 @@ int netreport_write_check(FILE *f, const scenario *sc)
 
 void netreport_summary(const scenario *sc, char *buf, size_t len)
 {
+    if (sc->net.n_domains > 1) {
+        /* Several domains: how many keep the budget, the worst round trip. */
+        network *view = malloc(sizeof *view);
+        if (view == NULL) {
+            snprintf(buf, len, "?");
+            return;
+        }
+        uint32_t within = 0;
+        double worst = 0;
+        for (uint32_t d = 0; d < sc->net.n_domains; d++) {
+            net_budget b;
+            network_domain_view(&sc->net, d, view, NULL);
+            net_budget_compute(view, sc->phy.rate_bps, &b);
+            within += b.within;
+            if (b.model_round_trip_bits > worst)
+                worst = b.model_round_trip_bits;
+        }
+        free(view);
+        snprintf(buf, len, "%" PRIu32 " segments, %" PRIu32 " repeater%s, %" PRIu32
+                           " bridge%s, %" PRIu32 " collision domains, %" PRIu32
+                           " within 802.3's budget; longest model round trip %.2f bit times",
+                 sc->net.n_segments, sc->net.n_repeaters, sc->net.n_repeaters == 1 ? "" : "s",
+                 sc->net.n_bridges, sc->net.n_bridges == 1 ? "" : "s", sc->net.n_domains, within,
+                 worst);
+        return;
+    }
     const network *net = &sc->net;
     net_budget b;
     net_budget_compute(net, sc->phy.rate_bps, &b);
@@ -163,7 +259,11 @@ static json_t *json_segments(const network *net)
         rc |= put(o, "length_m", json_real(s->length_m));
         rc |= put(o, "velocity_c", json_real(s->velocity_c));
         rc |= put(o, "stations", json_integer(s->n_stations));
-        if (s->type == NET_SEG_COAX) {
+        if (net->n_bridges > 0)
+            rc |= put(o, "domain", json_string(net->segments[net->domain_first[s->domain]].name));
+        if (s->type == NET_SEG_LINK) {
+            rc |= put(o, "duplex", json_string(s->full_duplex ? "full" : "half"));
+        } else if (s->type == NET_SEG_COAX) {
             rc |= put(o, "probe_m", json_real(s->probe_m));
         } else {
             rc |= put(o, "delay_bits", json_integer(s->hub_bits));
@@ -211,14 +311,63 @@ static json_t *json_repeaters(const network *net)
     return all;
 }
 
-static json_t *json_domain(const scenario *sc)
+static json_t *json_bridges(const network *net)
 {
+    json_t *all = json_object();
+    for (uint32_t i = 0; all != NULL && i < net->n_bridges; i++) {
+        const net_bridge *r = &net->bridges[i];
+        json_t *o = json_object(), *ports = json_array();
+        int rc = o == NULL || ports == NULL ? -1 : 0;
+        for (uint32_t p = 0; rc == 0 && p < r->n_ports; p++) {
+            char text[64];
+            const net_segment *g = &net->segments[r->ports[p].segment];
+            if (g->type == NET_SEG_COAX)
+                network_port_text(net, &r->ports[p], text, sizeof text);
+            else
+                snprintf(text, sizeof text, "%s", g->name);
+            rc = json_array_append_new(ports, json_string(text));
+        }
+        if (rc == 0) {
+            rc = put(o, "ports", ports);
+            ports = NULL;
+        }
+        json_decref(ports);
+        rc |= put(o, "queue", json_integer(r->queue));
+        rc |= put(o, "latency_us", json_real((double)r->latency_ps / 1e6));
+        rc |= put(o, "ageing_s", json_real((double)r->ageing_ps / 1e12));
+        if (rc != 0)
+            json_decref(o);
+        if (rc != 0 || put(all, r->name, o) != 0) {
+            json_decref(all);
+            return NULL;
+        }
+    }
+    return all;
+}
+
+static json_t *json_domain(const scenario *sc, uint32_t d)
+{
+    network *view = malloc(sizeof *view);
+    if (view == NULL)
+        return NULL;
     const network *net = &sc->net;
+    if (sc->net.n_domains > 1) {
+        network_domain_view(&sc->net, d, view, NULL);
+        net = view;
+    }
     net_budget b;
     net_budget_compute(net, sc->phy.rate_bps, &b);
     json_t *o = json_object();
     int rc = o == NULL ? -1 : 0;
     bool ends = b.from_segment != NET_BUDGET_NONE;
+    if (sc->net.n_bridges > 0) {
+        json_t *segs = json_array();
+        for (uint32_t i = 0; segs != NULL && i < net->n_segments; i++)
+            if (json_array_append_new(segs, json_string(net->segments[i].name)) != 0)
+                rc = -1;
+        rc |= put(o, "name", json_string(sc->net.segments[sc->net.domain_first[d]].name));
+        rc |= put(o, "segments", segs);
+    }
     rc |= put(o, "rules", json_string(b.rules));
     rc |= put(o, "worst_path",
               ends ? json_pack("[ss]", net->segments[b.from_segment].name,
@@ -236,6 +385,7 @@ static json_t *json_domain(const scenario *sc)
     rc |= put(o, "max_coax", json_integer(b.max_coax));
     rc |= put(o, "within", json_boolean(b.within));
     rc |= put(o, "verdict", json_string(b.verdict));
+    free(view);
     if (rc != 0) {
         json_decref(o);
         return NULL;
@@ -249,8 +399,11 @@ json_t *netreport_json(const scenario *sc)
     int rc = o == NULL || domains == NULL ? -1 : 0;
     rc |= put(o, "segments", json_segments(&sc->net));
     rc |= put(o, "repeaters", json_repeaters(&sc->net));
-    if (rc == 0 && json_array_append_new(domains, json_domain(sc)) != 0)
-        rc = -1;
+    if (sc->net.n_bridges > 0)
+        rc |= put(o, "bridges", json_bridges(&sc->net));
+    for (uint32_t d = 0; rc == 0 && d < (sc->net.n_domains ? sc->net.n_domains : 1); d++)
+        if (json_array_append_new(domains, json_domain(sc, d)) != 0)
+            rc = -1;
     if (rc == 0) {
         rc = put(o, "domains", domains);
         domains = NULL;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bridgereport.h"
 #include "netreport.h"
 #include "parse.h"
 
@@ -385,7 +386,8 @@ static int write_csv(FILE *f, const output_run *run)
         for (size_t i = 0; i < output_group_measure_count(); i++)
             if (fprintf(f, ",%s.%s", r->groups[g].name, group_measures[i].name) < 0)
                 return -1;
-    if (csv_families(f, r, false) != 0 || fputc('\n', f) == EOF)
+    if (csv_families(f, r, false) != 0 || bridgereport_csv(f, r, false) != 0 ||
+        fputc('\n', f) == EOF)
         return -1;
     for (size_t i = 0; i < output_measure_count(); i++)
         if ((i && fputc(',', f) == EOF) || csv_value(f, measures[i].get(run)) != 0)
@@ -396,7 +398,7 @@ static int write_csv(FILE *f, const output_run *run)
         for (size_t i = 0; i < output_group_measure_count(); i++)
             if (fputc(',', f) == EOF || csv_value(f, group_measures[i].get(&r->groups[g])) != 0)
                 return -1;
-    if (csv_families(f, r, true) != 0)
+    if (csv_families(f, r, true) != 0 || bridgereport_csv(f, r, true) != 0)
         return -1;
     return fputc('\n', f) == EOF ? -1 : 0;
 }
@@ -590,6 +592,8 @@ static int write_json(FILE *f, const output_run *run)
         else if (fam.n)
             json_decref(all);
     }
+    if (rc == 0)
+        rc = bridgereport_json(root, run->r);
     for (uint32_t s = 0; rc == 0 && s < run->r->n_stations; s++) {
         json_t *st = json_object();
         rc = st == NULL ? -1 : put(st, "station", json_integer(s + 1));
@@ -804,7 +808,7 @@ static int write_text(FILE *f, const output_run *run)
     if (n >= 0 && r->n_groups)
         n = write_text_groups(f, run);
     if (n >= 0)
-        n = text_families(f, r);
+        n = text_families(f, r) != 0 || bridgereport_text(f, r) != 0 ? -1 : 0;
 #undef LINE
     return n < 0 ? -1 : 0;
 }

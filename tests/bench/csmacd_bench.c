@@ -56,6 +56,7 @@ typedef struct bench_case {
     uint32_t segments;   /* > 0: a chain of this many coax segments of
                             length_m / segments each, joined by repeaters,
                             n / segments stations on each */
+    bool switched;       /* `topology = switch`, full duplex: a link per station */
 } bench_case;
 
 typedef struct bench_out {
@@ -146,6 +147,24 @@ static void fill(scenario *sc, const bench_case *c, double *pos)
     sc->batches = 10;
     if (c->segments > 0)
         fill_network(sc, c);
+    if (c->switched) { /* through the keys: scenario_finish builds the switch */
+        char n[16], d[32], w[256];
+        scenario_defaults(sc);
+        snprintf(n, sizeof n, "%u", c->n);
+        snprintf(d, sizeof d, "%gs", c->sim_s);
+        const char *kv[][2] = {{"phy", c->phy},        {"stations", n},   {"topology", "switch"},
+                               {"duplex", "full"},     {"frame-size", "1518"},
+                               {"duration", d},        {"batches", "10"}};
+        for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+            if (scenario_set(sc, kv[i][0], kv[i][1], err, sizeof err) != 0) {
+                fprintf(stderr, "csmacd_bench: %s\n", err);
+                exit(2);
+            }
+        if (scenario_finish(sc, err, sizeof err, w, sizeof w) != 0) {
+            fprintf(stderr, "csmacd_bench: %s\n", err);
+            exit(2);
+        }
+    }
 }
 
 static double now_s(void)
@@ -235,9 +254,9 @@ static double network_cost(int cpu, double scale)
     printf("\na network of segments against one bus (10base5, 500 saturated stations, 512 B, "
            "%.0f s simulated each):\n", 2 * scale);
     const bench_case bus = {"(f0) one bus, 500 stations", "10base5", 500, TRAFFIC_SATURATED, 0,
-                            512, 2 * scale, 0, NULL, 0, 0, 0};
+                            512, 2 * scale, 0, NULL, 0, 0, 0, false};
     const bench_case net = {"(f) 5 coax segments x 100, 4 repeaters", "10base5", 500,
-                            TRAFFIC_SATURATED, 0, 512, 2 * scale, 0, NULL, 0, 0, 5};
+                            TRAFFIC_SATURATED, 0, 512, 2 * scale, 0, NULL, 0, 0, 5, false};
     double ns[2];
     const bench_case *c[2] = {&bus, &net};
     for (int i = 0; i < 2; i++) {
@@ -256,6 +275,42 @@ static double network_cost(int cpu, double scale)
     printf("  the network costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
            ratio <= 2 ? "ok" : "MISSED");
     return ratio;
+}
+
+/* A 64-port full-duplex switch with 64 saturated stations of 1518-byte
+ * frames at 10 Mb/s, against one bus of the same 64 stations: events per
+ * second and simulated seconds per wall second of each (targets: the
+ * switch at least 20x real time, at no fewer events per second than the
+ * bus). Returns 0 when both are met, 1 when not, -1 when a run fails. */
+static int switch_cost(int cpu, double scale)
+{
+    printf("\na full-duplex switch against one bus (10 Mb/s, 64 saturated stations, 1518 B, "
+           "%.0f s simulated each):\n", 2 * scale);
+    const bench_case bus = {"(g0) one bus, 64 stations", "10base5", 64, TRAFFIC_SATURATED, 0,
+                            1518, 2 * scale, 0, NULL, 0, 0, 0, false};
+    const bench_case sw = {"(g) 64-port full-duplex switch", "10baset", 64, TRAFFIC_SATURATED, 0,
+                           1518, 2 * scale, 0, NULL, 0, 0, 0, true};
+    double evps[2], x[2];
+    const bench_case *c[2] = {&bus, &sw};
+    for (int i = 0; i < 2; i++) {
+        bench_out o;
+        long rss = 0;
+        if (run_child(c[i], cpu, &o, &rss) != 0 || !o.ok) {
+            fprintf(stderr, "csmacd_bench: %s failed: %s\n", c[i]->name, o.err);
+            return -1;
+        }
+        evps[i] = (double)o.events / o.wall_s;
+        x[i] = o.sim_s / o.wall_s;
+        printf("  %-40s %12llu events %8.3f s %8.2f M events/s %10.1fx real time, throughput "
+               "%.4f\n",
+               c[i]->name, (unsigned long long)o.events, o.wall_s, evps[i] / 1e6, x[i],
+               o.throughput);
+    }
+    bool ok = x[1] >= 20 && evps[1] >= evps[0];
+    printf("  the switch: %.1fx real time (target >= 20), %.2fx the bus's events per second "
+           "(target >= 1): %s\n",
+           x[1], evps[1] / evps[0], ok ? "ok" : "MISSED");
+    return ok ? 0 : 1;
 }
 
 /* Runs case c at N = 64, 256 and 1024 and prints the cost per event;
@@ -303,7 +358,7 @@ static double collapse_series(int cpu, double scale)
            "--policy fixed):\n");
     for (size_t i = 0; i < 4; i++) {
         bench_case c = {"(e)", "10base5", ns[i], TRAFFIC_SATURATED, 0, 512,
-                        0.1 * 1024.0 / ns[i] * scale, 0, "fixed", 0, 0, 0};
+                        0.1 * 1024.0 / ns[i] * scale, 0, "fixed", 0, 0, 0, false};
         bench_out o;
         long rss = 0;
         if (run_child(&c, cpu, &o, &rss) != 0 || !o.ok) {
@@ -338,13 +393,13 @@ int main(int argc, char **argv)
     printf("\n");
     const bench_case cases[] = {
         {"(a) 10base5 N=64 saturated 64 B", "10base5", 64, TRAFFIC_SATURATED, 0, 64, 60, 250,
-         NULL, 0, 0, 0},
+         NULL, 0, 0, 0, false},
         {"(b) 10base5 N=1024 saturated 1518 B", "10base5", 1024, TRAFFIC_SATURATED, 0, 1518, 60,
-         100, NULL, 0, 0, 0},
+         100, NULL, 0, 0, 0, false},
         {"(c) 100basetx N=256 poisson G=0.8 512 B", "100basetx", 256, TRAFFIC_POISSON, 0.8, 512,
-         10, 60, NULL, 0, 0, 0},
+         10, 60, NULL, 0, 0, 0, false},
         {"(d) 10base5 N=500 saturated 512 B fixed", "10base5", 500, TRAFFIC_SATURATED, 0, 512, 20,
-         0, "fixed", 5, 30, 0},
+         0, "fixed", 5, 30, 0, false},
     };
     printf("%-40s %12s %8s %10s %10s %9s %9s %9s %s\n", "scenario", "events", "wall s",
            "Mevents/s", "sim x", "eng B/st", "RSS KiB/st", "anon B/st", "targets");
@@ -388,6 +443,11 @@ int main(int argc, char **argv)
         return 1;
     all_ok &= g_net <= 2.0;
 
+    int g_sw = switch_cost(cpu, scale);
+    if (g_sw < 0)
+        return 1;
+    all_ok &= g_sw == 0;
+
     double g_col = collapse_series(cpu, scale);
     if (g_col < 0)
         return 1;
@@ -395,10 +455,11 @@ int main(int argc, char **argv)
 
     /* log2 N goes 6 -> 8 -> 10: logarithmic growth allows at most
      * 10/6 = 1.67x from N = 64 to 1024; linear growth would be 16x. */
-    bench_case sat = {"scale", "10base5", 0, TRAFFIC_SATURATED, 0, 1518, 10 * scale, 0, NULL, 0, 0, 0};
+    bench_case sat = {"scale", "10base5", 0, TRAFFIC_SATURATED, 0, 1518, 10 * scale, 0, NULL, 0, 0, 0,
+                      false};
     double g_sat = growth(&sat, cpu, "(b)'s shape: saturated, so collisions grow with N");
     bench_case fix = {"scale", "10base5", 0, TRAFFIC_POISSON, 0.8, 1518, 100 * scale, 0, NULL, 0,
-                      0, 0};
+                      0, 0, false};
     double g_fix = growth(&fix, cpu, "Poisson G = 0.8 of all stations together: the same work for every N");
     if (g_sat < 0 || g_fix < 0)
         return 1;

@@ -107,7 +107,7 @@ static void test_options_are_keys(void **state)
         n++;
     }
     free(text);
-    assert_int_equal(n, 43); /* every key of scenario.c (segment the last) */
+    assert_int_equal(n, 44); /* every key of scenario.c (duplex the last) */
 }
 
 static void test_layers(void **state)

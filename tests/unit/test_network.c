@@ -219,8 +219,8 @@ static void test_refusals(void **state)
                       "[group g]\nstations = 2\nsegment = a\n";
     char text[1024];
     /* not connected */
-    refused(two, ":3: [segment b] is not joined to segment a: no repeater or uplink links them "
-                 "(a network is one collision domain)");
+    refused(two, ":3: [segment b] is not joined to segment a: no repeater, uplink or bridge "
+                 "links them (a network is connected)");
     /* a loop of two repeaters */
     snprintf(text, sizeof text, "%s[repeater r]\nports = a@0, b@0\n[repeater s]\nports = a@10, "
                                 "b@10\n",
@@ -262,22 +262,22 @@ static void test_refusals(void **state)
             "positions)");
     /* names: one namespace */
     refused("[segment a]\ntype = coax\n[repeater a]\nports = a@0\n",
-            ":3: [repeater a] the name is taken by [segment a] (line 1): segments, repeaters "
-            "and groups share one namespace");
+            ":3: [repeater a] the name is taken by [segment a] (line 1): segments, repeaters, "
+            "bridges and groups share one namespace");
     refused("[segment g]\ntype = coax\n[group g]\nstations = 2\nsegment = g\n",
-            "group g: the name is taken by [segment g]: segments, repeaters and groups share "
-            "one namespace (g.frames_ok would name both)");
+            "group g: the name is taken by [segment g]: segments, repeaters, bridges and "
+            "groups share one namespace (g.frames_ok would name both)");
     refused("[segment a]\ntype = coax\n[segment a]\ntype = hub\n",
             ":3: [segment a] given twice (first at line 1)");
     /* keys */
     refused("[segment a]\ntype = coax\ncolour = red\n",
             ":3: [segment a] unknown key 'colour' (type, length, velocity, probe, class, delay, "
-            "uplink)");
+            "uplink, duplex)");
     refused("[segment a]\ntype = coax\nlength = 5\nlength = 6\n",
             ":4: [segment a] length is given twice (first at line 3)");
     refused("[segment a]\nlength = 5\n[group g]\nstations = 2\nsegment = a\n",
-            ":1: [segment a] type: missing (type = coax or type = hub)");
-    refused("[segment a]\ntype = ring\n", ":2: [segment a] type: unknown type 'ring' (coax, hub)");
+            ":1: [segment a] type: missing (type = coax, hub or link)");
+    refused("[segment a]\ntype = ring\n", ":2: [segment a] type: unknown type 'ring' (coax, hub, link)");
     refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\n[repeater r]\nports = a@0\n",
             ":6: [repeater r] ports: a repeater needs at least two ports (one per segment it "
             "joins)");

@@ -198,7 +198,7 @@ static void test_refusals(void **state)
             "traffic: unknown kind 'cbrr' (saturated, poisson, onoff, batch, none, pcap:FILE)");
     set_bad(&sc, "traffic", "pcap:", "traffic: pcap: needs a file name");
     set_bad(&sc, "phy", "10base9", "phy: unknown profile '10base9' (10base5, 10base2,");
-    set_bad(&sc, "topology", "ring", "topology: unknown topology 'ring' (bus, star)");
+    set_bad(&sc, "topology", "ring", "topology: unknown topology 'ring' (bus, star, switch)");
     set_bad(&sc, "length", "-5", "length: -5 is out of range");
     set_bad(&sc, "length", "5 furlongs", "not a length in metres");
     set_bad(&sc, "load", "-0.1", "load: -0.1 is out of range");

@@ -46,7 +46,7 @@ _csmacd() {
         --plot-x)
             COMPREPLY=($(compgen -W "stations load length frame-size" -- "$cur"))
             return ;;
-        --format|--topology|--pcap-collisions|--pcap-format|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
+        --format|--topology|--duplex|--pcap-collisions|--pcap-format|--pcap-linktype|--two-part-deferral|--extension|--bursting|--retry-late)
             COMPREPLY=($(compgen -W "$(_csmacd_words "$prog" "$cmd" "$prev")" -- "$cur"))
             return ;;
     esac
