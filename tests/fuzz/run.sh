@@ -105,8 +105,9 @@ cmake --build "$build" -j2 "${targets[@]}" >"$root/build.log" 2>&1 || {
 # libFuzzer's slow-unit-* files: an input slower than 10 s, kept to look at).
 count() { ls "$1" | grep -cE '^(crash|leak|timeout|oom)-'; }
 
-# The last "cov: N ft: M" libFuzzer printed in a log.
-coverage() { grep -o 'cov: [0-9]* ft: [0-9]*' "$1" | tail -n 1; }
+# The last "cov: N ft: M" libFuzzer printed in a log (grep -a: a log may
+# hold an input's bytes, and grep would only say "binary file matches").
+coverage() { grep -ao 'cov: [0-9]* ft: [0-9]*' "$1" | tail -n 1; }
 
 status=0
 summary=()
@@ -135,9 +136,9 @@ for h in "${selected[@]}"; do
             -artifact_prefix="$dir/crashes/" "$dir/corpus" "$here/$seeds" >"$session" 2>&1
         rc=$?
         cat "$session" >>"$dir/log"
-        n=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$session" | tail -n 1 | awk '{ print $2 }')
+        n=$(grep -ao 'stat::number_of_executed_units: [0-9]*' "$session" | tail -n 1 | awk '{ print $2 }')
         execs=$((execs + ${n:-0}))
-        wrote=$(grep -c 'Test unit written to' "$session")
+        wrote=$(grep -ac 'Test unit written to' "$session")
         rm -f "$session"
         [ "$rc" -eq 0 ] && break
         # Stopped on a crash (its reproducer is in crashes/) or killed.
