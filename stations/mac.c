@@ -186,14 +186,11 @@ struct mac {
     uint32_t rx_cap, rx_free;
 
     collision_events *events; /* collision events on the medium */
-    bool no_memory;           /* an allocation failed mid-run (mac_out_of_memory) */
+    /* An allocation failed mid-run: mac_config.no_memory, or own_oom. */
+    bool *no_memory;
+    bool own_oom;
     const mac_carried *relay_what; /* mac_relay_begin's, for its trace event */
 };
-
-bool mac_out_of_memory(const mac *m)
-{
-    return m->no_memory;
-}
 
 const char *mac_state_name(mac_state s)
 {
@@ -256,7 +253,7 @@ static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, 
 {
     sim_event ev = {.time = t, .arg = m->arg_tag | arg, .target = s, .type = type, .phase = phase};
     if (evq_push(m->q, &ev) != 0)
-        m->no_memory = true; /* the run stops after this event */
+        *m->no_memory = true; /* the run stops after this event */
 }
 
 static void list_add(uint32_t *list, uint32_t *n, uint32_t *index, uint32_t s)
@@ -391,7 +388,7 @@ static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
             m->sig = sig;
             m->sig_cap = cap;
         } else {
-            m->no_memory = true; /* answer from what fits; the run stops */
+            *m->no_memory = true; /* answer from what fits; the run stops */
         }
     }
     medium_signal *sig = m->sig;
@@ -869,7 +866,7 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
             cap = capacity;
         frame *q = malloc(cap * sizeof *q);
         if (!q) {
-            m->no_memory = true; /* the frame is lost; the run stops */
+            *m->no_memory = true; /* the frame is lost; the run stops */
             return false;
         }
         for (uint32_t i = 0; i < x->q_len; i++)
@@ -934,7 +931,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         x->trace_id = (*m->trace_ids)++;
     x->tx_id = medium_tx_begin(m->med, s, now, kind);
     if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
-        m->no_memory = true; /* nothing is sent; the run stops */
+        *m->no_memory = true; /* nothing is sent; the run stops */
         return;
     }
     x->tx_seq++;
@@ -947,13 +944,14 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     m->tr_end[m->n_transmitters] = x->tx_end;
     m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
     list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    /* A frame is judged at its receiver if sent whole; a held relay, by
+     * the network's verdict: either reads the record until then. (One
+     * call: the compiler inlines it.) */
+    if (relay ? x->relay_hold : kind == TRACE_TX_FRAME)
+        medium_hold(m->med, x->tx_id);
     if (relay) {
-        if (x->relay_hold)
-            medium_hold(m->med, x->tx_id); /* the network's verdict reads it */
         relay_started(m, s, now);
     } else {
-        if (kind == TRACE_TX_FRAME)
-            medium_hold(m->med, x->tx_id); /* judged at the receiver, if sent whole */
         x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
         cd_watch(m, s);
         if (kind == TRACE_TX_FRAME) {
@@ -1098,7 +1096,7 @@ static uint32_t rx_alloc(mac *m)
         uint32_t cap = m->rx_cap ? m->rx_cap * 2 : 16;
         pending_rx *rx = realloc(m->rx, cap * sizeof *rx);
         if (!rx) {
-            m->no_memory = true; /* the reception is not judged; the run stops */
+            *m->no_memory = true; /* the reception is not judged; the run stops */
             return NONE;
         }
         for (uint32_t i = m->rx_cap; i < cap; i++)
@@ -1524,7 +1522,7 @@ uint64_t mac_relay_begin(mac *m, uint32_t s, sim_time now, bool hold, const mac_
     m->relay_what = what; /* for relay_started's trace event */
     begin_transmission(m, s, now, TRACE_TX_FRAME);
     m->relay_what = NULL;
-    return m->no_memory ? UINT64_MAX : m->st[s].tx_id;
+    return *m->no_memory ? UINT64_MAX : m->st[s].tx_id;
 }
 
 void mac_relay_end(mac *m, uint32_t s, sim_time now, const mac_carried *what, bool whole)
@@ -1625,6 +1623,7 @@ int mac_create(const mac_config *cfg, mac **out)
     m->tap_of = cfg->tap_of;
     m->n_all = cfg->station_id ? cfg->n_all_stations : m->n;
     m->trace_ids = cfg->trace_ids;
+    m->no_memory = cfg->no_memory ? cfg->no_memory : &m->own_oom;
     m->segment = cfg->segment;
     m->networked = cfg->net != NULL && cfg->trace_ids != NULL;
     if (cfg->net)

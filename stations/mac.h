@@ -185,6 +185,12 @@ typedef struct mac_config {
     const uint32_t *sink_kinds;/* per sink, the kinds it wants (TRACE_BIT);
                                   NULL: every sink wants every kind */
     size_t n_sinks;
+    /* Set true when memory runs out while handling an event (a queue, the
+     * event queue, a signal or a pending reception could not grow): the
+     * MAC leaves the event half done, the run cannot go on and its
+     * measures are not valid. The engine's own flag, which its loop reads
+     * after every event whatever the MACs; NULL: the MAC's own. Not owned. */
+    bool *no_memory;
     /* A segment of a network (all NULL or 0 for one segment, where a tap
      * is a station): */
     const uint32_t *station_id;/* per tap: the station's number in the run,
@@ -206,12 +212,6 @@ void mac_start(mac *m, sim_time t);
 
 /* Handles an event of a MAC type. */
 void mac_handle(mac *m, const sim_event *ev);
-
-/* Whether memory ran out while handling an event (a queue, the event
- * queue, a signal or a pending reception could not grow). The MAC then
- * leaves the event half done: the run cannot go on, and its measures are
- * not valid. The engine checks after every event and stops. */
-bool mac_out_of_memory(const mac *m);
 
 /* A frame arrives at a station's queue at `now`. Returns true if queued,
  * false if the queue was full (counted and traced as a drop). */

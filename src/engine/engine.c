@@ -518,7 +518,7 @@ static int start(engine *e)
                           .refill_ctx = e, .classes = e->classes, .n_classes = e->n_groups,
                           .class_of = e->group_of, .on_rx = e->replies ? on_received : NULL,
                           .rx_ctx = e, .sinks = e->sinks, .sink_kinds = e->sink_kinds,
-                          .n_sinks = e->n_sinks};
+                          .n_sinks = e->n_sinks, .no_memory = &e->no_memory};
         if (segnet_start(e->net, &nc) != 0)
             return -1;
         goto built;
@@ -539,6 +539,7 @@ static int start(engine *e)
         .sinks = e->sinks,
         .sink_kinds = e->sink_kinds,
         .n_sinks = e->n_sinks,
+        .no_memory = &e->no_memory,
     };
     if (mac_create(&mc, &e->mac) != 0)
         return -1;
@@ -598,11 +599,8 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
     segnet *const net = e->net;
     mac *const one = e->mac;
     for (;;) {
-        if (e->no_memory || (__builtin_expect(net != NULL, 0) ? segnet_out_of_memory(net)
-                                                               : mac_out_of_memory(one))) {
-            e->no_memory = true;
+        if (e->no_memory) /* the MACs and the network set it too */
             return ENGINE_OUT_OF_MEMORY;
-        }
         sim_event ev;
         if (max_events && handled == max_events) {
             const sim_event *top = evq_peek(e->q);

@@ -151,13 +151,15 @@ struct segnet {
     uint64_t *rep_mark;        /* per repeater: 5 counters at the mark */
     bool marked;               /* the window is open: no warm-up, or segnet_mark was called */
     mac_net_hooks hooks;
-    bool no_memory;
+    /* Memory ran out mid-run: the engine's flag (segnet_macs.no_memory),
+     * which every MAC of the network sets too; own_oom until then. */
+    bool *no_memory;
+    bool own_oom;
     /* Bridges (stations/MODEL.md, "Bridges and switches"). */
     uint32_t n_br, n_bp, n_dom;
     br_run *br;
     bport_run *bp;
     uint32_t *dist;            /* tree distances: domains, then bridges */
-    mac *last_mac;             /* the MAC the last event was for, or NULL: any */
     bool fd_any;
     backoff_policy *port_policy;
     const trace_sink *sinks;   /* the run's (segnet_macs), for filter_event */
@@ -177,7 +179,7 @@ static void push(segnet *n, sim_time t, uint16_t type, uint16_t phase, uint32_t 
 {
     sim_event ev = {.time = t, .arg = arg, .target = target, .type = type, .phase = phase};
     if (evq_push(n->q, &ev) != 0)
-        n->no_memory = true;
+        *n->no_memory = true;
 }
 
 static carried *rec(const segnet *n, uint32_t k)
@@ -199,7 +201,7 @@ static uint32_t key_new(segnet *n)
         if (st)
             n->relay_st = st;
         if (!c || !tx || !st) {
-            n->no_memory = true;
+            *n->no_memory = true;
             return NONE;
         }
         for (uint32_t i = n->c_cap; i < cap; i++)
@@ -550,7 +552,7 @@ static void on_remote(void *ctx, uint32_t tap, uint64_t tx_id, uint64_t trace_id
     (void)attempt;
     uint32_t key = g->tap_key[tap];
     if (key == NONE) { /* out of memory when it began */
-        n->no_memory = true;
+        *n->no_memory = true;
         return;
     }
     g->tap_key[tap] = NONE; /* the verdict owns it now */
@@ -826,7 +828,7 @@ static void on_input(segnet *n, const sim_event *ev, bool begin)
             uint32_t cap = p->cap_in ? 2 * p->cap_in : 4;
             in_sig *in = realloc(p->in, cap * sizeof *in);
             if (!in) {
-                n->no_memory = true;
+                *n->no_memory = true;
                 return;
             }
             p->in = in;
@@ -910,12 +912,11 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
 
 mac *segnet_target_mac(segnet *n, const sim_event *ev)
 {
-    return n->last_mac = n->seg[ev->arg >> 32].mac;
+    return n->seg[ev->arg >> 32].mac;
 }
 
 void segnet_handle(segnet *n, const sim_event *ev)
 {
-    n->last_mac = NULL; /* the network's events may reach any MAC */
     switch (ev->type) {
     case EV_IN_START:
         on_input(n, ev, true);
@@ -1034,6 +1035,7 @@ int segnet_create(const scenario *sc, segnet **out)
     if (!n)
         return -1;
     *out = n;
+    n->no_memory = &n->own_oom;
     const phy_timing t = phy_timing_of(&sc->phy);
     n->sc = sc;
     n->marked = sc->warmup <= 0; /* no warm-up: the window opens at 0 (the marks are 0) */
@@ -1173,6 +1175,10 @@ int segnet_create(const scenario *sc, segnet **out)
 
 int segnet_start(segnet *n, const segnet_macs *cfg)
 {
+    if (cfg->no_memory) {
+        *cfg->no_memory |= *n->no_memory;
+        n->no_memory = cfg->no_memory;
+    }
     n->q = cfg->queue;
     n->hooks = (mac_net_hooks){.on_signal = on_signal, .on_remote = on_remote,
                                .on_port_event = n->n_br ? on_port_event : NULL};
@@ -1247,6 +1253,7 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             /* full duplex: every frame judged by the network */
             .tap_of = g->fd ? g->none_of : g->tap_of,
             .n_all_stations = n->n_all,
+            .no_memory = n->no_memory,
             .trace_ids = &n->trace_ids,
             .segment = s,
             /* A lone segment needs no network: its broadcasts are judged
@@ -1318,22 +1325,9 @@ void segnet_destroy(segnet *n)
 
 /* ---- queries ------------------------------------------------------------ */
 
-bool segnet_out_of_memory(segnet *n)
-{
-    if (n->no_memory)
-        return true;
-    if (n->last_mac)
-        return mac_out_of_memory(n->last_mac);
-    for (uint32_t s = 0; s < n->n_seg; s++)
-        if (n->seg[s].mac && mac_out_of_memory(n->seg[s].mac))
-            return true;
-    return false;
-}
-
 mac *segnet_mac_of(segnet *n, uint32_t s, uint32_t *tap)
 {
     const seg_run *g = &n->seg[n->seg_of_station[s]];
-    n->last_mac = NULL; /* the caller may change it: segnet_out_of_memory checks all */
     *tap = g->tap_of[s];
     return g->mac;
 }

@@ -62,6 +62,7 @@ typedef struct segnet_macs {
     const trace_sink *sinks;
     const uint32_t *sink_kinds;
     size_t n_sinks;
+    bool *no_memory; /* the engine's flag (mac_config.no_memory); NULL: its own */
 } segnet_macs;
 /* Builds the MACs. Returns 0, or -1 when memory cannot be had. */
 int segnet_start(segnet *n, const segnet_macs *cfg);
@@ -70,14 +71,10 @@ int segnet_start(segnet *n, const segnet_macs *cfg);
 void segnet_mac_start(segnet *n, sim_time t);
 
 /* The MAC an event of a MAC type is for (its arg's upper bits: its
- * segment); it is remembered for segnet_out_of_memory. */
+ * segment). */
 mac *segnet_target_mac(segnet *n, const sim_event *ev);
 /* Handles an event of the network's own (SEGNET_EV_FIRST and above). */
 void segnet_handle(segnet *n, const sim_event *ev);
-/* Whether memory ran out in the last event: in the network, or in the MAC
- * the event was for (every MAC after one of the network's own events,
- * which may touch any). */
-bool segnet_out_of_memory(segnet *n);
 
 /* Station s's MAC and its tap there. */
 mac *segnet_mac_of(segnet *n, uint32_t s, uint32_t *tap);
