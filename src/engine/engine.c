@@ -597,7 +597,9 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
     /* read once: the loop's calls cannot change them, which the compiler
      * cannot tell */
     segnet *const net = e->net;
-    mac *const one = e->mac;
+    /* The MAC of an event of a MAC type, by its arg's upper 32 bits (its
+     * segment on a network, 0 on one medium). */
+    mac *const *const macs = net ? segnet_macs_by_segment(net) : &e->mac;
     for (;;) {
         if (e->no_memory) /* the MACs and the network set it too */
             return ENGINE_OUT_OF_MEMORY;
@@ -628,8 +630,7 @@ engine_status engine_run(engine *e, sim_time until, uint64_t max_events)
         handled++;
         if (ev.type < MAC_EV_LIMIT) {
             /* one call site: the compiler inlines the MAC into this loop */
-            mac_handle(__builtin_expect(net != NULL, 0) ? segnet_target_mac(net, &ev) : one,
-                       &ev);
+            mac_handle(macs[ev.arg >> 32], &ev);
         } else if (ev.type >= SEGNET_EV_FIRST) {
             segnet_handle(net, &ev);
         } else if (ev.type == ENGINE_EV_ARRIVAL) {

@@ -155,6 +155,7 @@ struct segnet {
      * which every MAC of the network sets too; own_oom until then. */
     bool *no_memory;
     bool own_oom;
+    mac *macs[NET_MAX_SEGMENTS]; /* segment s's MAC (seg[s].mac), for the engine */
     /* Bridges (stations/MODEL.md, "Bridges and switches"). */
     uint32_t n_br, n_bp, n_dom;
     br_run *br;
@@ -910,9 +911,9 @@ static void on_verdict(segnet *n, uint32_t key, sim_time now)
     key_release(n, key);
 }
 
-mac *segnet_target_mac(segnet *n, const sim_event *ev)
+mac *const *segnet_macs_by_segment(const segnet *n)
 {
-    return n->seg[ev->arg >> 32].mac;
+    return n->macs;
 }
 
 void segnet_handle(segnet *n, const sim_event *ev)
@@ -1266,6 +1267,7 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             mc.n_sinks = 1;
         }
         int rc = mac_create(&mc, &g->mac);
+        n->macs[s] = g->mac;
         free(class_of);
         if (rc != 0) {
             free(classes);

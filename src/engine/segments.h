@@ -70,9 +70,9 @@ int segnet_start(segnet *n, const segnet_macs *cfg);
 /* mac_start on every segment. */
 void segnet_mac_start(segnet *n, sim_time t);
 
-/* The MAC an event of a MAC type is for (its arg's upper bits: its
- * segment). */
-mac *segnet_target_mac(segnet *n, const sim_event *ev);
+/* The segments' MACs, by segment: an event of a MAC type is for the MAC
+ * its arg's upper 32 bits name (mac_config.segment). */
+mac *const *segnet_macs_by_segment(const segnet *n);
 /* Handles an event of the network's own (SEGNET_EV_FIRST and above). */
 void segnet_handle(segnet *n, const sim_event *ev);
 
