@@ -1380,12 +1380,13 @@ settled:
     medium_retire(m->med, now);
 }
 
-/* The verdict on station s's frame (sent whole, medium record tx_id):
- * counted, reported with the frame's span at its receiver [rx_start,
- * now), a request handed to on_rx, and the record released. */
+/* The verdict on station s's frame (sent whole): counted, reported with
+ * the frame's span at its receiver [rx_start, now), and a request handed
+ * to on_rx. (The caller releases the frame's medium record, if it holds
+ * one.) */
 static inline __attribute__((always_inline)) void
-verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const frame *f, uint32_t attempt,
-        bool ok, sim_time rx_start, sim_time now)
+verdict(mac *m, uint32_t s, uint64_t trace_id, const frame *f, uint32_t attempt, bool ok,
+        sim_time rx_start, sim_time now)
 {
     station *x = &m->st[s];
     if (ok)
@@ -1403,7 +1404,6 @@ verdict(mac *m, uint32_t s, uint64_t tx_id, uint64_t trace_id, const frame *f, u
     emit(m, &ev);
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
         m->on_rx(m->rx_ctx, f->dest, gid(m, s), f, now);
-    medium_release(m->med, tx_id);
 }
 
 static void on_deliver(mac *m, sim_time now, uint32_t i)
@@ -1425,47 +1425,39 @@ static void on_deliver(mac *m, sim_time now, uint32_t i)
     sim_time tail = now - t->end;
     uint32_t s = p->station;
     uint64_t tx_id = p->tx_id;
-    verdict(m, s, tx_id, p->trace_id, &p->f, p->attempt, ok, t->start + tail, now);
+    verdict(m, s, p->trace_id, &p->f, p->attempt, ok, t->start + tail, now);
+    medium_release(m->med, tx_id);
     p->next_free = m->rx_free;
     m->rx_free = i;
     if (m->st[s].awaiting && m->st[s].tx_id == tx_id)
         on_verdict(m, s, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
 
-/* Only networks call it: kept out of the hot paths it shares callees
- * with, so that they stay inlined. */
-__attribute__((cold, noinline)) void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
+/* The verdicts a network judged (mac_remote_verdict, mac_bridged_verdict):
+ * one call site of verdict apart from on_deliver's, kept out of the hot
+ * paths it shares callees with (emit), so that they stay inlined. */
+static __attribute__((cold, noinline)) void network_verdict(mac *m, uint32_t tap,
+                                                            uint64_t trace_id, const frame *f,
+                                                            uint32_t attempt, bool ok,
+                                                            sim_time rx_start, sim_time now)
+{
+    verdict(m, tap, trace_id, f, attempt, ok, rx_start, now);
+}
+
+void mac_remote_verdict(mac *m, uint32_t tap, uint64_t tx_id, uint64_t trace_id, const frame *f,
                         uint32_t attempt, bool ok, sim_time rx_start, sim_time now)
 {
-    verdict(m, tap, tx_id, trace_id, f, attempt, ok, rx_start, now);
+    network_verdict(m, tap, trace_id, f, attempt, ok, rx_start, now);
+    medium_release(m->med, tx_id);
     if (m->st[tap].awaiting && m->st[tap].tx_id == tx_id)
         on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate */
 }
 
-__attribute__((cold, noinline)) void mac_bridged_verdict(mac *m, uint32_t tap, uint64_t trace_id,
-                                                         const frame *f, uint32_t attempt, bool ok,
-                                                         sim_time rx_start, sim_time now)
+void mac_bridged_verdict(mac *m, uint32_t tap, uint64_t trace_id, const frame *f,
+                         uint32_t attempt, bool ok, sim_time rx_start, sim_time now)
 {
-    station *x = &m->st[tap];
-    if (ok)
-        x->c.frames_delivered++;
-    else
-        x->c.frames_corrupted++;
-    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, tap),
-                      .segment = m->segment,
-                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                      .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
-                      .collisions = attempt - 1, .queued_at = f->queued_at,
-                      .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
-                      .jam_start = SIM_TIME_NEVER, .ok = ok,
-                      .payload = f->payload, .payload_len = f->payload_len};
-    /* (the sinks called here, not through emit: one call site less keeps
-     * emit inlined where it counts) */
-    for (size_t i = 0; i < m->n_sinks; i++)
-        if (m->sink_kinds[i] & TRACE_BIT(ev.kind))
-            m->sinks[i].on_event(m->sinks[i].ctx, &ev);
-    if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
-        m->on_rx(m->rx_ctx, f->dest, gid(m, tap), f, now);
+    network_verdict(m, tap, trace_id, f, attempt, ok, rx_start, now);
+    const station *x = &m->st[tap];
     if (x->awaiting && x->has_frame && x->cur.id == f->id)
         on_verdict(m, tap, now, ok); /* no CD (ALOHA): the sender learns its fate, end to end */
 }
