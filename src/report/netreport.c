@@ -10,6 +10,7 @@
 
 #include "budget.h"
 #include "network.h"
+#include "textline.h"
 
 /* "coax, 500 m, 0.77c, probe at 0 m, 8 stations" or "hub, drops of
  * 100 m, 0.585c, 46 bit times (Class II), 4 stations". */
@@ -125,28 +126,19 @@ int netreport_write_check(FILE *f, const scenario *sc)
                     full->n_repeaters, full->n_repeaters == 1 ? "" : "s", bridged,
                     sc->n_stations, sc->n_stations == 1 ? "" : "s",
                     sc->net.n_segments ? "" : " (no [segment]: the one bus or star)");
-#define LINE(label, ...)                                                                     \
-    do {                                                                                     \
-        if (n >= 0)                                                                          \
-            n = fprintf(f, "  %-18s", label);                                                \
-        if (n >= 0)                                                                          \
-            n = fprintf(f, __VA_ARGS__);                                                     \
-        if (n >= 0)                                                                          \
-            n = fputc('\n', f) == EOF ? -1 : 0;                                              \
-    } while (0)
     for (uint32_t i = 0; i < full->n_segments; i++) {
         segment_text(&full->segments[i], text, sizeof text);
-        LINE("segment", "%s: %s", full->segments[i].name, text);
+        text_line(f, &n, "segment", "%s: %s", full->segments[i].name, text);
     }
     for (uint32_t i = 0; i < full->n_repeaters; i++) {
         repeater_text(full, &full->repeaters[i], text, sizeof text);
-        LINE("repeater", "%s: %s", full->repeaters[i].name, text);
+        text_line(f, &n, "repeater", "%s: %s", full->repeaters[i].name, text);
     }
     for (uint32_t i = 0; i < full->n_bridges; i++) {
         bridge_text(full, &full->bridges[i], text, sizeof text);
-        LINE("bridge", "%s: %s", full->bridges[i].name, text);
+        text_line(f, &n, "bridge", "%s: %s", full->bridges[i].name, text);
     }
-    LINE("rules", "%s", rules_text(sc->phy.rate_bps));
+    text_line(f, &n, "rules", "%s", rules_text(sc->phy.rate_bps));
     for (uint32_t d = 0; d < (full->n_domains ? full->n_domains : 1); d++) {
     net_budget b;
     domain_budget(full, d, sc->phy.rate_bps, view, map, &b);
@@ -157,34 +149,37 @@ int netreport_write_check(FILE *f, const scenario *sc)
         for (uint32_t i = 0; i < view->n_segments && used < sizeof text; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "",
                                      view->segments[i].name);
-        LINE("domain", "%s: %s", full->segments[full->domain_first[d]].name, text);
+        text_line(f, &n, "domain", "%s: %s", full->segments[full->domain_first[d]].name, text);
     }
     station_text(net, b.from_station, b.from_segment, a, sizeof a);
     station_text(net, b.to_station, b.to_segment, z, sizeof z);
     if (b.from_segment == NET_BUDGET_NONE)
-        LINE("worst path", "none (fewer than two stations)");
+        text_line(f, &n, "worst path", "none (fewer than two stations)");
     else
-        LINE("worst path", "%s .. %s; the longest path: %" PRIu32 " segment%s (%" PRIu32
-                           " coax), %" PRIu32 " repeater%s",
-             a, z, b.max_segments, b.max_segments == 1 ? "" : "s", b.max_coax, b.max_repeaters,
-             b.max_repeaters == 1 ? "" : "s");
+        text_line(f, &n, "worst path",
+                  "%s .. %s; the longest path: %" PRIu32 " segment%s (%" PRIu32 " coax), %" PRIu32
+                  " repeater%s",
+                  a, z, b.max_segments, b.max_segments == 1 ? "" : "s", b.max_coax, b.max_repeaters,
+                  b.max_repeaters == 1 ? "" : "s");
     if (b.pdv_defined)
-        LINE("path delay value", "%.2f bit times (at most %g)", b.pdv_bits, b.pdv_limit_bits);
+        text_line(f, &n, "path delay value", "%.2f bit times (at most %g)", b.pdv_bits,
+                  b.pdv_limit_bits);
     else
-        LINE("path delay value", "not defined (%s)",
-             b.pdv_limit_bits > 0 ? "no path through a repeater: the segment's length is the rule"
-                                  : "no budget at this rate");
+        text_line(f, &n, "path delay value", "not defined (%s)",
+                  b.pdv_limit_bits > 0
+                      ? "no path through a repeater: the segment's length is the rule"
+                      : "no budget at this rate");
     if (b.pvv_defined)
-        LINE("path variability", "%.2f bit times (at most %g)", b.pvv_bits, b.pvv_limit_bits);
-    LINE("model round trip", "%.2f bit times (what the simulation uses)",
-         b.model_round_trip_bits);
+        text_line(f, &n, "path variability", "%.2f bit times (at most %g)", b.pvv_bits,
+                  b.pvv_limit_bits);
+    text_line(f, &n, "model round trip", "%.2f bit times (what the simulation uses)",
+              b.model_round_trip_bits);
     if (b.from_segment == NET_BUDGET_NONE && view->n_segments == 1 &&
         view->segments[0].full_duplex)
-        LINE("verdict", "full duplex: no collisions, no budget to keep");
+        text_line(f, &n, "verdict", "full duplex: no collisions, no budget to keep");
     else
-        LINE("verdict", "%s", b.verdict);
+        text_line(f, &n, "verdict", "%s", b.verdict);
     }
-#undef LINE
     free(nets);
     if (n < 0 && errno == 0)
         errno = EIO;
@@ -280,33 +275,55 @@ static json_t *json_segments(const network *net)
     return all;
 }
 
+/* A repeater's or a bridge's ports as a user writes them, put in o as
+ * "ports" (a bridge's port on a hub or a link: the segment's name).
+ * Returns 0, or -1. */
+static int put_ports(json_t *o, const network *net, const net_port *ports, uint32_t n,
+                     bool bridge)
+{
+    json_t *all = json_array();
+    int rc = all == NULL ? -1 : 0;
+    for (uint32_t p = 0; rc == 0 && p < n; p++) {
+        char text[64];
+        const net_segment *g = &net->segments[ports[p].segment];
+        if (!bridge || g->type == NET_SEG_COAX)
+            network_port_text(net, &ports[p], text, sizeof text);
+        else
+            snprintf(text, sizeof text, "%s", g->name);
+        rc = json_array_append_new(all, json_string(text));
+    }
+    if (rc != 0) {
+        json_decref(all);
+        return -1;
+    }
+    return put(o, "ports", all);
+}
+
+/* Puts o (taken) in all under name, unless rc says o is incomplete.
+ * Returns all, or NULL (freed) on any failure. */
+static json_t *put_named(json_t *all, const char *name, json_t *o, int rc)
+{
+    if (rc != 0)
+        json_decref(o);
+    if (rc != 0 || put(all, name, o) != 0) {
+        json_decref(all);
+        return NULL;
+    }
+    return all;
+}
+
 static json_t *json_repeaters(const network *net)
 {
     json_t *all = json_object();
     for (uint32_t i = 0; all != NULL && i < net->n_repeaters; i++) {
         const net_repeater *r = &net->repeaters[i];
-        json_t *o = json_object(), *ports = json_array();
-        int rc = o == NULL || ports == NULL ? -1 : 0;
-        for (uint32_t p = 0; rc == 0 && p < r->n_ports; p++) {
-            char text[64];
-            network_port_text(net, &r->ports[p], text, sizeof text);
-            rc = json_array_append_new(ports, json_string(text));
-        }
-        if (rc == 0) {
-            rc = put(o, "ports", ports);
-            ports = NULL;
-        }
-        json_decref(ports);
+        json_t *o = json_object();
+        int rc = o == NULL ? -1 : put_ports(o, net, r->ports, r->n_ports, false);
         rc |= put(o, "delay_bits", json_integer(r->delay_bits));
         rc |= put(o, "class", r->rep_class ? json_string(r->rep_class == 1 ? "I" : "II")
                                            : json_null());
         rc |= put(o, "uplink", json_boolean(r->uplink));
-        if (rc != 0)
-            json_decref(o);
-        if (rc != 0 || put(all, r->name, o) != 0) {
-            json_decref(all);
-            return NULL;
-        }
+        all = put_named(all, r->name, o, rc);
     }
     return all;
 }
@@ -316,31 +333,12 @@ static json_t *json_bridges(const network *net)
     json_t *all = json_object();
     for (uint32_t i = 0; all != NULL && i < net->n_bridges; i++) {
         const net_bridge *r = &net->bridges[i];
-        json_t *o = json_object(), *ports = json_array();
-        int rc = o == NULL || ports == NULL ? -1 : 0;
-        for (uint32_t p = 0; rc == 0 && p < r->n_ports; p++) {
-            char text[64];
-            const net_segment *g = &net->segments[r->ports[p].segment];
-            if (g->type == NET_SEG_COAX)
-                network_port_text(net, &r->ports[p], text, sizeof text);
-            else
-                snprintf(text, sizeof text, "%s", g->name);
-            rc = json_array_append_new(ports, json_string(text));
-        }
-        if (rc == 0) {
-            rc = put(o, "ports", ports);
-            ports = NULL;
-        }
-        json_decref(ports);
+        json_t *o = json_object();
+        int rc = o == NULL ? -1 : put_ports(o, net, r->ports, r->n_ports, true);
         rc |= put(o, "queue", json_integer(r->queue));
         rc |= put(o, "latency_us", json_real((double)r->latency_ps / 1e6));
         rc |= put(o, "ageing_s", json_real((double)r->ageing_ps / 1e12));
-        if (rc != 0)
-            json_decref(o);
-        if (rc != 0 || put(all, r->name, o) != 0) {
-            json_decref(all);
-            return NULL;
-        }
+        all = put_named(all, r->name, o, rc);
     }
     return all;
 }

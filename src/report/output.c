@@ -16,6 +16,7 @@
 #include "bridgereport.h"
 #include "netreport.h"
 #include "parse.h"
+#include "textline.h"
 
 #define REAL_DIGITS 12
 
@@ -708,15 +709,6 @@ static int write_text(FILE *f, const output_run *run)
     scenario_duration_text(sc, dur, sizeof dur);
     parse_format_time(sc->warmup, warm, sizeof warm);
     int n = 0;
-#define LINE(label, ...)                                                                     \
-    do {                                                                                     \
-        if (n >= 0)                                                                          \
-            n = fprintf(f, "  %-18s", label);                                                \
-        if (n >= 0)                                                                          \
-            n = fprintf(f, __VA_ARGS__);                                                     \
-        if (n >= 0)                                                                          \
-            n = fputc('\n', f) == EOF ? -1 : 0;                                              \
-    } while (0)
     char where[64];
     snprintf(where, sizeof where, sc->phy.topology == TOPOLOGY_BUS ? "bus %g m" : "star, drops of %g m",
              sc->phy.length_m);
@@ -749,67 +741,69 @@ static int write_text(FILE *f, const output_run *run)
     if (sc->net.n_segments) {
         char net[1024];
         netreport_summary(sc, net, sizeof net);
-        LINE("network", "%s", net);
+        text_line(f, &n, "network", "%s", net);
     }
     if (run->interrupted)
-        LINE("status", "interrupted: measures cover the run so far");
-    LINE("simulated time", "%.6f s of %s (warm-up %s), %" PRIu64 " events, %.3f s wall",
-         r->sim_time_s, dur, warm, r->events, run->wall_s);
+        text_line(f, &n, "status", "interrupted: measures cover the run so far");
+    text_line(f, &n, "simulated time", "%.6f s of %s (warm-up %s), %" PRIu64 " events, %.3f s wall",
+              r->sim_time_s, dur, warm, r->events, run->wall_s);
     if (sc->outage_duration > 0) {
         char from[32], len[32];
         parse_format_time(sc->outage_start, from, sizeof from);
         parse_format_time(sc->outage_duration, len, sizeof len);
-        LINE("outage", "the medium jammed from %s for %s", from, len);
+        text_line(f, &n, "outage", "the medium jammed from %s for %s", from, len);
     }
     if (isfinite(r->throughput_ci95))
-        LINE("throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput, r->throughput_ci95,
-             r->throughput_mbps);
+        text_line(f, &n, "throughput", "%.4f +/- %.4f (95%%), %.3f Mb/s", r->throughput,
+                  r->throughput_ci95, r->throughput_mbps);
     else if (r->throughput > 0) /* fewer than two batches: no interval */
-        LINE("throughput", "%.4f (no CI: fewer than 2 batches), %.3f Mb/s", r->throughput,
-             r->throughput_mbps);
+        text_line(f, &n, "throughput", "%.4f (no CI: fewer than 2 batches), %.3f Mb/s",
+                  r->throughput, r->throughput_mbps);
     else
-        LINE("throughput", "%.4f (no CI: nothing received whole), %.3f Mb/s", r->throughput,
-             r->throughput_mbps);
-    LINE("offered load", "%.4f", r->offered_load);
-    LINE("frames", "%" PRIu64 " offered, %" PRIu64 " sent OK, %" PRIu64 " aborted, %" PRIu64
-                   " discarded after a late collision, %" PRIu64 " dropped, %" PRIu64 " queued",
-         r->frames_offered, r->frames_ok, r->frames_aborted, r->frames_late_discarded,
-         r->frames_dropped, r->frames_queued);
-    LINE("received", "%" PRIu64 " whole, %" PRIu64 " corrupted at the receiver",
-         r->frames_delivered, r->frames_corrupted);
-    LINE("attempts", "%" PRIu64, r->attempts);
+        text_line(f, &n, "throughput", "%.4f (no CI: nothing received whole), %.3f Mb/s",
+                  r->throughput, r->throughput_mbps);
+    text_line(f, &n, "offered load", "%.4f", r->offered_load);
+    text_line(f, &n, "frames",
+              "%" PRIu64 " offered, %" PRIu64 " sent OK, %" PRIu64 " aborted, %" PRIu64
+              " discarded after a late collision, %" PRIu64 " dropped, %" PRIu64 " queued",
+              r->frames_offered, r->frames_ok, r->frames_aborted, r->frames_late_discarded,
+              r->frames_dropped, r->frames_queued);
+    text_line(f, &n, "received", "%" PRIu64 " whole, %" PRIu64 " corrupted at the receiver",
+              r->frames_delivered, r->frames_corrupted);
+    text_line(f, &n, "attempts", "%" PRIu64, r->attempts);
     char per[32], cap[32];
-    LINE("collisions", "%" PRIu64 " on the medium, %s per frame sent, %" PRIu64 " late",
-         r->collisions, text_real(per, sizeof per, 3, "", r->collisions_per_frame),
-         r->late_collisions);
+    text_line(f, &n, "collisions", "%" PRIu64 " on the medium, %s per frame sent, %" PRIu64 " late",
+              r->collisions, text_real(per, sizeof per, 3, "", r->collisions_per_frame),
+              r->late_collisions);
     if (isnan(r->mean_delay_us))
-        LINE("delay", "%s", "- (no frame sent)");
+        text_line(f, &n, "delay", "%s", "- (no frame sent)");
     else
-        LINE("delay", "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us", r->mean_delay_us,
-             r->p50_delay_us, r->p99_delay_us, r->max_delay_us);
+        text_line(f, &n, "delay", "mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us",
+                  r->mean_delay_us, r->p50_delay_us, r->p99_delay_us, r->max_delay_us);
     if (isnan(r->jain_fairness))
-        LINE("fairness (Jain)", "%s", "undefined (nothing delivered)");
+        text_line(f, &n, "fairness (Jain)", "%s", "undefined (nothing delivered)");
     else
-        LINE("fairness (Jain)", "%.4f", r->jain_fairness);
-    LINE("capture", "mean run %s frames, longest %" PRIu64,
-         text_real(cap, sizeof cap, 2, "", r->capture_mean_run), r->capture_max_run);
+        text_line(f, &n, "fairness (Jain)", "%.4f", r->jain_fairness);
+    text_line(f, &n, "capture", "mean run %s frames, longest %" PRIu64,
+              text_real(cap, sizeof cap, 2, "", r->capture_mean_run), r->capture_max_run);
     if (sc->outage_duration > 0) {
         if (r->recovery_s >= 0)
-            LINE("recovery", "%.6f s after the outage, backlog back to its level", r->recovery_s);
+            text_line(f, &n, "recovery", "%.6f s after the outage, backlog back to its level",
+                      r->recovery_s);
         else
-            LINE("recovery", "%s", "not within the run (backlog still above its level)");
+            text_line(f, &n, "recovery", "%s",
+                      "not within the run (backlog still above its level)");
     }
     if (sc->traffic.kind == TRAFFIC_BATCH) {
         if (r->completion_s >= 0)
-            LINE("completion", "%.6f s (every frame done)", r->completion_s);
+            text_line(f, &n, "completion", "%.6f s (every frame done)", r->completion_s);
         else
-            LINE("completion", "not every frame is done yet");
+            text_line(f, &n, "completion", "not every frame is done yet");
     }
     if (n >= 0 && r->n_groups)
         n = write_text_groups(f, run);
     if (n >= 0)
         n = text_families(f, r) != 0 || bridgereport_text(f, r) != 0 ? -1 : 0;
-#undef LINE
     return n < 0 ? -1 : 0;
 }
 
