@@ -18,7 +18,13 @@
 --       csmacd.segment, on a network of segments, the segment where the
 --       record was seen (its comment ends in ", segment NAME"; every
 --       segment has its own pair of interfaces, NAME-frames and
---       NAME-fragments), also on fragments.
+--       NAME-fragments), also on fragments; on a record a bridge's port
+--       sent (its comment begins "forwarded by bridge NAME, port SEGMENT: "
+--       or "flooded by ..."), csmacd.bridge, csmacd.bridge.port (the
+--       segment it left by), csmacd.bridge.action ("forwarded": its
+--       destination was known; "flooded": unknown, or a broadcast) and
+--       csmacd.bridge.queued_ns (from the copy's entry into the port's
+--       queue to this attempt's first bit), also on fragments.
 --   * Collision fragments, from any traffic (a post-dissector; netANALYZER
 --       transparent, netANALYZER and Ethernet link types): a record flagged
 --       in error by its netANALYZER status, or (Ethernet) one that ends in
@@ -48,6 +54,10 @@
 --   csmacd.backoff_slots >= 512  long backoffs
 --   csmacd.segment == "lab"      what the probe of segment lab saw (pcapng
 --                                traces of a network of segments)
+--   csmacd.bridge == "sw1"       the copies bridge sw1 sent (pcapng)
+--   csmacd.bridge.action == "flooded"
+--                                copies of frames whose destination the
+--                                bridge did not know (or broadcasts)
 
 local MIN_FRAME = 64
 
@@ -69,11 +79,17 @@ local f = {
     collision     = ProtoField.uint32("csmacd.collision", "Collision number (from 1)", base.DEC),
     group         = ProtoField.string("csmacd.group", "Station's group"),
     segment       = ProtoField.string("csmacd.segment", "Segment where it was seen"),
+    bridge        = ProtoField.string("csmacd.bridge", "Bridge that sent it"),
+    bridge_port   = ProtoField.string("csmacd.bridge.port", "Bridge port (segment) it left by"),
+    bridge_action = ProtoField.string("csmacd.bridge.action", "Forwarded or flooded"),
+    bridge_queued = ProtoField.uint64("csmacd.bridge.queued_ns",
+                                      "Time queued in the bridge port (ns)", base.DEC),
 }
 p_csmacd.fields = {
     f.version, f.length, f.attempt, f.station, f.frame, f.collisions,
     f.backoff_slots, f.queued_ns, f.padding, f.fcs, f.fragment,
     f.fragment_len, f.collision, f.group, f.segment,
+    f.bridge, f.bridge_port, f.bridge_action, f.bridge_queued,
 }
 
 -- The station's group, when the scenario names groups: the pcapng
@@ -99,6 +115,35 @@ local function segment_of_record()
         if g then return g end
     end
     return nil
+end
+
+-- A bridge port's copy: the comment begins "forwarded by bridge NAME,
+-- port SEGMENT: " (or "flooded by ...") and holds "queued U.UUU us in the
+-- port". Returns action, bridge, port and the nanoseconds queued, or nil.
+local function bridge_of_record()
+    if not f_comment then return nil end
+    for _, c in ipairs({ f_comment() }) do
+        local text = tostring(c.value)
+        local action, bridge, port = text:match("^(%a+) by bridge ([%w_%-]+), port ([%w_%-]+): ")
+        if action == "forwarded" or action == "flooded" then
+            local us, frac = text:match("queued (%d+)%.(%d%d%d) us in the port")
+            local ns = us and (tonumber(us) * 1000 + tonumber(frac)) or nil
+            return action, bridge, port, ns
+        end
+    end
+    return nil
+end
+
+-- Adds the bridge's fields of a record (if a bridge sent it) to tree t;
+-- returns the action, bridge, port and nanoseconds for the Info line.
+local function add_bridge(t)
+    local action, bridge, port, ns = bridge_of_record()
+    if not action then return nil end
+    t:add(f.bridge, bridge)
+    t:add(f.bridge_port, port)
+    t:add(f.bridge_action, action)
+    if ns then t:add(f.bridge_queued, UInt64(ns)) end
+    return action, bridge, port, ns
 end
 
 local ef_fragment = ProtoExpert.new("csmacd.fragment.expert", "Collision fragment",
@@ -216,6 +261,7 @@ function p_csmacd.dissector(tvb, pinfo, tree)
     if group then t:add(f.group, group) end
     local segment = segment_of_record()
     if segment then t:add(f.segment, segment) end
+    local b_action, b_name, b_port, b_ns = add_bridge(t)
 
     local info
     if v.station then
@@ -231,6 +277,10 @@ function p_csmacd.dissector(tvb, pinfo, tree)
         end
         if v.queued_ns then
             info = info .. string.format(", queued %.3f us", tonumber(tostring(v.queued_ns)) / 1000)
+        end
+        if b_action then
+            info = info .. string.format(", %s by bridge %s (port %s)", b_action, b_name, b_port)
+            if b_ns then info = info .. string.format(", queued %.3f us there", b_ns / 1000) end
         end
         t:append_text(": " .. info)
     else
@@ -322,6 +372,7 @@ function p_frag.dissector(tvb, pinfo, tree)
     -- The station's group, as on whole frames (csmacd.group).
     local group = group_of_record()
     if group then t:add(f.group, group) end
+    add_bridge(t)
     local who = ""
     if ends_in_jam(tvb) and tvb(n - 2, 2):uint() > 0 then
         -- The jam names the sender and the attempt.

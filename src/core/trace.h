@@ -33,6 +33,19 @@ typedef enum trace_kind {
     TRACE_RELAY_END,   /* ... and stopped: the full record, as TX_END */
     TRACE_RELAY_JAM,   /* a relaying port sends jam from now on (a collision the
                           repeater answers, a fragment extended): jam_start */
+    /* Bridges (networks with [bridge] sections only; see `bridge` below): */
+    TRACE_BRIDGE_LEARN,    /* a port learned the frame's sender: it was not known
+                              there (never heard, aged out, or on another port) */
+    TRACE_BRIDGE_FORWARD,  /* a frame received whole on a port goes to the one
+                              port its destination is known on */
+    TRACE_BRIDGE_FLOOD,    /* ... to every other port: destination unknown, or a
+                              broadcast */
+    TRACE_BRIDGE_FILTER,   /* ... nowhere: its destination is known on the port
+                              it came from */
+    TRACE_BRIDGE_DROP,     /* a copy was lost: its output port's queue was full */
+    TRACE_BRIDGE_TX_START, /* an output port began sending a copy (an attempt) */
+    TRACE_BRIDGE_TX_END,   /* ... and it left the port: the full record, as TX_END */
+    TRACE_BRIDGE_ABORT,    /* the port gave the copy up (attemptLimit collisions) */
     TRACE_KIND_COUNT
 } trace_kind;
 
@@ -48,6 +61,32 @@ typedef enum trace_abort_reason {
 
 #define TRACE_NO_DEST UINT32_MAX /* broadcast */
 #define TRACE_NO_STATION UINT32_MAX /* a relay: no station sends it */
+
+/* What a bridge's event adds (TRACE_BRIDGE_*; trace_event.bridge). The
+ * event's own fields: `station` is the frame's sender (the event log's
+ * station and group are its), `segment` the port's, and the frame fields
+ * (dest, frame_id, frame_bytes, queued_at: its arrival at its sender,
+ * payload) are the frame's. LEARN, FORWARD, FLOOD, FILTER: the port it
+ * was received on, `attempt` the attempt it came by (its sender's, or the
+ * previous bridge port's). DROP: the output port. TX_START, TX_END,
+ * ABORT: the output port's own attempt, its fields as a station's
+ * TX_START, TX_END and ABORT (attempt, collisions, backoff_slots, tx_id,
+ * tx_start, tx_end, jam_start, probe_start, bits_on_wire), TX_END's
+ * `late` saying whether its collision was late. */
+typedef struct trace_bridge {
+    uint32_t bridge;      /* the bridge, in the network's order (from 0) */
+    uint32_t port;        /* the port, in the bridge's order (from 0) */
+    uint32_t out_port;    /* FORWARD: the port it goes to; UINT32_MAX otherwise */
+    bool flooded;         /* DROP, TX_*, ABORT: the copy was flooded (else forwarded) */
+    sim_time entered;     /* DROP, TX_*, ABORT: when the copy reached the output
+                             queue (its store and forward done) */
+    /* The frame as its sender sent it, what its octets say (TX_*, ABORT):
+     * the sender's attempt that got through, the backoff slots drawn
+     * before it, and when it began. */
+    uint32_t sent_attempt;
+    uint64_t sent_backoff_slots;
+    sim_time sent_at;
+} trace_bridge;
 
 typedef struct trace_event {
     /* (fields ordered to leave no padding: the engine fills one per event) */
@@ -78,7 +117,10 @@ typedef struct trace_event {
 
     /* BACKOFF and the frame attempt that follows it */
     uint64_t backoff_slots; /* slots drawn (0 for policies counted in time) */
-    sim_time backoff_ps;    /* the wait itself */
+    union {
+        sim_time backoff_ps;          /* BACKOFF: the wait itself */
+        const trace_bridge *bridge;   /* TRACE_BRIDGE_*: valid during the call only */
+    };
 
     /* Original bytes of a replayed frame (NULL for synthetic traffic). */
     const uint8_t *payload;

@@ -61,6 +61,12 @@ typedef struct carried {
     sim_time start, end;  /* end SIM_TIME_NEVER while under way */
     bool whole;
     bool from_port;       /* sent by a bridge port: a copy of sender's frame */
+    /* from_port: the frame as its sender sent it (the attempt that got
+     * through, the backoff slots before it, when it began), which its
+     * octets carry; a station's own: attempt, backoff_slots and start. */
+    uint32_t sent_attempt;
+    uint64_t sent_backoff;
+    sim_time sent_at;
 } carried;
 
 typedef struct in_sig {
@@ -118,10 +124,22 @@ typedef struct seg_run {
     uint64_t bits_whole, bits_whole_at; /* frame bits its stations and ports sent whole */
 } seg_run;
 
+/* A copy in a bridge port's output queue, for the traces: how it came,
+ * and the frame as its sender sent it (trace.h, trace_bridge). */
+typedef struct port_copy {
+    sim_time entered, sent_at;
+    uint64_t sent_backoff;
+    uint32_t sent_attempt;
+    bool flooded;
+} port_copy;
+
 /* A bridge port: a MAC station of its segment. */
 typedef struct bport_run {
     uint32_t bridge, port, seg, tap;
     uint64_t collisions_at; /* its MAC's collisions at the mark */
+    port_copy *q;           /* its queue's copies, first in, first out, as its MAC's */
+    uint32_t q_head, q_len, q_cap;
+    bool late;              /* its attempt under way had a late collision */
 } bport_run;
 
 typedef struct br_run {
@@ -167,6 +185,8 @@ struct segnet {
     const uint32_t *sink_kinds;
     size_t n_sinks;
     uint32_t port_kinds;       /* the kinds filter_event asks for */
+    uint32_t br_kinds;         /* the TRACE_BRIDGE_* kinds some sink wants */
+    port_copy pending;         /* the copy on_forward hands to a port's MAC */
     domain_result *dom_res;
     bridge_result *br_res;
     bridge_port_result *bp_res;
@@ -307,6 +327,7 @@ static sim_time farthest(const segnet *n, uint32_t s, uint32_t tap, uint32_t fro
 
 static void to_bridge_ports(segnet *n, seg_run *g, uint32_t tap, uint32_t key, uint64_t tx,
                             sim_time now);
+static void port_copy_sent(const segnet *n, const bport_run *p, carried *c);
 
 static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const frame *f,
                       uint32_t attempt, uint64_t backoff_slots, bool whole)
@@ -328,6 +349,8 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
                 c->seg = g->index;
                 c->tap = tap;
                 c->start = now;
+                if (c->from_port) /* the copy at the head of its queue */
+                    port_copy_sent(n, &n->bp[g->port_of[tap - g->n_st]], c);
             }
             g->tap_key[tap] = key;
         } else {
@@ -444,6 +467,101 @@ static void to_bridge_ports(segnet *n, seg_run *g, uint32_t tap, uint32_t key, u
 
 static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_time now);
 
+/* ---- bridges' traces (TRACE_BRIDGE_*) ------------------------------------ */
+
+/* Hands a bridge's event to every sink that wants its kind. */
+static void bridge_emit(const segnet *n, trace_event *ev, const trace_bridge *info)
+{
+    ev->bridge = info;
+    for (size_t i = 0; i < n->n_sinks; i++)
+        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(ev->kind)))
+            n->sinks[i].on_event(n->sinks[i].ctx, ev);
+}
+
+/* A decision of port p on the frame c brought (trace.h, trace_bridge). */
+static void bridge_decision(const segnet *n, trace_kind kind, const bport_run *p,
+                            const carried *c, uint32_t out, sim_time now)
+{
+    if (!(n->br_kinds & TRACE_BIT(kind)))
+        return;
+    trace_bridge info = {.bridge = p->bridge, .port = p->port, .out_port = out,
+                         .entered = SIM_TIME_NEVER, .sent_at = SIM_TIME_NEVER};
+    trace_event ev = {.kind = kind, .time = now, .segment = p->seg,
+                      .station = (uint32_t)(c->f.id >> 40),
+                      .dest = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all
+                                  ? TRACE_NO_DEST : c->f.dest,
+                      .frame_id = c->f.id, .frame_bytes = c->f.bytes, .attempt = c->attempt,
+                      .queued_at = c->f.queued_at, .tx_start = SIM_TIME_NEVER,
+                      .tx_end = SIM_TIME_NEVER, .jam_start = SIM_TIME_NEVER,
+                      .probe_start = SIM_TIME_NEVER, .payload = c->f.payload,
+                      .payload_len = c->f.payload_len, .relay_from = TRACE_NO_STATION,
+                      .relay_sent_at = SIM_TIME_NEVER};
+    bridge_emit(n, &ev, &info);
+}
+
+/* A port's queue of copies (port_copy), kept beside its MAC's. */
+static void port_copy_push(segnet *n, bport_run *p, const port_copy *c)
+{
+    if (p->q_len == p->q_cap) {
+        uint32_t cap = p->q_cap ? 2 * p->q_cap : 8;
+        port_copy *q = malloc(cap * sizeof *q);
+        if (!q) {
+            n->no_memory = true;
+            return;
+        }
+        for (uint32_t i = 0; i < p->q_len; i++)
+            q[i] = p->q[(p->q_head + i) % p->q_cap];
+        free(p->q);
+        p->q = q;
+        p->q_cap = cap;
+        p->q_head = 0;
+    }
+    p->q[(p->q_head + p->q_len) % p->q_cap] = *c;
+    p->q_len++;
+}
+
+/* The copy the port sends now (the head of its queue). */
+static const port_copy *port_copy_head(const bport_run *p)
+{
+    static const port_copy none = {.entered = SIM_TIME_NEVER, .sent_at = SIM_TIME_NEVER};
+    return p->q_len ? &p->q[p->q_head] : &none;
+}
+
+static void port_copy_pop(bport_run *p)
+{
+    if (p->q_len == 0)
+        return;
+    p->q_head = (p->q_head + 1) % p->q_cap;
+    p->q_len--;
+}
+
+/* A port begins sending: what its frame's octets carry. */
+static void port_copy_sent(const segnet *n, const bport_run *p, carried *c)
+{
+    (void)n;
+    const port_copy *q = port_copy_head(p);
+    c->sent_attempt = q->sent_attempt;
+    c->sent_backoff = q->sent_backoff;
+    c->sent_at = q->sent_at;
+}
+
+/* One of a port's own events (its MAC's), told as the bridge's. */
+static void port_trace(const segnet *n, const bport_run *p, const trace_event *mac_ev,
+                       trace_kind kind, const port_copy *q)
+{
+    if (!(n->br_kinds & TRACE_BIT(kind)))
+        return;
+    trace_bridge info = {.bridge = p->bridge, .port = p->port, .out_port = UINT32_MAX,
+                         .flooded = q->flooded, .entered = q->entered,
+                         .sent_attempt = q->sent_attempt, .sent_backoff_slots = q->sent_backoff,
+                         .sent_at = q->sent_at};
+    trace_event ev = *mac_ev;
+    ev.kind = kind;
+    ev.station = (uint32_t)(mac_ev->frame_id >> 40);
+    ev.late = kind == TRACE_BRIDGE_TX_END && p->late;
+    bridge_emit(n, &ev, &info);
+}
+
 /* A bridge port's verdict on a frame of its segment; learn and decide. */
 static void on_port_rx(segnet *n, uint32_t bi, uint32_t key, bool own, sim_time now)
 {
@@ -465,7 +583,18 @@ static void on_port_rx(segnet *n, uint32_t bi, uint32_t key, bool own, sim_time 
     if (ok) {
         uint32_t dest = c->f.dest == FRAME_BROADCAST || c->f.dest >= n->n_all ? BRIDGE_BROADCAST
                                                                              : c->f.dest;
-        a = bridge_receive(b->b, p->port, (uint32_t)(c->f.id >> 40), dest, now, &out);
+        uint32_t src = (uint32_t)(c->f.id >> 40);
+        bool learns = n->br_kinds && bridge_lookup(b->b, src, now) != p->port;
+        a = bridge_receive(b->b, p->port, src, dest, now, &out);
+        if (n->br_kinds) {
+            if (learns)
+                bridge_decision(n, TRACE_BRIDGE_LEARN, p, c, UINT32_MAX, now);
+            bridge_decision(n,
+                            a == BRIDGE_FILTER    ? TRACE_BRIDGE_FILTER
+                            : a == BRIDGE_FORWARD ? TRACE_BRIDGE_FORWARD
+                                                  : TRACE_BRIDGE_FLOOD,
+                            p, c, a == BRIDGE_FORWARD ? out : UINT32_MAX, now);
+        }
     }
     if (a == BRIDGE_FILTER) {
         if (path) /* corrupted on its way to the bridge (or, never, filtered) */
@@ -488,6 +617,11 @@ static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_t
     const bport_run *in = &n->bp[bi];
     const br_run *b = &n->br[in->bridge];
     const carried *c = rec(n, key);
+    /* what each output port's queue keeps of the copy (on_port_event) */
+    n->pending = (port_copy){.entered = now, .flooded = out == NONE,
+                             .sent_attempt = c->from_port ? c->sent_attempt : c->attempt,
+                             .sent_backoff = c->from_port ? c->sent_backoff : c->backoff_slots,
+                             .sent_at = c->from_port ? c->sent_at : c->start};
     for (uint32_t k = 0; k < b->n; k++) {
         if (k == in->port || (out != NONE && k != out))
             continue;
@@ -505,19 +639,36 @@ static void on_port_event(void *ctx, const trace_event *ev)
     segnet *n = ((seg_run *)ctx)->net;
     uint32_t id = ev->station - n->n_all, br = id >> 8;
     uint32_t bi = n->br[br].first + (id & 0xff);
-    const bport_run *p = &n->bp[bi];
+    bport_run *p = &n->bp[bi];
     bridge *b = n->br[br].b;
     switch (ev->kind) {
     case TRACE_ARRIVAL:
         bridge_queued(b, p->port, ev->time);
+        port_copy_push(n, p, &n->pending);
         break;
     case TRACE_DROP:
         bridge_dropped(b, p->port);
+        port_trace(n, p, ev, TRACE_BRIDGE_DROP, &n->pending);
+        break;
+    case TRACE_TX_START:
+        p->late = false;
+        if (ev->tx_kind == TRACE_TX_FRAME)
+            port_trace(n, p, ev, TRACE_BRIDGE_TX_START, port_copy_head(p));
+        break;
+    case TRACE_COLLISION:
+        p->late = p->late || ev->late;
+        break;
+    case TRACE_TX_END:
+        if (ev->tx_kind == TRACE_TX_FRAME)
+            port_trace(n, p, ev, TRACE_BRIDGE_TX_END, port_copy_head(p));
         break;
     case TRACE_TX_OK:
         bridge_done(b, p->port, ev->time, 1);
+        port_copy_pop(p);
         break;
     case TRACE_ABORT: {
+        port_trace(n, p, ev, TRACE_BRIDGE_ABORT, port_copy_head(p));
+        port_copy_pop(p);
         bridge_done(b, p->port, ev->time, 0);
         frame f = {.id = ev->frame_id, .queued_at = ev->queued_at, .bytes = ev->frame_bytes,
                    .dest = ev->dest == TRACE_NO_DEST ? FRAME_BROADCAST : ev->dest};
@@ -602,6 +753,11 @@ static mac_carried carried_by(const segnet *n, const port_run *p)
         const carried *c = rec(n, p->key);
         w = (mac_carried){.f = &c->f, .sender = c->sender, .attempt = c->attempt,
                           .backoff_slots = c->backoff_slots, .sent_at = c->start};
+        if (c->from_port) { /* a bridge's copy: the frame as its sender sent it */
+            w.attempt = c->sent_attempt;
+            w.backoff_slots = c->sent_backoff;
+            w.sent_at = c->sent_at;
+        }
     }
     return w;
 }
@@ -1190,6 +1346,16 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
                     TRACE_BIT(TRACE_ABORT);
     for (size_t i = 0; i < cfg->n_sinks; i++)
         n->port_kinds |= cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
+    /* A bridge's events are told only on a network with bridges, to the
+     * sinks that want them; the ports' transmissions are read from their
+     * MACs' own events. */
+    uint32_t br_all = 0;
+    for (int k = TRACE_BRIDGE_LEARN; k <= TRACE_BRIDGE_ABORT; k++)
+        br_all |= TRACE_BIT(k);
+    n->br_kinds = n->n_br ? n->port_kinds & br_all : 0;
+    if (n->br_kinds & (TRACE_BIT(TRACE_BRIDGE_TX_START) | TRACE_BIT(TRACE_BRIDGE_TX_END)))
+        n->port_kinds |= TRACE_BIT(TRACE_TX_START) | TRACE_BIT(TRACE_TX_END) |
+                         TRACE_BIT(TRACE_COLLISION);
     /* The classes: the stations', the same in full duplex, then per bridge
      * its ports' (BEB, the bridge's queue), half and full duplex. */
     uint32_t nc = cfg->n_classes, n_cls = 2 * nc + 2 * n->n_br;
@@ -1302,6 +1468,8 @@ void segnet_destroy(segnet *n)
         bridge_destroy(n->br[b].b);
         free(n->br[b].mark);
     }
+    for (uint32_t p = 0; n->bp && p < n->n_bp; p++)
+        free(n->bp[p].q);
     free(n->br);
     free(n->bp);
     free(n->dist);

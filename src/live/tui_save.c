@@ -300,7 +300,9 @@ done:
 static void filtered_event(void *ctx, const trace_event *ev)
 {
     tui_trace *j = ctx;
-    if ((ev->kind == TRACE_TX_START || ev->kind == TRACE_TX_END) && ev->probe_start < j->from)
+    if ((ev->kind == TRACE_TX_START || ev->kind == TRACE_TX_END ||
+         ev->kind == TRACE_BRIDGE_TX_START || ev->kind == TRACE_BRIDGE_TX_END) &&
+        ev->probe_start < j->from)
         return;
     pcap_sink_on_event(j->ps, ev);
 }

@@ -31,6 +31,8 @@ void step_sink_on_event(void *ctx, const trace_event *ev)
     tui_driver *d = ctx;
     if (!d->stepping)
         return;
+    if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT)
+        return; /* a bridge's: not told step by step (its pointer does not keep) */
     if (d->n_step_ev < DRIVER_STEP_EVENTS)
         d->step_ev[d->n_step_ev] = *ev;
     d->n_step_ev++;
@@ -237,6 +239,14 @@ static void tell_events(tui_driver *d, const mac_state *before, sim_time t, text
                 say(out, "station %u's frame %s station %u", S,
                     ev->ok ? "is received whole at" : "arrives damaged at", ev->dest + 1);
             break;
+        case TRACE_BRIDGE_LEARN:
+        case TRACE_BRIDGE_FORWARD:
+        case TRACE_BRIDGE_FLOOD:
+        case TRACE_BRIDGE_FILTER:
+        case TRACE_BRIDGE_DROP:
+        case TRACE_BRIDGE_TX_START:
+        case TRACE_BRIDGE_TX_END:
+        case TRACE_BRIDGE_ABORT:
         case TRACE_KIND_COUNT:
             break;
         }

@@ -16,6 +16,7 @@ struct eventlog {
     outfile out;
     const scenario *groups; /* names the stations' groups, or NULL */
     const network *net;     /* names the segments (a network), or NULL */
+    bool bridges;           /* the network has bridges: a column names them */
     uint64_t lines;
     int err; /* first errno seen, 0 while all is well */
 };
@@ -48,7 +49,7 @@ static void on_event(void *ctx, const trace_event *ev)
     eventlog *l = ctx;
     if (l->err != 0)
         return;
-    char line[224]; /* the longest line, a group's and a segment's names included */
+    char line[264]; /* the longest line, a group's, a segment's and a bridge's names included */
     char *p = line;
     if (ev->time < 0)
         *p++ = '-';
@@ -77,6 +78,12 @@ static void on_event(void *ctx, const trace_event *ev)
         if (ev->segment < l->net->n_segments)
             p = put_str(p, l->net->segments[ev->segment].name);
     }
+    if (l->bridges) {
+        *p++ = ',';
+        if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT &&
+            ev->bridge->bridge < l->net->n_bridges)
+            p = put_str(p, l->net->bridges[ev->bridge->bridge].name);
+    }
     *p++ = '\n';
     size_t len = (size_t)(p - line);
     errno = 0;
@@ -101,9 +108,11 @@ int eventlog_open(const char *path, const scenario *sc, eventlog **out, char *er
     }
     l->groups = sc != NULL && sc->n_named ? sc : NULL;
     l->net = sc != NULL && sc->net.n_segments > 0 ? &sc->net : NULL;
+    l->bridges = l->net != NULL && l->net->n_bridges > 0;
     errno = 0;
     if (fputs(header, l->out.f) == EOF || fputs(l->groups ? ",group" : "", l->out.f) == EOF ||
-        fputs(l->net ? ",segment\n" : "\n", l->out.f) == EOF)
+        fputs(l->net ? ",segment" : "", l->out.f) == EOF ||
+        fputs(l->bridges ? ",bridge\n" : "\n", l->out.f) == EOF)
         l->err = errno ? errno : EIO;
     *out = l;
     return 0;

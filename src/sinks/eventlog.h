@@ -5,7 +5,9 @@
  * then one line per trace event in the engine's order: the simulated time
  * in picoseconds, the station numbered from 1, the event's name
  * (trace_kind_name: arrival, drop, tx_start, collision, jam, tx_end,
- * backoff, tx_ok, abort, deliver, relay_start, relay_jam, relay_end), the
+ * backoff, tx_ok, abort, deliver, relay_start, relay_jam, relay_end,
+ * bridge_learn, bridge_forward, bridge_flood, bridge_filter, bridge_drop,
+ * bridge_tx_start, bridge_tx_end, bridge_abort), the
  * attempt (1-based), the slots of a
  * backoff draw (0 for other events), the frame id and the frame's size in
  * bytes (destination address through FCS); when the scenario names
@@ -15,8 +17,18 @@
  * and the repeaters' relays appear as relay_start, relay_jam (the relay
  * turns to jam: a collision, or a fragment extended) and relay_end lines
  * with an empty station (and group): their attempt, frame id and bytes are
- * the frame the relay carries (0 for jam alone). Without segments the
- * file is as it was. Lines are whole: an interrupted
+ * the frame the relay carries (0 for jam alone). A network with bridges
+ * (stations/MODEL.md, "Bridges and switches") adds a last column
+ * `bridge`, the bridge's name on its lines (trace.h, trace_bridge) and
+ * empty on the others; a bridge's line names the frame's sender as its
+ * station (and group), its frame id and bytes, and the port's segment:
+ * bridge_learn (the sender was not known on that port) and one of
+ * bridge_forward, bridge_flood, bridge_filter on the segment the frame
+ * came from (attempt: the one it came by); bridge_tx_start,
+ * bridge_tx_end (each attempt of the output port, attempt the port's)
+ * and bridge_abort (the port gave it up) on the segment it leaves by;
+ * bridge_drop (attempt 0) where a full output queue lost a copy. Without
+ * segments the file is as it was. Lines are whole: an interrupted
  * run still leaves a valid CSV, written through outfile.h (temporary file,
  * renamed into place by eventlog_close).
  *

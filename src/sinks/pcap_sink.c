@@ -78,7 +78,7 @@ typedef struct record {
 
 #define IFACE_FRAMES 0
 #define IFACE_FRAGMENTS 1
-#define STORY_MAX 320
+#define STORY_MAX 400
 
 struct pcap_sink {
     phy_params phy;
@@ -178,7 +178,10 @@ void pcap_sink_describe(const scenario *sc, const char *duration, char *comment,
         snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
 }
 
-size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group)
+/* pcap_sink_story, with `where` after the time queued (a bridge's
+ * record: " in the port"). */
+static size_t story(char *buf, size_t n, const trace_event *ev, const char *where,
+                    const char *group)
 {
     bool collided = ev->jam_start != SIM_TIME_NEVER;
     sim_time waited = ev->tx_start - ev->queued_at;
@@ -192,14 +195,19 @@ size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *g
         snprintf(backoff, sizeof backoff, ", backoff %llu slot%s",
                  (unsigned long long)ev->backoff_slots, ev->backoff_slots == 1 ? "" : "s");
     int w = snprintf(buf, n,
-                     "station %u, frame %llu, attempt %u%s, %s%s, queued %llu.%03llu us%s%s",
+                     "station %u, frame %llu, attempt %u%s, %s%s, queued %llu.%03llu us%s%s%s",
                      ev->station + 1, (unsigned long long)ethframe_frame_number(ev->frame_id),
                      ev->attempt, ev->attempt > 1 ? " (retry)" : "", collision, backoff,
-                     (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000),
+                     (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000), where,
                      group ? ", group " : "", group ? group : "");
     if (w < 0)
         w = 0;
     return (size_t)w < n ? (size_t)w : (n ? n - 1 : 0);
+}
+
+size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *group)
+{
+    return story(buf, n, ev, "", group);
 }
 
 bool pcap_sink_fits(int64_t epoch_s, sim_time duration)
@@ -590,6 +598,8 @@ typedef struct record_src {
     uint64_t data_bits;
     uint32_t jam_bits;
     uint32_t jam_station, jam_attempt; /* what the jam names */
+    const trace_bridge *bridge; /* a bridge port's copy: the frame as its sender
+                                   sent it (its octets); NULL otherwise */
 } record_src;
 
 /* The name of segment k, for the comments (NULL without a network). */
@@ -603,7 +613,30 @@ static void record_story(const pcap_sink *s, const record_src *src, char *out)
 {
     const trace_event *ev = src->ev;
     const char *seg = segment_name(s, ev->segment);
+    const scenario *sc = s->fmt.groups;
+    const char *group = sc != NULL && sc->n_named
+                            ? scenario_group_at(sc, scenario_group_of(sc, src->sender))->name
+                            : NULL;
     size_t n = 0;
+    if (src->bridge != NULL) {
+        /* "forwarded by bridge sw, port b: " then the port's own attempt,
+         * its wait from the copy's entry into its queue */
+        const trace_bridge *b = src->bridge;
+        const network *net = s->fmt.network;
+        const char *bridge = net != NULL && b->bridge < net->n_bridges
+                                 ? net->bridges[b->bridge].name : "?";
+        n = (size_t)snprintf(out, STORY_MAX, "%s by bridge %s, port %s: ",
+                             b->flooded ? "flooded" : "forwarded", bridge, seg ? seg : "?");
+        trace_event st = *ev;
+        st.collisions = src->collisions;
+        st.backoff_slots = src->backoff_slots;
+        st.late = src->late;
+        st.queued_at = b->entered;
+        n += story(out + n, STORY_MAX - n, &st, " in the port", group);
+        if (seg != NULL && n < STORY_MAX)
+            snprintf(out + n, STORY_MAX - n, ", segment %s", seg);
+        return;
+    }
     if (ev->kind == TRACE_RELAY_END) {
         n = (size_t)snprintf(out, STORY_MAX, "relayed: ");
         if (src->sender == TRACE_NO_STATION) {
@@ -621,10 +654,6 @@ static void record_story(const pcap_sink *s, const record_src *src, char *out)
     story.late = src->late;
     if (ev->kind == TRACE_RELAY_END && !ev->relay_whole)
         story.jam_start = ev->tx_start; /* a fragment of it */
-    const scenario *sc = s->fmt.groups;
-    const char *group = sc != NULL && sc->n_named
-                            ? scenario_group_at(sc, scenario_group_of(sc, src->sender))->name
-                            : NULL;
     n += pcap_sink_story(out + n, STORY_MAX - n, &story, group);
     if (seg != NULL && n < STORY_MAX)
         snprintf(out + n, STORY_MAX - n, ", segment %s", seg);
@@ -665,6 +694,14 @@ static void add_record(pcap_sink *s, const record_src *src)
             .backoff_slots = src->backoff_slots,
             .queued_ns = waited > 0 ? (uint64_t)(waited / SIM_PS_PER_NS) : 0,
         };
+        if (src->bridge != NULL) { /* the frame as its sender sent it */
+            const trace_bridge *b = src->bridge;
+            waited = b->sent_at - ev->queued_at;
+            info.attempt = b->sent_attempt;
+            info.collisions = b->sent_attempt > 0 ? b->sent_attempt - 1 : 0;
+            info.backoff_slots = b->sent_backoff_slots;
+            info.queued_ns = waited > 0 ? (uint64_t)(waited / SIM_PS_PER_NS) : 0;
+        }
         ethframe_build_synthetic(&info, fb, buf);
     }
     uint32_t len = fb;
@@ -809,6 +846,30 @@ static void on_relay_end(pcap_sink *s, const trace_event *ev)
     add_record(s, &src);
 }
 
+/* A bridge port's copy (networks with bridges): the frame its sender
+ * sent, octet for octet, on the port's segment; collided, a fragment of
+ * it whose jam names no station (0) and the port's attempt. */
+static void on_bridge_end(pcap_sink *s, const trace_event *ev)
+{
+    record_src src = {.ev = ev, .sender = ev->station, .sent_at = ev->tx_start,
+                      .collisions = ev->attempt > 0 ? ev->attempt - 1 : 0,
+                      .backoff_slots = ev->backoff_slots, .jam_bits = s->phy.jam_bits,
+                      .jam_station = TRACE_NO_STATION, .jam_attempt = ev->attempt,
+                      .bridge = ev->bridge};
+    close_open(s, ev, &src);
+    src.late = ev->late;
+    src.collided = ev->jam_start != SIM_TIME_NEVER;
+    if (src.collided && !s->opt.collisions)
+        return;
+    if (!segment_written(s, ev->segment))
+        return;
+    if (src.collided) {
+        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
+        src.data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
+    }
+    add_record(s, &src);
+}
+
 void pcap_sink_on_event(void *ctx, const trace_event *ev)
 {
     pcap_sink *s = ctx;
@@ -828,6 +889,12 @@ void pcap_sink_on_event(void *ctx, const trace_event *ev)
         on_tx_start(s, ev);
     } else if (ev->kind == TRACE_RELAY_END) {
         on_relay_end(s, ev);
+    } else if (ev->kind == TRACE_BRIDGE_TX_START && ev->tx_kind == TRACE_TX_FRAME) {
+        if (ev->tx_start > s->clock)
+            s->clock = ev->tx_start;
+        on_tx_start(s, ev);
+    } else if (ev->kind == TRACE_BRIDGE_TX_END && ev->tx_kind == TRACE_TX_FRAME) {
+        on_bridge_end(s, ev);
     } else if (ev->kind == TRACE_COLLISION && s->ng) {
         on_collision(s, ev);
     }

@@ -107,7 +107,16 @@
  *     station sent it), at most max-frame plus the jam's octets. A relay
  *     of a 1 Gb/s burst's extension alone is no record. Every comment
  *     ends in ", segment NAME"; a relay's begins "relayed: " (then the
- *     frame's story, or "jam").
+ *     frame's story, or "jam"). A bridge port's attempt
+ *     (TRACE_BRIDGE_TX_END, trace.h's trace_bridge) is a record of its
+ *     segment as a station's: whole, the frame as its sender sent it
+ *     (the sender's addresses and header: trace_bridge's sent_attempt,
+ *     sent_backoff_slots, sent_at); collided, a fragment of it whose jam
+ *     names no station (0) and the port's attempt. Its comment begins
+ *     "forwarded by bridge NAME, port SEGMENT: " or "flooded by ...",
+ *     then the story of the port's attempt with "queued U us in the
+ *     port" (from the copy's entry into the port's queue to the
+ *     attempt's first bit).
  *   - classic pcap: one capture point, the segment fmt.probe_segment
  *     (index; `csmacd run --probe-segment NAME`, the first by default);
  *     records of the other segments are left out. pcapng with

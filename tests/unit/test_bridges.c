@@ -341,13 +341,17 @@ static void test_bridge_rules(void **state)
 
 #define MAX_REC 4096
 static trace_event rec[MAX_REC];
+static trace_bridge rec_br[MAX_REC]; /* a bridge's event's own (its pointer does not keep) */
 static size_t n_rec;
 
 static void record(void *ctx, const trace_event *ev)
 {
     (void)ctx;
-    if (n_rec < MAX_REC)
+    if (n_rec < MAX_REC) {
+        if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT)
+            rec_br[n_rec] = *ev->bridge;
         rec[n_rec++] = *ev;
+    }
 }
 
 /* Runs a finished scenario to its end; results copied into *r (the
@@ -422,6 +426,50 @@ static void test_store_and_forward(void **state)
     assert_int_equal(out->frames_sent, 1);
     /* queued at its forwarding, done at the end of its transmission */
     assert_double_equal(out->queue_delay_mean_us, (double)wire / 1e6, 1e-9);
+    /* The bridge's trace: learned and flooded when the last bit is in,
+     * sent by port l2 (idle) after the latency, the frame as a sent it. */
+    const int64_t in_at = wire + cable_ps(100, 0.585), out_at = in_at + 10000000;
+    const trace_kind want[] = {TRACE_BRIDGE_LEARN, TRACE_BRIDGE_FLOOD, TRACE_BRIDGE_TX_START,
+                               TRACE_BRIDGE_TX_END};
+    size_t k = 0;
+    for (size_t i = 0; i < n_rec; i++) {
+        if (rec[i].kind < TRACE_BRIDGE_LEARN || rec[i].kind > TRACE_BRIDGE_ABORT)
+            continue;
+        const trace_event *ev = &rec[i];
+        const trace_bridge *b = &rec_br[i];
+        assert_true(k < 4);
+        assert_int_equal(ev->kind, want[k]);
+        assert_int_equal(ev->station, 0); /* the frame's sender */
+        assert_int_equal(ev->dest, 1);
+        assert_int_equal(ev->frame_id, 0);
+        assert_int_equal(ev->frame_bytes, 100);
+        assert_int_equal(b->bridge, 0);
+        if (k < 2) { /* on l1, where it came in */
+            assert_int_equal(ev->time, in_at);
+            assert_int_equal(ev->segment, 0);
+            assert_int_equal(b->port, 0);
+        } else { /* out by l2 */
+            assert_int_equal(ev->segment, 1);
+            assert_int_equal(b->port, 1);
+            assert_true(b->flooded);
+            assert_int_equal(b->entered, out_at);
+            assert_int_equal(b->sent_attempt, 1);
+            assert_int_equal(b->sent_backoff_slots, 0);
+            assert_int_equal(b->sent_at, 0);
+            assert_int_equal(ev->attempt, 1);
+            assert_int_equal(ev->tx_start, out_at);
+            assert_int_equal(ev->time, k == 2 ? out_at : out_at + wire);
+            if (k == 3) {
+                assert_int_equal(ev->tx_end, out_at + wire);
+                assert_int_equal(ev->jam_start, SIM_TIME_NEVER);
+                assert_false(ev->late);
+                /* the probe at l2's 0 m, the port at its far end */
+                assert_int_equal(ev->probe_start, out_at + cable_ps(60, 0.585));
+            }
+        }
+        k++;
+    }
+    assert_int_equal(k, 4);
     engine_destroy(e);
     scenario_free(&sc);
 }
@@ -458,6 +506,23 @@ static void test_queue_drops(void **state)
     assert_int_equal(r.frames_corrupted, 7);
     assert_int_equal(r.stations[0].c.frames_corrupted + r.stations[1].c.frames_corrupted, 7);
     assert_int_equal(r.collisions, 0);
+    /* each lost copy is a bridge_drop event of port l3 (c never spoke:
+     * every frame to it is flooded), and never sent */
+    size_t drops = 0, sent_l3 = 0;
+    for (size_t i = 0; i < n_rec; i++) {
+        if (rec[i].kind == TRACE_BRIDGE_DROP) {
+            drops++;
+            assert_int_equal(rec[i].segment, 2);
+            assert_int_equal(rec_br[i].port, 2);
+            assert_true(rec_br[i].flooded);
+            assert_int_equal(rec_br[i].entered, rec[i].time);
+            assert_true(rec[i].station == 0 || rec[i].station == 1);
+        }
+        if (rec[i].kind == TRACE_BRIDGE_TX_END && rec[i].segment == 2)
+            sent_l3++;
+    }
+    assert_int_equal(drops, 7);
+    assert_int_equal(sent_l3, 13);
     engine_destroy(e);
     scenario_free(&sc);
 }
