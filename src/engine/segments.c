@@ -1357,6 +1357,29 @@ uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }
 const medium *segnet_medium(const segnet *n, uint32_t s) { return n->seg[s].med; }
 sim_time segnet_max_delay(const segnet *n) { return n->diameter; }
 
+uint32_t segnet_bridge_count(const segnet *n) { return n->n_br; }
+
+uint32_t segnet_bridge_port_count(const segnet *n, uint32_t b)
+{
+    return b < n->n_br ? n->br[b].n : 0;
+}
+
+int segnet_bridge_port_now(const segnet *n, uint32_t b, uint32_t p, segnet_port_now *out)
+{
+    if (b >= n->n_br || p >= n->br[b].n || !n->seg[n->bp[n->br[b].first + p].seg].mac)
+        return -1;
+    const bport_run *q = &n->bp[n->br[b].first + p];
+    const mac *m = n->seg[q->seg].mac;
+    mac_station_view v;
+    mac_view(m, q->tap, &v);
+    *out = (segnet_port_now){.segment = q->seg,
+                             .tap = q->tap,
+                             .state = v.state,
+                             .queue_len = mac_queue_len(m, q->tap),
+                             .queue_cap = n->sc->net.bridges[b].queue};
+    return 0;
+}
+
 /* The oldest transmission of a station on segment g still to be judged
  * (under way, or held for its verdict). Relays are left out: one held
  * for a verdict carries a frame whose sender's transmission is held
