@@ -211,8 +211,7 @@ static const char *topology_words(const scenario *sc)
 static int cmd_swap(tui_driver *d, char *err, size_t errlen)
 {
     if (d->base.net.n_segments > 0 && !d->base.net.switched) {
-        set_message(d, "t: this scenario has its own network ([segment] sections); the "
-                       "hub / switch swap is for one bus or hub, or topology = switch");
+        set_message(d, "t: no swap: this scenario has its own network ([segment] sections)");
         return 0;
     }
     scenario trial;
