@@ -5,6 +5,7 @@
  */
 #include "tui_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,7 +50,10 @@ void tui_draw_header(ctx *c)
     const char *sep = c->gl->sep;
     tui_fill(c, 0, 0, w, ' ', TUI_A_HEADER);
     tui_fmt_rate(s->rate_bps, rate, sizeof rate);
-    if (s->n_segments > 0)
+    if (s->switched)
+        snprintf(len, sizeof len, "switch, %zu links %s duplex", s->n_segments,
+                 s->n_segments && s->segments[0].full_duplex ? "full" : "half");
+    else if (s->n_segments > 0)
         snprintf(len, sizeof len, "network of %zu segments", s->n_segments);
     else
         snprintf(len, sizeof len, s->star ? "star hub, %g m drops" : "bus %g m", s->length_m);
@@ -122,6 +126,7 @@ void tui_draw_footer(ctx *c)
         {"<", "slower", TUI_CMD_SLOWER, 0},
         {">", "faster", TUI_CMD_FASTER, 0},
         {"r", "restart", TUI_CMD_RESTART, 1},
+        {"t", "switch", TUI_CMD_SWAP_TOPOLOGY, 1},
         {"c", "save CSV", TUI_CMD_SAVE_CSV, 2},
         {"q", "quit", TUI_CMD_QUIT, 0},
     };
@@ -171,12 +176,48 @@ static void fmt_estimate(const ctx *c, char *buf, size_t len)
                  p->s * s->rate_bps / 1e6);
 }
 
+/* What the network is, in a class's words. */
+static const char *network_words(const tui_snapshot *s)
+{
+    if (s->switched)
+        return s->n_segments && s->segments[0].full_duplex ? "a switch, full duplex"
+                                                           : "a switch, half duplex";
+    if (s->n_segments > 0)
+        return "the network";
+    return s->star ? "a hub" : "a bus";
+}
+
+/* The time view's line: the network watched, its throughput over the last
+ * sample (in links and in Mb/s) and its collisions in that sample. */
+static void fmt_watch(const ctx *c, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    if (s->n_history == 0) {
+        snprintf(buf, len, "Watching N = %u on %s: the first sample comes after one batch",
+                 s->n_stations, network_words(s));
+        return;
+    }
+    const tui_sample *x = &s->history[s->n_history - 1];
+    double cpf = x->frames > 0 ? x->collisions / x->frames : 0, mbps = x->s * s->rate_bps / 1e6;
+    snprintf(buf, len,
+             "Now: N = %u on %s, throughput %.2f link%s = %.1f Mb/s, %.2f collisions/frame",
+             s->n_stations, network_words(s), x->s, fabs(x->s - 1) < 5e-3 ? "" : "s", mbps, cpf);
+    if (tui_text_width(buf) <= c->g->w)
+        return;
+    snprintf(buf, len, "Now: N = %u on %s: %.2f links = %.1f Mb/s, %.2f coll/frame",
+             s->n_stations, network_words(s), x->s, mbps, cpf);
+}
+
 /* The sweep's line: the point being measured, the N chosen, or done. */
 static void fmt_sweep(const ctx *c, char *buf, size_t len)
 {
     const tui_snapshot *s = c->s;
     const tui_point *p = &s->current;
     char est[160];
+    if (s->time_view) {
+        fmt_watch(c, buf, len);
+        return;
+    }
     fmt_estimate(c, est, sizeof est);
     bool ci = s->has_current && p->s_ci95 >= 0 && p->s > 0;
     switch (s->phase) {
@@ -207,9 +248,54 @@ static void fmt_sweep(const ctx *c, char *buf, size_t len)
 
 /* The run being watched, with its lost frames in run's words; a shorter
  * form when the long one does not fit. */
+/* With bridges: the aggregate over every link (it may pass 1 link), the
+ * collisions of each domain (or their total over many), the bridges'
+ * drops. */
+static void fmt_run_bridged(const ctx *c, int w, char *buf, size_t len)
+{
+    const tui_snapshot *s = c->s;
+    uint64_t drops = 0;
+    for (size_t b = 0; b < s->n_bridges; b++)
+        for (size_t p = 0; p < s->bridges[b].n_ports; p++)
+            drops += s->bridges[b].ports[p].dropped;
+    char coll[200] = "", co[16], dr[16], ab[16];
+    tui_fmt_count(s->collisions, co, sizeof co);
+    tui_fmt_count(drops, dr, sizeof dr);
+    tui_fmt_count(s->frames_aborted, ab, sizeof ab);
+    size_t used = 0;
+    for (size_t d = 0; d < s->n_domains && used < sizeof coll; d++) {
+        char n[16];
+        tui_fmt_count(s->domains[d].collisions, n, sizeof n);
+        int k = snprintf(coll + used, sizeof coll - used, "%s%c %s", d ? ", " : "",
+                         tui_domain_letter((uint32_t)d), n);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    double mbps = s->throughput * s->rate_bps / 1e6;
+    snprintf(buf, len,
+             "Run with N = %u: goodput %.2f links = %.1f Mb/s; collisions %s (%s); bridge "
+             "queues dropped %s; %s aborted",
+             s->n_stations, s->throughput, mbps, co, coll, dr, ab);
+    if (tui_text_width(buf) <= w)
+        return;
+    snprintf(buf, len,
+             "Run with N = %u: goodput %.2f links = %.1f Mb/s; collisions %s in %zu domains; "
+             "%s dropped at bridges; %s aborted",
+             s->n_stations, s->throughput, mbps, co, s->n_domains, dr, ab);
+    if (tui_text_width(buf) <= w)
+        return;
+    snprintf(buf, len, "N = %u: %.2f links = %.1f Mb/s; collisions %s in %zu domains; %s dropped",
+             s->n_stations, s->throughput, mbps, co, s->n_domains, dr);
+}
+
 static void fmt_run(const ctx *c, int w, char *buf, size_t len)
 {
     const tui_snapshot *s = c->s;
+    if (s->n_bridges > 0) {
+        fmt_run_bridged(c, w, buf, len);
+        return;
+    }
     char ci[48] = "", ev[16], ab[16], ld[16], dr[16];
     tui_fmt_count(s->events, ev, sizeof ev);
     tui_fmt_count(s->frames_aborted, ab, sizeof ab);

@@ -98,6 +98,12 @@ static void setup_styles(tui_term *t)
     set_style(t, TUI_A_BACKOFF, COLOR_YELLOW, -1, A_NORMAL);
     set_style(t, TUI_A_KEY, COLOR_BLACK, COLOR_WHITE, A_BOLD);
     set_style(t, TUI_A_WARN, COLOR_WHITE, COLOR_RED, A_BOLD);
+    /* Collision domains: colours the channel's (green, red, yellow) do
+     * not use, so a signal on a segment still reads as what it is. */
+    set_style(t, TUI_A_DOMAIN0, COLOR_BLUE, -1, A_BOLD);
+    set_style(t, TUI_A_DOMAIN1, COLOR_MAGENTA, -1, A_BOLD);
+    set_style(t, TUI_A_DOMAIN2, COLOR_CYAN, -1, A_NORMAL);
+    set_style(t, TUI_A_DOMAIN3, COLOR_WHITE, -1, A_BOLD);
 }
 
 int tui_term_open(const tui_term_options *opt, tui_term **out, char *err, size_t errlen)

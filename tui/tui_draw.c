@@ -45,6 +45,11 @@ static uint8_t A(const ctx *c, tui_attr a)
         return TUI_A_BOLD;
     case TUI_A_IDLE:
         return TUI_A_DIM;
+    case TUI_A_DOMAIN0: /* monochrome: the domain's letter tells it */
+    case TUI_A_DOMAIN1:
+    case TUI_A_DOMAIN2:
+    case TUI_A_DOMAIN3:
+        return TUI_A_BOLD;
     default:
         return TUI_A_PLAIN;
     }
@@ -255,4 +260,39 @@ tui_attr tui_state_attr(tui_station_state st)
         break;
     }
     return TUI_A_PLAIN;
+}
+
+char tui_domain_letter(uint32_t d)
+{
+    static const char letters[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    return d < sizeof letters - 1 ? letters[d] : '?';
+}
+
+tui_attr tui_domain_attr(uint32_t d)
+{
+    return (tui_attr)(TUI_A_DOMAIN0 + d % 4);
+}
+
+void tui_queue_bar(uint32_t len, uint32_t cap, int width, bool unicode, uint32_t *out)
+{
+    if (width < 1)
+        return;
+    if (cap == 0)
+        cap = 1;
+    if (len > cap)
+        len = cap;
+    int unit = unicode ? 8 : 1; /* steps per cell */
+    uint64_t total = (uint64_t)width * (uint64_t)unit;
+    /* rounded up: one frame in a large queue still shows */
+    uint64_t fill = ((uint64_t)len * total + cap - 1) / cap;
+    for (int i = 0; i < width; i++) {
+        uint64_t here = fill > (uint64_t)i * (uint64_t)unit ? fill - (uint64_t)i * (uint64_t)unit : 0;
+        if (here >= (uint64_t)unit)
+            out[i] = unicode ? 0x2588 : '#';
+        else if (here == 0)
+            out[i] = ' ';
+        else /* U+258F is one eighth, U+2589 seven */
+            out[i] = 0x2590 - (uint32_t)here;
+    }
 }

@@ -82,7 +82,8 @@ size_t tui_grid_text(const tui_grid *g, char *buf, size_t cap)
 size_t tui_grid_attrs(const tui_grid *g, char *buf, size_t cap)
 {
     static const char codes[TUI_A_COUNT] = {'.', 'b', 'r', 'd', 'u', 'A', 'B', 'C', 'D', 'E',
-                                            'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N'};
+                                            'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N',
+                                            'O', 'P', 'Q', 'R'};
     size_t n = 0;
     for (int y = 0; y < g->h; y++) {
         for (int x = 0; x <= g->w; x++, n++) {

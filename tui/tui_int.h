@@ -3,7 +3,7 @@
  * The screen is drawn by a few files with one job each: tui_layout.c cuts
  * the terminal into regions and calls the others, tui_bars.c draws the
  * header, footer and status lines, tui_plot.c the plot, tui_tables.c the
- * station table and the table of measured points, tui_medium.c the cable
+ * station table and the table of measured points, tui_timeplot.c the plot's time view, tui_medium.c the cable
  * and the channel strip, tui_net.c a network of segments in the cable's
  * place, tui_help.c the help overlay and the too-small message. They draw through the primitives below (tui_draw.c), which clip
  * to the grid, so no drawing function can write outside it.
@@ -78,6 +78,8 @@ void tui_draw_status(ctx *c, int y, int rows);          /* tui_bars.c */
 /* The lines the status message needs at width w (0: none, at most 3). */
 int tui_status_message_rows(const tui_snapshot *s, int w); /* tui_bars.c */
 void tui_draw_plot(ctx *c, int px, int py, int pw, int ph); /* tui_plot.c */
+/* The plot's time view in its place (tui_snapshot.time_view). */
+void tui_draw_timeplot(ctx *c, int px, int py, int pw, int ph); /* tui_timeplot.c */
 void tui_draw_points_table(ctx *c, int x, int y, int w, int h); /* tui_tables.c */
 void tui_draw_stations(ctx *c, int x, int y, int w, int h);     /* tui_tables.c */
 int tui_table_min_width(void); /* the station table's narrowest form */

@@ -7,6 +7,7 @@
  *   header     one line: scenario, speed, PAUSED
  *   plot       throughput S versus N, error bars, reference curve;
  *              below it collisions per frame, in a panel of its own
+ *              (the time view instead: both over time, tui_timeplot.c)
  *                                                         | station table
  *   status     the run being watched: N, S so far, Mb/s, collisions/frame;
  *              a message takes the sweep's line and, when it is long, the
@@ -87,7 +88,10 @@ void tui_render(const tui_snapshot *s, const tui_render_opts *o, tui_grid *g)
         plot_h = top_h * 2 / 3;
         tui_draw_points_table(&c, 0, top_y + plot_h + 1, plot_w, top_h - plot_h - 1);
     }
-    tui_draw_plot(&c, 0, top_y, plot_w, plot_h);
+    if (s->time_view)
+        tui_draw_timeplot(&c, 0, top_y, plot_w, plot_h);
+    else
+        tui_draw_plot(&c, 0, top_y, plot_w, plot_h);
     for (int r = 0; r < top_h; r++)
         tui_put(&c, plot_w, top_y + r, c.gl->vline, TUI_A_DIM);
     int table_x = plot_w + 2;

@@ -52,8 +52,25 @@ typedef enum tui_attr {
     TUI_A_BACKOFF,    /* a station backing off */
     TUI_A_KEY,        /* a key name in the footer or help */
     TUI_A_WARN,       /* paused, too small, error messages */
+    TUI_A_DOMAIN0,    /* collision domains, in turn (tui_domain_attr) */
+    TUI_A_DOMAIN1,
+    TUI_A_DOMAIN2,
+    TUI_A_DOMAIN3,
     TUI_A_COUNT
 } tui_attr;
+
+/* Collision domain d's letter (A..Z, a..z, 0..9, then '?') and colour
+ * (TUI_A_DOMAIN0..3 in turn: neighbours differ; the letter tells apart
+ * two domains of one colour, and every domain in monochrome). */
+char tui_domain_letter(uint32_t d);
+tui_attr tui_domain_attr(uint32_t d);
+
+/* A bridge port's queue as a bar of `width` cells (width >= 1): len of
+ * cap frames, in eighths of a cell with Unicode block elements (U+2588
+ * full .. U+258F one eighth), or '#' per cell in ASCII; a queue that
+ * holds anything shows at least one eighth (or one '#'), a full one fills
+ * every cell, and an empty cell is a space. Writes width code points. */
+void tui_queue_bar(uint32_t len, uint32_t cap, int width, bool unicode, uint32_t *out);
 
 typedef enum tui_glyphs {
     TUI_GLYPHS_ASCII,   /* 7-bit only */

@@ -40,6 +40,8 @@ typedef enum tui_command {
     TUI_CMD_ZOOM,           /* S axis: zoomed to the data, or the whole 0..1 */
     TUI_CMD_SAVE_PCAP,      /* save the current engine's trace */
     TUI_CMD_SAVE_CSV,       /* save the plot data */
+    TUI_CMD_SWAP_TOPOLOGY,  /* the same stations on a hub, a switch (half duplex),
+                               a switch (full duplex), and back */
     TUI_CMD_HELP,           /* show or hide the help overlay */
     TUI_CMD_CLOSE,          /* Esc: close the help overlay if it is open */
     TUI_CMD_SCROLL_UP,      /* station table, one row */
@@ -131,26 +133,80 @@ typedef struct tui_span {
 
 #define TUI_SPAN_JOINT 0x80000000u
 
-/* A joint of a network: where a repeater's port (or a hub's uplink) taps
- * a segment. */
+/* A joint of a network: where a repeater's port (or a hub's uplink), or
+ * a bridge's port, taps a segment. */
+#define TUI_NO_BRIDGE UINT32_MAX
 typedef struct tui_joint {
-    const char *label;         /* the repeater's name, or "uplink" for a hub's */
+    const char *label;         /* the repeater's or bridge's name, or "uplink" for a hub's */
     const char *peer;          /* the segment(s) it leads to, "annex" or "lab,annex" */
     double pos;                /* along the segment's drawing, 0..1 */
+    uint32_t bridge;           /* a bridge port: its bridge (tui_snapshot.bridges) and */
+    uint32_t port;             /* port there; TUI_NO_BRIDGE for a repeater's */
 } tui_joint;
+
+/* A bridge port now: its output queue, and what it lost over the run. */
+typedef struct tui_bridge_port {
+    const char *segment;       /* the segment it sits on (its name) */
+    tui_station_state state;   /* its MAC's (a port sends, defers, backs off) */
+    uint32_t queue_len;        /* frames in its output queue now, the one being sent included */
+    uint64_t dropped;          /* copies lost to its full queue */
+    uint64_t sent;             /* copies sent whole */
+    double queue_delay_us;     /* mean, queue entry to the end of its transmission; NAN: none */
+} tui_bridge_port;
+
+/* A bridge (a switch: one station per port). Its ports' queues all hold
+ * `queue` frames. */
+typedef struct tui_bridge {
+    const char *name;
+    uint32_t queue;
+    const tui_bridge_port *ports;
+    size_t n_ports;
+} tui_bridge;
+
+/* A collision domain (the segments repeaters join; a bridge's port ends
+ * one), named after its first segment and told apart on screen by a
+ * letter and a colour (tui_domain_letter, tui_domain_attr). */
+typedef struct tui_domain {
+    const char *name;
+    uint32_t segments, stations;
+    bool full_duplex;          /* a full-duplex link: no collisions at all */
+    uint64_t collisions;       /* collision events on its segments over the run */
+    uint64_t frames_sent;      /* its stations' frames sent whole */
+} tui_domain;
+
+/* One sample of the run's history (the time view of the plot): the
+ * aggregate throughput over a stretch of simulated time, every link's
+ * delivered bits over one link's capacity (above 1 when several domains
+ * carry frames at once), and collisions per frame over it. */
+typedef struct tui_sample {
+    double t_s;                /* end of the stretch, seconds since the history began */
+    double s;                  /* delivered bits / (rate * stretch) */
+    double collisions;         /* collision events in the stretch */
+    double frames;             /* frames sent whole in the stretch */
+} tui_sample;
+
+/* A moment of the history where the network changed (the swap key, or a
+ * station added): a vertical mark labelled "switch", "hub", "N=17"... */
+typedef struct tui_mark {
+    double t_s;
+    const char *label;
+} tui_mark;
 
 /* One segment of a network, as tui_snapshot's medium is for one cable:
  * its joints and the signals on it now (a coax segment: stretches of its
  * cable; a hub: what each station and port hears, around its place). */
 typedef struct tui_segment {
     const char *name;
-    bool hub;                  /* a repeater hub (else a coax cable) */
-    double length_m;           /* coax: the cable; hub: every drop cable */
+    bool hub;                  /* a repeater hub (else a coax cable or a link) */
+    double length_m;           /* coax, link: the cable; hub: every drop cable */
     uint32_t n_stations;
     const tui_joint *joints;
     size_t n_joints;
     const tui_span *spans;
     size_t n_spans;
+    bool link;                 /* a point-to-point link (a switch's) */
+    bool full_duplex;          /* a link in full duplex */
+    uint32_t domain;           /* its collision domain (tui_snapshot.domains; with bridges) */
 } tui_segment;
 
 typedef enum tui_sweep_phase {
@@ -229,6 +285,21 @@ typedef struct tui_snapshot {
     const tui_segment *segments;
     size_t n_segments;
     const char *probe_segment; /* the segment whose probe the strip shows */
+    /* With bridges: the collision domains and the bridges (none when 0). */
+    const tui_domain *domains;
+    size_t n_domains;
+    const tui_bridge *bridges;
+    size_t n_bridges;
+    bool switched;             /* `topology = switch`: every station alone on a link */
+    uint64_t collisions;       /* collision events over the run, every domain */
+
+    /* The run's history (tui_sample), oldest first, and its marks; the
+     * plot shows it instead of S against N when time_view is set. */
+    const tui_sample *history;
+    size_t n_history;
+    const tui_mark *marks;
+    size_t n_marks;
+    bool time_view;
 
     /* The channel at the probe: one cell per `cell_s`, oldest first, the
      * last one ending now. */

@@ -17,6 +17,19 @@
  * A hub's row is the hub's view, as the one star's: each station's and
  * port's place shows what arrives there through its drop cable.
  * When the rows do not all fit, the title says how many are shown.
+ *
+ * With bridges (a switch), each collision domain has a letter and a
+ * colour: its segments' names carry the letter, their idle cable the
+ * colour, and a legend says so. A bridge's port is a box in the cable
+ * (not a repeater's cross), in the colour of what its MAC does (green
+ * while it sends), labelled with its output queue as a bar and a count
+ * against the queue's size ("switch ▕██  ▏ 3/64, 0 dropped"). When the
+ * two rows per segment do not fit (a switch of 16 links at 80x24), each
+ * segment takes one row, in as many columns as needed:
+ *
+ *   A link1  i──────▣▕█ ▏ 2   B link2  S━━━━━━▣▕  ▏ 0   C link3 ...
+ *
+ * its station's letter on the cable, the port's box and its queue.
  */
 #include "tui_int.h"
 
@@ -35,12 +48,56 @@ static uint32_t joint_glyph(const ctx *c)
     return c->unicode ? 0x253C : '+';
 }
 
-/* The label column: the longest name or type text, at most LABEL_MAX. */
+static uint32_t bridge_glyph(const ctx *c)
+{
+    return c->unicode ? 0x25A3 : '@'; /* ASCII: '#' is a jam on the cable */
+}
+
+static const tui_bridge_port *joint_port(const tui_snapshot *s, const tui_joint *jt)
+{
+    if (jt->bridge == TUI_NO_BRIDGE || jt->bridge >= s->n_bridges ||
+        jt->port >= s->bridges[jt->bridge].n_ports)
+        return NULL;
+    return &s->bridges[jt->bridge].ports[jt->port];
+}
+
+/* The bar's attribute: yellow while it holds frames, red when full. */
+static tui_attr bar_attr(uint32_t len, uint32_t cap)
+{
+    return len >= cap ? TUI_A_COLLISION : len > 0 ? TUI_A_BACKOFF : TUI_A_IDLE;
+}
+
+/* A bar of w cells between edges (Unicode ▕ ▏, ASCII [ ]); returns the
+ * columns drawn (w + 2). */
+static int draw_bar(ctx *c, int x, int y, uint32_t len, uint32_t cap, int w)
+{
+    uint32_t cells[16];
+    if (w > 16)
+        w = 16;
+    tui_queue_bar(len, cap, w, c->unicode, cells);
+    tui_put(c, x, y, c->unicode ? 0x2595 : '[', TUI_A_DIM);
+    for (int i = 0; i < w; i++)
+        tui_put(c, x + 1 + i, y, cells[i], bar_attr(len, cap));
+    tui_put(c, x + 1 + w, y, c->unicode ? 0x258F : ']', TUI_A_DIM);
+    return w + 2;
+}
+
+/* The domain of a segment, when the network has bridges. */
+static bool has_domains(const tui_snapshot *s)
+{
+    return s->n_domains > 0;
+}
+
+/* The label column: the longest name or type text, at most LABEL_MAX
+ * (with bridges LABEL_MAX_BR: the domain's letter, "link 100 m full"). */
 #define LABEL_MAX 14
+#define LABEL_MAX_BR 18
 static void type_text(const tui_segment *g, char *buf, size_t len)
 {
     if (g->hub)
         snprintf(buf, len, "hub %g m", g->length_m);
+    else if (g->link)
+        snprintf(buf, len, "link %g m %s", g->length_m, g->full_duplex ? "full" : "half");
     else
         snprintf(buf, len, "coax %g m", g->length_m);
 }
@@ -58,6 +115,10 @@ static int label_width(const tui_snapshot *s, size_t shown)
             w = b;
     }
     w += 1;
+    if (has_domains(s)) { /* the domain's letter and a space first */
+        w += 2;
+        return w > LABEL_MAX_BR ? LABEL_MAX_BR : w;
+    }
     return w > LABEL_MAX ? LABEL_MAX : w;
 }
 
@@ -75,11 +136,24 @@ static int col_of(double pos, int cw)
 static void net_cable(ctx *c, const tui_segment *g, int x0, int cw, int y)
 {
     tui_draw_cable(c, g->spans, g->n_spans, x0, cw, y);
-    /* Joints: a cross, in the colour of what is there. */
+    if (has_domains(c->s) && c->colour) /* the idle cable in its domain's colour */
+        for (int i = 0; i < cw; i++) {
+            tui_cell *cell = &c->g->cells[y * c->g->w + x0 + i];
+            if (x0 + i < c->g->w && cell->attr == TUI_A_IDLE)
+                cell->attr = (uint8_t)tui_domain_attr(g->domain);
+        }
+    /* Joints: a cross, in the colour of what is there; a bridge's port a
+     * box in the colour of what its MAC does. */
     for (size_t j = 0; j < g->n_joints; j++) {
         int gx = x0 + col_of(g->joints[j].pos, cw);
         if (gx < 0 || gx >= c->g->w)
             continue;
+        const tui_bridge_port *bp = joint_port(c->s, &g->joints[j]);
+        if (bp) {
+            tui_put(c, gx, y, bridge_glyph(c),
+                    bp->state == TUI_ST_IDLE ? TUI_A_TITLE : tui_state_attr(bp->state));
+            continue;
+        }
         uint8_t at = c->g->cells[y * c->g->w + gx].attr;
         tui_put(c, gx, y, joint_glyph(c), TUI_A_IDLE);
         c->g->cells[y * c->g->w + gx].attr = at; /* already mapped */
@@ -124,11 +198,51 @@ static bool blank(const ctx *c, int x, int y, int w, int lo, int hi)
 /* A joint's label beside its column, where no letter is: its repeater and
  * where it leads ("r1→annex"), else the repeater alone; right of the
  * joint, else left of it. */
+/* A bridge port's label: its bridge, its queue as a bar and a count
+ * against the queue's size, and its drops; shorter forms when it does
+ * not fit. */
+#define BAR_W 4
+static void bridge_label(ctx *c, const tui_joint *jt, const tui_bridge_port *bp, int col, int y,
+                         int x0, int cw)
+{
+    const tui_bridge *br = &c->s->bridges[jt->bridge];
+    char drops[32], pre[48], post[64];
+    tui_fmt_count(bp->dropped, drops, sizeof drops);
+    for (int k = 0; k < 4; k++) {
+        pre[0] = post[0] = '\0';
+        if (k == 0)
+            snprintf(pre, sizeof pre, "%s ", jt->label ? jt->label : "");
+        if (k <= 1)
+            snprintf(post, sizeof post, " %u/%u, %s dropped", bp->queue_len, br->queue, drops);
+        else if (k == 2)
+            snprintf(post, sizeof post, " %u/%u", bp->queue_len, br->queue);
+        else
+            snprintf(post, sizeof post, " %u", bp->queue_len);
+        int w = tui_text_width(pre) + BAR_W + 2 + tui_text_width(post);
+        int x = -1;
+        if (blank(c, col + 1, y, w + 1, x0, x0 + cw + 1))
+            x = col + 1;
+        else if (blank(c, col - w - 1, y, w + 1, x0, x0 + cw))
+            x = col - w;
+        if (x < 0)
+            continue;
+        x += tui_text(c, x, y, w, pre, TUI_A_DIM);
+        x += draw_bar(c, x, y, bp->queue_len, br->queue, BAR_W);
+        tui_text(c, x, y, w, post, TUI_A_DIM);
+        return;
+    }
+}
+
 static void net_joint_labels(ctx *c, const tui_segment *g, int x0, int cw, int y)
 {
     for (size_t j = 0; j < g->n_joints; j++) {
         const tui_joint *jt = &g->joints[j];
         int col = x0 + col_of(jt->pos, cw);
+        const tui_bridge_port *bp = joint_port(c->s, jt);
+        if (bp) {
+            bridge_label(c, jt, bp, col, y, x0, cw);
+            continue;
+        }
         char full[96], shortl[48];
         snprintf(full, sizeof full, "%s%s%s", jt->label ? jt->label : "",
                  c->unicode ? "\xe2\x86\x92" : ">", jt->peer ? jt->peer : "");
@@ -151,12 +265,58 @@ static void net_joint_labels(ctx *c, const tui_segment *g, int x0, int cw, int y
     }
 }
 
+/* With bridges: how many domains, and a legend of what the drawing uses,
+ * piece by piece while they fit. */
+static void bridged_title(ctx *c, int y, size_t shown, const char *t)
+{
+    const tui_snapshot *s = c->s;
+    int w = c->g->w;
+    char title[200], dom[64];
+    size_t nd = s->n_domains;
+    char last = tui_domain_letter((uint32_t)(nd ? nd - 1 : 0));
+    snprintf(dom, sizeof dom, nd > 1 ? "%zu collision domains A%s%c" : "%zu collision domain A",
+             nd, nd > 2 ? ".." : ",", last);
+    if (shown < s->n_segments)
+        snprintf(title, sizeof title, "Network at t = %s: %s (%zu of %zu segments shown)", t, dom,
+                 shown, s->n_segments);
+    else
+        snprintf(title, sizeof title, "Network at t = %s: %s", t, dom);
+    int tw = tui_text(c, 0, y, w, title, TUI_A_TITLE);
+    /* The legend: a domain's colour and letter, the bridge port's box and
+     * its queue's bar, the repeaters' joint when there are any, the
+     * stations' letters. */
+    bool rep = false;
+    for (size_t k = 0; k < s->n_segments; k++)
+        for (size_t j = 0; j < s->segments[k].n_joints; j++)
+            rep |= s->segments[k].joints[j].bridge == TUI_NO_BRIDGE;
+    if (tw + 3 + 14 <= w) {
+        tw += tui_text(c, tw, y, w - tw, "   ", TUI_A_DIM);
+        tui_put(c, tw++, y, bridge_glyph(c), TUI_A_TITLE);
+        tw += tui_text(c, tw, y, w - tw, " bridge port ", TUI_A_DIM);
+        if (tw + 12 <= w) {
+            tw += draw_bar(c, tw, y, 1, 2, 2);
+            tw += tui_text(c, tw, y, w - tw, " its queue", TUI_A_DIM);
+        }
+    }
+    char joint[32];
+    snprintf(joint, sizeof joint, "  %s repeater", c->unicode ? "\xe2\x94\xbc" : "+");
+    if (rep && tw + tui_text_width(joint) <= w)
+        tw += tui_text(c, tw, y, w - tw, joint, TUI_A_DIM);
+    const char *key = "   S send  J jam  b backoff  d defer  i idle";
+    if (tw + tui_text_width(key) <= w)
+        tui_text(c, tw, y, w - tw, key, TUI_A_DIM);
+}
+
 static void net_title(ctx *c, int y, size_t shown)
 {
     const tui_snapshot *s = c->s;
     int w = c->g->w;
     char t[32], title[200];
     tui_fmt_clock(s, t, sizeof t);
+    if (has_domains(s)) {
+        bridged_title(c, y, shown, t);
+        return;
+    }
     if (shown < s->n_segments)
         snprintf(title, sizeof title, "Network (%zu of %zu segments shown) at t = %s", shown,
                  s->n_segments, t);
@@ -175,12 +335,80 @@ static void net_title(ctx *c, int y, size_t shown)
     }
 }
 
+/* One row per segment, in columns (the two-row form does not fit): the
+ * domain's letter, the name, the cable with its stations' letters and its
+ * joints on it, and each bridge port's queue after it. */
+#define COMPACT_MIN_W 22
+static size_t net_compact(ctx *c, int y, int rows)
+{
+    const tui_snapshot *s = c->s;
+    int W = c->g->w;
+    size_t n = s->n_segments;
+    if (rows < 1 || n == 0)
+        return 0;
+    int cols = (int)((n + (size_t)rows - 1) / (size_t)rows);
+    if (cols > W / COMPACT_MIN_W)
+        cols = W / COMPACT_MIN_W;
+    if (cols < 1)
+        return 0;
+    int colw = W / cols;
+    size_t shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
+    int nw = 0;
+    for (size_t k = 0; k < shown; k++)
+        if (tui_text_width(s->segments[k].name) > nw)
+            nw = tui_text_width(s->segments[k].name);
+    if (nw > 10)
+        nw = 10;
+    for (size_t k = 0; k < shown; k++) {
+        const tui_segment *g = &s->segments[k];
+        int x = (int)(k / (size_t)rows) * colw, yy = y + (int)(k % (size_t)rows);
+        int end = x + colw - 1; /* one blank column between cells */
+        char letter[2] = {tui_domain_letter(g->domain), '\0'};
+        tui_text(c, x, yy, 1, letter, tui_domain_attr(g->domain));
+        tui_text(c, x + 2, yy, nw, g->name, tui_domain_attr(g->domain));
+        int x0 = x + 2 + nw + 1;
+        /* the first bridge port's queue at the end: " ▕███▏ 12" */
+        const tui_bridge_port *bp = NULL;
+        uint32_t cap = 0;
+        for (size_t j = 0; j < g->n_joints && !bp; j++)
+            if ((bp = joint_port(s, &g->joints[j])) != NULL)
+                cap = s->bridges[g->joints[j].bridge].queue;
+        char cnt[16] = "", capt[16];
+        if (bp) { /* as wide as the queue's size, so the columns line up */
+            snprintf(capt, sizeof capt, "%u", cap);
+            snprintf(cnt, sizeof cnt, "%*u", (int)strlen(capt), bp->queue_len);
+        }
+        int tail = bp ? 1 + 3 + 2 + 1 + tui_text_width(cnt) : 0;
+        int cw = end - x0 - tail;
+        if (cw < 3) {
+            tail = 0;
+            cw = end - x0;
+        }
+        if (cw < 2)
+            continue;
+        net_cable(c, g, x0, cw, yy);
+        net_stations(c, (uint32_t)k, x0, cw, yy);
+        if (bp && tail > 0) {
+            int bx = x0 + cw + 1;
+            bx += draw_bar(c, bx, yy, bp->queue_len, cap, 3);
+            tui_text(c, bx + 1, yy, end - bx - 1, cnt, TUI_A_DIM);
+        }
+    }
+    return shown;
+}
+
 void tui_draw_net(ctx *c, int y, int rows)
 {
     const tui_snapshot *s = c->s;
     size_t shown = rows > 1 ? (size_t)(rows - 1) / 2 : 0;
     if (shown > s->n_segments)
         shown = s->n_segments;
+    if (has_domains(s) && shown < s->n_segments) {
+        /* With bridges (a switch of many links): one row each instead. */
+        shown = net_compact(c, y + 1, rows - 1);
+        net_title(c, y, shown);
+        return;
+    }
     net_title(c, y, shown);
     if (shown == 0)
         return;
@@ -193,8 +421,15 @@ void tui_draw_net(ctx *c, int y, int rows)
         int ya = y + 1 + 2 * (int)k, yb = ya + 1;
         char t[48];
         type_text(g, t, sizeof t);
-        tui_text(c, 0, ya, lw - 1, g->name, TUI_A_TITLE);
-        tui_text(c, 0, yb, lw - 1, t, TUI_A_DIM);
+        if (has_domains(s)) { /* the domain's letter, then the name in its colour */
+            char letter[2] = {tui_domain_letter(g->domain), '\0'};
+            tui_text(c, 0, ya, 1, letter, tui_domain_attr(g->domain));
+            tui_text(c, 2, ya, lw - 3, g->name, tui_domain_attr(g->domain));
+            tui_text(c, 2, yb, lw - 3, t, TUI_A_DIM);
+        } else {
+            tui_text(c, 0, ya, lw - 1, g->name, TUI_A_TITLE);
+            tui_text(c, 0, yb, lw - 1, t, TUI_A_DIM);
+        }
         net_cable(c, g, x0, cw, yb);
         net_stations(c, (uint32_t)k, x0, cw, ya);
         net_joint_labels(c, g, x0, cw, ya);

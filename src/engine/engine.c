@@ -768,6 +768,20 @@ void engine_results(engine *e, results *r)
     }
 }
 
+uint32_t engine_bridge_count(const engine *e) { return e->net ? segnet_bridge_count(e->net) : 0; }
+
+uint32_t engine_bridge_port_count(const engine *e, uint32_t bridge)
+{
+    return e->net ? segnet_bridge_port_count(e->net, bridge) : 0;
+}
+
+int engine_bridge_port_now(const engine *e, uint32_t bridge, uint32_t port, segnet_port_now *out)
+{
+    if (!e->net || !e->started)
+        return -1;
+    return segnet_bridge_port_now(e->net, bridge, port, out);
+}
+
 void engine_station_view(const engine *e, uint32_t s, mac_station_view *out)
 {
     if (!e->started) {

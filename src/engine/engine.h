@@ -95,6 +95,16 @@ const medium *engine_segment_medium(const engine *e, uint32_t segment);
 /* The one-way delay from station a's signal to station b, along the
  * path on a network (cables and repeaters). */
 sim_time engine_station_delay(const engine *e, uint32_t a, uint32_t b);
+/* A network's bridges (0 without bridges) and each one's ports, in the
+ * order of its `ports` key; engine_bridge_port_now fills one port's state
+ * now (segments.h: its segment and tap, its MAC's state, its output
+ * queue's frames and capacity) for a live view, and returns 0, or -1
+ * when there is no such port or the engine has not started. */
+uint32_t engine_bridge_count(const engine *e);
+uint32_t engine_bridge_port_count(const engine *e, uint32_t bridge);
+struct segnet_port_now;
+int engine_bridge_port_now(const engine *e, uint32_t bridge, uint32_t port,
+                           struct segnet_port_now *out);
 /* The capture replayed as traffic (--traffic pcap:FILE), or NULL. */
 struct replay;
 const struct replay *engine_replay(const engine *e);

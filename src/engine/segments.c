@@ -506,7 +506,7 @@ static void port_copy_push(segnet *n, bport_run *p, const port_copy *c)
         uint32_t cap = p->q_cap ? 2 * p->q_cap : 8;
         port_copy *q = malloc(cap * sizeof *q);
         if (!q) {
-            n->no_memory = true;
+            *n->no_memory = true;
             return;
         }
         for (uint32_t i = 0; i < p->q_len; i++)
@@ -616,19 +616,24 @@ static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_t
 {
     const bport_run *in = &n->bp[bi];
     const br_run *b = &n->br[in->bridge];
+    /* A copy may begin its transmission at once, which takes a record
+     * (key_new moves the records): the frame is read once, here. */
     const carried *c = rec(n, key);
     /* what each output port's queue keeps of the copy (on_port_event) */
     n->pending = (port_copy){.entered = now, .flooded = out == NONE,
                              .sent_attempt = c->from_port ? c->sent_attempt : c->attempt,
                              .sent_backoff = c->from_port ? c->sent_backoff : c->backoff_slots,
                              .sent_at = c->from_port ? c->sent_at : c->start};
+    const frame f = c->f;
+    const uint64_t trace_id = c->trace_id;
+    const uint32_t attempt = c->attempt;
     for (uint32_t k = 0; k < b->n; k++) {
         if (k == in->port || (out != NONE && k != out))
             continue;
         const bport_run *q = &n->bp[b->first + k];
-        if (!mac_forward(n->seg[q->seg].mac, q->tap, &c->f, now) &&
-            copy_on_path(n, &c->f, in->bridge, n->seg[q->seg].domain, false))
-            final_verdict(n, &c->f, c->trace_id, c->attempt, false, now, now);
+        if (!mac_forward(n->seg[q->seg].mac, q->tap, &f, now) &&
+            copy_on_path(n, &f, in->bridge, n->seg[q->seg].domain, false))
+            final_verdict(n, &f, trace_id, attempt, false, now, now);
     }
     key_release(n, key);
 }
@@ -1515,6 +1520,29 @@ sim_time segnet_station_delay(const segnet *n, uint32_t a, uint32_t b)
 uint32_t segnet_segment_count(const segnet *n) { return n->n_seg; }
 const medium *segnet_medium(const segnet *n, uint32_t s) { return n->seg[s].med; }
 sim_time segnet_max_delay(const segnet *n) { return n->diameter; }
+
+uint32_t segnet_bridge_count(const segnet *n) { return n->n_br; }
+
+uint32_t segnet_bridge_port_count(const segnet *n, uint32_t b)
+{
+    return b < n->n_br ? n->br[b].n : 0;
+}
+
+int segnet_bridge_port_now(const segnet *n, uint32_t b, uint32_t p, segnet_port_now *out)
+{
+    if (b >= n->n_br || p >= n->br[b].n || !n->seg[n->bp[n->br[b].first + p].seg].mac)
+        return -1;
+    const bport_run *q = &n->bp[n->br[b].first + p];
+    const mac *m = n->seg[q->seg].mac;
+    mac_station_view v;
+    mac_view(m, q->tap, &v);
+    *out = (segnet_port_now){.segment = q->seg,
+                             .tap = q->tap,
+                             .state = v.state,
+                             .queue_len = mac_queue_len(m, q->tap),
+                             .queue_cap = n->sc->net.bridges[b].queue};
+    return 0;
+}
 
 /* The oldest transmission of a station on segment g still to be judged
  * (under way, or held for its verdict). Relays are left out: one held

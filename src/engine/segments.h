@@ -95,6 +95,19 @@ sim_time segnet_unjudged_from(const segnet *n);
 size_t segnet_signal_count(const segnet *n);
 uint64_t segnet_collision_events(segnet *n, sim_time now);
 
+/* Bridge port p of bridge b now (an accessor for a live view: the TUI):
+ * its segment and tap there, its MAC's state, the frames in its output
+ * queue (the one being sent included) and the queue's capacity. Returns
+ * 0, or -1 when there is no such port. */
+typedef struct segnet_port_now {
+    uint32_t segment, tap;
+    mac_state state;
+    uint32_t queue_len, queue_cap;
+} segnet_port_now;
+uint32_t segnet_bridge_count(const segnet *n);
+uint32_t segnet_bridge_port_count(const segnet *n, uint32_t b);
+int segnet_bridge_port_now(const segnet *n, uint32_t b, uint32_t p, segnet_port_now *out);
+
 /* The counters of the measured window start now (the warm-up's end). */
 void segnet_mark(segnet *n, sim_time now);
 /* Fills r's segments and repeaters (the arrays stay the network's), from

@@ -180,12 +180,83 @@ static int cmd_stations(tui_driver *d, int dir, char *err, size_t errlen)
         set_message(d, "at most %u stations here", DRIVER_MAX_N);
         return 0;
     }
+    if (dir > 0 && d->base.switch_topology && n >= NET_MAX_BRIDGE_PORTS) {
+        set_message(d, "a switch has at most %u ports (t: back to one bus or hub)",
+                    NET_MAX_BRIDGE_PORTS);
+        return 0;
+    }
     n = dir > 0 ? n + 1 : n - 1;
     d->phase = TUI_SWEEP_MANUAL;
+    snprintf(d->mark, sizeof d->mark, "N=%u", n);
     if (start_engine(d, n, true, err, errlen) != 0)
         return -1;
     d->message[0] = '\0'; /* (a step's words told of the run just replaced) */
     compute_ref(d);
+    return 0;
+}
+
+/* The network a scenario runs, in a class's words. */
+static const char *topology_words(const scenario *sc)
+{
+    if (sc->switch_topology)
+        return sc->duplex_full ? "a switch, full duplex" : "a switch, half duplex";
+    return sc->phy.topology == TOPOLOGY_STAR ? "a hub" : "a bus";
+}
+
+/* t: the same stations (their groups, traffic, load and seed) on the one
+ * bus or hub, then a switch in half duplex, then in full duplex, and back:
+ * a new engine at the same N, the plot's time view marking the moment.
+ * A scenario with its own network ([segment] sections) is refused: its
+ * segments are its own, and the swap is for one medium. */
+static int cmd_swap(tui_driver *d, char *err, size_t errlen)
+{
+    if (d->base.net.n_segments > 0 && !d->base.net.switched) {
+        set_message(d, "t: no swap: this scenario has its own network ([segment] sections)");
+        return 0;
+    }
+    scenario trial;
+    if (scenario_copy(&trial, &d->base) != 0) {
+        set_message(d, "out of memory");
+        return 0;
+    }
+    const char *mark, *what;
+    if (!trial.switch_topology) { /* bus or hub -> switch, half duplex */
+        trial.switch_topology = trial.duplex_given = true;
+        trial.duplex_full = false;
+        mark = "switch";
+        what = "a collision domain per link (a station can still collide with its port). "
+               "t: full duplex";
+    } else if (!trial.duplex_full) { /* -> full duplex */
+        trial.duplex_full = true;
+        mark = "full dx";
+        what = "no collisions: both ends of a link send at once. t: back to one collision "
+               "domain";
+    } else { /* -> the one bus or hub */
+        trial.switch_topology = trial.duplex_given = trial.duplex_full = false;
+        mark = trial.phy.topology == TOPOLOGY_STAR ? "hub" : "bus";
+        what = "one collision domain again. t: a switch";
+    }
+    scenario check;
+    char e2[512];
+    if (driver_engine_scenario(d, &trial, d->n, &check, e2, sizeof e2) != 0) {
+        set_message(d, "t: cannot put these %u stations on %s: %s", d->n, topology_words(&trial),
+                    e2);
+        scenario_free(&trial);
+        return 0;
+    }
+    scenario_free(&check);
+    scenario_free(&d->base);
+    d->base = trial;
+    /* The sweep's points were measured on the other network: they go, and
+     * the plot follows the run over time, the swap marked. */
+    d->n_points = 0;
+    d->phase = TUI_SWEEP_MANUAL;
+    d->time_view = true;
+    snprintf(d->mark, sizeof d->mark, "%s", mark);
+    if (start_engine(d, d->n, false, err, errlen) != 0)
+        return -1;
+    compute_ref(d);
+    set_message(d, "t: %u stations on %s: %s", d->n, topology_words(&d->base), what);
     return 0;
 }
 
@@ -252,6 +323,8 @@ int tui_driver_command(tui_driver *d, tui_command c, int table_rows, char *err, 
     case TUI_CMD_SAVE_CSV:
         driver_save_csv(d);
         return 0;
+    case TUI_CMD_SWAP_TOPOLOGY:
+        return cmd_swap(d, err, errlen);
     case TUI_CMD_HELP:
         d->show_help = !d->show_help;
         return 0;

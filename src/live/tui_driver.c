@@ -310,8 +310,54 @@ static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+int driver_engine_scenario(const tui_driver *d, const scenario *base, uint32_t n, scenario *out,
+                           char *err, size_t errlen)
+{
+    scenario *sc = out;
+    if (scenario_copy(sc, base) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (sc->positions_m && n != base->n_stations) {
+        /* Explicit placement is for one N; the sweep spaces stations evenly. */
+        free(sc->positions_m);
+        sc->positions_m = NULL;
+        sc->n_positions = 0;
+    }
+    if (d->grouped) {
+        /* N is the total: the grown group takes what the others leave. */
+        char key[SCENARIO_GROUP_NAME_MAX + 16], count[16];
+        snprintf(key, sizeof key, "%s.stations", scenario_group_at(base, d->grow)->name);
+        snprintf(count, sizeof count, "%u", n > d->others ? n - d->others : 0);
+        if (scenario_set(sc, key, count, err, errlen) != 0) {
+            scenario_free(sc);
+            return -1;
+        }
+    } else {
+        sc->n_stations = n;
+    }
+    if (n == 1 && sc->traffic.dest == DEST_RANDOM) {
+        /* One station has nobody else to send to: its frames are judged
+         * where they are sent, as the engine does for saturated traffic
+         * (scenario.c), so N = 1 measures the channel's efficiency. */
+        sc->traffic.dest = DEST_SERVER;
+        sc->traffic.server = 0;
+    }
+    sc->duration = DRIVER_RUN_PS;
+    sc->warmup = 0;
+    char warn[512];
+    if (scenario_finish(sc, err, errlen, warn, sizeof warn) != 0) {
+        scenario_free(sc);
+        return -1;
+    }
+    return 0;
+}
+
 int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen)
 {
+    /* The history runs on: the new engine's samples follow the old one's. */
+    tui_history_engine(&d->hist, d->e ? engine_now(d->e) : 0, d->mark[0] ? d->mark : NULL);
+    d->mark[0] = '\0';
     engine_destroy(d->e);
     d->e = NULL;
     tui_netview_destroy(d->netv);
@@ -319,42 +365,11 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
     timeline_sink_reset(d->tl);
 
     scenario sc;
-    if (scenario_copy(&sc, &d->base) != 0) {
-        snprintf(err, errlen, "out of memory");
+    if (driver_engine_scenario(d, &d->base, n, &sc, err, errlen) != 0)
         return -1;
-    }
-    if (sc.positions_m && n != d->base.n_stations) {
-        /* Explicit placement is for one N; the sweep spaces stations evenly. */
-        free(sc.positions_m);
-        sc.positions_m = NULL;
-        sc.n_positions = 0;
-    }
-    if (d->grouped) {
-        /* N is the total: the grown group takes what the others leave. */
-        char key[SCENARIO_GROUP_NAME_MAX + 16], count[16];
-        snprintf(key, sizeof key, "%s.stations", scenario_group_at(&d->base, d->grow)->name);
-        snprintf(count, sizeof count, "%u", n > d->others ? n - d->others : 0);
-        if (scenario_set(&sc, key, count, err, errlen) != 0) {
-            scenario_free(&sc);
-            return -1;
-        }
+    if (d->grouped)
         n = n > d->others ? n : d->others;
-    } else {
-        sc.n_stations = n;
-    }
-    if (n == 1 && sc.traffic.dest == DEST_RANDOM) {
-        /* One station has nobody else to send to: its frames are judged
-         * where they are sent, as the engine does for saturated traffic
-         * (scenario.c), so N = 1 measures the channel's efficiency. */
-        sc.traffic.dest = DEST_SERVER;
-        sc.traffic.server = 0;
-    }
-    sc.duration = DRIVER_RUN_PS;
-    sc.warmup = 0;
-    char warn[512];
-    int rc = scenario_finish(&sc, err, errlen, warn, sizeof warn);
-    if (rc == 0)
-        rc = engine_create(&sc, &d->e, err, errlen);
+    int rc = engine_create(&sc, &d->e, err, errlen);
     scenario_free(&sc);
     if (rc != 0)
         return -1;
@@ -390,8 +405,10 @@ int restart_sweep(tui_driver *d, char *err, size_t errlen)
     d->phase = TUI_SWEEP_RUNNING;
     describe_traffic(d);
     derive_times(d);
+    d->time_view = false;
     if (start_engine(d, d->n_sweep ? d->sweep[0] : d->base.n_stations, true, err, errlen) != 0)
         return -1;
+    tui_history_reset(&d->hist, d->batch_ps); /* a new sweep: a new history */
     compute_ref(d);
     return 0;
 }
@@ -506,6 +523,17 @@ static int on_batch(tui_driver *d, char *err, size_t errlen)
     return 0;
 }
 
+/* The history's sample at its boundary t: the engine's totals so far. */
+static void history_sample(tui_driver *d, sim_time t)
+{
+    engine_results(d->e, &d->res);
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < d->res.n_stations; i++)
+        bits += d->res.stations[i].bits_delivered;
+    tui_history_sample(&d->hist, t, bits, d->res.collisions, d->res.frames_ok,
+                       (double)d->base.phy.rate_bps);
+}
+
 /* Runs the current engine towards `target` (SIM_TIME_NEVER: as far as the
  * budget goes), stopping at batch boundaries to measure. Engines may be
  * replaced on the way (the next sweep point); the simulated time left of
@@ -518,6 +546,8 @@ int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_
         sim_time stop = target;
         if (d->measuring && d->next_batch < stop)
             stop = d->next_batch;
+        if (d->hist.next < stop)
+            stop = d->hist.next;
         if (total >= budget) {
             d->exhausted = true;
             d->view_t = engine_now(d->e);
@@ -532,6 +562,8 @@ int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_
         total += engine_events(d->e) - before;
         sim_time now = engine_now(d->e);
         if (now >= stop || st == ENGINE_DONE) {
+            if (st != ENGINE_DONE && now >= d->hist.next)
+                history_sample(d, now);
             if (d->measuring && stop == d->next_batch && st != ENGINE_DONE) {
                 uint64_t gen = d->engine_gen;
                 if (on_batch(d, err, errlen) != 0)
@@ -540,6 +572,8 @@ int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_
                     target = target > stop ? target - stop : 0;
                 continue;
             }
+            if (st != ENGINE_DONE && stop < target)
+                continue; /* a sample's boundary: on towards the target */
             d->view_t = now;
             if (st == ENGINE_DONE && !d->measuring) {
                 /* The engine left running for the class reached its hour:

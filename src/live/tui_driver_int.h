@@ -20,6 +20,7 @@
 #include "scenario.h"
 #include "timeline_sink.h"
 #include "tui_driver.h"
+#include "tui_history.h"
 #include "tui_save.h"
 #include "tui_spans.h"
 
@@ -104,6 +105,14 @@ struct tui_driver {
     /* A network of segments: its drawing (tui_netsnap.c), or NULL. */
     tui_netview *netv;
 
+    /* The run's history (the plot's time view): every engine's samples on
+     * one time axis, reset with the sweep; `mark` labels the next engine's
+     * start (the swap key, + and -). time_view: the plot shows it (after
+     * the swap key, until r; always for a switch). */
+    tui_history hist;
+    char mark[TUI_MARK_LABEL];
+    bool time_view;
+
     /* Snapshot storage. */
     tui_station_row *rows;
     double *pos;
@@ -123,6 +132,10 @@ uint32_t sweep_min(const tui_driver *d);
 uint32_t sweep_max(const tui_driver *d);
 void compute_ref(tui_driver *d);
 int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errlen);
+/* The scenario an engine of n stations runs, from base (finished into
+ * *out, which the caller frees; 0, or -1 with a reason). */
+int driver_engine_scenario(const tui_driver *d, const scenario *base, uint32_t n, scenario *out,
+                           char *err, size_t errlen);
 int restart_sweep(tui_driver *d, char *err, size_t errlen);
 int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
 
@@ -146,7 +159,10 @@ void driver_trace_cancel(tui_driver *d, const char *why);
  * each station row's segment and place. */
 int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out);
 void tui_netview_destroy(tui_netview *v);
-void tui_netview_snapshot(tui_netview *v, const timeline_sink *tl, sim_time t,
-                          tui_station_row *rows, double *pos, size_t n_rows, tui_snapshot *s);
+/* ... and, with bridges, the collision domains and each bridge port's
+ * queue now (engine_bridge_port_now) with its drops and delay (r). */
+void tui_netview_snapshot(tui_netview *v, const engine *e, const results *r,
+                          const timeline_sink *tl, sim_time t, tui_station_row *rows,
+                          double *pos, size_t n_rows, tui_snapshot *s);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "medium.h"
 #include "network.h"
+#include "segments.h"
 #include "tui_driver_int.h"
 
 typedef struct seg_view {
@@ -38,6 +39,10 @@ struct tui_netview {
     const medium *med[NET_MAX_SEGMENTS];
     seg_view seg[NET_MAX_SEGMENTS];
     tui_segment out[NET_MAX_SEGMENTS];
+    tui_domain dom[NET_MAX_SEGMENTS];
+    tui_bridge br[NET_MAX_BRIDGES];
+    tui_bridge_port *bp;  /* every bridge's ports, bridge after bridge */
+    uint32_t n_dom, n_br;
     uint32_t n_seg, n_st;
     uint32_t *station_tap; /* per station: its tap on its segment */
     uint32_t *station_seg;
@@ -56,6 +61,7 @@ void tui_netview_destroy(tui_netview *v)
     }
     free(v->station_tap);
     free(v->station_seg);
+    free(v->bp);
     free(v->spans.v);
     free(v);
 }
@@ -118,6 +124,9 @@ static int build(tui_netview *v, const engine *e, uint32_t n_st)
         }
         v->out[s] = (tui_segment){.name = ns->name,
                                   .hub = ns->type == NET_SEG_HUB,
+                                  .link = ns->type == NET_SEG_LINK,
+                                  .full_duplex = ns->full_duplex,
+                                  .domain = ns->domain,
                                   .length_m = ns->length_m,
                                   .n_stations = g->n_st,
                                   .joints = g->joints,
@@ -139,10 +148,90 @@ static int build(tui_netview *v, const engine *e, uint32_t n_st)
             peers(net, nr, k, g->peer[j], sizeof g->peer[j]);
             g->joints[j] = (tui_joint){.label = nr->uplink ? "uplink" : nr->name,
                                        .peer = g->peer[j],
-                                       .pos = g->tap_pos[tap]};
+                                       .pos = g->tap_pos[tap],
+                                       .bridge = TUI_NO_BRIDGE};
         }
     }
+    /* Then the bridges' ports, in the order of the bridges and their
+     * `ports` key (segments.c). */
+    uint32_t n_bp = 0;
+    for (uint32_t b = 0; b < net->n_bridges; b++)
+        n_bp += net->bridges[b].n_ports;
+    v->bp = calloc(n_bp ? n_bp : 1, sizeof *v->bp);
+    if (!v->bp)
+        return -1;
+    v->n_br = net->n_bridges;
+    uint32_t k = 0;
+    for (uint32_t b = 0; b < net->n_bridges; b++) {
+        const net_bridge *nb = &net->bridges[b];
+        v->br[b] = (tui_bridge){.name = nb->name, .queue = nb->queue, .ports = &v->bp[k],
+                                .n_ports = nb->n_ports};
+        for (uint32_t p = 0; p < nb->n_ports; p++, k++) {
+            uint32_t s = nb->ports[p].segment;
+            seg_view *g = &v->seg[s];
+            uint32_t tap = next[s]++;
+            if (tap >= g->n_taps)
+                return -1; /* not the engine's layout */
+            g->joints[tap - g->n_st] = (tui_joint){
+                .label = nb->name, .peer = NULL, .pos = g->tap_pos[tap], .bridge = b, .port = p};
+            v->bp[k] = (tui_bridge_port){.segment = v->out[s].name, .queue_delay_us = NAN};
+        }
+    }
+    v->n_dom = net->n_bridges > 0 ? net->n_domains : 0;
+    for (uint32_t d = 0; d < v->n_dom; d++)
+        v->dom[d] = (tui_domain){.name = net->segments[net->domain_first[d]].name};
     return 0;
+}
+
+static tui_station_state port_state(mac_state s)
+{
+    switch (s) {
+    case MAC_DEFER:
+        return TUI_ST_DEFER;
+    case MAC_TX:
+        return TUI_ST_TX;
+    case MAC_JAM:
+        return TUI_ST_JAM;
+    case MAC_BACKOFF:
+        return TUI_ST_BACKOFF;
+    case MAC_BURST_GAP:
+        return TUI_ST_BURST;
+    default:
+        return TUI_ST_IDLE;
+    }
+}
+
+/* The domains' counts and the bridges' ports now (their queues from the
+ * engine, their drops and delays over the run from its results). */
+static void bridges_now(tui_netview *v, const engine *e, const results *r)
+{
+    for (uint32_t d = 0; d < v->n_dom; d++) {
+        tui_domain *x = &v->dom[d];
+        if (d < r->n_domains) {
+            const domain_result *dr = &r->domains[d];
+            x->segments = dr->segments;
+            x->stations = dr->stations;
+            x->full_duplex = dr->full_duplex;
+            x->collisions = dr->collisions;
+            x->frames_sent = dr->frames_sent;
+        }
+    }
+    tui_bridge_port *x = v->bp;
+    for (uint32_t b = 0; b < v->n_br; b++) {
+        for (uint32_t p = 0; p < v->br[b].n_ports; p++, x++) {
+            segnet_port_now now;
+            if (engine_bridge_port_now(e, b, p, &now) == 0) {
+                x->state = port_state(now.state);
+                x->queue_len = now.queue_len;
+            }
+            if (b < r->n_bridges && p < r->bridges[b].n_ports) {
+                const bridge_port_result *pr = &r->bridges[b].ports[p];
+                x->dropped = pr->frames_dropped;
+                x->sent = pr->frames_sent;
+                x->queue_delay_us = pr->queue_delay_mean_us;
+            }
+        }
+    }
 }
 
 int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out)
@@ -164,9 +253,15 @@ int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out)
 /* Records further back than this have left every cable. */
 #define NET_RECENT 512
 
-void tui_netview_snapshot(tui_netview *v, const timeline_sink *tl, sim_time t,
-                          tui_station_row *rows, double *pos, size_t n_rows, tui_snapshot *out)
+void tui_netview_snapshot(tui_netview *v, const engine *e, const results *res,
+                          const timeline_sink *tl, sim_time t, tui_station_row *rows,
+                          double *pos, size_t n_rows, tui_snapshot *out)
 {
+    bridges_now(v, e, res);
+    out->domains = v->dom;
+    out->n_domains = v->n_dom;
+    out->bridges = v->br;
+    out->n_bridges = v->n_br;
     for (size_t i = 0; i < n_rows && i < v->n_st; i++) {
         uint32_t seg = v->station_seg[i];
         rows[i].seg = seg;

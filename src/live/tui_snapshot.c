@@ -210,7 +210,16 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
     s->spans = d->spans.v;
     s->n_spans = d->spans.n;
     if (d->netv && s->rows) /* a network: each segment on its own line */
-        tui_netview_snapshot(d->netv, d->tl, t, d->rows, d->pos, d->n, s);
+        tui_netview_snapshot(d->netv, d->e, r, d->tl, t, d->rows, d->pos, d->n, s);
+    s->switched = sc->switch_topology;
+    s->collisions = r->collisions;
+    /* The history: shown after the swap key, and always for a switch (its
+     * aggregate exceeds the S axis of one link). */
+    s->history = d->hist.v;
+    s->n_history = d->hist.n;
+    s->marks = d->hist.marks;
+    s->n_marks = d->hist.n_marks;
+    s->time_view = d->time_view || sc->switch_topology;
 
     /* One column per slot; in slow motion, finer columns (halving down to
      * one bit time) so the strip still scrolls a few columns a second. */

@@ -31,6 +31,11 @@
 # 160x50: each segment's line with its name, type and labelled joints, a
 # relay seen on a segment whose station never sends, the segment column of
 # the station table, + growing the chosen group.
+# The swap key t on a running hub demo, at 120x40 and 80x24: a switch in
+# half duplex (collisions go on), in full duplex (the collision counter
+# stays at 0, the goodput passes one link), and the hub again; each swap
+# marked on the time plot; refused, with the reason, for a scenario with
+# its own network; listed in the help.
 # It does not check measured values (the driver and validation tests do)
 # nor colours (test_tui_layout pins the attributes).
 #
@@ -421,8 +426,76 @@ for size in "80 24" "160 50"; do
         T "$s" send-keys -t "$s" 's'
         check "$s" 'Network \(3 segments\)' "$1x$2 network: still drawn after steps"
     fi
+    if [ "$1" = 80 ]; then
+        # t refuses a network of the scenario's own, and says why
+        T "$s" send-keys -t "$s" 't'
+        wait_for "$s" 'this scenario has its own network \(\[segment\] sections\)' 5 &&
+            ok "$1x$2 network: t refused, with the reason" || { fail "$1x$2 network: t not refused"; screen "$s"; }
+        check "$s" 'Network \(([0-9] of )?3 segments' "$1x$2 network: still the scenario's network after t"
+    fi
     T "$s" send-keys -t "$s" 'q'
     restored "$s" 0 "$1x$2 network, q"
+done
+
+# ------------------------------------------------- t: hub, switch, and back
+# A running hub demo (8 saturated stations, 10BASE-T, full speed): t puts
+# the same stations on a switch in half duplex (the header says so, the
+# plot turns to throughput over time with the swap marked, collisions go
+# on: a station and its port share a link), t again in full duplex (the
+# run's collision counter stays at 0 while the goodput passes one link, in
+# links and Mb/s), t again back to the hub (collisions per frame again).
+# At 120x40 the status has the run's line; at 80x24 the 8 links fit.
+collisions_now() { screen "$1" | grep -Eo 'collisions [0-9.]+k?( \(| in)' | grep -Eo '[0-9.]+k?' | head -1; }
+for size in "120 40" "80 24"; do
+    set -- $size
+    s="sw$1"
+    start "$s" "$1" "$2" tui --phy 10baseT --stations 8 --seed 1
+    wait_for "$s" 'star hub, 100 m drops' 20 && ok "$1x$2 swap: a hub first" || { fail "$1x$2 swap: no hub"; screen "$s"; }
+    sleep 2
+    T "$s" send-keys -t "$s" 't'
+    if wait_for "$s" 'switch, 8 links half duplex' 10 && wait_for "$s" 'Throughput (over|vs) time' 5 &&
+        wait_for "$s" '┊switch' 5; then ok "$1x$2 swap: t puts the stations on a switch, the swap marked"; else
+        fail "$1x$2 swap: no switch after t"; screen "$s"; fi
+    check "$s" '8 collision domains A\.\.H' "$1x$2 swap: the collision domains named"
+    check "$s" '^A link1 +[SJbdi]' "$1x$2 swap: link1 in domain A, its station on it"
+    check "$s" '▣' "$1x$2 swap: the switch's ports drawn as boxes"
+    if [ "$1" = 120 ]; then
+        check "$s" 'Run with N = 8: goodput [0-9.]+ links = [0-9.]+ Mb/s; collisions' \
+            "$1x$2 swap: goodput in links and Mb/s, collisions"
+        sleep 2
+        c1=$(collisions_now "$s"); sleep 2; c2=$(collisions_now "$s")
+        [ -n "$c1" ] && [ "$c1" != "$c2" ] && ok "$1x$2 swap: half duplex still collides ($c1 -> $c2)" ||
+            { fail "$1x$2 swap: half-duplex collisions $c1 -> $c2"; screen "$s"; }
+    fi
+    T "$s" send-keys -t "$s" 't'
+    if wait_for "$s" 'switch, 8 links full duplex' 10 && wait_for "$s" '┊full dx' 5; then
+        ok "$1x$2 swap: t again: full duplex, marked"; else fail "$1x$2 swap: no full duplex"; screen "$s"; fi
+    sleep 3
+    if [ "$1" = 120 ]; then
+        c1=$(collisions_now "$s"); sleep 2; c2=$(collisions_now "$s")
+        [ "$c1" = 0 ] && [ "$c2" = 0 ] && ok "$1x$2 swap: full duplex: collisions stay at 0" ||
+            { fail "$1x$2 swap: full-duplex collisions $c1 -> $c2"; screen "$s"; }
+        g=$(screen "$s" | grep -Eo 'goodput [0-9.]+ links' | grep -Eo '[0-9.]+' | head -1)
+        awk -v g="$g" 'BEGIN { exit !(g > 1.5) }' && ok "$1x$2 swap: goodput past one link ($g links)" ||
+            { fail "$1x$2 swap: goodput $g"; screen "$s"; }
+    fi
+    # the time view's own line: now, in links and Mb/s, no collisions
+    if wait_for "$s" 'Now: N = 8 on a switch, full duplex(,|:) (throughput )?[2-9]\.[0-9]+ links = [0-9.]+ Mb/s, 0\.00 coll' 15; then
+        ok "$1x$2 swap: now past one link, 0 collisions"; else fail "$1x$2 swap: no 'Now' line"; screen "$s"; fi
+    T "$s" send-keys -t "$s" 't'
+    if wait_for "$s" 'star hub, 100 m drops' 10 && wait_for "$s" '┊hub' 5; then
+        ok "$1x$2 swap: t a third time: the hub again, marked"; else fail "$1x$2 swap: no hub again"; screen "$s"; fi
+    if wait_for "$s" 'Now: N = 8 on a hub.* 0\.[0-9]+ links = [0-9.]+ Mb/s, 0\.[0-9]*[1-9][0-9]* coll' 15; then
+        ok "$1x$2 swap: the hub collides again, under one link"; else fail "$1x$2 swap: hub line"; screen "$s"; fi
+    if [ "$1" = 80 ]; then
+        T "$s" send-keys -t "$s" '?'
+        wait_for "$s" 'swap: hub \(or bus\) -> switch half -> full duplex' 5 &&
+            ok "$1x$2 swap: the help lists t" || { fail "$1x$2 swap: t not in the help"; screen "$s"; }
+        check "$s" 'q +quit' "$1x$2 swap: the help still lists every key"
+        T "$s" send-keys -t "$s" Escape
+    fi
+    T "$s" send-keys -t "$s" 'q'
+    restored "$s" 0 "$1x$2 swap, q"
 done
 
 # csmacd alone on a terminal is the TUI.

@@ -556,6 +556,39 @@ static void test_full_duplex_rate(void **state)
     scenario_free(&sc);
 }
 
+/* A flood while the network's records grow: a copy handed to one output
+ * port may start its transmission at once and so take a new record (the
+ * records move in memory); the frame's next copies must come from the
+ * frame as it was, not from the old place (the sanitizer build read freed
+ * memory here: 16 saturated stations on a full-duplex switch, the first
+ * frames to unknown destinations flooded). Every frame accounted. */
+static void test_flood_while_records_grow(void **state)
+{
+    (void)state;
+    scenario sc;
+    char e_[512], w[512];
+    scenario_defaults(&sc);
+    const char *kv[][2] = {{"phy", "10baset"}, {"topology", "switch"}, {"duplex", "full"},
+                           {"stations", "16"}, {"duration", "200ms"}};
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        assert_int_equal(scenario_set(&sc, kv[i][0], kv[i][1], e_, sizeof e_), 0);
+    if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
+        fail_msg("%s", e_);
+    results r;
+    engine *e = run(&sc, &r);
+    assert_int_equal(r.collisions, 0);
+    assert_true(r.throughput > 4); /* 16 links at once, most of them busy */
+    uint64_t flooded = 0;
+    for (uint32_t p = 0; p < r.bridges[0].n_ports; p++)
+        flooded += r.bridges[0].ports[p].frames_flooded;
+    assert_true(flooded > 0); /* frames to stations not heard yet, at the start */
+    assert_int_equal(r.frames_offered, r.frames_ok + r.frames_aborted +
+                                           r.frames_late_discarded + r.frames_dropped +
+                                           r.frames_queued);
+    engine_destroy(e);
+    scenario_free(&sc);
+}
+
 /* A station without collision detection (ALOHA) waits for its frame's
  * verdict: across a bridge it comes end to end, and the station goes on. */
 static void test_aloha_across(void **state)
@@ -767,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_store_and_forward),
         cmocka_unit_test(test_queue_drops),
         cmocka_unit_test(test_full_duplex_rate),
+        cmocka_unit_test(test_flood_while_records_grow),
         cmocka_unit_test(test_full_duplex_both_ways),
         cmocka_unit_test(test_aloha_across),
         cmocka_unit_test(test_half_duplex_port_collides),

@@ -12,7 +12,11 @@
  * folder, `w` a pcapng trace (as run writes it) holding the run's frames and
  * fragments, and the help names the folder; snapshots are
  * consistent (one row per station, spans on the drawing; a network's
- * segments, joints and relays, test_network_snapshot;
+ * segments, joints and relays, test_network_snapshot; the swap key t
+ * from a hub to a switch in half and full duplex and back, keeping the
+ * stations, traffic and seed, the history marked at each swap, no
+ * collision in full duplex, and refused for a [segment] network,
+ * test_swap_topology;
  * the drawing, cells of the strip valid, the reference curve at N = 1
  * equal to one station's exact throughput). Small batches keep it fast; it
  * does not check the measured values against theory (the validation
@@ -562,6 +566,175 @@ static void test_network_snapshot(void **state)
     }
     assert_true(relay);
     assert_true(relay_jam);
+    tui_driver_destroy(d);
+    scenario_free(&sc);
+    tmpdir_remove(dir);
+}
+
+/* The swap key (t): the same stations, traffic and seed on the bus, then
+ * a switch in half duplex, in full duplex, and back; each a new engine at
+ * the same N, the plot's history running on across them with a mark at
+ * each swap; on the full-duplex switch no collision at all and an
+ * aggregate past one link; the bridge port's queues within their size. A
+ * scenario with its own [segment] network refuses the swap, and says why. */
+static uint64_t hist_collisions(const tui_snapshot *s, double after_s)
+{
+    double c = 0;
+    for (size_t i = 0; i < s->n_history; i++)
+        if (s->history[i].t_s > after_s)
+            c += s->history[i].collisions;
+    return (uint64_t)c;
+}
+
+static void test_swap_topology(void **state)
+{
+    (void)state;
+    char err[512], warn[512];
+    scenario sc;
+    scenario_defaults(&sc);
+    sc.seed = 7;
+    assert_int_equal(scenario_set(&sc, "phy", "10baset", err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    static const uint32_t eight[] = {8};
+    tui_driver_options o = {.base = &sc, .sweep_n = eight, .n_sweep = 1, .precision = 0.05,
+                            .min_batches = 4, .batch_ps = 100000 * ((sim_time)1 << 16),
+                            .speed = 0};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    scenario_free(&sc);
+    for (int i = 0; i < 40; i++)
+        assert_true(tui_driver_advance(d, 0.05, 20000, err, sizeof err) >= 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_true(s.star);
+    assert_false(s.switched);
+    assert_false(s.time_view);
+    assert_int_equal(s.n_segments, 0);
+    assert_int_equal(s.n_marks, 0);
+    assert_true(s.n_history > 5);
+    assert_true(s.collisions > 0); /* eight saturated stations on a hub */
+    size_t hub_samples = s.n_history;
+    double hub_end = s.history[s.n_history - 1].t_s;
+    for (size_t i = 0; i < s.n_history; i++) {
+        assert_true(s.history[i].s > 0.3 && s.history[i].s < 1.0);
+        assert_true(i == 0 || s.history[i].t_s > s.history[i - 1].t_s);
+    }
+    char traffic[64];
+    snprintf(traffic, sizeof traffic, "%s", s.traffic);
+
+    /* t: a switch in half duplex, the same 8 stations, seed and traffic */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SWAP_TOPOLOGY, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(s.switched);
+    assert_true(s.time_view);
+    assert_int_equal(s.n_stations, 8);
+    assert_int_equal(s.seed, 7);
+    assert_string_equal(s.traffic, traffic);
+    assert_int_equal(s.n_segments, 8);
+    assert_int_equal(s.n_domains, 8);
+    assert_int_equal(s.n_bridges, 1);
+    assert_int_equal(s.bridges[0].n_ports, 8);
+    assert_int_equal(s.bridges[0].queue, 64);
+    assert_true(s.segments[3].link && !s.segments[3].full_duplex);
+    assert_int_equal(s.segments[3].domain, 3);
+    assert_int_equal(s.segments[3].n_joints, 1);
+    assert_int_equal(s.segments[3].joints[0].bridge, 0);
+    assert_int_equal(s.segments[3].joints[0].port, 3);
+    assert_true(fabs(s.segments[3].joints[0].pos - 1.0) < 1e-9); /* the link's far end */
+    assert_int_equal(s.n_marks, 1);
+    assert_string_equal(s.marks[0].label, "switch");
+    assert_true(s.marks[0].t_s >= hub_end);
+    assert_int_equal(s.n_history, hub_samples); /* the history kept */
+    assert_non_null(strstr(s.message, "8 stations on a switch, half duplex"));
+    for (int i = 0; i < 40; i++)
+        assert_true(tui_driver_advance(d, 0.05, 20000, err, sizeof err) >= 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(s.n_history > hub_samples);
+    for (size_t i = hub_samples; i < s.n_history; i++)
+        assert_true(s.history[i].t_s > s.marks[0].t_s);
+    /* half duplex: a station and its port still collide, each on its own link */
+    assert_true(s.collisions > 0);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < s.n_domains; k++)
+        sum += s.domains[k].collisions;
+    assert_int_equal(sum, s.collisions);
+
+    /* t: full duplex. No collision, and past one link. */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SWAP_TOPOLOGY, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(s.segments[0].full_duplex);
+    assert_int_equal(s.n_marks, 2);
+    assert_string_equal(s.marks[1].label, "full dx");
+    double fd_from = s.marks[1].t_s;
+    size_t before = s.n_history;
+    bool queued = false;
+    for (int i = 0; i < 60; i++) {
+        assert_true(tui_driver_advance(d, 0.05, 20000, err, sizeof err) >= 0);
+        tui_driver_snapshot(d, &s);
+        for (size_t p = 0; p < s.bridges[0].n_ports; p++) {
+            assert_true(s.bridges[0].ports[p].queue_len <= 64);
+            queued |= s.bridges[0].ports[p].queue_len > 0;
+        }
+    }
+    assert_true(queued); /* saturated stations: frames wait at the ports */
+    assert_true(s.n_history > before + 5);
+    assert_int_equal(s.collisions, 0);
+    assert_int_equal(hist_collisions(&s, fd_from), 0);
+    assert_true(s.throughput > 2.0); /* eight links at once */
+    assert_true(s.history[s.n_history - 1].s > 2.0);
+    uint64_t sent = 0;
+    for (size_t p = 0; p < 8; p++)
+        sent += s.bridges[0].ports[p].sent;
+    assert_true(sent > 0);
+
+    /* t: back to the hub: one collision domain, collisions again */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SWAP_TOPOLOGY, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_false(s.switched);
+    assert_true(s.star);
+    assert_int_equal(s.n_segments, 0);
+    assert_int_equal(s.n_bridges, 0);
+    assert_int_equal(s.n_marks, 3);
+    assert_string_equal(s.marks[2].label, "hub");
+    assert_true(s.time_view); /* still the time view, until r */
+    double hub_from = s.marks[2].t_s;
+    for (int i = 0; i < 40; i++)
+        assert_true(tui_driver_advance(d, 0.05, 20000, err, sizeof err) >= 0);
+    tui_driver_snapshot(d, &s);
+    assert_true(hist_collisions(&s, hub_from) > 0);
+    assert_true(s.history[s.n_history - 1].s < 1.0);
+    /* r: the sweep again, its own history */
+    assert_int_equal(tui_driver_command(d, TUI_CMD_RESTART, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_false(s.time_view);
+    assert_int_equal(s.n_marks, 0);
+    assert_int_equal(s.n_history, 0);
+    tui_driver_destroy(d);
+
+    /* A network of its own: refused, nothing changed. */
+    char dir[512], path[600];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-swap"), 0);
+    snprintf(path, sizeof path, "%s/net.ini", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("phy = 10base5\n[segment a]\ntype = coax\nlength = 200\n"
+          "[segment b]\ntype = coax\nlength = 200\n[repeater r]\nports = a@200, b@0\n"
+          "[group g]\nstations = 2\nsegment = a\n",
+          f);
+    fclose(f);
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    static const uint32_t two[] = {2};
+    o.base = &sc;
+    o.sweep_n = two;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    assert_int_equal(tui_driver_command(d, TUI_CMD_SWAP_TOPOLOGY, 10, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_non_null(strstr(s.message, "this scenario has its own network ([segment] sections)"));
+    assert_int_equal(s.n_segments, 2);
+    assert_false(s.switched);
+    assert_int_equal(s.n_marks, 0);
     tui_driver_destroy(d);
     scenario_free(&sc);
     tmpdir_remove(dir);
@@ -1159,6 +1332,7 @@ int main(void)
         cmocka_unit_test(test_groups_grow_one),
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_network_snapshot),
+        cmocka_unit_test(test_swap_topology),
         cmocka_unit_test(test_save_csv_never_replaces),
         cmocka_unit_test(test_save_names),
         cmocka_unit_test(test_save_dir_long),

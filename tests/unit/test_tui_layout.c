@@ -23,7 +23,12 @@
  * evidence; more stations than columns said in the bus title; the help
  * naming the save folder and --save-dir; a network of segments drawn one
  * line each, every station, joint, label and signal where its place says
- * (test_network).
+ * (test_network); a bridge port's queue as a bar, the domains' letters and
+ * colours (test_queue_bar), a switch's links in two rows each with each
+ * domain's letter and colour, the ports' boxes and queue labels, in colour
+ * and monochrome (test_bridges_full), one row each in columns at 80x24
+ * and the run's line with bridges (test_bridges_compact); the time view's
+ * bars, axes, one-link line and swap mark (test_time_view).
  * It does not test curses (tui_curses.c) or the program's driver: the tmux
  * test (tests/tui/tui_tmux.sh) does that end to end.
  */
@@ -923,9 +928,10 @@ static void test_help_files(void **state)
  * middle). On backbone station 1's frame covers 0 .. 0.3; on annex r1
  * relays a jam over 0 .. 0.4 (a collision elsewhere, travelling) while
  * station 5's frame covers 0.3 .. 0.6: a collision where they overlap. */
-static const tui_joint net_j_backbone[] = {{"uplink", "lab", 0.5}, {"r1", "annex", 1.0}};
-static const tui_joint net_j_lab[] = {{"uplink", "backbone", 1.0}};
-static const tui_joint net_j_annex[] = {{"r1", "backbone", 0.0}};
+static const tui_joint net_j_backbone[] = {{"uplink", "lab", 0.5, TUI_NO_BRIDGE, 0},
+                                           {"r1", "annex", 1.0, TUI_NO_BRIDGE, 0}};
+static const tui_joint net_j_lab[] = {{"uplink", "backbone", 1.0, TUI_NO_BRIDGE, 0}};
+static const tui_joint net_j_annex[] = {{"r1", "backbone", 0.0, TUI_NO_BRIDGE, 0}};
 static const tui_span net_sp_backbone[] = {{0.0, 0.3, false, 0}};
 static const tui_span net_sp_annex[] = {{0.0, 0.4, true, TUI_SPAN_JOINT | 0},
                                         {0.3, 0.6, false, 4}};
@@ -946,9 +952,11 @@ static void net_build(tui_snapshot *s)
                                         .seg = seg_of[i], .share = 0.2};
         net_pos[i] = pos[i];
     }
-    net_segs[0] = (tui_segment){"backbone", false, 500, 2, net_j_backbone, 2, net_sp_backbone, 1};
-    net_segs[1] = (tui_segment){"lab", true, 100, 2, net_j_lab, 1, NULL, 0};
-    net_segs[2] = (tui_segment){"annex", false, 300, 1, net_j_annex, 1, net_sp_annex, 2};
+    net_segs[0] = (tui_segment){"backbone",      false, 500,   2, net_j_backbone, 2,
+                                net_sp_backbone, 1,     false, false, 0};
+    net_segs[1] = (tui_segment){"lab", true, 100, 2, net_j_lab, 1, NULL, 0, false, false, 0};
+    net_segs[2] = (tui_segment){"annex", false, 300, 1, net_j_annex, 1, net_sp_annex, 2,
+                                false,   false, 0};
     s->rows = net_rows;
     s->n_rows = 5;
     s->n_stations = 5;
@@ -1038,8 +1046,8 @@ static void test_network(void **state)
     free(t);
 
     /* More segments than room: as many as fit, and the title says so. */
-    net_segs[3] = (tui_segment){"east", false, 100, 0, NULL, 0, NULL, 0};
-    net_segs[4] = (tui_segment){"west", false, 100, 0, NULL, 0, NULL, 0};
+    net_segs[3] = (tui_segment){"east", false, 100, 0, NULL, 0, NULL, 0, false, false, 0};
+    net_segs[4] = (tui_segment){"west", false, 100, 0, NULL, 0, NULL, 0, false, false, 0};
     s.n_segments = 5;
     t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
     assert_non_null(strstr(t, "\nNetwork (3 of 5 segments shown) at t = 0.812346 s"));
@@ -1047,6 +1055,269 @@ static void test_network(void **state)
     free(t);
     t = render_text(&s, 160, 50, TUI_GLYPHS_ASCII, false, NULL, NULL);
     assert_non_null(row_starting(t, "west "));
+    free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bridges: collision domains, bridge ports and their queues. */
+
+/* A bridge port's queue as a bar: eighths of a cell, rounded up so one
+ * frame shows; full fills every cell; ASCII '#' per cell. */
+static void test_queue_bar(void **state)
+{
+    (void)state;
+    uint32_t b[4];
+    tui_queue_bar(0, 64, 4, true, b);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(b[i], ' ');
+    tui_queue_bar(1, 64, 4, true, b); /* 1/64 of 32 eighths = 0.5: one eighth */
+    assert_int_equal(b[0], 0x258F);
+    assert_int_equal(b[1], ' ');
+    tui_queue_bar(32, 64, 4, true, b); /* half: two full cells */
+    assert_int_equal(b[0], 0x2588);
+    assert_int_equal(b[1], 0x2588);
+    assert_int_equal(b[2], ' ');
+    tui_queue_bar(3, 4, 4, true, b); /* 24 eighths: three cells */
+    assert_int_equal(b[2], 0x2588);
+    assert_int_equal(b[3], ' ');
+    tui_queue_bar(5, 64, 4, true, b); /* 5 * 32 / 64 = 2.5: three eighths */
+    assert_int_equal(b[0], 0x258D);
+    tui_queue_bar(64, 64, 4, true, b);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(b[i], 0x2588);
+    tui_queue_bar(99, 64, 4, true, b); /* more than the size: full, no more */
+    assert_int_equal(b[3], 0x2588);
+    tui_queue_bar(1, 64, 4, false, b);
+    assert_int_equal(b[0], '#');
+    assert_int_equal(b[1], ' ');
+    tui_queue_bar(33, 64, 4, false, b); /* 2.06 cells: rounded up to 3 */
+    assert_int_equal(b[2], '#');
+    assert_int_equal(b[3], ' ');
+    /* the letters and colours of the domains */
+    assert_int_equal(tui_domain_letter(0), 'A');
+    assert_int_equal(tui_domain_letter(15), 'P');
+    assert_int_equal(tui_domain_letter(26), 'a');
+    assert_int_equal(tui_domain_letter(61), '9');
+    assert_int_equal(tui_domain_letter(62), '?');
+    assert_int_equal(tui_domain_attr(0), TUI_A_DOMAIN0);
+    assert_int_equal(tui_domain_attr(1), TUI_A_DOMAIN1);
+    assert_int_equal(tui_domain_attr(5), TUI_A_DOMAIN1);
+}
+
+static tui_segment sw_segs[16];
+static tui_joint sw_joints[16];
+static tui_bridge_port sw_ports[16];
+static tui_bridge sw_bridge;
+static tui_domain sw_doms[16];
+static tui_station_row sw_rows[16];
+static double sw_pos[16];
+static char sw_names[16][8];
+static tui_span sw_span[1] = {{0.0, 0.5, false, 0}};
+
+/* A switch of n links (link1 ..), full duplex, queues of 4 frames: port
+ * k holds k % 5 frames (capped at 4), dropped k * 10; station 1 sends. */
+static void sw_build(tui_snapshot *s, size_t n)
+{
+    fx_build(s, n);
+    for (uint32_t k = 0; k < n; k++) {
+        snprintf(sw_names[k], sizeof sw_names[k], "link%u", k + 1);
+        sw_joints[k] = (tui_joint){.label = "switch", .peer = NULL, .pos = 1.0, .bridge = 0,
+                                   .port = k};
+        sw_segs[k] = (tui_segment){.name = sw_names[k], .length_m = 100, .n_stations = 1,
+                                   .joints = &sw_joints[k], .n_joints = 1,
+                                   .spans = k == 0 ? sw_span : NULL, .n_spans = k == 0,
+                                   .link = true, .full_duplex = true, .domain = k};
+        uint32_t q = k % 5 > 4 ? 4 : k % 5;
+        sw_ports[k] = (tui_bridge_port){.segment = sw_names[k], .state = TUI_ST_IDLE,
+                                        .queue_len = q, .dropped = 10u * k, .sent = 100,
+                                        .queue_delay_us = 12.5};
+        sw_doms[k] = (tui_domain){.name = sw_names[k], .segments = 1, .stations = 1,
+                                  .full_duplex = true, .collisions = 0, .frames_sent = 50};
+        sw_rows[k] = (tui_station_row){.index = k, .state = k == 0 ? TUI_ST_TX : TUI_ST_IDLE,
+                                       .segment = sw_names[k], .seg = k, .share = 1.0 / n};
+        sw_pos[k] = 0.0;
+    }
+    sw_ports[2].state = TUI_ST_TX;
+    sw_bridge = (tui_bridge){.name = "switch", .queue = 4, .ports = sw_ports, .n_ports = n};
+    s->rows = sw_rows;
+    s->n_rows = n;
+    s->n_stations = (uint32_t)n;
+    s->station_pos = sw_pos;
+    s->segments = sw_segs;
+    s->n_segments = n;
+    s->probe_segment = "link1";
+    s->domains = sw_doms;
+    s->n_domains = n;
+    s->bridges = &sw_bridge;
+    s->n_bridges = 1;
+    s->switched = true;
+    s->throughput = 2.5;
+    s->collisions = 0;
+}
+
+/* The row of text y of a rendering (its first character). */
+static const char *row_at(const char *t, int y)
+{
+    const char *p = t;
+    for (int i = 0; i < y && p; i++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return p;
+}
+
+/* Two rows per link when they fit (200x60): each name after its domain's
+ * letter, in its domain's colour; the port a box at the link's far end,
+ * in the colour of what it does; its label the bridge, the queue's bar
+ * and count against its size, and its drops; the legend in the title. */
+static void test_bridges_full(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    sw_build(&s, 3);
+    char *attrs = NULL;
+    char *t = render_text(&s, 200, 60, TUI_GLYPHS_UNICODE, true, &attrs, NULL);
+    const char *title = strstr(t, "\nNetwork at t = 0.812346 s: 3 collision domains A..C");
+    assert_non_null(title);
+    assert_non_null(strstr(title, "\xe2\x96\xa3 bridge port \xe2\x96\x95\xe2\x96\x88 "
+                                  "\xe2\x96\x8f its queue"));
+    assert_null(strstr(title, "repeater")); /* no repeater: no cross in the legend */
+    const char *a = row_starting(t, "A link1 ");
+    const char *c3 = row_starting(t, "C link3 ");
+    assert_non_null(a);
+    assert_non_null(c3);
+    assert_non_null(row_starting(t, "B link2 "));
+    /* The type row: a link, its length and duplex. */
+    assert_non_null(row_starting(strchr(a, '\n') + 1, "  link 100 m full "));
+    /* Attributes: the letter and the name in the domain's colour (codes
+     * 'O'.. for TUI_A_DOMAIN0..). */
+    int ya = 0;
+    for (const char *p = t; p != a; p++)
+        ya += *p == '\n';
+    const char *ar = row_at(attrs, ya), *cr = row_at(attrs, ya + 4);
+    assert_int_equal(ar[0], 'O');
+    assert_memory_equal(ar + 2, "OOOOO", 5);
+    assert_int_equal(cr[0], 'Q');
+    /* The cable row: the port's box at the right end (label 13 wide: the
+     * drawing is columns 13 .. 198), idle cable in the domain's colour,
+     * the box bold cyan (TUI_A_TITLE) while idle, green while sending. */
+    const char *cab = row_at(t, ya + 1), *cab_a = row_at(attrs, ya + 1);
+    const char *box = "\xe2\x96\xa3";
+    const char *end = strchr(cab, '\n');
+    assert_true(end - cab >= 4 && memcmp(end - 4, box, 3) == 0 && end[-1] == ' ');
+    assert_int_equal(cab_a[198], 'B');
+    assert_int_equal(cab_a[150], 'O');
+    assert_int_equal(row_at(attrs, ya + 5)[198], 'H'); /* link3's port sends: TUI_A_FRAME */
+    /* The label left of the box: link1's port holds 0 of 4 and dropped
+     * 0; link2's 1 of 4 (a quarter: one cell of four) and dropped 10. */
+    assert_non_null(strstr(a, "switch \xe2\x96\x95    \xe2\x96\x8f 0/4, 0 dropped"));
+    const char *b = row_starting(t, "B link2 ");
+    assert_non_null(strstr(b, "switch \xe2\x96\x95\xe2\x96\x88   \xe2\x96\x8f 1/4, 10 dropped"));
+    free(t);
+    free(attrs);
+
+    /* Monochrome: no colour codes, the letters still tell the domains. */
+    t = render_text(&s, 200, 60, TUI_GLYPHS_ASCII, false, &attrs, NULL);
+    for (const char *p = attrs; *p; p++)
+        assert_true(strchr(".brdu\n", *p) != NULL);
+    assert_non_null(row_starting(t, "A link1 "));
+    assert_non_null(strstr(t, "switch [    ] 0/4, 0 dropped"));
+    assert_non_null(strstr(t, "@ bridge port [# ] its queue"));
+    free(t);
+    free(attrs);
+}
+
+/* 16 links at 80x24: one row each, in columns, every link shown; each
+ * with its letter, its station's letter on the cable, the port's box and
+ * its queue's bar and count. */
+static void test_bridges_compact(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    sw_build(&s, 16);
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\nNetwork at t = 0.812346 s: 16 collision domains A..P"));
+    assert_null(strstr(t, "segments shown"));
+    /* 16 in 6 rows: 3 columns of 26; link1, 7 and 13 on the first row. */
+    const char *r1 = row_starting(t, "A link1  ");
+    assert_non_null(r1);
+    assert_memory_equal(r1 + 26, "G link7  ", 9);
+    assert_memory_equal(r1 + 52, "M link13 ", 9);
+    const char *r4 = row_starting(t, "D link4  ");
+    assert_non_null(r4);
+    /* link1: its station sending at the left of its cable (column 9), the
+     * frame over half the cable, the box, then the bar of 3 and 0. */
+    assert_int_equal(r1[9], 'S');
+    assert_memory_equal(r1 + 10, "===---@ [   ] 0", 15);
+    /* link4: 3 of 4 frames: the bar's three cells, 2.25 rounded up to 3 */
+    assert_memory_equal(r4 + 9, "i------@ [###] 3", 16);
+    assert_non_null(strstr(t, "P link16 "));
+    /* The status line: goodput in links and Mb/s, collisions, drops. */
+    free(t);
+    t = render_text(&s, 200, 60, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "Run with N = 16: goodput 2.50 links = 25.0 Mb/s; collisions 0 ("
+                              "A 0, B 0, C 0"));
+    assert_non_null(strstr(t, "bridge queues dropped 1.2k") || strstr(t, "dropped 1200") ?
+                    t : NULL);
+    assert_non_null(strstr(t, "switch, 16 links full duplex"));
+    free(t);
+}
+
+/* The time view: the history as bars, S above with its top the next 1, 2
+ * or 5 and a dashed line at one link, collisions per frame below; the
+ * swap a dotted line with its label; the last sample on the status line. */
+static tui_sample tv_hist[20];
+static tui_mark tv_marks[1] = {{1.0, "switch"}};
+static void test_time_view(void **state)
+{
+    (void)state;
+    tui_snapshot s;
+    fx_build(&s, 8);
+    for (int i = 0; i < 20; i++) /* 0.1 s each: a hub, then a switch */
+        tv_hist[i] = (tui_sample){.t_s = 0.1 * (i + 1), .s = i < 10 ? 0.8 : 6.4,
+                                  .collisions = i < 10 ? 40 : 0, .frames = 100};
+    s.history = tv_hist;
+    s.n_history = 20;
+    s.marks = tv_marks;
+    s.n_marks = 1;
+    s.time_view = true;
+    s.message = NULL;
+    char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
+    assert_non_null(strstr(t, "\nThroughput vs time, 1 = one link "));
+    assert_null(strstr(t, "stations N (log scale)")); /* not the N plot */
+    /* S panel rows 2 .. 7 (6 rows), top 10; columns: axis at 5, data from
+     * 6, one sample per column. */
+    const char *top = row_at(t, 2);
+    assert_memory_equal(top, "   10+", 6);
+    assert_memory_equal(top + 16, ":switch", 7); /* the mark in column 6 + 10 */
+    const char *bottom = row_at(t, 7);
+    assert_memory_equal(bottom, "    0+", 6);
+    /* 0.8 of 10 over 6 rows: 3.84 eighths, '#' from half a cell; 6.4:
+     * 30.7 eighths, three full cells and a '#' from the seven eighths */
+    const char *one = row_at(t, 7 - (int)lround(5 * 0.1)); /* the row of 1 */
+    assert_memory_equal(one, "    1+", 6);
+    for (int x = 6; x < 16; x++) {
+        assert_int_equal(bottom[x], '#');
+        assert_int_equal(one[x], '-'); /* the line of one link, over the hub's bars */
+    }
+    assert_int_equal(bottom[16], ':');
+    for (int x = 17; x < 26; x++) {
+        assert_int_equal(bottom[x], '#');
+        assert_int_equal(row_at(t, 4)[x], '#');
+        assert_int_equal(row_at(t, 3)[x], ' ');
+    }
+    assert_int_equal(one[26], '-');
+    /* collisions per frame: 0.4 then 0 on an axis to 0.5 */
+    assert_non_null(row_starting(row_at(t, 8), "      Collisions per frame"));
+    assert_memory_equal(row_at(t, 9), " 0.50+", 6);
+    assert_int_equal(row_at(t, 11)[6], '#');
+    assert_int_equal(row_at(t, 11)[17], ' ');
+    /* the time axis: 0 s to 2 s */
+    assert_memory_equal(row_at(t, 13), "      0 s", 9);
+    assert_non_null(strstr(row_at(t, 13), "2 s"));
+    /* the status line: the last sample, links and Mb/s */
+    assert_non_null(
+        strstr(t, "\nNow: N = 8 on a bus, throughput 6.40 links = 64.0 Mb/s, 0.00 collisions/frame"));
     free(t);
 }
 
@@ -1066,6 +1337,8 @@ int main(void)
         cmocka_unit_test(test_cut_axis),            cmocka_unit_test(test_capture_note),
         cmocka_unit_test(test_help_files),          cmocka_unit_test(test_bus_crowded),
         cmocka_unit_test(test_network),
+        cmocka_unit_test(test_queue_bar),           cmocka_unit_test(test_bridges_full),
+        cmocka_unit_test(test_bridges_compact),     cmocka_unit_test(test_time_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
