@@ -484,14 +484,16 @@ static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_t
 {
     const bport_run *in = &n->bp[bi];
     const br_run *b = &n->br[in->bridge];
-    const carried *c = rec(n, key);
+    /* A copy: a port that starts sending at once takes a record of its
+     * own (key_new), which may move the records (realloc). */
+    const carried c = *rec(n, key);
     for (uint32_t k = 0; k < b->n; k++) {
         if (k == in->port || (out != NONE && k != out))
             continue;
         const bport_run *q = &n->bp[b->first + k];
-        if (!mac_forward(n->seg[q->seg].mac, q->tap, &c->f, now) &&
-            copy_on_path(n, &c->f, in->bridge, n->seg[q->seg].domain, false))
-            final_verdict(n, &c->f, c->trace_id, c->attempt, false, now, now);
+        if (!mac_forward(n->seg[q->seg].mac, q->tap, &c.f, now) &&
+            copy_on_path(n, &c.f, in->bridge, n->seg[q->seg].domain, false))
+            final_verdict(n, &c.f, c.trace_id, c.attempt, false, now, now);
     }
     key_release(n, key);
 }
