@@ -987,9 +987,15 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     network *net = &sc->net;
     if (net->switched && !sc->switch_topology)
         memset(net, 0, sizeof *net); /* the switch is gone (a sweep or the TUI changed it) */
-    if (sc->duplex_given && !sc->switch_topology) {
-        snprintf(err, errlen, "duplex: only with topology = switch (in a network of segments, "
-                              "give each link its own duplex)");
+    /* duplex = half says what a bus or a hub is (a sweep may set it beside
+     * topology = star); full needs the switch's links. */
+    if (sc->duplex_given && !sc->switch_topology && (sc->duplex_full || net->n_segments > 0)) {
+        snprintf(err, errlen,
+                 net->n_segments > 0
+                     ? "duplex: only with topology = switch (in a network of segments, give "
+                       "each link its own duplex)"
+                     : "duplex: full only with topology = switch (a bus or a hub is shared, "
+                       "hence half duplex)");
         return -1;
     }
     if (sc->switch_topology && build_switch(sc, err, errlen) != 0)

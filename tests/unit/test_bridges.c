@@ -196,13 +196,22 @@ static void test_switch_shorthand(void **state)
     assert_int_equal(scenario_set(&sc, "stations", "4", e, sizeof e), 0);
     assert_int_equal(scenario_finish(&sc, e, sizeof e, w, sizeof w), 0);
     assert_int_equal(sc.net.n_segments, 4);
-    /* and back to a bus: no network */
+    /* and back to a bus: no network; half duplex is what a bus is (a
+     * sweep sets it beside topology = star), full is refused */
     assert_int_equal(scenario_set(&sc, "topology", "bus", e, sizeof e), 0);
     assert_int_equal(scenario_set(&sc, "duplex", "half", e, sizeof e), 0);
+    if (scenario_finish(&sc, e, sizeof e, w, sizeof w) != 0)
+        fail_msg("%s", e);
+    assert_int_equal(sc.net.n_segments, 0);
+    assert_int_equal(scenario_set(&sc, "duplex", "full", e, sizeof e), 0);
     assert_int_not_equal(scenario_finish(&sc, e, sizeof e, w, sizeof w), 0);
-    assert_string_equal(e, "duplex: only with topology = switch (in a network of segments, "
-                           "give each link its own duplex)");
+    assert_string_equal(e, "duplex: full only with topology = switch (a bus or a hub is "
+                           "shared, hence half duplex)");
     scenario_free(&sc);
+    /* a network of segments: its links give their own */
+    refused("stations = 2\nduplex = half\n[segment a]\ntype = link\n",
+            "duplex: only with topology = switch (in a network of segments, give each link "
+            "its own duplex)");
     scenario_defaults(&sc);
     assert_int_equal(scenario_set(&sc, "topology", "switch", e, sizeof e), 0);
     assert_int_equal(scenario_set(&sc, "stations", "65", e, sizeof e), 0);
@@ -734,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_full_duplex_rate),
         cmocka_unit_test(test_full_duplex_both_ways),
         cmocka_unit_test(test_aloha_across),
+        cmocka_unit_test(test_forward_while_records_grow),
         cmocka_unit_test(test_half_duplex_port_collides),
         cmocka_unit_test(test_domain_sums),
         cmocka_unit_test(test_outputs),
