@@ -67,6 +67,11 @@ static uint32_t bridge_find(const network *net, const char *name)
     return NONE;
 }
 
+uint32_t network_bridge_find(const network *net, const char *name)
+{
+    return bridge_find(net, name);
+}
+
 int64_t network_cable_ps(const net_segment *s, double metres)
 {
     return (int64_t)llround(metres / (s->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12);
