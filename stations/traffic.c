@@ -61,26 +61,48 @@ uint32_t frame_size_draw(const frame_size_spec *s, rng *r)
     return s->min_bytes;
 }
 
+/* A station other than self, uniform (self when it is alone). */
+static uint32_t random_other(uint32_t self, uint32_t n, rng *r)
+{
+    if (n < 2)
+        return self;
+    uint32_t d = (uint32_t)rng_below(r, n - 1);
+    return d >= self ? d + 1 : d;
+}
+
+/* dest = local:P: the own group with probability P, else outside it. */
+static uint32_t local_draw(const traffic_config *t, uint32_t self, uint32_t n, rng *r)
+{
+    uint32_t first = t->group_first, k = t->group_count;
+    bool own = rng_unit(r) < t->local_p;
+    if (own && k >= 2) {
+        uint32_t d = first + (uint32_t)rng_below(r, k - 1);
+        return d >= self ? d + 1 : d;
+    }
+    if (!own && k < n) {
+        uint32_t d = (uint32_t)rng_below(r, n - k);
+        return d < first ? d : d + k;
+    }
+    return random_other(self, n, r); /* a side with no station: refused by the scenario */
+}
+
 uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, rng *r)
 {
     switch (t->dest) {
     case DEST_BROADCAST:
         return FRAME_BROADCAST;
+    case DEST_LOCAL:
+        return local_draw(t, self, n, r);
     case DEST_SERVER: {
         uint32_t k = t->server_count > 1 ? t->server_count : 1; /* the servers */
         bool server = self >= t->server && self - t->server < k;
         if (!server || n < 2)
             return k > 1 ? t->server + (uint32_t)rng_below(r, k) : t->server;
         /* a server sends to a random other station */
+        return random_other(self, n, r);
     }
-        /* fall through */
     case DEST_RANDOM:
-        if (n < 2)
-            return self;
-        {
-            uint32_t d = (uint32_t)rng_below(r, n - 1);
-            return d >= self ? d + 1 : d;
-        }
+        return random_other(self, n, r);
     }
     return self;
 }

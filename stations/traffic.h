@@ -41,7 +41,10 @@ typedef struct frame_size_spec {
     uint32_t mix_weight[FRAME_SIZE_MIX_MAX];
 } frame_size_spec;
 
-typedef enum dest_kind { DEST_RANDOM, DEST_SERVER, DEST_BROADCAST } dest_kind;
+/* DEST_LOCAL: another station of the sender's own group with probability
+ * local_p, else a station outside it (group_first .. group_first +
+ * group_count - 1 is the group). */
+typedef enum dest_kind { DEST_RANDOM, DEST_SERVER, DEST_BROADCAST, DEST_LOCAL } dest_kind;
 
 #define FRAME_BROADCAST UINT32_MAX
 
@@ -52,6 +55,8 @@ typedef struct traffic_config {
     dest_kind dest;
     uint32_t server;          /* DEST_SERVER: the server's index (the first one) */
     uint32_t server_count;    /* DEST_SERVER: servers server.. (0 or 1: one) */
+    double local_p;           /* DEST_LOCAL: the probability of the own group */
+    uint32_t group_first, group_count; /* DEST_LOCAL: the own group's stations */
     uint32_t batch_frames;    /* TRAFFIC_BATCH: frames per station */
     double on_mean_s, off_mean_s; /* TRAFFIC_ONOFF */
 } traffic_config;
@@ -75,7 +80,10 @@ double frame_size_mean(const frame_size_spec *s, uint32_t pad_bytes);
 uint32_t frame_size_draw(const frame_size_spec *s, rng *r);
 /* One destination for a frame of station `self` of n. DEST_SERVER with
  * several servers: one of them, drawn uniformly (a server itself sends to
- * a random other station). */
+ * a random other station). DEST_LOCAL: two draws, a uniform number
+ * (below local_p: the own group) and then a station of that side drawn
+ * uniformly, self excluded; a side with no station (refused by the
+ * scenario) gives a random other station. */
 uint32_t traffic_dest_draw(const traffic_config *t, uint32_t self, uint32_t n, rng *r);
 
 /* Per-station arrival process for poisson and onoff: the time of the next

@@ -42,7 +42,7 @@ static const scenario_option scenario_options[] = {
     {"pcap-max-stations", "N", "pcap traffic: replay at most N source stations, 0 = all (0)"},
     {"load", "G", "offered load of all stations (or a group's) together, poisson and onoff; with groups the total of those that set none (0.5)"},
     {"frame-size", "BYTES", "N, MIN-MAX or a mix SIZE:WEIGHT,SIZE:WEIGHT,... (512)"},
-    {"dest", "DEST", "random, server[:K] (station K, from 1), group:NAME or broadcast (random)"},
+    {"dest", "DEST", "random, server[:K] (station K, from 1), group:NAME, local:P (own group with probability P) or broadcast (random)"},
     {"batch", "K", "frames per station at t = 0 for batch traffic (1)"},
     {"on-off", "ON/OFF", "mean on and off periods for onoff traffic (10ms/90ms)"},
     {"queue", "FRAMES", "transmit queue capacity per station (64)"},

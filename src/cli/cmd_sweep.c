@@ -242,7 +242,17 @@ static bool is_budget_name(const char *name)
 
 /* The group measures of --plot-y ("rogue.share"), a network's
  * ("backbone.collisions", "pdv_bits"), once the groups are known. */
-static int check_group_measures(const char *list, const scenario *sc, char *err, size_t errlen)
+/* Where any point records name (the points' networks may differ), or -1. */
+static int value_find_any(const scenario *points, size_t n_points, const char *name)
+{
+    for (size_t p = 0; p < n_points; p++)
+        if (sweep_value_find(&points[p], name) >= 0)
+            return 0;
+    return -1;
+}
+
+static int check_group_measures(const char *list, const scenario *points, size_t n_points,
+                                char *err, size_t errlen)
 {
     char **ys = NULL;
     size_t n_y = 0;
@@ -250,16 +260,17 @@ static int check_group_measures(const char *list, const scenario *sc, char *err,
         return 0; /* said before */
     int rc = 0;
     for (size_t i = 0; i < n_y && rc == 0; i++)
-        if (is_budget_name(ys[i]) && sweep_value_find(sc, ys[i]) < 0) {
+        if (is_budget_name(ys[i]) && value_find_any(points, n_points, ys[i]) < 0) {
             snprintf(err, errlen, "--plot-y: %s is a network's figure, and the scenario has no "
                                   "[segment]",
                      ys[i]);
             rc = -1;
-        } else if (strchr(ys[i], '.') != NULL && sweep_value_find(sc, ys[i]) < 0) {
+        } else if (strchr(ys[i], '.') != NULL && value_find_any(points, n_points, ys[i]) < 0) {
             snprintf(err, errlen, "--plot-y: '%.64s' is not a group's measure (GROUP.measure: "
                                   "a group of the scenario and e.g. throughput, share, "
                                   "frames_ok, delay_mean_s; or a segment's or a repeater's: "
-                                  "SEGMENT.collisions, REPEATER.jams_sent)",
+                                  "SEGMENT.collisions, REPEATER.jams_sent; or a bridge "
+                                  "port's: BRIDGE.SEGMENT.queue_delay_mean_us)",
                      ys[i]);
             rc = -1;
         }
@@ -571,8 +582,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             goto usage;
     }
     if (n_points > 0 && cli_signal_caught() == 0 &&
-        check_group_measures(o.plot_y ? o.plot_y : have_preset ? pr.y : "", &points[0], err,
-                             sizeof err) != 0)
+        check_group_measures(o.plot_y ? o.plot_y : have_preset ? pr.y : "", points, n_points,
+                             err, sizeof err) != 0)
         goto usage;
 
     /* 4. The outputs (rank 0), then everyone runs. Every rank meets the
@@ -626,7 +637,11 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     /* 5. The rows, in point order, and the figure. */
     size_t n_done = 0;
     sweep_csv_layout layout;
-    sweep_csv_layout_init(&layout, &grid, points, n_points);
+    if (sweep_csv_layout_init(&layout, &grid, points, n_points) != 0) {
+        say_error(talk, "out of memory"); /* rank 0 alone: the others are done */
+        status = EXIT_STATUS_RUNTIME;
+        goto done;
+    }
     sweep_csv_header(csv.f, &layout);
     if (reps_csv.f)
         sweep_csv_reps_header(reps_csv.f, &layout);
@@ -656,6 +671,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
             .xlabel = have_preset && pr.xlabel[0] ? pr.xlabel : NULL,
             .xtics = have_preset && pr.xtics[0] ? pr.xtics : NULL,
             .marks = have_preset && pr.marks[0] ? pr.marks : NULL,
+            .series = have_preset && pr.series[0] ? pr.series : NULL,
         };
         int rc = figure_draw(&rq, &grid, points, res, &fig, plot_warning, NULL, plot_err,
                              sizeof plot_err);
@@ -666,6 +682,7 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
                      o.plot, o.csv);
         drawn = rc == 0;
     }
+    sweep_csv_layout_free(&layout);
     /* What was written is said, one line per file (not with --quiet):
      * without a terminal there is no progress bar to show anything. */
     bool say_wrote = talk && !o.quiet;

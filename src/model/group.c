@@ -378,9 +378,40 @@ static int check_effect(const station_group *g, char *err, size_t errlen)
     return 0;
 }
 
+/* dest = local:P: the group's own stations, and a station elsewhere for
+ * the rest; each side must have one whenever it is drawn. */
+static int resolve_local(const scenario *sc, station_group *g, char *err, size_t errlen)
+{
+    traffic_config *t = &g->traffic;
+    t->group_first = g->first;
+    t->group_count = g->count;
+    if (g->count == 0)
+        return 0; /* no sender */
+    const char *in = sc->n_named ? "group " : "", *name = sc->n_named ? g->name : "",
+               *sep = sc->n_named ? ": " : "";
+    if (t->local_p > 0 && g->count < 2) {
+        snprintf(err, errlen,
+                 "%s%s%sdest: local:%g sends that share of the frames to another station of "
+                 "the group, and it has one station",
+                 in, name, sep, t->local_p);
+        return -1;
+    }
+    if (t->local_p < 1 && g->count >= sc->n_stations) {
+        snprintf(err, errlen,
+                 "%s%s%sdest: local:%g sends %g of the frames outside the %s, and there is no "
+                 "station outside it%s",
+                 in, name, sep, t->local_p, 1 - t->local_p, sc->n_named ? "group" : "stations",
+                 sc->n_named ? "" : " (local is a share of the own group: [group NAME])");
+        return -1;
+    }
+    return 0;
+}
+
 /* dest = group:NAME names the servers by their group. */
 static int resolve_dest(const scenario *sc, station_group *g, char *err, size_t errlen)
 {
+    if (g->traffic.dest == DEST_LOCAL && g->dest_group[0] == '\0')
+        return resolve_local(sc, g, err, errlen);
     if (g->dest_group[0] == '\0')
         return 0;
     const station_group *to = scenario_group_find(sc, g->dest_group);

@@ -242,6 +242,8 @@ void scenario_dest_text(const traffic_config *t, char *buf, size_t len)
 {
     if (t->dest == DEST_SERVER)
         snprintf(buf, len, "server:%u", t->server + 1);
+    else if (t->dest == DEST_LOCAL)
+        snprintf(buf, len, "local:%.15g", t->local_p);
     else
         snprintf(buf, len, "%s", t->dest == DEST_BROADCAST ? "broadcast" : "random");
 }
@@ -374,6 +376,12 @@ static int set_dest(scenario *sc, const char *key, const char *v, char *err, siz
         memcpy(sc->dest_group, v + 6, strlen(v + 6) + 1);
         sc->traffic.dest = DEST_SERVER;
         sc->traffic.server = 0;
+    } else if (strncmp(v, "local:", 6) == 0) {
+        /* resolved to the group's stations by scenario_finish */
+        double p = 0;
+        CHECK(parse_double(v + 6, 0.0, 1.0, &p, RS));
+        sc->traffic.dest = DEST_LOCAL;
+        sc->traffic.local_p = p;
     } else if (strcmp(v, "random") == 0) {
         sc->traffic.dest = DEST_RANDOM;
     } else if (strcmp(v, "broadcast") == 0) {
@@ -388,7 +396,9 @@ static int set_dest(scenario *sc, const char *key, const char *v, char *err, siz
         sc->traffic.server = k - 1; /* users number stations from 1 */
     } else {
         snprintf(err, errlen,
-                 "%s: unknown destination '%s' (random, server[:K], group:NAME, broadcast)", key,
+                 "%s: unknown destination '%s' (random, server[:K], group:NAME, local:P, "
+                 "broadcast)",
+                 key,
                  Q(v));
         return -1;
     }

@@ -67,6 +67,11 @@ static uint32_t bridge_find(const network *net, const char *name)
     return NONE;
 }
 
+uint32_t network_bridge_find(const network *net, const char *name)
+{
+    return bridge_find(net, name);
+}
+
 int64_t network_cable_ps(const net_segment *s, double metres)
 {
     return (int64_t)llround(metres / (s->velocity_c * PHY_SPEED_OF_LIGHT_M_S) * 1e12);
@@ -987,9 +992,15 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     network *net = &sc->net;
     if (net->switched && !sc->switch_topology)
         memset(net, 0, sizeof *net); /* the switch is gone (a sweep or the TUI changed it) */
-    if (sc->duplex_given && !sc->switch_topology) {
-        snprintf(err, errlen, "duplex: only with topology = switch (in a network of segments, "
-                              "give each link its own duplex)");
+    /* duplex = half says what a bus or a hub is (a sweep may set it beside
+     * topology = star); full needs the switch's links. */
+    if (sc->duplex_given && !sc->switch_topology && (sc->duplex_full || net->n_segments > 0)) {
+        snprintf(err, errlen,
+                 net->n_segments > 0
+                     ? "duplex: only with topology = switch (in a network of segments, give "
+                       "each link its own duplex)"
+                     : "duplex: full only with topology = switch (a bus or a hub is shared, "
+                       "hence half duplex)");
         return -1;
     }
     if (sc->switch_topology && build_switch(sc, err, errlen) != 0)

@@ -140,6 +140,8 @@ uint32_t network_segment_find(const network *net, const char *name);
 /* The index of a [repeater] by name (uplinks are made later, by
  * scenario_finish), UINT32_MAX when there is none. */
 uint32_t network_repeater_find(const network *net, const char *name);
+/* The bridge of that name, or UINT32_MAX. */
+uint32_t network_bridge_find(const network *net, const char *name);
 /* A port as a user writes it: "backbone@500" (coax), "lab@100" (hub). */
 void network_port_text(const network *net, const net_port *p, char *buf, size_t len);
 /* "coax", "hub" or "link". */

@@ -110,7 +110,7 @@ int scenario_copy(scenario *dst, const scenario *src)
 /* ---- keys: a plain key goes to the key table, NAME.key to its group ---- */
 
 /* "NAME.key": a per-station key of group NAME (declared before), or a
- * key of segment or repeater NAME; the last value wins. */
+ * key of segment, repeater or bridge NAME; the last value wins. */
 static int set_dotted(scenario *sc, const char *key, const char *value, char *err,
                       size_t errlen)
 {
@@ -128,10 +128,11 @@ static int set_dotted(scenario *sc, const char *key, const char *value, char *er
      * as in its section of the scenario file. */
     uint32_t seg = g == NULL ? network_segment_find(&sc->net, name) : UINT32_MAX;
     uint32_t rep = g == NULL ? network_repeater_find(&sc->net, name) : UINT32_MAX;
-    if (g == NULL && seg == UINT32_MAX && rep == UINT32_MAX) {
+    uint32_t bri = g == NULL ? network_bridge_find(&sc->net, name) : UINT32_MAX;
+    if (g == NULL && seg == UINT32_MAX && rep == UINT32_MAX && bri == UINT32_MAX) {
         if (sc->net.n_segments)
-            snprintf(err, errlen, "%s: there is no group, segment or repeater %s", Q(key),
-                     Q(name));
+            snprintf(err, errlen, "%s: there is no group, segment, repeater or bridge %s",
+                     Q(key), Q(name));
         else
             snprintf(err, errlen,
                      "%s: there is no group %s (declare it with --group or [group %s])", Q(key),
@@ -143,8 +144,9 @@ static int set_dotted(scenario *sc, const char *key, const char *value, char *er
         return -1;
     }
     if (g == NULL)
-        return network_set(&sc->net, seg != UINT32_MAX ? 's' : 'r',
-                           seg != UINT32_MAX ? seg : rep, dot + 1, value, 0, err, errlen);
+        return network_set(&sc->net, seg != UINT32_MAX ? 's' : rep != UINT32_MAX ? 'r' : 'b',
+                           seg != UINT32_MAX ? seg : rep != UINT32_MAX ? rep : bri, dot + 1,
+                           value, 0, err, errlen);
     return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
 }
 

@@ -173,3 +173,46 @@ int bridgereport_json(json_t *root, const results *r)
     json_decref(bridges);
     return -1;
 }
+
+/* ---- the measures one by one (the sweep's columns) ---- */
+
+static const char *const domain_names[] = {"domain_frames_sent", "domain_collisions",
+                                           "domain_throughput"};
+#define N_DOMAIN_FIELDS (sizeof domain_names / sizeof domain_names[0])
+
+size_t bridgereport_domain_measure_count(void) { return N_DOMAIN_FIELDS; }
+
+const char *bridgereport_domain_measure_name(size_t j)
+{
+    return j < N_DOMAIN_FIELDS ? domain_names[j] : NULL;
+}
+
+double bridgereport_domain_value(const domain_result *d, size_t j)
+{
+    switch (j) {
+    case 0: return (double)d->frames_sent;
+    case 1: return (double)d->collisions;
+    case 2: return d->throughput;
+    default: return NAN;
+    }
+}
+
+size_t bridgereport_port_measure_count(void) { return N_PORT_FIELDS + 2; }
+
+const char *bridgereport_port_measure_name(size_t j)
+{
+    if (j < N_PORT_FIELDS)
+        return port_fields[j].name;
+    return j == N_PORT_FIELDS       ? "queue_delay_mean_us"
+           : j == N_PORT_FIELDS + 1 ? "queue_delay_p99_us"
+                                    : NULL;
+}
+
+double bridgereport_port_value(const bridge_port_result *p, size_t j)
+{
+    if (j < N_PORT_FIELDS)
+        return (double)port_value(p, j);
+    return j == N_PORT_FIELDS       ? p->queue_delay_mean_us
+           : j == N_PORT_FIELDS + 1 ? p->queue_delay_p99_us
+                                    : NAN;
+}

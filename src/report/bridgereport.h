@@ -20,4 +20,15 @@ int bridgereport_csv(FILE *f, const results *r, bool values);
  * Returns 0 or -1. */
 int bridgereport_json(json_t *root, const results *r);
 
+/* The same measures one by one, in the CSV's order (the sweep's
+ * columns): a domain's ("domain_frames_sent", "domain_collisions",
+ * "domain_throughput") and a port's ("frames_received" ...
+ * "queue_delay_p99_us"), each value as a double (NaN: none). */
+size_t bridgereport_domain_measure_count(void);
+const char *bridgereport_domain_measure_name(size_t j);
+double bridgereport_domain_value(const domain_result *d, size_t j);
+size_t bridgereport_port_measure_count(void);
+const char *bridgereport_port_measure_name(size_t j);
+double bridgereport_port_value(const bridge_port_result *p, size_t j);
+
 #endif

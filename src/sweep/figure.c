@@ -54,8 +54,21 @@ static const char *group_y_label(const char *measure, char *buf, size_t len)
         {"fragments_extended", "fragments extended"},
         {"readable_frames", "whole frames at its ports"},
         {"port_collisions", "collisions at its ports"},
+        /* a collision domain's and a bridge port's (stations/MODEL.md) */
+        {"domain_frames_sent", "frames its stations sent"},
+        {"domain_collisions", "collisions in the domain"},
+        {"domain_throughput", "throughput of the domain's own capacity"},
+        {"frames_received", "frames received whole"},
+        {"frames_forwarded", "frames forwarded"},
+        {"frames_flooded", "frames flooded"},
+        {"frames_filtered", "frames filtered"},
+        {"frames_queued", "frames queued for output"},
+        {"frames_lost", "frames lost (attempt limit)"},
+        {"queue_delay_mean_us", "mean queue delay (µs)"},
+        {"queue_delay_p99_us", "99th percentile queue delay (µs)"},
     };
-    const char *dot = strchr(measure, '.');
+    /* the row is all before the last dot: "switch.link1" for a port */
+    const char *dot = strrchr(measure, '.');
     const char *what = dot + 1;
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         if (strcmp(labels[i].name, what) == 0)
@@ -88,6 +101,7 @@ static const char *y_label(const char *measure, char *buf, size_t len)
         {"pvv_bits", "path variability value (bit times)"},
         {"model_round_trip_bits", "the model's round trip (bit times)"},
         {"collisions_per_frame", "collisions per frame sent"},
+        {"collisions", "collision events (every segment)"},
         {"jain_fairness", "Jain's fairness index"},
     };
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
@@ -347,6 +361,17 @@ static void title_words(const char *label, char *buf, size_t len)
     snprintf(buf, len, "%.*s", paren ? (int)(paren - label) : (int)strlen(label), label);
 }
 
+/* Whether panel i has a value above 1 (a fraction that is not one: the
+ * throughput of several links at once). */
+static bool above_one(const figure *fg, size_t i)
+{
+    for (size_t c = 0; c < fg->n_curves; c++)
+        for (size_t x = 0; fg->curves[c].y[i] != NULL && x < fg->curves[c].n; x++)
+            if (fg->curves[c].y[i][x] > 1)
+                return true;
+    return false;
+}
+
 /* Whether text is one number, all of it. */
 static bool is_number(const char *text)
 {
@@ -440,9 +465,6 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         return -1;
     if (n_y > PLOT_MAX_PANELS)
         n_y = PLOT_MAX_PANELS;
-    int yk[PLOT_MAX_PANELS];
-    for (size_t i = 0; i < n_y; i++)
-        yk[i] = sweep_value_find(&points[0], ys[i]);
 
     /* The x axis: the first of stations, load, length, frame-size with
      * several values; else stations (one point per series). */
@@ -464,6 +486,20 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
     char **tick_words = x_ticks(rq, g, xa, &spec, xpos, &n_tick_words);
     size_t n_points = sweep_grid_points(g);
     size_t n_series = n_points / nx;
+
+    /* The request's series labels, when there is one per series. */
+    char **series_words = NULL;
+    size_t n_series_words = 0;
+    if (rq->series != NULL) {
+        char reason[256];
+        if (parse_list_words(rq->series, &series_words, &n_series_words, reason,
+                             sizeof reason) == 0 &&
+            n_series_words != n_series) {
+            parse_list_free_words(series_words, n_series_words);
+            series_words = NULL;
+            n_series_words = 0;
+        }
+    }
 
     figure fg = {0};
     fg.curves = calloc(n_series, sizeof *fg.curves);
@@ -502,7 +538,18 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
                                      used ? ", " : "", v);
                     if (k > 0 && used + (size_t)k < sizeof cv->label)
                         used += (size_t)k;
+                    /* the keys that move with it ("+duplex") tell series apart too */
+                    for (size_t w = 0; w < g->n_with; w++) {
+                        if (g->with[w].axis != (size_t)a)
+                            continue;
+                        k = snprintf(cv->label + used, sizeof cv->label - used, ", %.40s = %s",
+                                     g->with[w].key, g->with[w].values[idx[a]]);
+                        if (k > 0 && used + (size_t)k < sizeof cv->label)
+                            used += (size_t)k;
+                    }
                 }
+            if (series_words != NULL && s < n_series_words)
+                used = (size_t)snprintf(cv->label, sizeof cv->label, "%s", series_words[s]);
             if (used == 0)
                 single_label(&points[p], &res[p], cv->label, sizeof cv->label);
         }
@@ -519,9 +566,13 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
             xmax = x > xmax ? x : xmax;
         }
         for (size_t i = 0; i < n_y; i++) {
+            /* found at each point: the points' networks may differ */
+            int yk = sweep_value_find(&points[p], ys[i]);
+            if (yk < 0)
+                cv->absent[i] = true;
             double mean = NAN, ci = NAN;
-            if (res[p].done && yk[i] >= 0)
-                sweep_point_value(&res[p], (size_t)yk[i], &mean, &ci);
+            if (res[p].done && yk >= 0)
+                sweep_point_value(&res[p], (size_t)yk, &mean, &ci);
             cv->y[i][xi] = mean;
             cv->err[i][xi] = ci;
         }
@@ -607,11 +658,20 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
         spec.n_refs = fg.n_refs;
         spec.ref_panel = ref_panel;
         add_marks(rq->marks, ys, n_y, &spec);
+        /* With bridges the throughput counts every link at once, over one
+         * link's rate (stations/MODEL.md): it may exceed 1. */
+        bool bridged = false;
+        for (size_t p = 0; p < n_points; p++)
+            bridged = bridged || points[p].net.n_bridges > 0;
         for (size_t i = 0; i < n_y; i++) {
-            spec.ylabel[i] = y_label(ys[i], ybuf[i], sizeof ybuf[i]);
+            spec.ylabel[i] = bridged && strcmp(ys[i], "throughput") == 0
+                                 ? "aggregate throughput (frame bits / one link's rate)"
+                             : bridged && strcmp(ys[i], "mean_delay_us") == 0
+                                 ? "mean delay, queue to destination (µs)"
+                                 : y_label(ys[i], ybuf[i], sizeof ybuf[i]);
             spec.ylog[i] = xlog && (strstr(ys[i], "delay") != NULL ||
                                     strstr(ys[i], "response_") != NULL);
-            spec.yfraction[i] = is_fraction(ys[i]);
+            spec.yfraction[i] = is_fraction(ys[i]) && !above_one(&fg, i);
             spec.no_value[i] = no_value_meaning(ys[i], &points[0]);
         }
         if (script == NULL) {
@@ -625,6 +685,7 @@ static int compose(const figure_request *rq, const sweep_grid *g, const scenario
     figure_free(&fg);
     parse_list_free_words(ys, n_y);
     parse_list_free_words(tick_words, n_tick_words);
+    parse_list_free_words(series_words, n_series_words);
     return rc;
 }
 

@@ -36,6 +36,10 @@ typedef struct figure_request {
     /* Limits (presets.h's marks): "x = 4.5: LABEL; MEASURE = 575: LABEL",
      * a measure not plotted being left out; NULL: none. */
     const char *marks;
+    /* One label per series (presets.h's series), ',' between them, in the
+     * order of the grid's points; NULL, or another count: each series is
+     * labelled by its values ("topology = switch, duplex = full"). */
+    const char *series;
 } figure_request;
 
 /* Builds the figure of the completed points (res[p].done) of grid g and

@@ -123,7 +123,9 @@ static bool note_of(const plot_spec *s, const plot_curve *c, size_t p, char *buf
         }
     if (missing == 0)
         return false;
-    const char *meaning = s->no_value[p] ? s->no_value[p] : "no value";
+    const char *meaning = c->absent[p]    ? "not in its network (no such segment or port)"
+                          : s->no_value[p] ? s->no_value[p]
+                                           : "no value";
     /* The series' name only when there are several (the key has it). */
     int k = s->n_curves > 1 ? snprintf(buf, len, "%s: %s: %s", s->ylabel[p], c->label, meaning)
                             : snprintf(buf, len, "%s: %s", s->ylabel[p], meaning);

@@ -48,6 +48,10 @@ typedef struct plot_curve {
      * result (said on the figure: plot_spec.no_value), not a point the
      * sweep never finished. NULL: every point is done. */
     const bool *done;
+    /* absent[p]: the series' network has no such row (a bridge port's
+     * measure where there is no bridge): said so instead of the panel's
+     * no_value. */
+    bool absent[PLOT_MAX_PANELS];
 } plot_curve;
 
 typedef struct plot_ref {

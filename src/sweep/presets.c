@@ -94,14 +94,16 @@ static int parse(preset *p, char *err, size_t errlen)
                 section = SCENARIO;
                 continue;
             }
-            bool seg = strncmp(text, "[segment ", 9) == 0, rep = strncmp(text, "[repeater ", 10) == 0;
-            if ((seg || rep) && text[len - 1] == ']') {
-                preset_kv kv = {.line = line, .net = seg ? 's' : 'r'};
-                trimmed(text + (seg ? 9 : 10), text + len - 1, kv.value, sizeof kv.value);
+            bool seg = strncmp(text, "[segment ", 9) == 0, rep = strncmp(text, "[repeater ", 10) == 0,
+                 bri = strncmp(text, "[bridge ", 8) == 0;
+            if ((seg || rep || bri) && text[len - 1] == ']') {
+                preset_kv kv = {.line = line, .net = seg ? 's' : rep ? 'r' : 'b'};
+                trimmed(text + (seg ? 9 : rep ? 10 : 8), text + len - 1, kv.value,
+                        sizeof kv.value);
                 if (kv.value[0] == '\0' || strlen(kv.value) > SCENARIO_GROUP_NAME_MAX) {
                     snprintf(err, errlen, "preset %s:%d: a %s needs a name of 1 to %d "
                                           "characters",
-                             p->name, line, seg ? "segment" : "repeater",
+                             p->name, line, seg ? "segment" : rep ? "repeater" : "bridge",
                              SCENARIO_GROUP_NAME_MAX);
                     return -1;
                 }
@@ -149,6 +151,7 @@ static int parse(preset *p, char *err, size_t errlen)
                         : strcmp(kv.key, "xlabel") == 0 ? p->xlabel
                         : strcmp(kv.key, "xtics") == 0 ? p->xtics
                         : strcmp(kv.key, "marks") == 0 ? p->marks
+                        : strcmp(kv.key, "series") == 0 ? p->series
                                                        : NULL;
             if (dst == NULL) {
                 snprintf(err, errlen, "preset %s:%d: unknown key '%.64s' in [preset]", p->name,

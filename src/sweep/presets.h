@@ -18,6 +18,10 @@
  *                        "x = 4.5: LABEL" a vertical line across every
  *                        panel, "MEASURE = 575: LABEL" a horizontal line
  *                        on that measure's panel (plot.h, plot_mark)
+ *              series  = one label per series of the figure, ','
+ *                        between them, in the order of the grid
+ *                        ("one hub,switch (half duplex),switch (full
+ *                        duplex)"); default: each series' values
  *   [sweep]    the axes as LISTs (stations, load, frame-size, length, phy,
  *              policy, or any scenario key as with --grid) and reps,
  *              precision, max-reps, and frames: each point runs for the
@@ -26,8 +30,9 @@
  *   [scenario] scenario keys, exactly as in a --scenario file
  *   [group NAME] a group's keys, as in a --scenario file; kept in the
  *              scenario's list as a declaration, then "NAME.key" entries
- *   [segment NAME], [repeater NAME] a network's sections, as in a
- *              --scenario file: a declaration (net 's' or 'r'), then
+ *   [segment NAME], [repeater NAME], [bridge NAME] a network's sections,
+ *              as in a --scenario file: a declaration (net 's', 'r' or
+ *              'b'), then
  *              "NAME.key" entries (scenario_set sets a segment's or a
  *              repeater's key so); every declaration is applied before
  *              any key, so that a port may name a segment declared below
@@ -61,7 +66,8 @@ typedef struct preset_kv {
     char value[PRESET_TEXT_MAX];
     int line;
     bool group; /* [group NAME]: declares group `value` (scenario_group_add) */
-    char net;   /* [segment NAME] 's', [repeater NAME] 'r': declares `value`; else 0 */
+    char net;   /* [segment NAME] 's', [repeater NAME] 'r', [bridge NAME] 'b':
+                   declares `value`; else 0 */
 } preset_kv;
 
 typedef struct preset {
@@ -74,6 +80,7 @@ typedef struct preset {
     char xlabel[PRESET_TEXT_MAX]; /* "" = the axis's own */
     char xtics[PRESET_TEXT_MAX];  /* "" = the axis's values */
     char marks[PRESET_TEXT_MAX];  /* "" = none */
+    char series[PRESET_TEXT_MAX]; /* "" = the series' values */
     preset_kv sweep[PRESET_MAX_KEYS];
     size_t n_sweep;
     preset_kv scenario[PRESET_MAX_KEYS];

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bridgereport.h"
 #include "budget.h"
 #include "engine.h"
 #include "parse.h"
@@ -567,15 +568,90 @@ void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t le
         snprintf(verdict, len, "%s", b.verdict);
 }
 
-/* The rows of a network's family (0 segments, 1 repeaters) in sc. */
-static uint32_t net_rows(const scenario *sc, int family)
+/* A network's families of rows (sweep.h): segments and repeaters
+ * (output.h's tables), and with bridges the collision domains and the
+ * bridge ports (bridgereport.h's). */
+uint32_t sweep_net_rows(const scenario *sc, int family)
 {
-    return family == 0 ? sc->net.n_segments : sc->net.n_repeaters;
+    const network *net = &sc->net;
+    if (net->n_segments == 0)
+        return 0;
+    switch (family) {
+    case 0: return net->n_segments;
+    case 1: return net->n_repeaters;
+    case 2: return net->n_bridges > 0 ? net->n_domains : 0;
+    case 3: {
+        uint32_t n = 0;
+        for (uint32_t b = 0; b < net->n_bridges; b++)
+            n += net->bridges[b].n_ports;
+        return n;
+    }
+    default: return 0;
+    }
 }
 
-static const char *net_row_name(const scenario *sc, int family, uint32_t i)
+/* Bridge port i of the network in order (bridge by bridge): its bridge
+ * and its index there. */
+static void port_at(const network *net, uint32_t i, uint32_t *bridge, uint32_t *port)
 {
-    return family == 0 ? sc->net.segments[i].name : sc->net.repeaters[i].name;
+    uint32_t b = 0;
+    while (b + 1 < net->n_bridges && i >= net->bridges[b].n_ports)
+        i -= net->bridges[b++].n_ports;
+    *bridge = b;
+    *port = i;
+}
+
+void sweep_net_row_name(const scenario *sc, int family, uint32_t i, char *buf, size_t len)
+{
+    const network *net = &sc->net;
+    buf[0] = '\0';
+    if (i >= sweep_net_rows(sc, family))
+        return;
+    if (family == 0)
+        snprintf(buf, len, "%s", net->segments[i].name);
+    else if (family == 1)
+        snprintf(buf, len, "%s", net->repeaters[i].name);
+    else if (family == 2)
+        snprintf(buf, len, "%s", net->segments[net->domain_first[i]].name);
+    else {
+        uint32_t b, p;
+        port_at(net, i, &b, &p);
+        snprintf(buf, len, "%s.%s", net->bridges[b].name,
+                 net->segments[net->bridges[b].ports[p].segment].name);
+    }
+}
+
+size_t sweep_net_measure_count(int family)
+{
+    return family < OUTPUT_NET_FAMILIES ? output_net_measure_count(family)
+           : family == 2                ? bridgereport_domain_measure_count()
+           : family == 3                ? bridgereport_port_measure_count()
+                                        : 0;
+}
+
+const char *sweep_net_measure_name(int family, size_t j)
+{
+    return family < OUTPUT_NET_FAMILIES ? output_net_measure_name(family, j)
+           : family == 2                ? bridgereport_domain_measure_name(j)
+           : family == 3                ? bridgereport_port_measure_name(j)
+                                        : NULL;
+}
+
+/* Measure j of row i of a family in a run's results (NaN when the run
+ * has no such row). */
+static double net_value(const scenario *sc, const results *r, int family, uint32_t i, size_t j)
+{
+    if (family == 0)
+        return i < r->n_segments ? (double)output_net_value(r, 0, i, j) : NAN;
+    if (family == 1)
+        return i < r->n_repeaters ? (double)output_net_value(r, 1, i, j) : NAN;
+    if (family == 2)
+        return i < r->n_domains ? bridgereport_domain_value(&r->domains[i], j) : NAN;
+    uint32_t b, p;
+    port_at(&sc->net, i, &b, &p);
+    return b < r->n_bridges && p < r->bridges[b].n_ports
+               ? bridgereport_port_value(&r->bridges[b].ports[p], j)
+               : NAN;
 }
 
 size_t sweep_net_from(const scenario *sc)
@@ -588,20 +664,20 @@ size_t sweep_run_width(const scenario *sc)
     size_t w = sweep_net_from(sc);
     if (sc->net.n_segments == 0)
         return w;
-    for (int f = 0; f < OUTPUT_NET_FAMILIES; f++)
-        w += (size_t)net_rows(sc, f) * output_net_measure_count(f);
+    for (int f = 0; f < SWEEP_NET_FAMILIES; f++)
+        w += (size_t)sweep_net_rows(sc, f) * sweep_net_measure_count(f);
     return w + N_BUDGET;
 }
 
 int sweep_net_value_find(const scenario *sc, int family, uint32_t i, size_t j)
 {
-    if (sc->net.n_segments == 0 || i >= net_rows(sc, family) ||
-        j >= output_net_measure_count(family))
+    if (sc->net.n_segments == 0 || family < 0 || family >= SWEEP_NET_FAMILIES ||
+        i >= sweep_net_rows(sc, family) || j >= sweep_net_measure_count(family))
         return -1;
     size_t k = sweep_net_from(sc);
     for (int f = 0; f < family; f++)
-        k += (size_t)net_rows(sc, f) * output_net_measure_count(f);
-    return (int)(k + (size_t)i * output_net_measure_count(family) + j);
+        k += (size_t)sweep_net_rows(sc, f) * sweep_net_measure_count(f);
+    return (int)(k + (size_t)i * sweep_net_measure_count(family) + j);
 }
 
 int sweep_value_find(const scenario *sc, const char *name)
@@ -619,13 +695,16 @@ int sweep_value_find(const scenario *sc, const char *name)
     for (uint32_t g = 0; j >= 0 && g < sc->n_named; g++)
         if (strlen(sc->groups[g].name) == len && strncmp(sc->groups[g].name, name, len) == 0)
             return (int)(sweep_measure_count() + g * N_GROUP_MEASURES + (size_t)j);
-    for (int f = 0; f < OUTPUT_NET_FAMILIES; f++)
-        for (uint32_t i = 0; i < net_rows(sc, f); i++) {
-            const char *row = net_row_name(sc, f, i);
-            if (strlen(row) != len || strncmp(row, name, len) != 0)
+    /* "ROW.measure": a bridge port's row is "BRIDGE.SEGMENT" */
+    for (int f = 0; f < SWEEP_NET_FAMILIES; f++)
+        for (uint32_t i = 0; i < sweep_net_rows(sc, f); i++) {
+            char row[2 * NET_NAME_MAX + 4];
+            sweep_net_row_name(sc, f, i, row, sizeof row);
+            size_t rl = strlen(row);
+            if (strncmp(name, row, rl) != 0 || name[rl] != '.')
                 continue;
-            for (size_t m = 0; m < output_net_measure_count(f); m++)
-                if (strcmp(output_net_measure_name(f, m), dot + 1) == 0)
+            for (size_t m = 0; m < sweep_net_measure_count(f); m++)
+                if (strcmp(sweep_net_measure_name(f, m), name + rl + 1) == 0)
                     return sweep_net_value_find(sc, f, i, m);
         }
     return -1;
@@ -732,12 +811,10 @@ int sweep_run_one(const scenario *sc, const struct replay *shared, uint64_t seed
     }
     if (s.net.n_segments > 0) {
         double *v = values + sweep_net_from(&s);
-        for (int f = 0; f < OUTPUT_NET_FAMILIES; f++)
-            for (uint32_t i = 0; i < net_rows(&s, f); i++)
-                for (size_t j = 0; j < output_net_measure_count(f); j++)
-                    *v++ = i < (f == 0 ? r.n_segments : r.n_repeaters)
-                               ? (double)output_net_value(&r, f, i, j)
-                               : NAN;
+        for (int f = 0; f < SWEEP_NET_FAMILIES; f++)
+            for (uint32_t i = 0; i < sweep_net_rows(&s, f); i++)
+                for (size_t j = 0; j < sweep_net_measure_count(f); j++)
+                    *v++ = net_value(&s, &r, f, i, j);
         sweep_budget_values(&s, v, NULL, 0);
     }
     engine_destroy(e);

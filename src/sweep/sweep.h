@@ -168,18 +168,29 @@ size_t sweep_group_measure_count(void);
 const sweep_group_measure *sweep_group_measure_at(size_t j);
 int sweep_group_measure_find(const char *name);
 /* The values one run of sc records: the measures, then each named
- * group's, then, when sc has segments (a network), each segment's and
- * each repeater's measures (output.h's output_net_measure_*, in the
- * network's order: the [repeater] sections, then the hubs' uplinks) and
- * the budget's figures (sweep_budget_name: the same at every replication,
- * a function of the point's network; NaN where the budget defines none).
- * The networks of all the points of a sweep have the same segments and
- * repeaters (one scenario file's sections). */
+ * group's, then, when sc has segments (a network), each row's measures
+ * family by family (SWEEP_NET_FAMILIES: 0 the segments and 1 the
+ * repeaters, output.h's output_net_measure_*, in the network's order:
+ * the [repeater] sections, then the hubs' uplinks; with bridges, 2 the
+ * collision domains, named after their first segment, and 3 the bridge
+ * ports, "BRIDGE.SEGMENT", bridgereport.h's measures) and the budget's
+ * figures (sweep_budget_name: the same at every replication, a function
+ * of the point's network; NaN where the budget defines none). Points may
+ * have different networks (topology = switch builds a link per station;
+ * a swept topology has one at some points only): the CSV and the figure
+ * find each column by its name at each point (sweep_value_find). */
+#define SWEEP_NET_FAMILIES 4
 size_t sweep_run_width(const scenario *sc);
 /* Where the network's values begin (sweep_run_width without one). */
 size_t sweep_net_from(const scenario *sc);
-/* Where a run of sc records measure j of row i of a network family
- * (output.h: 0 segments, 1 repeaters), or -1. */
+/* The rows of a family in sc's network (0 without segments), a row's
+ * name ("backbone", "r1", "switch.link3"), a family's measures. */
+uint32_t sweep_net_rows(const scenario *sc, int family);
+void sweep_net_row_name(const scenario *sc, int family, uint32_t i, char *buf, size_t len);
+size_t sweep_net_measure_count(int family);
+const char *sweep_net_measure_name(int family, size_t j);
+/* Where a run of sc records measure j of row i of a network family, or
+ * -1. */
 int sweep_net_value_find(const scenario *sc, int family, uint32_t i, size_t j);
 /* The budget's figures: "pdv_bits", "pdv_limit_bits", "pvv_bits",
  * "model_round_trip_bits" (budget.h); sweep_budget_values fills them
@@ -190,7 +201,9 @@ const char *sweep_budget_name(size_t j);
 void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t len);
 /* Where a run of sc records a measure ("throughput"), a group's
  * ("rogue.share"), a segment's or a repeater's ("backbone.collisions"),
- * or a budget figure ("pdv_bits", with a network), or -1. */
+ * a domain's ("lab.domain_throughput"), a bridge port's
+ * ("switch.link1.queue_delay_mean_us"), or a budget figure ("pdv_bits",
+ * with a network), or -1. */
 int sweep_value_find(const scenario *sc, const char *name);
 
 typedef struct sweep_options {

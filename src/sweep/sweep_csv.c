@@ -84,7 +84,9 @@ static void col_phy(const scenario *sc, char *buf, size_t len)
 }
 static void col_topology(const scenario *sc, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star");
+    snprintf(buf, len, "%s", sc->switch_topology              ? "switch"
+                             : sc->phy.topology == TOPOLOGY_BUS ? "bus"
+                                                                : "star");
 }
 static void col_traffic(const scenario *sc, char *buf, size_t len)
 {
@@ -99,7 +101,9 @@ static void col_frame_size(const scenario *sc, char *buf, size_t len)
 }
 static void col_dest(const scenario *sc, char *buf, size_t len)
 {
-    if (sc->traffic.dest == DEST_SERVER)
+    if (sc->traffic.dest == DEST_LOCAL)
+        scenario_dest_text(&sc->traffic, buf, len);
+    else if (sc->traffic.dest == DEST_SERVER)
         snprintf(buf, len, "server:%u", sc->traffic.server + 1);
     else
         snprintf(buf, len, "%s", sc->traffic.dest == DEST_BROADCAST ? "broadcast" : "random");
@@ -197,24 +201,77 @@ static void csv_real(FILE *f, double v)
         fputc(',', f);
 }
 
-static void write_scenario_fields(FILE *f, const scenario *sc)
+/* The scenario's fields; with a switch at some point, `duplex` after
+ * `topology` (half on a bus or a star, which are). */
+static void write_scenario_fields(FILE *f, const sweep_csv_layout *l, const scenario *sc)
 {
     for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++) {
         char buf[SCENARIO_PATH_MAX + 16];
         scenario_columns[i].fn(sc, buf, sizeof buf);
         csv_field(f, buf, i == 0);
+        if (l->switched && scenario_columns[i].fn == col_topology)
+            csv_field(f, sc->switch_topology && sc->duplex_full ? "full" : "half", false);
     }
 }
 
-void sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
-                           size_t n_points)
+static void write_scenario_names(FILE *f, const sweep_csv_layout *l)
 {
+    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++) {
+        csv_field(f, scenario_columns[i].name, i == 0);
+        if (l->switched && scenario_columns[i].fn == col_topology)
+            csv_field(f, "duplex", false);
+    }
+}
+
+/* Adds family fam's row `name` to the layout's network rows unless it is
+ * there. Returns 0, or -1 out of memory. */
+static int add_net_row(sweep_csv_layout *l, int fam, const char *name)
+{
+    for (size_t i = 0; i < l->n_net_rows; i++)
+        if (l->net_rows[i].family == fam && strcmp(l->net_rows[i].name, name) == 0)
+            return 0;
+    sweep_csv_net_row *rows = realloc(l->net_rows, sizeof *rows * (l->n_net_rows + 1));
+    if (rows == NULL)
+        return -1;
+    l->net_rows = rows;
+    rows[l->n_net_rows].family = fam;
+    snprintf(rows[l->n_net_rows].name, sizeof rows[l->n_net_rows].name, "%s", name);
+    l->n_net_rows++;
+    return 0;
+}
+
+int sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
+                          size_t n_points)
+{
+    memset(l, 0, sizeof *l);
     l->grid = g;
     l->first = n_points > 0 ? &points[0] : NULL;
-    l->responses = false;
     for (size_t p = 0; p < n_points && !l->responses; p++)
         for (uint32_t k = 0; k < points[p].n_named; k++)
             l->responses |= points[p].groups[k].reply.on;
+    for (size_t p = 0; p < n_points; p++) {
+        l->switched |= points[p].switch_topology;
+        l->network |= points[p].net.n_segments > 0;
+    }
+    /* Family by family, the rows of every point in order of appearance. */
+    for (int fam = 0; fam < SWEEP_NET_FAMILIES; fam++)
+        for (size_t p = 0; p < n_points; p++)
+            for (uint32_t i = 0; i < sweep_net_rows(&points[p], fam); i++) {
+                char name[sizeof l->net_rows->name];
+                sweep_net_row_name(&points[p], fam, i, name, sizeof name);
+                if (add_net_row(l, fam, name) != 0) {
+                    sweep_csv_layout_free(l);
+                    return -1;
+                }
+            }
+    return 0;
+}
+
+void sweep_csv_layout_free(sweep_csv_layout *l)
+{
+    free(l->net_rows);
+    l->net_rows = NULL;
+    l->n_net_rows = 0;
 }
 
 /* Whether group measure j has a column: the responses need a group that
@@ -308,34 +365,40 @@ static void write_group_names(FILE *f, const sweep_csv_layout *l, bool ci)
         }
 }
 
-/* A network's columns: each segment's and each repeater's measures as
- * "NAME.measure" (with "NAME.measure_ci95" on the points' rows), then
- * the budget's figures and verdict, the same at every replication of a
- * point (no interval). Nothing without segments. */
-static bool has_network(const sweep_csv_layout *l)
-{
-    return l->first != NULL && l->first->net.n_segments > 0;
-}
-
+/* A network's columns: each segment's, repeater's, collision domain's
+ * and bridge port's measures as "NAME.measure" (with "NAME.measure_ci95"
+ * on the points' rows), over the rows of every point, then the budget's
+ * figures and verdict, the same at every replication of a point (no
+ * interval). A point without a row has empty fields there. Nothing when
+ * no point has segments. */
 static void write_net_names(FILE *f, const sweep_csv_layout *l, bool ci)
 {
-    if (!has_network(l))
+    if (!l->network)
         return;
-    const network *net = &l->first->net;
-    for (int fam = 0; fam < OUTPUT_NET_FAMILIES; fam++) {
-        uint32_t n = fam == 0 ? net->n_segments : net->n_repeaters;
-        for (uint32_t i = 0; i < n; i++)
-            for (size_t j = 0; j < output_net_measure_count(fam); j++) {
-                const char *row = fam == 0 ? net->segments[i].name : net->repeaters[i].name;
-                const char *mn = output_net_measure_name(fam, j);
-                fprintf(f, ",%s.%s", row, mn);
-                if (ci)
-                    fprintf(f, ",%s.%s_ci95", row, mn);
-            }
+    for (size_t i = 0; i < l->n_net_rows; i++) {
+        const sweep_csv_net_row *row = &l->net_rows[i];
+        for (size_t j = 0; j < sweep_net_measure_count(row->family); j++) {
+            const char *mn = sweep_net_measure_name(row->family, j);
+            fprintf(f, ",%s.%s", row->name, mn);
+            if (ci)
+                fprintf(f, ",%s.%s_ci95", row->name, mn);
+        }
     }
     for (size_t j = 0; j < sweep_budget_count(); j++)
         fprintf(f, ",%s", sweep_budget_name(j));
     fputs(",verdict", f);
+}
+
+/* The index of family fam's row `name` in sc, or -1. */
+static long net_row_index(const scenario *sc, int fam, const char *name)
+{
+    for (uint32_t i = 0; i < sweep_net_rows(sc, fam); i++) {
+        char row[sizeof ((sweep_csv_net_row *)0)->name];
+        sweep_net_row_name(sc, fam, i, row, sizeof row);
+        if (strcmp(row, name) == 0)
+            return (long)i;
+    }
+    return -1;
 }
 
 /* The values of those columns: rep < 0, the point's (mean and interval);
@@ -343,28 +406,32 @@ static void write_net_names(FILE *f, const sweep_csv_layout *l, bool ci)
 static void write_net_values(FILE *f, const sweep_csv_layout *l, const scenario *sc,
                              const sweep_result *r, long rep)
 {
-    if (!has_network(l))
+    if (!l->network)
         return;
-    const network *net = &sc->net;
     size_t w = sweep_result_width(r);
-    for (int fam = 0; fam < OUTPUT_NET_FAMILIES; fam++) {
-        uint32_t n = fam == 0 ? net->n_segments : net->n_repeaters;
-        for (uint32_t i = 0; i < n; i++)
-            for (size_t j = 0; j < output_net_measure_count(fam); j++) {
-                int k = sweep_net_value_find(sc, fam, i, j);
-                double mean = NAN, ci = NAN;
-                if (k >= 0 && rep < 0)
-                    sweep_point_value(r, (size_t)k, &mean, &ci);
-                else if (k >= 0)
-                    mean = r->values[(size_t)rep * w + (size_t)k];
-                csv_real(f, mean);
-                if (rep < 0)
-                    csv_real(f, ci);
-            }
+    for (size_t i = 0; i < l->n_net_rows; i++) {
+        const sweep_csv_net_row *row = &l->net_rows[i];
+        long at = net_row_index(sc, row->family, row->name);
+        for (size_t j = 0; j < sweep_net_measure_count(row->family); j++) {
+            int k = at >= 0 ? sweep_net_value_find(sc, row->family, (uint32_t)at, j) : -1;
+            double mean = NAN, ci = NAN;
+            if (k >= 0 && rep < 0)
+                sweep_point_value(r, (size_t)k, &mean, &ci);
+            else if (k >= 0)
+                mean = r->values[(size_t)rep * w + (size_t)k];
+            csv_real(f, mean);
+            if (rep < 0)
+                csv_real(f, ci);
+        }
     }
     double v[8];
-    char verdict[600];
-    sweep_budget_values(sc, v, verdict, sizeof verdict);
+    char verdict[600] = "";
+    if (sc->net.n_segments > 0) {
+        sweep_budget_values(sc, v, verdict, sizeof verdict);
+    } else {
+        for (size_t j = 0; j < sweep_budget_count(); j++)
+            v[j] = NAN;
+    }
     for (size_t j = 0; j < sweep_budget_count(); j++)
         csv_real(f, v[j]);
     csv_field(f, verdict, false);
@@ -372,8 +439,7 @@ static void write_net_values(FILE *f, const sweep_csv_layout *l, const scenario 
 
 void sweep_csv_header(FILE *f, const sweep_csv_layout *l)
 {
-    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
-        csv_field(f, scenario_columns[i].name, i == 0);
+    write_scenario_names(f, l);
     write_keyed_names(f, l);
     write_group_spec_names(f, l);
     fputs(",point,reps,seed,master_seed,precision_met", f);
@@ -392,7 +458,7 @@ void sweep_csv_header(FILE *f, const sweep_csv_layout *l)
 void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_t p,
                    const sweep_result *r, const sweep_options *so)
 {
-    write_scenario_fields(f, sc);
+    write_scenario_fields(f, l, sc);
     write_keyed_fields(f, l, p);
     write_group_specs(f, l, sc);
     fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s", p, r->n_reps,
@@ -430,8 +496,7 @@ void sweep_csv_row(FILE *f, const sweep_csv_layout *l, const scenario *sc, size_
 
 void sweep_csv_reps_header(FILE *f, const sweep_csv_layout *l)
 {
-    for (size_t i = 0; i < N_SCENARIO_COLUMNS; i++)
-        csv_field(f, scenario_columns[i].name, i == 0);
+    write_scenario_names(f, l);
     write_keyed_names(f, l);
     write_group_spec_names(f, l);
     fputs(",point,rep,seed", f);
@@ -447,7 +512,7 @@ void sweep_csv_reps_rows(FILE *f, const sweep_csv_layout *l, const scenario *sc,
 {
     size_t m = sweep_measure_count(), w = sweep_result_width(r);
     for (uint32_t rep = 0; rep < r->n_reps; rep++) {
-        write_scenario_fields(f, sc);
+        write_scenario_fields(f, l, sc);
         write_keyed_fields(f, l, p);
         write_group_specs(f, l, sc);
         fprintf(f, ",%zu,%" PRIu32 ",%" PRIu64, p, rep, sweep_seed(master, p, rep));

@@ -23,20 +23,36 @@
  * as `run --group` takes it at that point, so that a row re-runs with
  * run) and each group's measures (sweep_group_measure_at) as
  * "NAME.measure" (the response times only when some group of some point
- * answers). The groups are the same at every point of a sweep. With
- * segments (a network, the same sections at every point), each segment's
- * and each repeater's measures as "NAME.measure" (output.h's table), then
- * the budget's pdv_bits, pdv_limit_bits, pvv_bits, model_round_trip_bits
- * (sweep_budget_name) and verdict, which are the point's network's and
- * have no interval. */
+ * answers). The groups are the same at every point of a sweep. When some
+ * point has segments (a network), each segment's, repeater's, collision
+ * domain's and bridge port's measures as "NAME.measure" (sweep.h's
+ * families), over the rows of every point in order of appearance (the
+ * networks may differ: topology = switch has a link per station, a swept
+ * topology a network at some points only; a point without the row has
+ * empty fields), then the budget's pdv_bits, pdv_limit_bits, pvv_bits,
+ * model_round_trip_bits (sweep_budget_name) and verdict, which are the
+ * point's network's and have no interval. When some point is a switch
+ * (topology = switch), the scenario's columns say so ("switch") and a
+ * `duplex` column follows `topology`. */
+typedef struct sweep_csv_net_row {
+    int family;
+    char name[80];
+} sweep_csv_net_row;
+
 typedef struct sweep_csv_layout {
     const sweep_grid *grid;
     const scenario *first;  /* the first point: the group names */
     bool responses;
+    bool switched;          /* some point is topology = switch: a duplex column */
+    bool network;           /* some point has segments */
+    sweep_csv_net_row *net_rows; /* owned */
+    size_t n_net_rows;
 } sweep_csv_layout;
 
-void sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
-                           size_t n_points);
+/* Returns 0, or -1 out of memory. Free with sweep_csv_layout_free. */
+int sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
+                          size_t n_points);
+void sweep_csv_layout_free(sweep_csv_layout *l);
 
 /* The header line, then one row for point p of the grid. */
 void sweep_csv_header(FILE *f, const sweep_csv_layout *l);

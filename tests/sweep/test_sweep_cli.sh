@@ -26,6 +26,11 @@
 #            repeater's key as an axis (backbone.length, r1.delay), and
 #            the cascaded-hubs and five-four-three presets give the
 #            outcomes their headers document (default seed);
+#   bridges  the hub-vs-switch, server-port and two-departments presets,
+#            shrunk: a swept topology and duplex (a network at some
+#            points only, the bridge ports' columns), dest = local:P as
+#            an axis, and the outcomes their headers document (default
+#            seed); hub-vs-switch's rows re-run alone with `run`;
 #   groups   sweeps over any key (--grid), group keys and the per-group
 #            columns: the weakest-link, mixed-storm and file-server
 #            presets give the outcomes they document (exact counts with
@@ -195,6 +200,8 @@ presets)
         # Shrunk: short runs, few replications, the preset's grid (an
         # outage shrunk with the run, so that it still falls inside it).
         shrink=(--duration 2ms --stations 2,5)
+        # A key that moves with the stations (+load) keeps their list.
+        "$EXE" presets --show "$name" | grep -q '^+' && shrink=(--duration 2ms)
         "$EXE" presets --show "$name" | grep -q '^outage' && shrink+=(--outage 0.5ms+0.5ms)
         # With groups the stations are the groups' own: the grid is kept,
         # and the runs long enough for a request to get its reply.
@@ -317,7 +324,7 @@ PY
     [ -e u.csv ] && fail "u.csv written"
     "$EXE" sweep --quiet --scenario net.ini --grid nowhere.length=5 --csv u.csv 2> err.txt
     [ $? -eq 2 ] || fail "nowhere.length: not exit 2"
-    grep -q "no group, segment or repeater nowhere" err.txt || fail "nowhere: $(cat err.txt)"
+    grep -q "no group, segment, repeater or bridge nowhere" err.txt || fail "nowhere: $(cat err.txt)"
 
     # cascaded-hubs: the budget's figures of Clause 29 (the standard's
     # worked example among them) and the model's late collisions with
@@ -370,6 +377,93 @@ assert "5 repeaters" in rows[4]["verdict"] and "repeaters" not in rows[3]["verdi
 lost = [float(r["frames_corrupted"]) for r in rows]
 assert lost[:5] == [0] * 5 and lost[5] > 0 and lost[6] > 0, lost
 print("five-four-three: lost %s" % lost)
+PY
+    ;;
+bridges)
+    # hub-vs-switch, shrunk (N = 2 and 8, 100 ms, one replication, the
+    # default seed): the topology and the duplex as a swept series, a
+    # link per station at the switch points only; the full-duplex switch
+    # never collides and carries more than one link at N = 8, the hub
+    # stays below 1; every row re-runs alone with `run`.
+    sweep --preset hub-vs-switch --grid stations=2,8 --grid +load=0.6,2.4 --duration 100ms \
+        --reps 1 --csv hs.csv --plot hs.svg || fail "hub-vs-switch"
+    python3 "$HERE/check_rows.py" "$EXE" hs.csv || fail "hs.csv: rows do not re-run"
+    python3 "$HERE/check_plot.py" hs.svg "switch with full-duplex links" \
+        "one hub (one collision domain)" "aggregate throughput (frame bits / one link's rate)" \
+        "mean delay, queue to destination (µs)" || fail "hs.svg"
+    python3 - hs.csv <<'PY' || fail "hub-vs-switch outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+head = list(rows[0].keys())
+assert head.index("topology") + 1 == head.index("duplex"), head[:6]
+pt = {(r["topology"], r["duplex"], int(r["stations"])): r for r in rows}
+assert sorted(pt) == sorted((t, d, n) for t, d in (("star", "half"), ("switch", "half"),
+                                                    ("switch", "full")) for n in (2, 8))
+for n in (2, 8):
+    assert pt[("star", "half", n)]["link1.frames_sent"] == ""  # no switch, no link
+    assert float(pt[("switch", "full", n)]["collisions"]) == 0
+    assert float(pt[("switch", "full", n)]["link1.domain_collisions"]) == 0
+hub, half, full = (float(pt[k + (8,)]["throughput"]) for k in
+                   (("star", "half"), ("switch", "half"), ("switch", "full")))
+assert hub < 1 < half and 1 < full, (hub, half, full)
+assert full > 2 * hub, (hub, full)
+assert float(pt[("star", "half", 8)]["collisions"]) > 0
+assert float(pt[("switch", "half", 8)]["collisions"]) > 0
+assert float(pt[("star", "half", 8)]["mean_delay_us"]) > \
+    10 * float(pt[("switch", "full", 8)]["mean_delay_us"])
+# the eight links: as many ports, each its own collision domain
+assert "link8.frames_sent" in head and "switch.link8.queue_delay_mean_us" in head
+assert "link8.domain_throughput" in head and "link9.frames_sent" not in head
+print("hub-vs-switch at N = 8: hub %.3f, half %.3f, full %.3f" % (hub, half, full))
+PY
+    # server-port, shrunk (K = 2, 8 and 20 clients, 300 ms): the hub
+    # collides, the full-duplex switch never does; the switch's port to
+    # the server (switch.link1) queues longer as K grows; the figure
+    # says the hub has no such port.
+    sweep --preset server-port --grid client.stations=2,8,20 --grid +client.load=0.1,0.4,1 \
+        --duration 300ms --reps 1 --csv sp.csv --plot sp.svg || fail "server-port"
+    python3 "$HERE/check_plot.py" sp.svg "switch.link1: mean queue delay (µs)" \
+        "one hub (one collision domain): not in its network (no such segment or port)" \
+        || fail "sp.svg"
+    python3 - sp.csv <<'PY' || fail "server-port outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+pt = {(r["topology"], r["duplex"], int(r["client.stations"])): r for r in rows}
+for k in (2, 8, 20):
+    assert pt[("star", "half", k)]["switch.link1.queue_delay_mean_us"] == ""
+    assert float(pt[("switch", "full", k)]["collisions"]) == 0
+assert float(pt[("star", "half", 20)]["collisions"]) > 0
+for d in ("half", "full"):
+    q = [float(pt[("switch", d, k)]["switch.link1.queue_delay_mean_us"]) for k in (2, 8, 20)]
+    assert q[0] < q[1] < q[2], (d, q)
+    assert q[2] > 5 * q[0], (d, q)
+# every client's frame goes to the server: the port to it forwards them all
+full = pt[("switch", "full", 20)]
+assert float(full["switch.link1.frames_sent"]) > 0
+assert float(full["server.frames_ok"]) > 0 and float(full["client.responses"]) > 0
+print("server-port: queue at the server's port %s us" %
+      [pt[("switch", "full", k)]["switch.link1.queue_delay_mean_us"] for k in (2, 8, 20)])
+PY
+    # two-departments, shrunk (p = 0, 0.5 and 1, 200 ms): the repeater
+    # keeps one channel whatever p; the bridge carries about twice as
+    # much when every frame stays in its department, far less when all
+    # cross, where its port's queue drops frames.
+    sweep --preset two-departments --grid dest=local:0,local:0.5,local:1 --duration 200ms \
+        --reps 1 --csv td.csv --plot td.svg || fail "two-departments"
+    python3 "$HERE/check_plot.py" td.svg "joined by a bridge (two collision domains)" \
+        || fail "td.svg"
+    python3 - td.csv <<'PY' || fail "two-departments outcomes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+pt = {(r["east.segment"], r["dest"]): float(r["throughput"]) for r in rows}
+rep = [pt[("east-r", "local:%s" % p)] for p in ("0", "0.5", "1")]
+bri = [pt[("east-b", "local:%s" % p)] for p in ("0", "0.5", "1")]
+assert all(0.85 < s < 1 for s in rep), rep
+assert bri[0] < 0.5 * rep[0] and bri[0] < bri[1] < bri[2], bri
+assert 1.7 * rep[2] < bri[2] < 2, (rep, bri)  # two links at most
+drop = {r["dest"]: float(r["b.east-b.frames_dropped"]) for r in rows if r["east.segment"] == "east-b"}
+assert drop["local:0"] > drop["local:1"], drop
+print("two-departments: repeater %s, bridge %s" % (rep, bri))
 PY
     ;;
 groups)

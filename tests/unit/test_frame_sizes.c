@@ -157,6 +157,59 @@ static void test_destinations(void **state)
     assert_int_equal(traffic_dest_draw(&t, 1, 5, &r), FRAME_BROADCAST);
 }
 
+/* dest = local:P among 10 stations, the sender's group stations 3..6:
+ * P of the frames to the group's 3 others, the rest to the 6 stations
+ * outside it, each side uniform (seed fixed: 100000 draws, the share
+ * within 5 sigma of P, each side's chi-square p-value above 1e-4);
+ * local:0 never stays, local:1 always does, never the sender itself. */
+static void test_local_destinations(void **state)
+{
+    (void)state;
+    traffic_config t;
+    memset(&t, 0, sizeof t);
+    t.dest = DEST_LOCAL;
+    t.group_first = 3;
+    t.group_count = 4;
+    rng r;
+    rng_seed(&r, 2026, 7);
+    const double shares[] = {0.8, 0.25, 0.0, 1.0};
+    for (size_t c = 0; c < sizeof shares / sizeof shares[0]; c++) {
+        t.local_p = shares[c];
+        const uint32_t self = 4;
+        uint64_t count[10] = {0}, in = 0;
+        const uint64_t draws = 100000;
+        for (uint64_t k = 0; k < draws; k++) {
+            uint32_t d = traffic_dest_draw(&t, self, 10, &r);
+            assert_true(d < 10);
+            assert_int_not_equal(d, self);
+            count[d]++;
+            in += d >= 3 && d <= 6;
+        }
+        double p = shares[c], sigma = sqrt(p * (1 - p) / (double)draws);
+        double got = (double)in / (double)draws;
+        print_message("local:%g: %.4f stayed in the group\n", p, got);
+        if (p == 0 || p == 1)
+            assert_true(got == p);
+        else
+            assert_true(fabs(got - p) < 5 * sigma);
+        double chi_in = 0, chi_out = 0;
+        for (uint32_t i = 0; i < 10; i++) {
+            if (i == self)
+                continue;
+            bool mine = i >= 3 && i <= 6;
+            double e = mine ? (double)in / 3.0 : (double)(draws - in) / 6.0;
+            if (e > 0) {
+                double x = ((double)count[i] - e) * ((double)count[i] - e) / e;
+                *(mine ? &chi_in : &chi_out) += x;
+            }
+        }
+        if (p > 0)
+            assert_true(mu_chi2_pvalue(chi_in, 2) > 1e-4);
+        if (p < 1)
+            assert_true(mu_chi2_pvalue(chi_out, 5) > 1e-4);
+    }
+}
+
 /* Load 0.5 at 10 Mb/s, 4 stations, frames drawn from [64, 1518] (mean 791
  * octets, 6328 bits): 0.5 x 1e7 / (4 x 6328) = 197.535 frames per second
  * per station, a mean gap of 5.0624 ms. Poisson: 20 000 gaps, mean within
@@ -238,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_range_both_ends),
         cmocka_unit_test(test_mix_weights),
         cmocka_unit_test(test_destinations),
+        cmocka_unit_test(test_local_destinations),
         cmocka_unit_test(test_arrival_rate),
         cmocka_unit_test(test_padded_mean),
     };
