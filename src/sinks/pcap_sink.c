@@ -50,6 +50,8 @@
 #define PCAP_SINK_SNAPLEN 65535
 #define NA_HEADER_BYTES 4          /* netANALYZER status header */
 #define NA_MAX_FRAME_BYTES 4095    /* its 12-bit length field */
+#define NA_ERROR_BITS 0xFFu        /* bits 0-7 */
+#define NA_RX_ERROR (1u << 0)      /* the PHY's receive error (MII RX_ER) */
 #define NA_ALIGNMENT_ERROR (1u << 1)
 #define NA_FCS_ERROR (1u << 2)
 #define NA_SHORT_FRAME (1u << 5)
@@ -689,6 +691,10 @@ static void add_record(pcap_sink *s, const record_src *src)
                 flags |= PCAPNG_EPB_CRC_ERROR;
             if (len < 64)
                 flags |= PCAPNG_EPB_TOO_SHORT;
+            /* A fragment whose octets read as a right frame (below) is
+             * still one: the receiver saw the collision. */
+            if (collided && flags == 0)
+                flags |= PCAPNG_EPB_SYMBOL_ERROR;
         }
         record_story(s, src, (char *)data + hl + len);
     }
@@ -697,6 +703,14 @@ static void add_record(pcap_sink *s, const record_src *src)
             status |= NA_FCS_ERROR;
         if (len < 64)
             status |= NA_SHORT_FRAME;
+        /* A fragment always carries an error bit. Its octets alone can
+         * read as a right frame: at 1 Gb/s a collision in the carrier
+         * extension leaves the whole frame, and a jam shorter than an
+         * octet (a jam-bits override) is dropped as dribble bits, so the
+         * FCS is right and the length 64 or more. The PHY's receive error
+         * (on a GMII, a carrier-extend error) says it then. */
+        if (collided && (status & NA_ERROR_BITS) == 0)
+            status |= NA_RX_ERROR;
         uint32_t pre = hl - NA_HEADER_BYTES; /* preamble and SFD octets, if recorded */
         if (pre > 0) {
             status |= NA_TRANSPARENT;
