@@ -50,6 +50,8 @@
 #define PCAP_SINK_SNAPLEN 65535
 #define NA_HEADER_BYTES 4          /* netANALYZER status header */
 #define NA_MAX_FRAME_BYTES 4095    /* its 12-bit length field */
+#define NA_ERROR_BITS 0xFFu        /* bits 0-7 */
+#define NA_RX_ERROR (1u << 0)      /* the PHY's receive error (MII RX_ER) */
 #define NA_ALIGNMENT_ERROR (1u << 1)
 #define NA_FCS_ERROR (1u << 2)
 #define NA_SHORT_FRAME (1u << 5)
@@ -65,6 +67,14 @@ typedef struct open_tx {
     uint64_t backoff_slots;  /* drawn before this attempt */
     bool late;               /* its collision was late */
 } open_tx;
+
+/* A transmission's start, in the heap of starts (horizon_at). */
+typedef struct start_key {
+    sim_time probe_start;
+    uint64_t tx_id;
+} start_key;
+
+#define NO_TX UINT64_MAX     /* an empty slot of the open map (no trace uses it) */
 
 typedef struct record {
     sim_time stamp;          /* probe_start, ps */
@@ -94,8 +104,19 @@ struct pcap_sink {
     uint32_t n_segments;     /* of fmt.network, 0 without a network */
     char err[512];           /* sticky first error, "" when none */
 
+    /* Transmissions under way, in no order; found by tx_id through the
+     * map (open addressing, map_cap a power of two, at most half full),
+     * and the earliest probe_start through the heap of starts, whose
+     * entries of ended transmissions are dropped when they come on top.
+     * Each event then costs O(log n), not O(n): thousands of stations
+     * colliding at once made the sink quadratic. */
     open_tx *open;
     size_t n_open, cap_open;
+    uint64_t *map_ids;
+    size_t *map_at;          /* index in open[] */
+    size_t map_cap;
+    start_key *starts;
+    size_t n_starts, cap_starts;
     record *heap;
     size_t n_heap, cap_heap;
 
@@ -131,6 +152,9 @@ static void sink_free(pcap_sink *s)
         free(s->heap[i].data);
     free(s->heap);
     free(s->open);
+    free(s->map_ids);
+    free(s->map_at);
+    free(s->starts);
     outfile_discard(&s->out);
     free(s->path);
     if (s->dead)
@@ -549,40 +573,196 @@ static void flush_before(pcap_sink *s, sim_time horizon)
     }
 }
 
-static sim_time horizon_at(const pcap_sink *s, sim_time now)
+/* The open map's home slot of a transmission id. */
+static size_t map_home(const pcap_sink *s, uint64_t id)
 {
-    sim_time h = now;
-    for (size_t i = 0; i < s->n_open; i++)
-        if (s->open[i].probe_start < h)
-            h = s->open[i].probe_start;
-    return h;
+    uint64_t h = id * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h ^ h >> 32) & (s->map_cap - 1);
 }
 
-static void on_tx_start(pcap_sink *s, const trace_event *ev)
+/* The map's slot holding id, or the empty slot where it would go. */
+static size_t map_slot(const pcap_sink *s, uint64_t id)
+{
+    size_t i = map_home(s, id);
+    while (s->map_ids[i] != NO_TX && s->map_ids[i] != id)
+        i = (i + 1) & (s->map_cap - 1);
+    return i;
+}
+
+/* Empties slot i, moving back the entries after it that belong before. */
+static void map_remove(pcap_sink *s, size_t i)
+{
+    size_t mask = s->map_cap - 1;
+    for (size_t j = (i + 1) & mask; s->map_ids[j] != NO_TX; j = (j + 1) & mask) {
+        size_t k = map_home(s, s->map_ids[j]);
+        /* The entry at j may fill i unless its home lies in (i, j]. */
+        bool stays = i < j ? (k > i && k <= j) : (k > i || k <= j);
+        if (!stays) {
+            s->map_ids[i] = s->map_ids[j];
+            s->map_at[i] = s->map_at[j];
+            i = j;
+        }
+    }
+    s->map_ids[i] = NO_TX;
+}
+
+/* Makes room for one more open transmission. Returns 0 or -1. */
+static int open_reserve(pcap_sink *s)
 {
     if (s->n_open == s->cap_open) {
         size_t cap = s->cap_open ? 2 * s->cap_open : 8;
         open_tx *o = realloc(s->open, cap * sizeof *o);
-        if (!o) {
-            set_errno(s, ENOMEM);
-            return;
-        }
+        if (!o)
+            return -1;
         s->open = o;
         s->cap_open = cap;
     }
-    s->open[s->n_open++] = (open_tx){
+    if (2 * (s->n_open + 1) > s->map_cap) {
+        size_t cap = s->map_cap ? 2 * s->map_cap : 16;
+        uint64_t *ids = malloc(cap * sizeof *ids);
+        size_t *at = malloc(cap * sizeof *at);
+        if (!ids || !at) {
+            free(ids);
+            free(at);
+            return -1;
+        }
+        free(s->map_ids);
+        free(s->map_at);
+        s->map_ids = ids;
+        s->map_at = at;
+        s->map_cap = cap;
+        for (size_t i = 0; i < cap; i++)
+            ids[i] = NO_TX;
+        for (size_t k = 0; k < s->n_open; k++) {
+            size_t i = map_slot(s, s->open[k].tx_id);
+            ids[i] = s->open[k].tx_id;
+            at[i] = k;
+        }
+    }
+    if (s->n_starts == s->cap_starts) {
+        size_t cap = s->cap_starts ? 2 * s->cap_starts : 16;
+        start_key *h = realloc(s->starts, cap * sizeof *h);
+        if (!h)
+            return -1;
+        s->starts = h;
+        s->cap_starts = cap;
+    }
+    return 0;
+}
+
+static bool start_less(const start_key *a, const start_key *b)
+{
+    return a->probe_start < b->probe_start ||
+           (a->probe_start == b->probe_start && a->tx_id < b->tx_id);
+}
+
+static void starts_push(pcap_sink *s, start_key k)
+{
+    size_t i = s->n_starts++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!start_less(&k, &s->starts[p]))
+            break;
+        s->starts[i] = s->starts[p];
+        i = p;
+    }
+    s->starts[i] = k;
+}
+
+static void starts_pop(pcap_sink *s)
+{
+    start_key last = s->starts[--s->n_starts];
+    size_t i = 0, n = s->n_starts;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && start_less(&s->starts[c + 1], &s->starts[c]))
+            c++;
+        if (!start_less(&s->starts[c], &last))
+            break;
+        s->starts[i] = s->starts[c];
+        i = c;
+    }
+    if (n > 0)
+        s->starts[i] = last;
+}
+
+/* The open transmission of tx_id, or NULL. */
+static open_tx *open_find(const pcap_sink *s, uint64_t tx_id)
+{
+    if (s->map_cap == 0)
+        return NULL;
+    size_t i = map_slot(s, tx_id);
+    return s->map_ids[i] == tx_id ? &s->open[s->map_at[i]] : NULL;
+}
+
+/* Removes the open transmission of tx_id, copied to *out; false when none. */
+static bool open_take(pcap_sink *s, uint64_t tx_id, open_tx *out)
+{
+    if (s->map_cap == 0)
+        return false;
+    size_t i = map_slot(s, tx_id);
+    if (s->map_ids[i] != tx_id)
+        return false;
+    size_t k = s->map_at[i];
+    *out = s->open[k];
+    map_remove(s, i);
+    if (k != --s->n_open) {
+        s->open[k] = s->open[s->n_open];
+        s->map_at[map_slot(s, s->open[k].tx_id)] = k;
+    }
+    return true;
+}
+
+/* The earliest probe_start of an open transmission, or now if earlier:
+ * nothing can still be recorded before it. Starts of transmissions
+ * already ended are dropped on the way. */
+static sim_time horizon_at(pcap_sink *s, sim_time now)
+{
+    while (s->n_starts > 0) {
+        const start_key *top = &s->starts[0];
+        const open_tx *o = open_find(s, top->tx_id);
+        if (o != NULL && o->probe_start == top->probe_start)
+            return top->probe_start < now ? top->probe_start : now;
+        starts_pop(s);
+    }
+    return now;
+}
+
+static void on_tx_start(pcap_sink *s, const trace_event *ev)
+{
+    if (open_find(s, ev->tx_id) != NULL)
+        return; /* trace.h: tx_id is unique per transmission */
+    if (s->n_starts >= 2 * s->n_open + 16) {
+        /* Mostly ended ones (a long transmission holds them below it):
+         * rebuilt from the open ones, so the heap stays in proportion. */
+        s->n_starts = 0;
+        for (size_t k = 0; k < s->n_open; k++)
+            starts_push(s, (start_key){s->open[k].probe_start, s->open[k].tx_id});
+    }
+    if (open_reserve(s) != 0) {
+        set_errno(s, ENOMEM);
+        return;
+    }
+    size_t k = s->n_open++;
+    s->open[k] = (open_tx){
         .tx_id = ev->tx_id,
         .probe_start = ev->probe_start,
         .collisions = ev->collisions,
         .backoff_slots = ev->backoff_slots,
     };
+    size_t i = map_slot(s, ev->tx_id);
+    s->map_ids[i] = ev->tx_id;
+    s->map_at[i] = k;
+    starts_push(s, (start_key){ev->probe_start, ev->tx_id});
 }
 
 static void on_collision(pcap_sink *s, const trace_event *ev)
 {
-    for (size_t i = 0; i < s->n_open; i++)
-        if (s->open[i].tx_id == ev->tx_id)
-            s->open[i].late = s->open[i].late || ev->late;
+    open_tx *o = open_find(s, ev->tx_id);
+    if (o != NULL)
+        o->late = o->late || ev->late;
 }
 
 /* What one record holds, from a transmission's TX_END or a relay's
@@ -726,6 +906,10 @@ static void add_record(pcap_sink *s, const record_src *src)
                 flags |= PCAPNG_EPB_CRC_ERROR;
             if (len < 64)
                 flags |= PCAPNG_EPB_TOO_SHORT;
+            /* A fragment whose octets read as a right frame (below) is
+             * still one: the receiver saw the collision. */
+            if (collided && flags == 0)
+                flags |= PCAPNG_EPB_SYMBOL_ERROR;
         }
         record_story(s, src, (char *)data + hl + len);
     }
@@ -734,6 +918,14 @@ static void add_record(pcap_sink *s, const record_src *src)
             status |= NA_FCS_ERROR;
         if (len < 64)
             status |= NA_SHORT_FRAME;
+        /* A fragment always carries an error bit. Its octets alone can
+         * read as a right frame: at 1 Gb/s a collision in the carrier
+         * extension leaves the whole frame, and a jam shorter than an
+         * octet (a jam-bits override) is dropped as dribble bits, so the
+         * FCS is right and the length 64 or more. The PHY's receive error
+         * (on a GMII, a carrier-extend error) says it then. */
+        if (collided && (status & NA_ERROR_BITS) == 0)
+            status |= NA_RX_ERROR;
         uint32_t pre = hl - NA_HEADER_BYTES; /* preamble and SFD octets, if recorded */
         if (pre > 0) {
             status |= NA_TRANSPARENT;
@@ -776,14 +968,11 @@ static bool segment_written(const pcap_sink *s, uint32_t k)
 /* Takes the transmission off the open list; fills what its start fixed. */
 static void close_open(pcap_sink *s, const trace_event *ev, record_src *src)
 {
-    for (size_t i = 0; i < s->n_open; i++) {
-        if (s->open[i].tx_id == ev->tx_id) {
-            src->collisions = s->open[i].collisions;
-            src->backoff_slots = s->open[i].backoff_slots;
-            src->late = s->open[i].late;
-            s->open[i] = s->open[--s->n_open];
-            return;
-        }
+    open_tx o;
+    if (open_take(s, ev->tx_id, &o)) {
+        src->collisions = o.collisions;
+        src->backoff_slots = o.backoff_slots;
+        src->late = o.late;
     }
 }
 

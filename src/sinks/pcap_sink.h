@@ -36,8 +36,14 @@
  *     octets of the frame sent before the jam, then the jam, which names
  *     its sender and attempt (ethframe_make_fragment):
  *     (bits_on_wire - preamble/SFD bits) / 8 octets, rounded down. Normal
- *     collisions give fragments shorter than 64 octets (with the Ethernet
- *     link type, `frame.len < 64` finds them in a plain Wireshark).
+ *     collisions at 10 and 100 Mb/s give fragments shorter than 64 octets
+ *     (with the Ethernet link type, `frame.len < 64` finds them in a plain
+ *     Wireshark); at 1 Gb/s a collision in the carrier extension is not
+ *     late, and its fragment is the whole frame, then the jam. A fragment
+ *     is always flagged in error where the format can say it (pcapng, the
+ *     netANALYZER types), even when its octets read as a right frame (a
+ *     jam shorter than an octet, dropped, after a whole frame): then by
+ *     the receive-error bit and pcapng's symbol-error flag.
  *     `collisions = false` leaves them out.
  * Extension bursts between the frames of a 1 Gb/s burst are not records
  * (they carry no octets), and carrier extension is not part of a record.
@@ -51,7 +57,8 @@
  *     octet on the wire: the preamble and SFD (0x55 ... 0xD5, preamble_bits
  *     / 8 octets), then the frame or fragment as above. Header: error bits
  *     0-7 (bit 2 FCS error: the last 4 octets are not the FCS of the frame
- *     before them; bit 5 frame shorter than 64 octets), bit 9 transparent
+ *     before them; bit 5 frame shorter than 64 octets; bit 0 receive
+ *     error, RX_ER, on a fragment no other bit flags), bit 9 transparent
  *     mode, header version 1 in bits 10-13, the octets after the header in
  *     bits 16-27. Wireshark shows such a record as raw octets with its
  *     status, never hands it to its Ethernet dissector, so a collision

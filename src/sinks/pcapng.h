@@ -41,6 +41,7 @@
 #define PCAPNG_EPB_CRC_ERROR (1u << 24)
 #define PCAPNG_EPB_TOO_LONG (1u << 25)
 #define PCAPNG_EPB_TOO_SHORT (1u << 26)
+#define PCAPNG_EPB_SYMBOL_ERROR (1u << 31)
 
 typedef struct pcapng_interface {
     uint16_t linktype;
