@@ -27,7 +27,7 @@ typedef struct scenario_option {
 } scenario_option;
 
 static const scenario_option scenario_options[] = {
-    {"phy", "NAME", "PHY profile: 10base5, 10base2, 10baset, 100basetx, 1000baset (10base5)"},
+    {"phy", "NAME", "PHY profile: 10base5, 10base2, 10baset, 100basetx, 1000baset (10base5); a group's: its stations' links with topology switch ([segment] sections take `phy` too)"},
     {"stations", "N", "number of stations, 1 to 10000 (8)"},
     {"topology", "bus|star|switch", "override the profile's topology; switch: every station alone on a link to one bridge"},
     {"duplex", "half|full", "topology switch: the links' duplex (half)"},
