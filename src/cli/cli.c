@@ -27,7 +27,7 @@ typedef struct scenario_option {
 } scenario_option;
 
 static const scenario_option scenario_options[] = {
-    {"phy", "NAME", "PHY profile: 10base5, 10base2, 10baset, 100basetx, 1000baset (10base5); a group's: its stations' links with topology switch ([segment] sections take `phy` too)"},
+    {"phy", "NAME", "PHY profile: 10base5, 10base2, 10baset, 100basetx, 1000baset (10base5)"},
     {"stations", "N", "number of stations, 1 to 10000 (8)"},
     {"topology", "bus|star|switch", "override the profile's topology; switch: every station alone on a link to one bridge"},
     {"duplex", "half|full", "topology switch: the links' duplex (half)"},
@@ -325,7 +325,8 @@ void cli_print_help(FILE *f, const cli_command *cmd)
                    "A scenario file is applied first, then the options; in each, phy is "
                    "applied\nfirst because it resets every PHY field to the profile. Groups "
                    "(--group, [group NAME])\ninherit every per-station option they do not "
-                   "set themselves.\n");
+                   "set themselves.\nA group's phy sets its stations' links (topology switch); "
+                   "a [segment]'s phy, that\nsegment's own PHY.\n");
     }
 }
 
