@@ -325,7 +325,8 @@ void cli_print_help(FILE *f, const cli_command *cmd)
                    "A scenario file is applied first, then the options; in each, phy is "
                    "applied\nfirst because it resets every PHY field to the profile. Groups "
                    "(--group, [group NAME])\ninherit every per-station option they do not "
-                   "set themselves.\n");
+                   "set themselves.\nA group's phy sets its stations' links (topology switch); "
+                   "a [segment]'s phy, that\nsegment's own PHY.\n");
     }
 }
 

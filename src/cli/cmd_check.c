@@ -24,6 +24,7 @@ int cmd_check_main(int argc, char **argv)
                    "running it: the segments, the repeaters, the worst path's path delay value\n"
                    "and its limit, the simulation's own round trip, and the verdict. Without\n"
                    "[segment] sections the one bus or star is checked as a single segment.\n"
+                   "Each collision domain is judged at its own rate (a [segment]'s phy).\n"
                    "Over budget is reported, not refused (exit 0).",
         .scenario_options = true,
     };

@@ -260,7 +260,10 @@ static sim_time judge_ps(const engine *e, const phy_timing *t)
 {
     const phy_params *phy = &e->sc.phy;
     uint64_t wire = phy_wire_bits(phy, 8ull * phy->max_frame_bytes, false);
-    return t->preamble_ps + (sim_time)wire * t->bit_ps + t->jam_ps + max_delay(e);
+    sim_time attempt = t->preamble_ps + (sim_time)wire * t->bit_ps + t->jam_ps;
+    if (e->net && segnet_longest_attempt_ps(e->net) > attempt) /* a slower segment */
+        attempt = segnet_longest_attempt_ps(e->net);
+    return attempt + max_delay(e);
 }
 
 int engine_create(const scenario *sc, engine **out, char *err, size_t errlen)

@@ -96,6 +96,7 @@ typedef struct port_run {
 typedef struct rep_run {
     uint32_t first_port, n_ports;
     sim_time delay_ps;
+    sim_time min_out_ps;  /* MIN_OUTPUT_BITS at its segments' rate */
     uint8_t state;        /* R_* */
     uint32_t src;         /* R_REPEAT: the port repeated; R_JAM: the one port left, or NONE */
     uint32_t key;         /* R_REPEAT: what it repeats */
@@ -118,6 +119,10 @@ typedef struct seg_run {
     uint32_t *tap_key;           /* per station tap: its last frame's record */
     uint32_t *none_of;           /* full duplex: every station NONE, for its MAC */
     uint32_t domain;
+    const phy_params *phy;       /* its own (the network's segment's) */
+    backoff_policy **policies;   /* its own PHY's policies, when its slot or limits differ
+                                    from the scenario's: the classes', then its ports' */
+    uint32_t n_policies;
     bool fd;                     /* a full-duplex link */
     uint64_t relayed, corrupted; /* counters since t = 0 */
     uint64_t relayed_at, corrupted_at, collisions_at; /* at the mark */
@@ -152,7 +157,6 @@ typedef struct br_run {
 struct segnet {
     const scenario *sc;
     evq *q;
-    sim_time bit_ps, min_out_ps;
     uint32_t n_seg, n_rep, n_ports, n_all;
     seg_run *seg;
     rep_run *rep;
@@ -799,7 +803,8 @@ static void out_begin(segnet *n, port_run *p, uint8_t out, uint32_t key, sim_tim
 static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
 {
     seg_run *g = &n->seg[p->seg];
-    if (u < p->out_begin + n->min_out_ps) { /* a fragment: extended with jam */
+    sim_time min_out_ps = n->rep[p->rep].min_out_ps;
+    if (u < p->out_begin + min_out_ps) { /* a fragment: extended with jam */
         p->cut = true;
         bump(p);
         if (p->relay_tx != UINT64_MAX) {
@@ -807,7 +812,7 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
             mac_relay_jam(g->mac, p->tap, u, &what);
         }
         n->rep[p->rep].fragments_extended++;
-        push(n, p->out_begin + n->min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
+        push(n, p->out_begin + min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
              out_arg(NONE, p->end_gen, false, ACT_END));
         return;
     }
@@ -1116,10 +1121,9 @@ void segnet_handle(segnet *n, const sim_event *ev)
 
 /* The bridges, their ports (taps after the repeaters' on each segment),
  * and the tree's distances between domains and bridges. */
-static int bridges_create(segnet *n, const scenario *sc, sim_time bit_ps)
+static int bridges_create(segnet *n, const scenario *sc)
 {
     const network *net = &sc->net;
-    (void)bit_ps;
     n->n_br = net->n_bridges;
     n->n_dom = net->n_domains ? net->n_domains : 1;
     for (uint32_t b = 0; b < n->n_br; b++)
@@ -1190,6 +1194,14 @@ static int bridges_create(segnet *n, const scenario *sc, sim_time bit_ps)
     return 0;
 }
 
+/* Segment s's PHY: its own, as scenario_finish resolved it (a network
+ * filled by hand, unresolved, runs at the scenario's). */
+static const phy_params *seg_phy(const scenario *sc, uint32_t s)
+{
+    const phy_params *p = &sc->net.segments[s].phy;
+    return p->rate_bps ? p : &sc->phy;
+}
+
 int segnet_create(const scenario *sc, segnet **out)
 {
     const network *net = &sc->net;
@@ -1198,11 +1210,8 @@ int segnet_create(const scenario *sc, segnet **out)
         return -1;
     *out = n;
     n->no_memory = &n->own_oom;
-    const phy_timing t = phy_timing_of(&sc->phy);
     n->sc = sc;
     n->marked = sc->warmup <= 0; /* no warm-up: the window opens at 0 (the marks are 0) */
-    n->bit_ps = t.bit_ps;
-    n->min_out_ps = MIN_OUTPUT_BITS * t.bit_ps;
     n->n_seg = net->n_segments;
     n->n_rep = net->n_repeaters;
     n->n_all = sc->n_stations;
@@ -1230,13 +1239,17 @@ int segnet_create(const scenario *sc, segnet **out)
         n->seg[s].n_taps = n->seg[s].n_st;
         n->seg[s].domain = net->segments[s].domain;
         n->seg[s].fd = net->segments[s].full_duplex;
+        n->seg[s].phy = seg_phy(sc, s);
         n->fd_any |= n->seg[s].fd;
     }
     uint32_t pi = 0;
     for (uint32_t r = 0; r < n->n_rep; r++) {
         const net_repeater *nr = &net->repeaters[r];
+        /* its bit time: its segments' (one rate, network.c) */
+        sim_time bit_ps = phy_bit_ps(seg_phy(sc, nr->ports[0].segment));
         n->rep[r] = (rep_run){.first_port = pi, .n_ports = nr->n_ports,
-                              .delay_ps = (sim_time)nr->delay_bits * t.bit_ps, .src = NONE,
+                              .delay_ps = (sim_time)nr->delay_bits * bit_ps,
+                              .min_out_ps = MIN_OUTPUT_BITS * bit_ps, .src = NONE,
                               .decide_at = {-1, -1}};
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
             uint32_t s = nr->ports[k].segment;
@@ -1247,7 +1260,7 @@ int segnet_create(const scenario *sc, segnet **out)
     }
     for (uint32_t s = 0; s < n->n_seg; s++)
         n->seg[s].rp_end = n->seg[s].n_taps;
-    if (bridges_create(n, sc, t.bit_ps) != 0)
+    if (bridges_create(n, sc) != 0)
         return -1;
     for (uint32_t s = 0; s < n->n_seg; s++) {
         seg_run *g = &n->seg[s];
@@ -1264,7 +1277,8 @@ int segnet_create(const scenario *sc, segnet **out)
             free(pos);
             return -1;
         }
-        phy_params cable = sc->phy; /* the segment's own cable */
+        const phy_timing t = phy_timing_of(g->phy); /* the segment's own */
+        phy_params cable = *g->phy; /* the segment's own cable */
         cable.velocity_c = ns->velocity_c;
         uint32_t tap = 0;
         for (uint32_t i = 0; i < n->n_all; i++) {
@@ -1335,6 +1349,52 @@ int segnet_create(const scenario *sc, segnet **out)
     return 0;
 }
 
+/* A segment whose PHY's slotTime or limits differ from the scenario's
+ * (a segment's own `phy`) gets policies of its own, built from each
+ * group's spec (class k is group k's, engine.c) and the ports' BEB with
+ * its PHY: a station backs off in its own segment's slots. *own: the
+ * classes with them (to free), or NULL when the run's serve. */
+static int own_policies(segnet *n, seg_run *g, const mac_class *classes, uint32_t n_cls,
+                        uint32_t nc, mac_class **own)
+{
+    const phy_params *run = &n->sc->phy, *phy = g->phy;
+    backoff_env env = {.slot_ps = phy_timing_of(phy).slot_ps,
+                       .attempt_limit = phy->attempt_limit,
+                       .backoff_limit = phy->backoff_limit,
+                       .n_stations = n->n_all};
+    *own = NULL;
+    if (env.slot_ps == phy_timing_of(run).slot_ps && phy->attempt_limit == run->attempt_limit &&
+        phy->backoff_limit == run->backoff_limit)
+        return 0;
+    mac_class *c = malloc(n_cls * sizeof *c);
+    g->policies = calloc(nc + 1, sizeof *g->policies);
+    if (!c || !g->policies) {
+        free(c);
+        return -1;
+    }
+    g->n_policies = nc + 1;
+    memcpy(c, classes, n_cls * sizeof *c);
+    char e[200];
+    for (uint32_t k = 0; k < nc; k++) {
+        if (backoff_policy_build(&scenario_group_at(n->sc, k)->policy_spec, &env,
+                                 &g->policies[k], e, sizeof e) != 0) {
+            free(c);
+            return -1;
+        }
+        c[k].policy = c[nc + k].policy = g->policies[k];
+    }
+    if (n->n_br > 0) {
+        if (backoff_policy_create("beb", &env, &g->policies[nc], e, sizeof e) != 0) {
+            free(c);
+            return -1;
+        }
+        for (uint32_t b = 0; b < n->n_br; b++)
+            c[2 * nc + 2 * b].policy = c[2 * nc + 2 * b + 1].policy = g->policies[nc];
+    }
+    *own = c;
+    return 0;
+}
+
 int segnet_start(segnet *n, const segnet_macs *cfg)
 {
     if (cfg->no_memory) {
@@ -1393,8 +1453,14 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
     }
     for (uint32_t s = 0; s < n->n_seg; s++) {
         seg_run *g = &n->seg[s];
+        mac_class *own = NULL; /* its classes, with its own PHY's policies */
+        if (own_policies(n, g, classes, n_cls, nc, &own) != 0) {
+            free(classes);
+            return -1;
+        }
         uint32_t *class_of = calloc(g->n_taps ? g->n_taps : 1, sizeof *class_of);
         if (!class_of) {
+            free(own);
             free(classes);
             return -1;
         }
@@ -1406,14 +1472,14 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
         hooks.ctx = g;
         trace_sink filter = {.on_event = filter_event, .ctx = g};
         mac_config mc = {
-            .phy = &n->sc->phy,
+            .phy = g->phy, /* its segment's: its timing, fixed at creation */
             .n_stations = g->n_taps,
             .medium = g->med,
             .queue = cfg->queue,
             .seed = cfg->seed,
             .refill = cfg->refill,
             .refill_ctx = cfg->refill_ctx,
-            .classes = classes,
+            .classes = own ? own : classes,
             .n_classes = n_cls,
             .class_of = class_of,
             .on_rx = cfg->on_rx,
@@ -1440,6 +1506,7 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
         int rc = mac_create(&mc, &g->mac);
         n->macs[s] = g->mac;
         free(class_of);
+        free(own);
         if (rc != 0) {
             free(classes);
             return -1;
@@ -1468,6 +1535,9 @@ void segnet_destroy(segnet *n)
         free(g->port_of);
         free(g->tap_key);
         free(g->none_of);
+        for (uint32_t k = 0; g->policies && k < g->n_policies; k++)
+            backoff_policy_destroy(g->policies[k]);
+        free(g->policies);
     }
     for (uint32_t b = 0; n->br && b < n->n_br; b++) {
         bridge_destroy(n->br[b].b);
@@ -1544,6 +1614,20 @@ int segnet_bridge_port_now(const segnet *n, uint32_t b, uint32_t p, segnet_port_
     return 0;
 }
 
+sim_time segnet_longest_attempt_ps(const segnet *n)
+{
+    sim_time most = 0;
+    for (uint32_t s = 0; s < n->n_seg; s++) {
+        const phy_params *phy = n->seg[s].phy;
+        const phy_timing t = phy_timing_of(phy);
+        uint64_t wire = phy_wire_bits(phy, 8ull * phy->max_frame_bytes, false);
+        sim_time a = t.preamble_ps + (sim_time)wire * t.bit_ps + t.jam_ps;
+        if (a > most)
+            most = a;
+    }
+    return most;
+}
+
 /* The oldest transmission of a station on segment g still to be judged
  * (under way, or held for its verdict). Relays are left out: one held
  * for a verdict carries a frame whose sender's transmission is held
@@ -1609,20 +1693,20 @@ static void rep_counts(const segnet *n, uint32_t r, uint64_t out[5])
 /* The domains and the bridges over the window [mark, now). */
 static void bridge_results(segnet *n, sim_time now, results *r)
 {
-    const phy_params *phy = &n->sc->phy;
     double window = (double)(now - n->sc->warmup) / 1e12;
     for (uint32_t d = 0; d < n->n_dom; d++) {
         domain_result *x = &n->dom_res[d];
         x->frames_sent = x->collisions = 0;
-        uint64_t bits = 0;
+        uint64_t bits = 0, rate = 0;
         for (uint32_t s = 0; s < n->n_seg; s++) {
             if (n->seg[s].domain != d)
                 continue;
+            rate = n->seg[s].phy->rate_bps; /* the domain's own (one rate, network.c) */
             x->frames_sent += n->seg_res[s].frames_sent;
             x->collisions += n->seg_res[s].collisions;
             bits += n->seg[s].bits_whole - n->seg[s].bits_whole_at;
         }
-        double cap = (double)phy->rate_bps * window * (x->full_duplex ? 2 : 1);
+        double cap = (double)rate * window * (x->full_duplex ? 2 : 1);
         x->throughput = cap > 0 ? (double)bits / cap : NAN;
     }
     for (uint32_t b = 0; b < n->n_br; b++) {

@@ -86,6 +86,9 @@ const medium *segnet_medium(const segnet *n, uint32_t segment);
 /* The longest delay from a station to another, along the path between
  * them (the collision domain's diameter as the model has it). */
 sim_time segnet_max_delay(const segnet *n);
+/* The longest attempt on any segment, at its own PHY: preamble, the
+ * longest frame (extended if its PHY extends) and a jam. */
+sim_time segnet_longest_attempt_ps(const segnet *n);
 /* The oldest transmission of a station still to be judged, on any
  * segment (as medium_unjudged_from, relays left out: a frame's relay is
  * judged with its sender's transmission, and a relay cut to jam may last

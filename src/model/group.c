@@ -307,6 +307,12 @@ static int resolve_one(const scenario *sc, station_group *g, char *err, size_t e
         return -1;
     }
     take_defaults(g, &tmp);
+    /* Its own `phy`: the profile, for its stations' links (network.c
+     * refuses it but with topology = switch). */
+    g->link_phy = NULL;
+    for (uint32_t k = 0; k < g->n_keys; k++)
+        if (strcmp(g->keys[k].key, "phy") == 0)
+            g->link_phy = phy_profile_find(tmp.phy.name);
     if (tmp.positions_m != NULL && tmp.n_positions != g->count) {
         snprintf(err, errlen, "group %s: positions: %u given for %u station%s", g->name,
                  tmp.n_positions, g->count, g->count == 1 ? "" : "s");

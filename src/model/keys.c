@@ -712,7 +712,7 @@ typedef struct scenario_key {
 } scenario_key;
 
 static const scenario_key keys[] = {
-    {"phy", set_phy, false},
+    {"phy", set_phy, true}, /* a group's: its links' (topology = switch) */
     {"stations", set_stations, false},
     {"topology", set_topology, false},
     {"duplex", set_duplex, false},

@@ -278,10 +278,28 @@ static int set_segment_key(network *net, net_segment *g, const char *key, const 
         g->uplink_to = to;
         g->uplink_m = m;
         g->uplink_line = line;
+    } else if (strcmp(key, "phy") == 0) {
+        const phy_params *p = phy_profile_find(v);
+        if (p == NULL) {
+            char names[200] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < phy_profile_count() && used < sizeof names; i++)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                         i ? ", " : "", phy_profile_at(i)->name);
+            return section_fail(err, errlen, 's', g->name, "phy: unknown profile '%s' (%s)",
+                                Q(v), names);
+        }
+        g->phy_own = p;
+        g->phy_line = line;
+    } else if (strcmp(key, "rate") == 0) {
+        return section_fail(err, errlen, 's', g->name,
+                            "rate: a segment's rate comes with its PHY: give its profile "
+                            "(e.g. phy = 100basetx), which sets the slot time, gap and "
+                            "cable too");
     } else {
         return section_fail(err, errlen, 's', g->name,
                             "unknown key '%s' (type, length, velocity, probe, class, delay, "
-                            "uplink, duplex)",
+                            "uplink, duplex, phy)",
                             Q(key));
     }
     return 0;
@@ -458,10 +476,12 @@ static uint32_t default_delay_bits(const phy_params *phy, uint32_t cls)
 static int resolve_segments(scenario *sc, char *err, size_t errlen)
 {
     network *net = &sc->net;
-    const phy_params *phy = &sc->phy;
-    bool at100 = phy->rate_bps == 100000000ull;
     for (uint32_t i = 0; i < net->n_segments; i++) {
         net_segment *g = &net->segments[i];
+        /* Its own PHY, or the scenario's: every default below is its. */
+        g->phy = g->phy_own ? *g->phy_own : sc->phy;
+        const phy_params *phy = &g->phy;
+        bool at100 = phy->rate_bps == 100000000ull;
         bool hub = g->type == NET_SEG_HUB;
         if (!g->type_given)
             return resolve_fail(net, err, errlen, g->line, 's', g->name,
@@ -567,24 +587,75 @@ static int repeater_fail(const network *net, const net_repeater *r, char *err, s
     return resolve_fail(net, err, errlen, line, 'r', r->name, "%s", what);
 }
 
+/* "10 Mb/s", "100 Mb/s", "1 Gb/s", "2.5 kb/s". */
+static void rate_text(uint64_t bps, char *buf, size_t len)
+{
+    if (bps >= 1000000000ull && bps % 1000000000ull == 0)
+        snprintf(buf, len, "%llu Gb/s", (unsigned long long)(bps / 1000000000ull));
+    else if (bps >= 1000000ull)
+        snprintf(buf, len, "%g Mb/s", (double)bps / 1e6);
+    else
+        snprintf(buf, len, "%g kb/s", (double)bps / 1e3);
+}
+
+/* A repeater repeats bits at one rate (802.3 Clause 9 at 10 Mb/s, Clause
+ * 27 at 100, Clause 41 at 1000): its ports' segments all at one rate,
+ * with one slotTime, gap and jam (one collision domain, one MAC timing).
+ * The message names the first port that differs from the first. */
+static int check_one_rate(const network *net, const net_repeater *r, char *err, size_t errlen)
+{
+    const net_segment *a = &net->segments[r->ports[0].segment];
+    for (uint32_t p = 1; p < r->n_ports; p++) {
+        const net_segment *b = &net->segments[r->ports[p].segment];
+        char ra[32], rb[32], msg[400];
+        rate_text(a->phy.rate_bps, ra, sizeof ra);
+        rate_text(b->phy.rate_bps, rb, sizeof rb);
+        if (a->phy.rate_bps != b->phy.rate_bps)
+            snprintf(msg, sizeof msg,
+                     "joins segments at different rates: %s at %s (%s), %s at %s (%s); a "
+                     "repeater repeats bits at one rate (802.3 Clause 9, Clause 27): join them "
+                     "with a [bridge]",
+                     a->name, ra, a->phy.name, b->name, rb, b->phy.name);
+        else if (a->phy.slot_bits != b->phy.slot_bits || a->phy.ifg_bits != b->phy.ifg_bits ||
+                 a->phy.ifg_part1_bits != b->phy.ifg_part1_bits ||
+                 a->phy.jam_bits != b->phy.jam_bits ||
+                 a->phy.preamble_bits != b->phy.preamble_bits ||
+                 a->phy.min_frame_bytes != b->phy.min_frame_bytes ||
+                 a->phy.extension != b->phy.extension)
+            snprintf(msg, sizeof msg,
+                     "joins segments whose MAC timing differs: %s (%s) and %s (%s) at %s have "
+                     "different slot, gap, jam, preamble or minimum frame (a segment's `phy` is "
+                     "the profile as built in; the scenario's overrides are its own PHY's)",
+                     a->name, a->phy.name, b->name, b->phy.name, ra);
+        else
+            continue;
+        return repeater_fail(net, r, err, errlen, r->ports_line ? r->ports_line : r->line, msg);
+    }
+    return 0;
+}
+
 static int resolve_repeaters(scenario *sc, char *err, size_t errlen)
 {
     network *net = &sc->net;
-    bool at100 = sc->phy.rate_bps == 100000000ull;
     char msg[300];
     for (uint32_t i = 0; i < net->n_repeaters; i++) {
         net_repeater *r = &net->repeaters[i];
+        if (r->n_ports > 0 && check_one_rate(net, r, err, errlen) != 0)
+            return -1;
         if (r->uplink)
             continue;
         if (r->n_ports == 0)
             return resolve_fail(net, err, errlen, r->line, 'r', r->name,
                                 "ports: missing (ports = SEGMENT@METRES, SEGMENT@METRES, ...)");
+        /* Its rate: its segments' (one, checked above). */
+        const phy_params *phy = &net->segments[r->ports[0].segment].phy;
+        bool at100 = phy->rate_bps == 100000000ull;
         if (r->class_given && !at100)
             return resolve_fail(net, err, errlen, r->class_line, 'r', r->name,
                                 "class: repeater classes are Clause 27's, at 100 Mb/s only");
         r->rep_class = at100 ? (r->class_given ? r->class_given : 2) : 0;
         if (!r->delay_given)
-            r->delay_bits = default_delay_bits(&sc->phy, r->rep_class);
+            r->delay_bits = default_delay_bits(phy, r->rep_class);
         for (uint32_t p = 0; p < r->n_ports; p++) {
             net_port *pt = &r->ports[p];
             const net_segment *g = &net->segments[pt->segment];
@@ -926,6 +997,8 @@ static int build_switch(scenario *sc, char *err, size_t errlen)
         g->full_duplex = sc->duplex_full;
         g->length_m = sc->length_given ? sc->phy.length_m : 100;
         g->length_given = true;
+        /* its station's group's `phy`, or the scenario's */
+        g->phy_own = scenario_group_at(sc, scenario_group_of(sc, i))->link_phy;
         b->ports[b->n_ports++] = (net_port){.segment = i, .drop_default = true};
     }
     return 0;
@@ -940,7 +1013,7 @@ static void warn_budgets(scenario *sc, char *warn, size_t warnlen)
     for (uint32_t d = 0; d < sc->net.n_domains; d++) {
         network_domain_view(&sc->net, d, view, NULL);
         net_budget b;
-        net_budget_compute(view, sc->phy.rate_bps, &b);
+        net_budget_compute(view, network_domain_rate(&sc->net, d), &b); /* at its own rate */
         if (!b.within) {
             char msg[800];
             if (sc->net.n_domains > 1)
@@ -1005,6 +1078,18 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     }
     if (sc->switch_topology && build_switch(sc, err, errlen) != 0)
         return -1;
+    for (uint32_t i = 0; !sc->switch_topology && i < scenario_group_count(sc); i++) {
+        const station_group *g = scenario_group_at(sc, i);
+        if (g->link_phy != NULL)
+            return group_fail(sc, g, err, errlen,
+                              net->n_segments > 0
+                                  ? "phy: a group's phy sets its stations' links with topology = "
+                                    "switch; in a network of segments, give the [segment] its "
+                                    "phy"
+                                  : "phy: a group's phy sets its stations' links with topology = "
+                                    "switch; one bus or star runs at one rate (the scenario's "
+                                    "phy)");
+    }
     if (net->n_segments == 0) {
         for (uint32_t i = 0; i < scenario_group_count(sc); i++) {
             station_group *g = sc->n_named ? &sc->groups[i] : &sc->all;
@@ -1064,16 +1149,18 @@ double network_round_trip_ps(const scenario *sc)
     network *view = malloc(sizeof *view);
     if (view == NULL)
         return 0;
-    double worst = 0;
+    double worst = 0; /* picoseconds: the domains' rates may differ */
     for (uint32_t d = 0; d < sc->net.n_domains; d++) {
         network_domain_view(&sc->net, d, view, NULL);
         net_budget b;
-        net_budget_compute(view, sc->phy.rate_bps, &b);
-        if (b.model_round_trip_bits > worst)
-            worst = b.model_round_trip_bits;
+        uint64_t rate = network_domain_rate(&sc->net, d);
+        net_budget_compute(view, rate, &b);
+        double ps = b.model_round_trip_bits * 1e12 / (double)rate;
+        if (ps > worst)
+            worst = ps;
     }
     free(view);
-    return worst * 1e12 / (double)sc->phy.rate_bps;
+    return worst;
 }
 
 uint32_t scenario_station_segment(const scenario *sc, uint32_t i)
@@ -1098,6 +1185,7 @@ void scenario_network_view(const scenario *sc, network *out)
     bool hub = phy->topology == TOPOLOGY_STAR;
     snprintf(g->name, sizeof g->name, "%s", hub ? "hub" : "bus");
     g->type = hub ? NET_SEG_HUB : NET_SEG_COAX;
+    g->phy = *phy;
     g->length_m = phy->length_m;
     g->velocity_c = phy->velocity_c;
     g->probe_m = hub ? 0 : sc->probe_m;

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "phy.h"
+
 #define NET_NAME_MAX 32   /* as a group's name: letters, digits, '-', '_' */
 #define NET_MAX_SEGMENTS 64
 #define NET_MAX_REPEATERS 64
@@ -51,6 +53,14 @@ typedef struct net_segment {
     bool full_duplex;     /* a link's `duplex = full` */
     int duplex_line;
     uint32_t domain;      /* its collision domain (network.domain_*), by scenario_finish */
+    /* Its PHY, by scenario_finish: the profile its `phy` key names (as
+     * built in), else the scenario's (with the scenario's overrides). Its
+     * stations and the ports on it run at this PHY's rate and timing; a
+     * collision domain has one rate (stations/MODEL.md, "Segments at
+     * different rates"). */
+    phy_params phy;
+    const phy_params *phy_own; /* `phy = NAME` (or a switch group's): NULL, the scenario's */
+    int phy_line;
     /* As given (network.c reads them; scenario_finish fills the defaults
      * above from them, so that finishing twice gives the same network). */
     bool type_given, length_given, velocity_given, delay_given;
@@ -148,6 +158,12 @@ void network_port_text(const network *net, const net_port *p, char *buf, size_t 
 const char *network_type_name(net_seg_type type);
 /* Propagation over `metres` of segment s, in picoseconds (rounded). */
 int64_t network_cable_ps(const net_segment *s, double metres);
+/* The rate of collision domain d (its first segment's PHY's; every
+ * segment of a domain has the same rate, network_resolve refuses else). */
+static inline uint64_t network_domain_rate(const network *net, uint32_t d)
+{
+    return net->segments[net->domain_first[d]].phy.rate_bps;
+}
 /* Repeater delay in picoseconds at a bit time of bit_ps. */
 static inline int64_t network_repeater_ps(const net_repeater *r, int64_t bit_ps)
 {

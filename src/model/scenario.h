@@ -77,6 +77,9 @@ typedef struct station_group {
     char segment_name[NET_NAME_MAX + 1];
     uint32_t segment;
     uint32_t seg_rank;
+    /* `phy = NAME` in a group (topology = switch only): the built-in
+     * profile its stations' links run at; NULL, the scenario's PHY. */
+    const phy_params *link_phy;
 } station_group;
 
 typedef struct scenario {

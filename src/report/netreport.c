@@ -12,9 +12,27 @@
 #include "network.h"
 #include "textline.h"
 
+/* Whether a segment of the network has a PHY of its own (`phy`): then
+ * every segment's PHY is shown (else the scenario's, in the header). */
+static bool own_phys(const network *net)
+{
+    for (uint32_t i = 0; i < net->n_segments; i++)
+        if (net->segments[i].phy_own != NULL)
+            return true;
+    return false;
+}
+
+/* The rate of domain d of a network view (scenario_network_view's: a
+ * network without [segment] sections is one domain at the scenario's). */
+static uint64_t domain_rate(const scenario *sc, const network *net, uint32_t d)
+{
+    return net->n_domains > 0 ? network_domain_rate(net, d) : sc->phy.rate_bps;
+}
+
 /* "coax, 500 m, 0.77c, probe at 0 m, 8 stations" or "hub, drops of
- * 100 m, 0.585c, 46 bit times (Class II), 4 stations". */
-static void segment_text(const net_segment *s, char *buf, size_t len)
+ * 100 m, 0.585c, 46 bit times (Class II), 4 stations"; with `phy`
+ * shown, ", 100basetx at 100 Mb/s" after it. */
+static void segment_text(const net_segment *s, bool phy, char *buf, size_t len)
 {
     char cls[16] = "";
     if (s->hub_class)
@@ -31,6 +49,10 @@ static void segment_text(const net_segment *s, char *buf, size_t len)
                            " station%s",
                  s->length_m, s->velocity_c, s->hub_bits, cls, s->n_stations,
                  s->n_stations == 1 ? "" : "s");
+    size_t used = strlen(buf);
+    if (phy && used < len)
+        snprintf(buf + used, len - used, ", %s at %g Mb/s", s->phy.name,
+                 (double)s->phy.rate_bps / 1e6);
 }
 
 static void repeater_text(const network *net, const net_repeater *r, char *buf, size_t len)
@@ -127,7 +149,7 @@ int netreport_write_check(FILE *f, const scenario *sc)
                     sc->n_stations, sc->n_stations == 1 ? "" : "s",
                     sc->net.n_segments ? "" : " (no [segment]: the one bus or star)");
     for (uint32_t i = 0; i < full->n_segments; i++) {
-        segment_text(&full->segments[i], text, sizeof text);
+        segment_text(&full->segments[i], own_phys(full), text, sizeof text);
         text_line(f, &n, "segment", "%s: %s", full->segments[i].name, text);
     }
     for (uint32_t i = 0; i < full->n_repeaters; i++) {
@@ -138,10 +160,15 @@ int netreport_write_check(FILE *f, const scenario *sc)
         bridge_text(full, &full->bridges[i], text, sizeof text);
         text_line(f, &n, "bridge", "%s: %s", full->bridges[i].name, text);
     }
-    text_line(f, &n, "rules", "%s", rules_text(sc->phy.rate_bps));
+    /* One rate: its rules once; domains at different rates: each its own. */
+    bool mixed = false;
+    for (uint32_t d = 0; d < full->n_domains; d++)
+        mixed |= domain_rate(sc, full, d) != sc->phy.rate_bps;
+    if (!mixed)
+        text_line(f, &n, "rules", "%s", rules_text(sc->phy.rate_bps));
     for (uint32_t d = 0; d < (full->n_domains ? full->n_domains : 1); d++) {
     net_budget b;
-    domain_budget(full, d, sc->phy.rate_bps, view, map, &b);
+    domain_budget(full, d, domain_rate(sc, full, d), view, map, &b);
     const network *net = view;
     if (full->n_domains > 1) {
         size_t used = 0;
@@ -151,6 +178,8 @@ int netreport_write_check(FILE *f, const scenario *sc)
                                      view->segments[i].name);
         text_line(f, &n, "domain", "%s: %s", full->segments[full->domain_first[d]].name, text);
     }
+    if (mixed)
+        text_line(f, &n, "rules", "%s", rules_text(domain_rate(sc, full, d)));
     station_text(net, b.from_station, b.from_segment, a, sizeof a);
     station_text(net, b.to_station, b.to_segment, z, sizeof z);
     if (b.from_segment == NET_BUDGET_NONE)
@@ -200,7 +229,7 @@ void netreport_summary(const scenario *sc, char *buf, size_t len)
         for (uint32_t d = 0; d < sc->net.n_domains; d++) {
             net_budget b;
             network_domain_view(&sc->net, d, view, NULL);
-            net_budget_compute(view, sc->phy.rate_bps, &b);
+            net_budget_compute(view, network_domain_rate(&sc->net, d), &b);
             within += b.within;
             if (b.model_round_trip_bits > worst)
                 worst = b.model_round_trip_bits;
@@ -216,7 +245,7 @@ void netreport_summary(const scenario *sc, char *buf, size_t len)
     }
     const network *net = &sc->net;
     net_budget b;
-    net_budget_compute(net, sc->phy.rate_bps, &b);
+    net_budget_compute(net, domain_rate(sc, net, 0), &b);
     char pdv[96] = "", path[80] = "";
     if (b.from_segment != NET_BUDGET_NONE)
         snprintf(path, sizeof path, "; worst path %s%s%s", net->segments[b.from_segment].name,
@@ -256,6 +285,10 @@ static json_t *json_segments(const network *net)
         rc |= put(o, "stations", json_integer(s->n_stations));
         if (net->n_bridges > 0)
             rc |= put(o, "domain", json_string(net->segments[net->domain_first[s->domain]].name));
+        if (own_phys(net)) { /* each segment's PHY, when they may differ */
+            rc |= put(o, "phy", json_string(s->phy.name));
+            rc |= put(o, "rate_bps", json_integer((json_int_t)s->phy.rate_bps));
+        }
         if (s->type == NET_SEG_LINK) {
             rc |= put(o, "duplex", json_string(s->full_duplex ? "full" : "half"));
         } else if (s->type == NET_SEG_COAX) {
@@ -354,7 +387,7 @@ static json_t *json_domain(const scenario *sc, uint32_t d)
         net = view;
     }
     net_budget b;
-    net_budget_compute(net, sc->phy.rate_bps, &b);
+    net_budget_compute(net, domain_rate(sc, &sc->net, d), &b); /* at its own rate */
     json_t *o = json_object();
     int rc = o == NULL ? -1 : 0;
     bool ends = b.from_segment != NET_BUDGET_NONE;

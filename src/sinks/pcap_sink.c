@@ -307,6 +307,17 @@ int pcap_sink_check_format(const phy_params *phy, const pcap_sink_format *fmt, c
     return 0;
 }
 
+/* "10 Mb/s", "1 Gb/s", "2500 b/s": an interface's rate in its description. */
+static void rate_text(uint64_t bps, char *rate, size_t len)
+{
+    if (bps % 1000000000 == 0)
+        snprintf(rate, len, "%llu Gb/s", (unsigned long long)(bps / 1000000000));
+    else if (bps % 1000000 == 0)
+        snprintf(rate, len, "%llu Mb/s", (unsigned long long)(bps / 1000000));
+    else
+        snprintf(rate, len, "%llu b/s", (unsigned long long)bps);
+}
+
 /* A network's pcapng header: the section, then two interfaces per
  * segment k, NAME-frames (2k) and NAME-fragments (2k + 1), each at that
  * segment's capture point. */
@@ -315,10 +326,19 @@ static int write_segment_interfaces(pcap_sink *s, const char *path, const pcap_s
                                     char *err, size_t errlen)
 {
     const network *net = fmt->network;
-    uint64_t bps = s->phy.rate_bps;
     int rc = pcapng_write_section(s->out.f, fmt->application, fmt->comment);
     for (uint32_t k = 0; k < s->n_segments && rc == 0; k++) {
         const net_segment *g = &net->segments[k];
+        /* Each segment at its own PHY (stations/MODEL.md, "Segments at
+         * different rates"): one of the scenario's keeps the text given. */
+        const phy_params *phy = g->phy.rate_bps ? &g->phy : &s->phy;
+        uint64_t bps = phy->rate_bps;
+        char own_rate[32];
+        const char *rt = rate;
+        if (phy != &s->phy) {
+            rate_text(bps, own_rate, sizeof own_rate);
+            rt = own_rate;
+        }
         char probe[160], name[2][NET_NAME_MAX + 16], desc[2][480];
         if (g->type == NET_SEG_HUB)
             snprintf(probe, sizeof probe, "at the hub of segment %s", g->name);
@@ -328,11 +348,11 @@ static int write_segment_interfaces(pcap_sink *s, const char *path, const pcap_s
         snprintf(name[1], sizeof name[1], "%s-fragments", g->name);
         snprintf(desc[0], sizeof desc[0],
                  "csmacd probe %s, %s at %s: frames received whole (Ethernet with FCS)", probe,
-                 s->phy.name, rate);
+                 phy->name, rt);
         snprintf(desc[1], sizeof desc[1],
                  "csmacd probe %s, %s at %s: collision fragments, jam and frames shorter than "
                  "64 octets (netANALYZER transparent: status, preamble, SFD, octets)",
-                 probe, s->phy.name, rate);
+                 probe, phy->name, rt);
         pcapng_interface i0 = {.linktype = PCAPNG_LINKTYPE_ETHERNET, .snaplen = snaplen,
                                .name = name[0], .description = desc[0], .speed_bps = bps,
                                .fcs_bits = 32};
@@ -367,12 +387,7 @@ static int open_pcapng(pcap_sink *s, const char *path, const pcap_sink_format *f
     }
     char rate[32], frames[400], fragments[400];
     uint64_t bps = s->phy.rate_bps;
-    if (bps % 1000000000 == 0)
-        snprintf(rate, sizeof rate, "%llu Gb/s", (unsigned long long)(bps / 1000000000));
-    else if (bps % 1000000 == 0)
-        snprintf(rate, sizeof rate, "%llu Mb/s", (unsigned long long)(bps / 1000000));
-    else
-        snprintf(rate, sizeof rate, "%llu b/s", (unsigned long long)bps);
+    rate_text(bps, rate, sizeof rate);
     if (s->n_segments > 0)
         return write_segment_interfaces(s, path, fmt, snaplen, rate, out, err, errlen);
     const char *probe = fmt->probe ? fmt->probe : "on the medium";
@@ -1018,7 +1033,13 @@ static void on_relay_end(pcap_sink *s, const trace_event *ev)
     if (!segment_written(s, ev->segment))
         return;
     if (src.collided) {
-        uint64_t bit = (uint64_t)phy_bit_ps(&s->phy);
+        /* the bit time of the relay's segment (its own PHY's) */
+        const network *net = s->fmt.network;
+        const phy_params *sp = net && ev->segment < s->n_segments &&
+                                       net->segments[ev->segment].phy.rate_bps
+                                   ? &net->segments[ev->segment].phy
+                                   : &s->phy;
+        uint64_t bit = (uint64_t)phy_bit_ps(sp);
         sim_time cut = ev->jam_start != SIM_TIME_NEVER ? ev->jam_start : ev->tx_end;
         uint64_t before = cut > ev->tx_start ? (uint64_t)(cut - ev->tx_start) / bit : 0;
         if (before > ev->bits_on_wire)

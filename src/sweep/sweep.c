@@ -559,7 +559,10 @@ const char *sweep_budget_name(size_t j) { return j < N_BUDGET ? budget_names[j] 
 void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t len)
 {
     net_budget b;
-    net_budget_compute(&sc->net, sc->phy.rate_bps, &b);
+    /* at its (first) collision domain's rate */
+    net_budget_compute(&sc->net,
+                       sc->net.n_domains ? network_domain_rate(&sc->net, 0) : sc->phy.rate_bps,
+                       &b);
     v[0] = b.pdv_defined ? b.pdv_bits : NAN;
     v[1] = b.pdv_defined ? b.pdv_limit_bits : NAN;
     v[2] = b.pvv_defined ? b.pvv_bits : NAN;

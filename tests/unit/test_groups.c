@@ -325,7 +325,7 @@ static void test_refusals(void **state)
 {
     (void)state;
     static const char *const medium_keys[] = {
-        "phy=10base2", "duration=1s", "warmup=1ms", "seed=3", "outage=1ms+1ms",
+        "duration=1s", "warmup=1ms", "seed=3", "outage=1ms+1ms",
         "batches=5", "topology=star", "length=100", "probe=10", "rate=10M",
         "slot-bits=512", "velocity=0.5", "attempt-limit=3", "retry-late=no",
         "pcap-time-scale=2"};

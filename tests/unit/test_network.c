@@ -272,7 +272,7 @@ static void test_refusals(void **state)
     /* keys */
     refused("[segment a]\ntype = coax\ncolour = red\n",
             ":3: [segment a] unknown key 'colour' (type, length, velocity, probe, class, delay, "
-            "uplink, duplex)");
+            "uplink, duplex, phy)");
     refused("[segment a]\ntype = coax\nlength = 5\nlength = 6\n",
             ":4: [segment a] length is given twice (first at line 3)");
     refused("[segment a]\nlength = 5\n[group g]\nstations = 2\nsegment = a\n",
