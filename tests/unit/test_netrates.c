@@ -23,8 +23,8 @@
 #include "netreport.h"
 #include "network.h"
 #include "scenario.h"
+#include "scenario_text.h"
 
-static char err[1024], warn[2048];
 
 /* |a - b| <= tol, or the values printed. */
 #undef assert_double_equal
@@ -34,52 +34,6 @@ static char err[1024], warn[2048];
         if (!(fabs(a_ - b_) <= (tol)))                                                    \
             fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
     } while (0)
-static char path[64];
-
-static void write_file(const char *text)
-{
-    snprintf(path, sizeof path, "/tmp/test_netrates_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static int load(scenario *sc, const char *text)
-{
-    scenario_defaults(sc);
-    write_file(text);
-    warn[0] = '\0';
-    int rc = scenario_load_file(sc, path, err, sizeof err);
-    if (rc == 0)
-        rc = scenario_finish(sc, err, sizeof err, warn, sizeof warn);
-    unlink(path);
-    return rc;
-}
-
-static void load_ok(scenario *sc, const char *text)
-{
-    if (load(sc, text) != 0)
-        fail_msg("refused: %s", err);
-}
-
-static const char *after_path(const char *msg)
-{
-    size_t n = strlen(path);
-    return strncmp(msg, path, n) == 0 ? msg + n : msg;
-}
-
-static void refused(const char *text, const char *expect)
-{
-    scenario sc;
-    if (load(&sc, text) == 0)
-        fail_msg("accepted, expected: %s", expect);
-    if (strcmp(after_path(err), expect) != 0)
-        fail_msg("message\n  %s\nexpected\n  %s", after_path(err), expect);
-    scenario_free(&sc);
-}
 
 #define MAX_REC 20000
 static trace_event rec[MAX_REC];
@@ -126,7 +80,7 @@ static void test_segment_phy(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 10base5\n"
+    scn_load_ok(&sc, "phy = 10base5\n"
                  "[segment fast]\ntype = hub\nphy = 100BASE-TX\n"
                  "[segment slow]\ntype = coax\n"
                  "[bridge b]\nports = fast, slow@0\n"
@@ -148,7 +102,7 @@ static void test_segment_phy(void **state)
     assert_int_equal(network_domain_rate(&sc.net, slow->domain), 10000000);
     scenario_free(&sc);
     /* a segment without `phy` is the scenario's PHY, overrides included */
-    load_ok(&sc, "phy = 10baset\nslot-bits = 1024\n[segment h]\ntype = hub\n"
+    scn_load_ok(&sc, "phy = 10baset\nslot-bits = 1024\n[segment h]\ntype = hub\n"
                  "[group a]\nstations = 2\nsegment = h\n");
     assert_int_equal(sc.net.segments[0].phy.slot_bits, 1024);
     assert_null(sc.net.segments[0].phy_own);
@@ -159,7 +113,7 @@ static void test_refusals(void **state)
 {
     (void)state;
     /* a repeater repeats bits at one rate */
-    refused("phy = 10base5\n"                   /* 1 */
+    scn_refused("phy = 10base5\n"                   /* 1 */
             "[segment fast]\n"                  /* 2 */
             "type = hub\n"                      /* 3 */
             "phy = 100basetx\n"                 /* 4 */
@@ -172,7 +126,7 @@ static void test_refusals(void **state)
             "slow at 10 Mb/s (10base5); a repeater repeats bits at one rate (802.3 Clause 9, "
             "Clause 27): join them with a [bridge]");
     /* ... and so does a hub's uplink */
-    refused("phy = 10baset\n"                   /* 1 */
+    scn_refused("phy = 10baset\n"                   /* 1 */
             "[segment lab]\n"                   /* 2 */
             "type = hub\n"                      /* 3 */
             "uplink = gig@5\n"                  /* 4 */
@@ -184,7 +138,7 @@ static void test_refusals(void **state)
             "(10baset), gig at 1 Gb/s (1000baset); a repeater repeats bits at one rate (802.3 "
             "Clause 9, Clause 27): join them with a [bridge]");
     /* one rate, but the scenario's overrides make another slotTime */
-    refused("phy = 10baset\nslot-bits = 1024\n"
+    scn_refused("phy = 10baset\nslot-bits = 1024\n"
             "[segment a]\ntype = hub\n"
             "[segment b]\ntype = coax\nphy = 10base5\n"
             "[repeater r]\nports = a, b@0\n"
@@ -193,17 +147,17 @@ static void test_refusals(void **state)
             "(10base5) at 10 Mb/s have different slot, gap, jam, preamble or minimum frame (a "
             "segment's `phy` is the profile as built in; the scenario's overrides are its own "
             "PHY's)");
-    refused("[segment a]\ntype = hub\nphy = 10basefl\n",
+    scn_refused("[segment a]\ntype = hub\nphy = 10basefl\n",
             ":3: [segment a] phy: unknown profile '10basefl' (10base5, 10base2, 10baset, "
             "100basetx, 1000baset)");
-    refused("[segment a]\ntype = hub\nrate = 100M\n",
+    scn_refused("[segment a]\ntype = hub\nrate = 100M\n",
             ":3: [segment a] rate: a segment's rate comes with its PHY: give its profile (e.g. "
             "phy = 100basetx), which sets the slot time, gap and cable too");
     /* a group's phy: only for its links of a switch */
-    refused("[segment a]\ntype = hub\n[group g]\nstations = 2\nsegment = a\nphy = 100basetx\n",
+    scn_refused("[segment a]\ntype = hub\n[group g]\nstations = 2\nsegment = a\nphy = 100basetx\n",
             "group g: phy: a group's phy sets its stations' links with topology = switch; in a "
             "network of segments, give the [segment] its phy");
-    refused("[group g]\nstations = 2\nphy = 100basetx\n",
+    scn_refused("[group g]\nstations = 2\nphy = 100basetx\n",
             "group g: phy: a group's phy sets its stations' links with topology = switch; one "
             "bus or star runs at one rate (the scenario's phy)");
 }
@@ -216,7 +170,7 @@ static void test_budget_per_domain(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 10base5\n"
+    scn_load_ok(&sc, "phy = 10base5\n"
                  "[segment h1]\ntype = hub\nphy = 100basetx\nuplink = h2@6\n"
                  "[segment h2]\ntype = hub\nphy = 100basetx\n"
                  "[segment slow]\ntype = coax\n"
@@ -224,9 +178,9 @@ static void test_budget_per_domain(void **state)
                  "[group a]\nstations = 1\nsegment = h1\n"
                  "[group c]\nstations = 1\nsegment = h2\n"
                  "[group d]\nstations = 2\nsegment = slow\n");
-    assert_non_null(strstr(warn, "network: domain h1 is over 802.3's budget: path delay value "
+    assert_non_null(strstr(scn_warn, "network: domain h1 is over 802.3's budget: path delay value "
                                  "513.07 > 512 bit times"));
-    assert_null(strstr(warn, "domain slow"));
+    assert_null(strstr(scn_warn, "domain slow"));
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -257,7 +211,7 @@ static void test_store_and_forward_across_rates(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 10baset\nduration = 5ms\n"
+    scn_load_ok(&sc, "phy = 10baset\nduration = 5ms\n"
                  "[segment l1]\ntype = link\nduplex = full\nlength = 100\nphy = 100basetx\n"
                  "[segment l2]\ntype = link\nduplex = full\nlength = 60\n"
                  "[bridge sw]\nports = l1, l2\nlatency = 10us\n"
@@ -307,7 +261,7 @@ static void test_queue_at_slow_port(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 10baset\nduration = 20ms\n"
+    scn_load_ok(&sc, "phy = 10baset\nduration = 20ms\n"
                  "[segment fast]\ntype = link\nduplex = full\nphy = 100basetx\n"
                  "[segment slow]\ntype = link\nduplex = full\n"
                  "[bridge sw]\nports = fast, slow\nqueue = 4\n"
@@ -352,7 +306,7 @@ static void test_backoff_in_own_slots(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 10base5\nduration = 3ms\nframe-size = 64\n"
+    scn_load_ok(&sc, "phy = 10base5\nduration = 3ms\nframe-size = 64\n"
                  "[segment fast]\ntype = hub\nphy = 100basetx\n"
                  "[segment slow]\ntype = coax\n"
                  "[bridge b]\nports = fast, slow@0\n"
@@ -388,7 +342,7 @@ static void test_switch_server_port(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 10baset\ntopology = switch\nduplex = full\nwarmup = 10ms\n"
+    scn_load_ok(&sc, "phy = 10baset\ntopology = switch\nduplex = full\nwarmup = 10ms\n"
                  "duration = 60ms\n"
                  "[group server]\nstations = 1\nphy = 100basetx\ntraffic = none\n"
                  "[group clients]\nstations = 3\nframe-size = 1518\ndest = group:server\n");

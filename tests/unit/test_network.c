@@ -23,58 +23,10 @@
 #include "engine.h"
 #include "network.h"
 #include "scenario.h"
+#include "scenario_text.h"
 
 #define C_M_S 299792458.0
 
-static char err[1024], warn[2048];
-static char path[64];
-
-/* Writes text to a temporary scenario file (path). */
-static void write_file(const char *text)
-{
-    snprintf(path, sizeof path, "/tmp/test_network_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* Loads and finishes text; returns the status of whichever failed. */
-static int load(scenario *sc, const char *text)
-{
-    scenario_defaults(sc);
-    write_file(text);
-    int rc = scenario_load_file(sc, path, err, sizeof err);
-    if (rc == 0)
-        rc = scenario_finish(sc, err, sizeof err, warn, sizeof warn);
-    unlink(path);
-    return rc;
-}
-
-static void load_ok(scenario *sc, const char *text)
-{
-    if (load(sc, text) != 0)
-        fail_msg("refused: %s", err);
-}
-
-/* The message after "PATH:", or the whole message. */
-static const char *after_path(const char *msg)
-{
-    size_t n = strlen(path);
-    return strncmp(msg, path, n) == 0 ? msg + n : msg;
-}
-
-static void refused(const char *text, const char *expect)
-{
-    scenario sc;
-    if (load(&sc, text) == 0)
-        fail_msg("accepted, expected: %s", expect);
-    if (strcmp(after_path(err), expect) != 0)
-        fail_msg("message\n  %s\nexpected\n  %s", after_path(err), expect);
-    scenario_free(&sc);
-}
 
 static const char *LAN =
     "[segment backbone]\n"   /* 1 */
@@ -101,7 +53,7 @@ static void test_sections_and_defaults(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, LAN);
+    scn_load_ok(&sc, LAN);
     const network *net = &sc.net;
     assert_int_equal(net->n_segments, 3);
     assert_int_equal(net->n_repeaters, 2); /* r1, then lab's uplink */
@@ -139,7 +91,7 @@ static void test_sections_and_defaults(void **state)
     assert_int_equal(net->segments[0].n_stations, 0);
     /* finishing again gives the same network (the TUI and sweeps do) */
     network before = sc.net;
-    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    assert_int_equal(scenario_finish(&sc, scn_err, sizeof scn_err, scn_warn, sizeof scn_warn), 0);
     assert_int_equal(sc.net.n_repeaters, 2);
     assert_memory_equal(&before, &sc.net, sizeof before);
     /* a copy keeps it */
@@ -156,26 +108,26 @@ static void test_one_segment_is_today(void **state)
 {
     (void)state;
     scenario a, b;
-    load_ok(&a, "length = 300\nstations = 7\n");
-    load_ok(&b, "[segment s]\ntype = coax\nlength = 300\n[group g]\nstations = 7\nsegment = s\n");
+    scn_load_ok(&a, "length = 300\nstations = 7\n");
+    scn_load_ok(&b, "[segment s]\ntype = coax\nlength = 300\n[group g]\nstations = 7\nsegment = s\n");
     for (uint32_t i = 0; i < 7; i++)
         assert_true(scenario_station_metres(&a, i) == scenario_station_metres(&b, i));
     assert_true(scenario_station_metres(&b, 6) == 300);
     scenario_free(&a);
     scenario_free(&b);
     /* without groups: `segment` for every station, kept by the engine's copy */
-    load_ok(&b, "stations = 5\nsegment = s\n[segment t]\ntype = coax\n"
+    scn_load_ok(&b, "stations = 5\nsegment = s\n[segment t]\ntype = coax\n"
                 "[segment s]\ntype = coax\nlength = 200\n[repeater r]\nports = s@0, t@0\n");
     assert_true(scenario_station_metres(&b, 1) == 50);
     assert_int_equal(scenario_station_segment(&b, 4), 1);
     engine *e = NULL;
-    assert_int_equal(engine_create(&b, &e, err, sizeof err), 0);
+    assert_int_equal(engine_create(&b, &e, scn_err, sizeof scn_err), 0);
     assert_int_equal(scenario_station_segment(engine_scenario(e), 4), 1);
     assert_true(scenario_station_metres(engine_scenario(e), 4) == 200);
     engine_destroy(e);
     scenario_free(&b);
-    load_ok(&a, "phy = 10baset\nstations = 4\n");
-    load_ok(&b, "phy = 10baset\n[segment h]\ntype = hub\n[group g]\nstations = 4\nsegment = h\n");
+    scn_load_ok(&a, "phy = 10baset\nstations = 4\n");
+    scn_load_ok(&b, "phy = 10baset\n[segment h]\ntype = hub\n[group g]\nstations = 4\nsegment = h\n");
     for (uint32_t i = 0; i < 4; i++)
         assert_true(scenario_station_metres(&a, i) == scenario_station_metres(&b, i));
     assert_true(b.net.segments[0].length_m == 100 && b.net.segments[0].hub_bits == 8);
@@ -190,7 +142,7 @@ static void test_placement(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "[segment c]\ntype = coax\nlength = 400\n"
+    scn_load_ok(&sc, "[segment c]\ntype = coax\nlength = 400\n"
                  "[segment d]\ntype = coax\nlength = 100\n"
                  "[segment h]\ntype = hub\nlength = 50\nuplink = c@400\n"
                  "[repeater r]\nports = c@0, d@100\n"
@@ -219,101 +171,101 @@ static void test_refusals(void **state)
                       "[group g]\nstations = 2\nsegment = a\n";
     char text[1024];
     /* not connected */
-    refused(two, ":3: [segment b] is not joined to segment a: no repeater, uplink or bridge "
+    scn_refused(two, ":3: [segment b] is not joined to segment a: no repeater, uplink or bridge "
                  "links them (a network is connected)");
     /* a loop of two repeaters */
     snprintf(text, sizeof text, "%s[repeater r]\nports = a@0, b@0\n[repeater s]\nports = a@10, "
                                 "b@10\n",
              two);
-    refused(text, ":11: [repeater s] a loop: segment b is already joined to a through other "
+    scn_refused(text, ":11: [repeater s] a loop: segment b is already joined to a through other "
                   "repeaters or uplinks (segments and repeaters must form a tree)");
     /* a loop through an uplink */
-    refused("[segment h]\ntype = hub\nuplink = k@5\n[segment k]\ntype = hub\nuplink = h@5\n"
+    scn_refused("[segment h]\ntype = hub\nuplink = k@5\n[segment k]\ntype = hub\nuplink = h@5\n"
             "[group g]\nstations = 2\nsegment = h\n",
             ":6: [segment k] uplink: a loop: segment h is already joined to k through other "
             "repeaters or uplinks (segments and repeaters must form a tree)");
     /* a port on a segment that does not exist */
     snprintf(text, sizeof text, "%s[repeater r]\nports = a@0, c@0\n", two);
-    refused(text, ":9: [repeater r] ports: there is no [segment c]");
+    scn_refused(text, ":9: [repeater r] ports: there is no [segment c]");
     /* past the cable's end */
     snprintf(text, sizeof text, "%s[repeater r]\nports = a@600, b@0\n", two);
-    refused(text, ":9: [repeater r] ports: a@600 is beyond the end of the 500 m cable");
-    refused("[segment a]\ntype = coax\n[segment h]\ntype = hub\nuplink = a@501\n"
+    scn_refused(text, ":9: [repeater r] ports: a@600 is beyond the end of the 500 m cable");
+    scn_refused("[segment a]\ntype = coax\n[segment h]\ntype = hub\nuplink = a@501\n"
             "[group g]\nstations = 2\nsegment = a\n",
             ":5: [segment h] uplink: a@501 is beyond the end of the 500 m cable");
     /* a group without a segment */
-    refused("[segment a]\ntype = coax\n[group g]\nstations = 2\n",
+    scn_refused("[segment a]\ntype = coax\n[group g]\nstations = 2\n",
             "group g: segment: missing: with [segment] sections every station sits on one "
             "(segment = NAME)");
-    refused("[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = z\n",
+    scn_refused("[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = z\n",
             "group g: segment: there is no [segment z]");
-    refused("stations = 2\nsegment = a\n",
+    scn_refused("stations = 2\nsegment = a\n",
             "segment: there is no [segment a] (segments are declared in the scenario file)");
     /* placement that does not fit */
-    refused("[segment a]\ntype = coax\nlength = 100\n[group g]\nstations = 2\nsegment = a\n"
+    scn_refused("[segment a]\ntype = coax\nlength = 100\n[group g]\nstations = 2\nsegment = a\n"
             "span = 0-150\n",
             "group g: span: 150 m is beyond the end of the 100 m cable of segment a");
-    refused("[segment a]\ntype = coax\nlength = 100\n[group g]\nstations = 2\nsegment = a\n"
+    scn_refused("[segment a]\ntype = coax\nlength = 100\n[group g]\nstations = 2\nsegment = a\n"
             "positions = 0,101\n",
             "group g: positions: station 2 at 101 m is beyond the end of the 100 m cable of "
             "segment a");
-    refused("[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\ndrop = 5\n",
+    scn_refused("[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\ndrop = 5\n",
             "group g: drop: segment a is coax (drop cables are a hub's; on coax, span or "
             "positions)");
     /* names: one namespace */
-    refused("[segment a]\ntype = coax\n[repeater a]\nports = a@0\n",
+    scn_refused("[segment a]\ntype = coax\n[repeater a]\nports = a@0\n",
             ":3: [repeater a] the name is taken by [segment a] (line 1): segments, repeaters, "
             "bridges and groups share one namespace");
-    refused("[segment g]\ntype = coax\n[group g]\nstations = 2\nsegment = g\n",
+    scn_refused("[segment g]\ntype = coax\n[group g]\nstations = 2\nsegment = g\n",
             "group g: the name is taken by [segment g]: segments, repeaters, bridges and "
             "groups share one namespace (g.frames_ok would name both)");
-    refused("[segment a]\ntype = coax\n[segment a]\ntype = hub\n",
+    scn_refused("[segment a]\ntype = coax\n[segment a]\ntype = hub\n",
             ":3: [segment a] given twice (first at line 1)");
     /* keys */
-    refused("[segment a]\ntype = coax\ncolour = red\n",
+    scn_refused("[segment a]\ntype = coax\ncolour = red\n",
             ":3: [segment a] unknown key 'colour' (type, length, velocity, probe, class, delay, "
             "uplink, duplex, phy)");
-    refused("[segment a]\ntype = coax\nlength = 5\nlength = 6\n",
+    scn_refused("[segment a]\ntype = coax\nlength = 5\nlength = 6\n",
             ":4: [segment a] length is given twice (first at line 3)");
-    refused("[segment a]\nlength = 5\n[group g]\nstations = 2\nsegment = a\n",
+    scn_refused("[segment a]\nlength = 5\n[group g]\nstations = 2\nsegment = a\n",
             ":1: [segment a] type: missing (type = coax, hub or link)");
-    refused("[segment a]\ntype = ring\n", ":2: [segment a] type: unknown type 'ring' (coax, hub, link)");
-    refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\n[repeater r]\nports = a@0\n",
+    scn_refused("[segment a]\ntype = ring\n", ":2: [segment a] type: unknown type 'ring' (coax, hub, link)");
+    scn_refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\n[repeater r]\nports = a@0\n",
             ":6: [repeater r] ports: a repeater needs at least two ports (one per segment it "
             "joins)");
-    refused("[segment a]\ntype = coax\n[repeater r]\nports = a@0, a@9\n",
+    scn_refused("[segment a]\ntype = coax\n[repeater r]\nports = a@0, a@9\n",
             ":4: [repeater r] ports: two ports on segment a (a repeater joins different "
             "segments)");
-    refused("[segment h]\ntype = hub\nclass = I\n[group g]\nstations = 2\nsegment = h\n",
+    scn_refused("[segment h]\ntype = hub\nclass = I\n[group g]\nstations = 2\nsegment = h\n",
             ":3: [segment h] class: repeater classes are Clause 27's, at 100 Mb/s only");
-    refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\n[repeater r]\nports = a, b@0\n"
+    scn_refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\n[repeater r]\nports = a, b@0\n"
             "[group g]\nstations = 2\nsegment = a\n",
             ":6: [repeater r] ports: a: a port on coax segment a needs its position (a@METRES)");
     /* what belongs to one type of segment only */
-    refused("[segment a]\ntype = coax\nlength = 100\nprobe = 120\n[group g]\nstations = 2\n"
+    scn_refused("[segment a]\ntype = coax\nlength = 100\nprobe = 120\n[group g]\nstations = 2\n"
             "segment = a\n",
             ":4: [segment a] probe: 120 m is beyond the end of the 100 m cable");
-    refused("[segment h]\ntype = hub\nprobe = 5\n[group g]\nstations = 2\nsegment = h\n",
+    scn_refused("[segment h]\ntype = hub\nprobe = 5\n[group g]\nstations = 2\nsegment = h\n",
             ":3: [segment h] probe: a hub's capture point is the hub itself (probe is a coax "
             "segment's key)");
-    refused("[segment a]\ntype = coax\ndelay = 3\n[group g]\nstations = 2\nsegment = a\n",
+    scn_refused("[segment a]\ntype = coax\ndelay = 3\n[group g]\nstations = 2\nsegment = a\n",
             ":3: [segment a] delay: a coax segment has no repeater delay (a hub's key; join coax "
             "segments with a [repeater])");
-    refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\nuplink = a@3\n"
+    scn_refused("[segment a]\ntype = coax\n[segment b]\ntype = coax\nuplink = a@3\n"
             "[group g]\nstations = 2\nsegment = a\n",
             ":5: [segment b] uplink: only a hub has an uplink (join a coax segment with a "
             "[repeater])");
-    refused("phy = 100basetx\n[segment h]\ntype = hub\n[segment k]\ntype = hub\n"
+    scn_refused("phy = 100basetx\n[segment h]\ntype = hub\n[segment k]\ntype = hub\n"
             "[repeater r]\nports = h, k\nclass = III\n",
             ":8: [repeater r] class: 'III' is not I or II (Clause 27's repeater classes)");
-    refused("traffic = pcap:x.pcap\nsegment = a\n[segment a]\ntype = coax\n",
+    scn_refused("traffic = pcap:x.pcap\nsegment = a\n[segment a]\ntype = coax\n",
             "traffic: a replayed capture makes one station per source address and cannot be "
             "placed on segments");
     /* the medium-wide keys a network replaces */
-    refused("topology = star\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
+    scn_refused("topology = star\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
             "topology: a network of segments has no one topology: give each [segment] its own "
             "type (coax or hub)");
-    refused("length = 20\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
+    scn_refused("length = 20\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
             "length: a network of segments has no one length: give each [segment] its own "
             "length");
     /* too many */
@@ -322,7 +274,7 @@ static void test_refusals(void **state)
     size_t used = 0;
     for (int i = 0; i < 65; i++)
         used += (size_t)sprintf(big + used, "[segment s%d]\ntype = coax\n", i);
-    refused(big, ":129: [segment s64] more than 64 segments");
+    scn_refused(big, ":129: [segment s64] more than 64 segments");
     free(big);
 }
 
@@ -426,7 +378,7 @@ static void test_budget_from_file(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 100basetx\n"
+    scn_load_ok(&sc, "phy = 100basetx\n"
                  "[segment a]\ntype = hub\n"
                  "[segment b]\ntype = hub\nuplink = a@5\n"
                  "[group x]\nstations = 3\nsegment = a\n"
@@ -436,21 +388,21 @@ static void test_budget_from_file(void **state)
     net_budget bud;
     net_budget_compute(&sc.net, sc.phy.rate_bps, &bud);
     assert_float_equal(bud.pdv_bits, 511.96, 1e-9);
-    assert_string_equal(warn, "");
+    assert_string_equal(scn_warn, "");
     scenario_free(&sc);
     /* class I: 70 bit times one way, and the budget's warning */
-    load_ok(&sc, "phy = 100basetx\n"
+    scn_load_ok(&sc, "phy = 100basetx\n"
                  "[segment a]\ntype = hub\nclass = I\n"
                  "[segment b]\ntype = hub\nuplink = a@5\n"
                  "[group x]\nstations = 3\nsegment = a\n"
                  "[group y]\nstations = 3\nsegment = b\n");
     assert_int_equal(sc.net.segments[0].hub_bits, 70);
     assert_int_equal(sc.net.segments[0].hub_class, 1);
-    assert_non_null(strstr(warn, "network: over 802.3's budget: Model 1: 2 repeaters"));
+    assert_non_null(strstr(scn_warn, "network: over 802.3's budget: Model 1: 2 repeaters"));
     scenario_free(&sc);
     /* a repeater box between two hubs: Class II by default, 46 bit times,
      * its ports cabled into the hubs (a HUB port: the hub's length) */
-    load_ok(&sc, "phy = 100basetx\n"
+    scn_load_ok(&sc, "phy = 100basetx\n"
                  "[segment a]\ntype = hub\nlength = 50\n"
                  "[segment b]\ntype = hub\nlength = 50\ndelay = 30\n"
                  "[repeater r]\nports = a@2, b\n"
@@ -482,7 +434,7 @@ static void test_budget_model2(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, LAN);
+    scn_load_ok(&sc, LAN);
     net_budget bud;
     net_budget_compute(&sc.net, sc.phy.rate_bps, &bud);
     assert_true(bud.pdv_defined && bud.pvv_defined);
@@ -513,7 +465,7 @@ static void test_budget_stations_at_one_place(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "[segment a]\ntype = coax\nlength = 185\n"
+    scn_load_ok(&sc, "[segment a]\ntype = coax\nlength = 185\n"
                  "[segment b]\ntype = hub\n"
                  "[repeater r]\nports = a@0, b\n"
                  "[group g]\nstations = 2\nsegment = a\npositions = 185,185\n");
@@ -525,7 +477,7 @@ static void test_budget_stations_at_one_place(void **state)
     assert_float_equal(bud.model_round_trip_bits, 0, 0);
     scenario_free(&sc);
     /* three, two of them at the near end: the far one is the third */
-    load_ok(&sc, "[segment a]\ntype = coax\nlength = 185\n"
+    scn_load_ok(&sc, "[segment a]\ntype = coax\nlength = 185\n"
                  "[group g]\nstations = 3\nsegment = a\npositions = 0,0,100\n");
     net_budget_compute(&sc.net, sc.phy.rate_bps, &bud);
     assert_true(bud.from_station != bud.to_station);
@@ -624,7 +576,7 @@ static void test_view_of_medium(void **state)
 {
     (void)state;
     scenario sc;
-    load_ok(&sc, "phy = 100basetx\nstations = 5\n");
+    scn_load_ok(&sc, "phy = 100basetx\nstations = 5\n");
     network net;
     scenario_network_view(&sc, &net);
     assert_int_equal(net.n_segments, 1);
@@ -635,7 +587,7 @@ static void test_view_of_medium(void **state)
     /* 100 + 92 + 200 x 1.112 */
     assert_float_equal(bud.pdv_bits, 414.4, 1e-9);
     scenario_free(&sc);
-    load_ok(&sc, "stations = 3\nlength = 400\n");
+    scn_load_ok(&sc, "stations = 3\nlength = 400\n");
     scenario_network_view(&sc, &net);
     assert_string_equal(net.segments[0].name, "bus");
     assert_true(net.segments[0].far_m == 400 && net.segments[0].near_m == 0);

@@ -1,0 +1,52 @@
+/* scenario_text.c - see scenario_text.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "scenario_text.h"
+
+char scn_err[1024], scn_warn[2048];
+static char path[64];
+
+int scn_load(scenario *sc, const char *text)
+{
+    scenario_defaults(sc);
+    snprintf(path, sizeof path, "/tmp/csmacd-test-scenario-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    scn_warn[0] = '\0';
+    int rc = scenario_load_file(sc, path, scn_err, sizeof scn_err);
+    if (rc == 0)
+        rc = scenario_finish(sc, scn_err, sizeof scn_err, scn_warn, sizeof scn_warn);
+    unlink(path);
+    return rc;
+}
+
+void scn_load_ok(scenario *sc, const char *text)
+{
+    if (scn_load(sc, text) != 0)
+        fail_msg("refused: %s", scn_err);
+}
+
+void scn_refused(const char *text, const char *expect)
+{
+    scenario sc;
+    if (scn_load(&sc, text) == 0)
+        fail_msg("accepted, expected: %s", expect);
+    size_t n = strlen(path);
+    const char *msg = strncmp(scn_err, path, n) == 0 ? scn_err + n : scn_err;
+    if (strcmp(msg, expect) != 0)
+        fail_msg("message\n  %s\nexpected\n  %s", msg, expect);
+    scenario_free(&sc);
+}
