@@ -127,6 +127,8 @@ struct tui_driver {
 /* Shared between the driver's files (tui_driver.c). */
 /* Traffic in words: "saturated", "poisson G=0.50", "replies only". */
 void traffic_words(const traffic_config *t, char *out, size_t cap);
+/* How the screen shows a MAC's state (a repeater's port: idle). */
+tui_station_state tui_state_of(mac_state s);
 void set_message(tui_driver *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t sweep_min(const tui_driver *d);
 uint32_t sweep_max(const tui_driver *d);

@@ -183,24 +183,6 @@ static int build(tui_netview *v, const engine *e, uint32_t n_st)
     return 0;
 }
 
-static tui_station_state port_state(mac_state s)
-{
-    switch (s) {
-    case MAC_DEFER:
-        return TUI_ST_DEFER;
-    case MAC_TX:
-        return TUI_ST_TX;
-    case MAC_JAM:
-        return TUI_ST_JAM;
-    case MAC_BACKOFF:
-        return TUI_ST_BACKOFF;
-    case MAC_BURST_GAP:
-        return TUI_ST_BURST;
-    default:
-        return TUI_ST_IDLE;
-    }
-}
-
 /* The domains' counts and the bridges' ports now (their queues from the
  * engine, their drops and delays over the run from its results). */
 static void bridges_now(tui_netview *v, const engine *e, const results *r)
@@ -221,7 +203,7 @@ static void bridges_now(tui_netview *v, const engine *e, const results *r)
         for (uint32_t p = 0; p < v->br[b].n_ports; p++, x++) {
             segnet_port_now now;
             if (engine_bridge_port_now(e, b, p, &now) == 0) {
-                x->state = port_state(now.state);
+                x->state = tui_state_of(now.state);
                 x->queue_len = now.queue_len;
             }
             if (b < r->n_bridges && p < r->bridges[b].n_ports) {

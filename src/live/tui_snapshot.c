@@ -20,7 +20,7 @@
  * results.h, null in the outputs) is drawn as 0 there. */
 static double drawn(double v) { return isnan(v) ? 0 : v; }
 
-static tui_station_state map_state(mac_state s)
+tui_station_state tui_state_of(mac_state s)
 {
     switch (s) {
     case MAC_IDLE:
@@ -138,7 +138,7 @@ void tui_driver_snapshot(tui_driver *d, tui_snapshot *s)
             engine_station_view(d->e, i, &v);
             tui_station_row *row = &d->rows[i];
             row->index = i;
-            row->state = map_state(v.state);
+            row->state = tui_state_of(v.state);
             row->attempt = v.attempt;
             row->backoff_slots_left = 0;
             if (v.state == MAC_BACKOFF && v.backoff_until > t && d->slot_ps > 0)
