@@ -922,6 +922,9 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
 {
     station *x = &m->st[s];
     const bool relay = __builtin_expect(x->state == MAC_RELAY, 0);
+    /* Full duplex (a link's end): no one defers to its signal or collides
+     * with it, so it stays out of the transmitters and collision events. */
+    const bool fd = x->cls->full_duplex;
     sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
                                           : m->ifg_ps;
     if (relay)
@@ -930,7 +933,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     if (__builtin_expect(m->networked, 0))
         x->trace_id = (*m->trace_ids)++;
     x->tx_id = medium_tx_begin(m->med, s, now, kind);
-    if (x->tx_id == UINT64_MAX || collision_events_begin(m->events, s, now) != 0) {
+    if (x->tx_id == UINT64_MAX || (!fd && collision_events_begin(m->events, s, now) != 0)) {
         *m->no_memory = true; /* nothing is sent; the run stops */
         return;
     }
@@ -940,10 +943,12 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     x->jam_start = SIM_TIME_NEVER;
     x->cd_pending = SIM_TIME_NEVER;
     x->late = false;
-    m->tr_start[m->n_transmitters] = now;
-    m->tr_end[m->n_transmitters] = x->tx_end;
-    m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
-    list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    if (!fd) {
+        m->tr_start[m->n_transmitters] = now;
+        m->tr_end[m->n_transmitters] = x->tx_end;
+        m->tr_pos[m->n_transmitters] = medium_station_pos(m->med, s);
+        list_add(m->transmitters, &m->n_transmitters, &x->transmitter, s);
+    }
     /* A frame is judged at its receiver if sent whole; a held relay, by
      * the network's verdict: either reads the record until then. (One
      * call: the compiler inlines it.) */
@@ -953,7 +958,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         relay_started(m, s, now);
     } else {
         x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
-        cd_watch(m, s);
+        if (!fd)
+            cd_watch(m, s);
         if (kind == TRACE_TX_FRAME) {
             x->c.attempts++;
             if (x->collisions == 0 && now > x->ready_at)
@@ -1308,8 +1314,10 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     medium_tx_end(m->med, x->tx_id, now);
     if (m->networked)
         m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, 0, was == MAC_TX);
-    collision_events_end(m->events, s, now);
-    transmitters_remove(m, s);
+    if (!x->cls->full_duplex) { /* (see begin_transmission) */
+        collision_events_end(m->events, s, now);
+        transmitters_remove(m, s);
+    }
     uint32_t waiting = m->blocked_head[s]; /* re-planned once s is settled */
     m->blocked_head[s] = NONE;
     if (__builtin_expect(was == MAC_RELAY, 0))

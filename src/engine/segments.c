@@ -631,8 +631,10 @@ static void on_forward(segnet *n, uint32_t bi, uint32_t key, uint32_t out, sim_t
     const frame f = c->f;
     const uint64_t trace_id = c->trace_id;
     const uint32_t attempt = c->attempt;
-    for (uint32_t k = 0; k < b->n; k++) {
-        if (k == in->port || (out != NONE && k != out))
+    /* the known port alone, else every port but the one it came in by */
+    uint32_t k = out == NONE ? 0 : out, last = out == NONE ? b->n : out + 1;
+    for (; k < last; k++) {
+        if (k == in->port)
             continue;
         const bport_run *q = &n->bp[b->first + k];
         if (!mac_forward(n->seg[q->seg].mac, q->tap, &f, now) &&
@@ -1323,9 +1325,11 @@ int segnet_create(const scenario *sc, segnet **out)
             .pos_ps = pos,
             .hub_ps = ns->type == NET_SEG_HUB ? (sim_time)ns->hub_bits * t.bit_ps : 0,
             .probe_pos_ps = phy_cable_ps(&cable, ns->probe_m),
-            .retain_ps = t.ifg_ps,
-            .chain_ps = t.ifg_part1_ps,
-            .chain_cap_ps = 8 * t.slot_ps,
+            /* (full duplex: nothing defers, so a signal matters only
+             * while it is on the wire) */
+            .retain_ps = g->fd ? 0 : t.ifg_ps,
+            .chain_ps = g->fd ? 0 : t.ifg_part1_ps,
+            .chain_cap_ps = g->fd ? 0 : 8 * t.slot_ps,
             .fault_start_ps = sc->outage_start,
             .fault_end_ps = sc->outage_start + sc->outage_duration,
         };
