@@ -89,6 +89,7 @@ typedef struct station {
     bool in_burst;       /* cur is a second or later frame of a 1 Gb/s burst */
     uint32_t collisions; /* of the current frame */
     bool awaiting;       /* no CD (ALOHA): sent whole, waiting for the verdict */
+    bool detects;        /* its class detects collisions (no: ALOHA, full duplex) */
     bool relay_hold;     /* MAC_RELAY: hold the relay's record for a verdict */
     uint32_t timed;      /* index in mac.timed, or NONE */
     uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
@@ -894,7 +895,8 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
 static void cd_watch(mac *m, uint32_t s)
 {
     const station *x = &m->st[s];
-    bool on = x->transmitter != NONE && (x->state == MAC_TX || x->state == MAC_BURST_GAP);
+    bool on = x->detects && x->transmitter != NONE &&
+              (x->state == MAC_TX || x->state == MAC_BURST_GAP);
     medium_reach_set(m->cd_reach, s,
                      on ? (x->cd_pending < x->tx_end ? x->cd_pending : x->tx_end)
                         : MEDIUM_REACH_NONE);
@@ -1003,7 +1005,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     } else if (m->n_transmitters <= CROWD) { /* a handful: walk them */
         for (uint32_t i = 0; i < m->n_transmitters; i++) {
             uint32_t k = m->transmitters[i];
-            if (k != s && (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
+            if (k != s && m->st[k].detects &&
+                (m->st[k].state == MAC_TX || m->st[k].state == MAC_BURST_GAP))
                 schedule_collision(m, k, now + medium_delay(m->med, s, k));
         }
     } else {
@@ -1694,6 +1697,7 @@ int mac_create(const mac_config *cfg, mac **out)
         x->id = cfg->station_id ? cfg->station_id[s] : s;
         x->state = x->id == MAC_NO_STATION ? MAC_RELAY : MAC_IDLE;
         x->timed = x->transmitter = x->blocker = NONE;
+        x->detects = x->cls->caps.collision_detect;
         m->blocked_head[s] = NONE;
         x->planned = SIM_TIME_NEVER;
         x->cd_pending = SIM_TIME_NEVER;

@@ -641,6 +641,69 @@ static void test_replies_counted(void **state)
     scenario_free(&sc);
 }
 
+/* ALOHA has no collision detection (stations/MODEL.md, "Collisions,
+ * jam, backoff (4.2.3.2.3–5)"): beside a CSMA/CD station it still sends its frame whole.
+ * Station 1 (ALOHA) at 0 m and station 2 (BEB) at 500 m each send one
+ * 64-byte frame at t = 0. Station 2 detects the collision when station
+ * 1's signal arrives (d), finishes its preamble (6.4 us) and jams for
+ * 3.2 us; station 1 detects nothing, sends all 576 bits (57.6 us), and
+ * learns of the collision from the verdict at station 2 (57.6 us + d). */
+typedef struct seen {
+    trace_event ev[64];
+    size_t n;
+} seen;
+
+static void record(void *ctx, const trace_event *ev)
+{
+    seen *s = ctx;
+    if (s->n < sizeof s->ev / sizeof s->ev[0])
+        s->ev[s->n++] = *ev;
+}
+
+static const trace_event *first_of(const seen *s, trace_kind kind, uint32_t station)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->ev[i].kind == kind && s->ev[i].station == station)
+            return &s->ev[i];
+    return NULL;
+}
+
+static void test_aloha_beside_csmacd(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_ok(&sc, "duration", "100us");
+    group_ok(&sc, "aloha stations=1 traffic=batch batch=1 frame-size=64 policy=aloha");
+    group_ok(&sc, "cd stations=1 traffic=batch batch=1 frame-size=64");
+    finish_ok(&sc);
+    seen s = {.n = 0};
+    run_out o;
+    run_watched(&sc, &(trace_sink){.on_event = record, .ctx = &s}, &o);
+    sim_time d = llround(500.0 / (sc.phy.velocity_c * 299792458.0) * 1e12);
+    assert_true(d < 6400000); /* the collision falls in station 2's preamble */
+    const trace_event *c2 = first_of(&s, TRACE_COLLISION, 1), *e2 = first_of(&s, TRACE_TX_END, 1);
+    assert_non_null(c2);
+    assert_int_equal(c2->time, d);
+    assert_non_null(e2);
+    assert_int_equal(e2->time, 6400000 + 3200000);
+    /* station 1: no collision, no jam; its frame leaves whole */
+    const trace_event *e1 = first_of(&s, TRACE_TX_END, 0);
+    assert_null(first_of(&s, TRACE_COLLISION, 0));
+    assert_null(first_of(&s, TRACE_JAM, 0));
+    assert_non_null(e1);
+    assert_int_equal(e1->time, 57600000);
+    assert_int_equal(e1->jam_start, SIM_TIME_NEVER);
+    assert_int_equal(e1->bits_on_wire, 576);
+    const trace_event *v1 = first_of(&s, TRACE_DELIVER, 0);
+    assert_non_null(v1);
+    assert_int_equal(v1->time, 57600000 + d);
+    assert_false(v1->ok);
+    assert_int_equal(o.st[0].c.collisions, 1); /* learnt from the verdict */
+    run_free(&o);
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_refusals), cmocka_unit_test(test_weakest_link),
         cmocka_unit_test(test_dest_group), cmocka_unit_test(test_reply_timed),
         cmocka_unit_test(test_replies_counted), cmocka_unit_test(test_dest_local),
+        cmocka_unit_test(test_aloha_beside_csmacd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
