@@ -90,6 +90,7 @@ typedef struct station {
     uint32_t collisions; /* of the current frame */
     bool awaiting;       /* no CD (ALOHA): sent whole, waiting for the verdict */
     bool detects;        /* its class detects collisions (no: ALOHA, full duplex) */
+    bool fd;             /* a full-duplex link's end (its class's full_duplex) */
     bool relay_hold;     /* MAC_RELAY: hold the relay's record for a verdict */
     uint32_t timed;      /* index in mac.timed, or NONE */
     uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
@@ -110,7 +111,7 @@ typedef struct station {
     sim_time chain_end;
     sim_time cd_pending; /* earliest collision event scheduled */
     uint64_t tx_id;      /* medium record of the transmission under way */
-    uint64_t trace_id;   /* on a network: its number in the traces (trace_id()) */
+    uint64_t trace_id;   /* the transmission's number in the traces (begin_transmission) */
     sim_time tx_start, tx_end, jam_start;
     sim_time burst_origin; /* start of the burst's first frame */
     sim_time backoff_until;
@@ -213,13 +214,6 @@ static inline bool wants(const mac *m, trace_kind k)
 static inline uint32_t gid(const mac *m, uint32_t s)
 {
     return m->st[s].id;
-}
-
-/* A transmission's number in the traces: the medium's id on one
- * segment, the run's counter on a network. */
-static inline uint64_t trace_id(const mac *m, const station *x)
-{
-    return m->networked ? x->trace_id : x->tx_id;
 }
 
 /* The tap of a frame's destination on this segment, or NONE when it is a
@@ -741,7 +735,7 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
         sim_time slot = caps->slot_ps > 0 ? caps->slot_ps : x->bstate.frame_ps;
         sim_time start = caps->slotted ? (t + slot - 1) / slot * slot : t;
         /* Full duplex: only the gap after its own last frame. */
-        if (x->cls->full_duplex && x->c.attempts > 0 && start < x->tx_end + m->ifg_ps)
+        if (x->fd && x->c.attempts > 0 && start < x->tx_end + m->ifg_ps)
             start = x->tx_end + m->ifg_ps;
         x->planned = start;
         x->gen++;
@@ -785,7 +779,8 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
     x->has_frame = false;
     if (x->q_len) {
         x->cur = x->q[x->q_head];
-        x->q_head = (x->q_head + 1) % x->q_cap;
+        if (++x->q_head == x->q_cap) /* (a ring: no division on the hot path) */
+            x->q_head = 0;
         x->q_len--;
         x->has_frame = true;
     } else if (x->cls->refill && m->refill(m->refill_ctx, gid(m, s), now, &x->cur)) {
@@ -877,7 +872,8 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
         x->q_cap = cap;
         x->q_head = 0;
     }
-    x->q[(x->q_head + x->q_len) % x->q_cap] = fr;
+    uint32_t tail = x->q_head + x->q_len; /* < 2 q_cap */
+    x->q[tail < x->q_cap ? tail : tail - x->q_cap] = fr;
     x->q_len++;
     trace_event ev;
     arrival_event(m, &ev, TRACE_ARRIVAL, s, &fr, now);
@@ -895,8 +891,7 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
 static void cd_watch(mac *m, uint32_t s)
 {
     const station *x = &m->st[s];
-    bool on = x->detects && x->transmitter != NONE &&
-              (x->state == MAC_TX || x->state == MAC_BURST_GAP);
+    bool on = x->transmitter != NONE && (x->state == MAC_TX || x->state == MAC_BURST_GAP);
     medium_reach_set(m->cd_reach, s,
                      on ? (x->cd_pending < x->tx_end ? x->cd_pending : x->tx_end)
                         : MEDIUM_REACH_NONE);
@@ -910,6 +905,59 @@ static void schedule_collision(mac *m, uint32_t s, sim_time t)
     x->cd_pending = t;
     cd_watch(m, s);
     push(m, t, MAC_EV_COLLISION, MAC_PHASE_COLLISION, s, x->tx_seq);
+}
+
+/* The traces of a transmission, out of the hot paths (only a trace
+ * asks for them). */
+static __attribute__((cold, noinline)) void trace_tx_start(mac *m, uint32_t s, sim_time now,
+                                                           trace_tx_kind kind)
+{
+    const station *x = &m->st[s];
+    trace_event ev;
+    frame_event(m, &ev, TRACE_TX_START, now, s);
+    ev.tx_id = x->trace_id;
+    ev.tx_kind = kind;
+    ev.tx_start = now;
+    ev.tx_end = SIM_TIME_NEVER;
+    ev.probe_start = now + medium_probe_delay(m->med, s);
+    emit(m, &ev);
+}
+
+static __attribute__((cold, noinline)) void trace_tx_end(mac *m, uint32_t s, sim_time now,
+                                                         mac_state was)
+{
+    const station *x = &m->st[s];
+    trace_event ev;
+    frame_event(m, &ev, TRACE_TX_END, now, s);
+    ev.tx_id = x->trace_id;
+    bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
+    ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
+    ev.tx_start = x->tx_start;
+    ev.tx_end = now;
+    ev.jam_start = x->jam_start;
+    ev.probe_start = x->tx_start + medium_probe_delay(m->med, s);
+    ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
+    if (was == MAC_JAM)
+        ev.attempt = x->collisions;
+    emit(m, &ev);
+}
+
+static __attribute__((cold, noinline)) void trace_collision(mac *m, uint32_t s, sim_time now,
+                                                            bool in_frame)
+{
+    const station *x = &m->st[s];
+    trace_event ev;
+    frame_event(m, &ev, TRACE_COLLISION, now, s);
+    ev.tx_id = x->trace_id;
+    ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
+    ev.tx_start = x->tx_start;
+    ev.late = x->late;
+    ev.attempt = x->collisions;
+    emit(m, &ev);
+    ev.kind = TRACE_JAM; /* reported now; the jam itself starts at jam_start */
+    ev.jam_start = x->jam_start;
+    ev.tx_end = x->tx_end;
+    emit(m, &ev);
 }
 
 static void relay_started(mac *m, uint32_t s, sim_time now);
@@ -926,15 +974,15 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     const bool relay = __builtin_expect(x->state == MAC_RELAY, 0);
     /* Full duplex (a link's end): no one defers to its signal or collides
      * with it, so it stays out of the transmitters and collision events. */
-    const bool fd = x->cls->full_duplex;
+    const bool fd = x->fd;
     sim_time len = kind == TRACE_TX_FRAME ? frame_wire_ps(m, x->cur.bytes, x->in_burst)
                                           : m->ifg_ps;
     if (relay)
         len = SIM_TIME_NEVER - now;
-    /* On a network the run's trace ids (the medium's are per segment) */
-    if (__builtin_expect(m->networked, 0))
-        x->trace_id = (*m->trace_ids)++;
     x->tx_id = medium_tx_begin(m->med, s, now, kind);
+    /* its number in the traces: the medium's id on one segment, the
+     * run's counter on a network (the media's are per segment) */
+    x->trace_id = __builtin_expect(m->networked, 0) ? (*m->trace_ids)++ : x->tx_id;
     if (x->tx_id == UINT64_MAX || (!fd && collision_events_begin(m->events, s, now) != 0)) {
         *m->no_memory = true; /* nothing is sent; the run stops */
         return;
@@ -960,8 +1008,6 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
         relay_started(m, s, now);
     } else {
         x->state = kind == TRACE_TX_FRAME ? MAC_TX : MAC_BURST_GAP;
-        if (!fd)
-            cd_watch(m, s);
         if (kind == TRACE_TX_FRAME) {
             x->c.attempts++;
             if (x->collisions == 0 && now > x->ready_at)
@@ -972,22 +1018,16 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
             m->net.on_signal(m->net.ctx, s, now, true, kind == TRACE_TX_FRAME ? &x->cur : NULL,
                              x->collisions + 1, x->backoff_slots, false);
 
-        if (wants(m, TRACE_TX_START)) {
-            trace_event ev;
-            frame_event(m, &ev, TRACE_TX_START, now, s);
-            ev.tx_id = trace_id(m, x);
-            ev.tx_kind = kind;
-            ev.tx_start = now;
-            ev.tx_end = SIM_TIME_NEVER;
-            ev.probe_start = now + medium_probe_delay(m->med, s);
-            emit(m, &ev);
-        }
+        if (wants(m, TRACE_TX_START))
+            trace_tx_start(m, s, now, kind);
 
-        /* Without collision detection (ALOHA) the frame is sent whole and no
-         * one is told of an overlap: its fate is the receiver's verdict. */
-        if (!x->cls->caps.collision_detect) {
+        /* Without collision detection (ALOHA, full duplex) the frame is sent
+         * whole and no one is told of an overlap: its fate is the
+         * receiver's verdict. */
+        if (!x->detects) {
             push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
         } else {
+            cd_watch(m, s); /* (others' signals may now collide with it) */
             /* Collision detect, 4.2.3.2.4: signals already on their way to s... */
             schedule_collision(m, s, medium_foreign_signal_from(m->med, s, now));
             /* (a collision already known ends the transmission early:
@@ -1000,7 +1040,7 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
     /* ...and this signal on its way to every other transmitter it reaches
      * in time (cd_reach), in the order of the transmitters' list, which is
      * the order their COLLISION events are queued in. */
-    if (!relay && !x->cls->caps.collision_detect) {
+    if (!relay && !x->detects) {
         /* (ALOHA's signal tells no transmitter: see above) */
     } else if (m->n_transmitters <= CROWD) { /* a handful: walk them */
         for (uint32_t i = 0; i < m->n_transmitters; i++) {
@@ -1083,20 +1123,8 @@ static void on_collision(mac *m, uint32_t s, sim_time now, uint32_t seq)
     x->end_gen++;
     push(m, x->tx_end, MAC_EV_TX_END, MAC_PHASE_END, s, x->end_gen);
 
-    if (wants(m, TRACE_COLLISION) || wants(m, TRACE_JAM)) {
-        trace_event ev;
-        frame_event(m, &ev, TRACE_COLLISION, now, s);
-        ev.tx_id = trace_id(m, x);
-        ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
-        ev.tx_start = x->tx_start;
-        ev.late = x->late;
-        ev.attempt = x->collisions;
-        emit(m, &ev);
-        ev.kind = TRACE_JAM; /* reported now; the jam itself starts at jam_start */
-        ev.jam_start = x->jam_start;
-        ev.tx_end = x->tx_end;
-        emit(m, &ev);
-    }
+    if (wants(m, TRACE_COLLISION) || wants(m, TRACE_JAM))
+        trace_collision(m, s, now, in_frame);
 }
 
 static uint32_t rx_alloc(mac *m)
@@ -1233,7 +1261,7 @@ static inline __attribute__((always_inline)) sim_time judge_reception(mac *m, ui
     if (i == NONE)
         return 0;
     m->rx[i].tx_id = x->tx_id;
-    m->rx[i].trace_id = trace_id(m, x);
+    m->rx[i].trace_id = x->trace_id;
     m->rx[i].f = x->cur;
     m->rx[i].station = s;
     m->rx[i].attempt = x->collisions + 1;
@@ -1251,7 +1279,7 @@ static void full_duplex_sent(mac *m, uint32_t s, sim_time now);
 static void await_verdict(mac *m, uint32_t s, sim_time now)
 {
     station *x = &m->st[s];
-    if (x->cls->full_duplex) { /* no collision can have touched it */
+    if (x->fd) { /* no collision can have touched it */
         full_duplex_sent(m, s, now);
         return;
     }
@@ -1275,7 +1303,7 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
         count_success(m, s);
         trace_event ev;
         frame_event(m, &ev, TRACE_TX_OK, now, s);
-        ev.tx_id = trace_id(m, x);
+        ev.tx_id = x->trace_id;
         emit(m, &ev);
         x->has_frame = false;
         next_frame_or_idle(m, s, now);
@@ -1300,7 +1328,7 @@ static __attribute__((noinline)) void full_duplex_sent(mac *m, uint32_t s, sim_t
     count_success(m, s);
     trace_event ok;
     frame_event(m, &ok, TRACE_TX_OK, now, s);
-    ok.tx_id = trace_id(m, x);
+    ok.tx_id = x->trace_id;
     emit(m, &ok);
     judge_reception(m, s, now);
     x->has_frame = false;
@@ -1317,7 +1345,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     medium_tx_end(m->med, x->tx_id, now);
     if (m->networked)
         m->net.on_signal(m->net.ctx, s, now, false, NULL, 0, 0, was == MAC_TX);
-    if (!x->cls->full_duplex) { /* (see begin_transmission) */
+    if (!x->fd) { /* (see begin_transmission) */
         collision_events_end(m->events, s, now);
         transmitters_remove(m, s);
     }
@@ -1327,21 +1355,8 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         goto settled; /* (its trace event was mac_relay_end's; one call site
                          each for what follows: see begin_transmission) */
 
-    if (wants(m, TRACE_TX_END)) {
-        trace_event ev;
-        frame_event(m, &ev, TRACE_TX_END, now, s);
-        ev.tx_id = trace_id(m, x);
-        bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
-        ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
-        ev.tx_start = x->tx_start;
-        ev.tx_end = now;
-        ev.jam_start = x->jam_start;
-        ev.probe_start = x->tx_start + medium_probe_delay(m->med, s);
-        ev.bits_on_wire = (uint64_t)((now - x->tx_start) / m->bit_ps);
-        if (was == MAC_JAM)
-            ev.attempt = x->collisions;
-        emit(m, &ev);
-    }
+    if (wants(m, TRACE_TX_END))
+        trace_tx_end(m, s, now, was);
 
     if (was == MAC_BURST_GAP) {
         if (take_next_frame(m, s, now)) {
@@ -1365,7 +1380,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
             x->bstate.attempt_ps = now - x->tx_start; /* read by ppersistent */
             start_backoff(m, s, now);
         }
-    } else if (!x->cls->caps.collision_detect) {
+    } else if (!x->detects) {
         assert(was == MAC_TX);
         await_verdict(m, s, now); /* full duplex too: it sends at once */
     } else {
@@ -1373,7 +1388,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
         count_success(m, s);
         trace_event ok;
         frame_event(m, &ok, TRACE_TX_OK, now, s);
-        ok.tx_id = trace_id(m, x);
+        ok.tx_id = x->trace_id;
         emit(m, &ok);
         judge_reception(m, s, now);
         x->has_frame = false; /* done with it: the queue no longer holds it */
@@ -1485,7 +1500,7 @@ static void relay_event(const mac *m, trace_event *ev, trace_kind kind, sim_time
     const station *x = &m->st[s];
     *ev = (trace_event){.kind = kind, .time = now, .station = TRACE_NO_STATION,
                         .segment = m->segment, .tap = s, .dest = TRACE_NO_DEST,
-                        .tx_id = trace_id(m, x), .tx_start = x->tx_start, .tx_end = SIM_TIME_NEVER,
+                        .tx_id = x->trace_id, .tx_start = x->tx_start, .tx_end = SIM_TIME_NEVER,
                         .jam_start = SIM_TIME_NEVER,
                         .probe_start = x->tx_start + medium_probe_delay(m->med, s),
                         .relay_from = TRACE_NO_STATION, .relay_sent_at = SIM_TIME_NEVER};
@@ -1698,6 +1713,7 @@ int mac_create(const mac_config *cfg, mac **out)
         x->state = x->id == MAC_NO_STATION ? MAC_RELAY : MAC_IDLE;
         x->timed = x->transmitter = x->blocker = NONE;
         x->detects = x->cls->caps.collision_detect;
+        x->fd = x->cls->full_duplex;
         m->blocked_head[s] = NONE;
         x->planned = SIM_TIME_NEVER;
         x->cd_pending = SIM_TIME_NEVER;

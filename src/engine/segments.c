@@ -520,7 +520,8 @@ static void port_copy_push(segnet *n, bport_run *p, const port_copy *c)
         p->q_cap = cap;
         p->q_head = 0;
     }
-    p->q[(p->q_head + p->q_len) % p->q_cap] = *c;
+    uint32_t tail = p->q_head + p->q_len; /* < 2 q_cap */
+    p->q[tail < p->q_cap ? tail : tail - p->q_cap] = *c;
     p->q_len++;
 }
 
@@ -535,7 +536,8 @@ static void port_copy_pop(bport_run *p)
 {
     if (p->q_len == 0)
         return;
-    p->q_head = (p->q_head + 1) % p->q_cap;
+    if (++p->q_head == p->q_cap)
+        p->q_head = 0;
     p->q_len--;
 }
 
