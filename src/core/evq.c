@@ -10,6 +10,17 @@
  * ahead of everything queued (a collision due shortly, the end of a jam)
  * waits in `front` and touches neither heap.
  *
+ * Runs (evq_use_runs, for networks with full-duplex links): links in step
+ * push crowds of events in order (64 frame ends at one instant, each
+ * pushing its arrival at the switch and its next start). Such an event
+ * comes after the last event of one of a few sorted runs and is appended
+ * to it, O(1); a pop compares the runs' heads with the heaps' tops. On a
+ * 64-port full-duplex switch this takes the queue from 340 to about 190
+ * instructions per event. With random waits (backoffs) runs fill with
+ * events out of step and cost more than they save (40 to 160 more
+ * instructions per event on 64 saturated stations on a bus, with one to
+ * four runs), hence off by default.
+ *
  * A radix heap (events filed by the highest bit in which their time
  * differs from the last one popped, O(1) per push, and a small heap for
  * the events of one instant) was measured in place of the two heaps: the
@@ -29,9 +40,19 @@ typedef struct heap {
     size_t size, cap;
 } heap;
 
+/* A sorted run (evq_use_runs): a ring of events in increasing order. */
+typedef struct run {
+    sim_event *v;
+    size_t head, len, cap; /* cap: a power of two, or 0 */
+} run;
+
+#define RUNS 2
+
 struct evq {
-    sim_event front; /* when has_front: before every event in the heaps */
+    sim_event front; /* when has_front: before every other event */
     bool has_front;
+    bool runs_on;    /* evq_use_runs */
+    run runs[RUNS];
     heap near, far;
     sim_time horizon; /* events due before last + horizon are near */
     sim_time last;    /* time of the last event popped */
@@ -135,6 +156,8 @@ int evq_create(evq **out, size_t initial_capacity)
 void evq_destroy(evq *q)
 {
     if (q) {
+        for (int r = 0; r < RUNS; r++)
+            free(q->runs[r].v);
         free(q->near.v);
         free(q->far.v);
         free(q);
@@ -142,6 +165,83 @@ void evq_destroy(evq *q)
 }
 
 void evq_set_horizon(evq *q, sim_time horizon) { q->horizon = horizon; }
+
+void evq_use_runs(evq *q, bool on) { q->runs_on = on; }
+
+/* ---- runs ---------------------------------------------------------------- */
+
+static inline const sim_event *run_head(const run *r) { return &r->v[r->head]; }
+
+static inline const sim_event *run_tail(const run *r)
+{
+    return &r->v[(r->head + r->len - 1) & (r->cap - 1)];
+}
+
+/* The run whose head comes first and before `bound`, or -1. */
+static int first_run(const evq *q, unsigned __int128 bound)
+{
+    int best = -1;
+    for (int r = 0; r < RUNS; r++) {
+        if (q->runs[r].len && key(run_head(&q->runs[r])) < bound) {
+            best = r;
+            bound = key(run_head(&q->runs[r]));
+        }
+    }
+    return best;
+}
+
+static void run_take(evq *q, int r, sim_event *out)
+{
+    run *x = &q->runs[r];
+    *out = x->v[x->head];
+    x->head = (x->head + 1) & (x->cap - 1);
+    x->len--;
+    q->last = out->time;
+}
+
+/* Appends ev (key k) to the run whose last event is the latest one before
+ * it, or to an empty run. Returns 1 when appended, 0 when no run takes it,
+ * -1 when memory cannot be had. */
+static int run_push(evq *q, const sim_event *ev, unsigned __int128 k)
+{
+    int best = -1, empty = -1;
+    unsigned __int128 bk = 0;
+    for (int r = 0; r < RUNS; r++) {
+        if (!q->runs[r].len) {
+            if (empty < 0)
+                empty = r;
+            continue;
+        }
+        unsigned __int128 t = key(run_tail(&q->runs[r]));
+        if (t < k && (best < 0 || t > bk)) {
+            best = r;
+            bk = t;
+        }
+    }
+    if (best < 0)
+        best = empty;
+    if (best < 0)
+        return 0;
+    run *x = &q->runs[best];
+    if (x->len == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        sim_event *v = malloc(cap * sizeof *v);
+        if (!v)
+            return -1;
+        for (size_t i = 0; i < x->len; i++)
+            v[i] = x->v[(x->head + i) & (x->cap - 1)];
+        free(x->v);
+        x->v = v;
+        x->cap = cap;
+        x->head = 0;
+    }
+    x->v[(x->head + x->len++) & (x->cap - 1)] = *ev;
+    return 1;
+}
+
+#define NO_KEY (~(unsigned __int128)0)
+
+/* ---- the queue ------------------------------------------------------------ */
 
 /* The heap whose top comes first, or NULL when both are empty. */
 static inline heap *first(const evq *q)
@@ -168,11 +268,16 @@ int evq_push(evq *q, const sim_event *e)
         }
     } else {
         const heap *h = first(q);
-        if (!h || k < key(&h->v[0])) {
+        if ((!h || k < key(&h->v[0])) && (!q->runs_on || first_run(q, k) < 0)) {
             q->front = ev;
             q->has_front = true;
             return 0;
         }
+    }
+    if (q->runs_on) {
+        int rc = run_push(q, &ev, key(&ev));
+        if (rc != 0)
+            return rc > 0 ? 0 : -1;
     }
     return heap_push(ev.time - q->last < q->horizon ? &q->near : &q->far, &ev);
 }
@@ -186,6 +291,11 @@ int evq_pop(evq *q, sim_event *out)
         return 0;
     }
     heap *h = first(q);
+    int r = q->runs_on ? first_run(q, h ? key(&h->v[0]) : NO_KEY) : -1;
+    if (r >= 0) {
+        run_take(q, r, out);
+        return 0;
+    }
     if (!h)
         return -1;
     heap_pop(h, out);
@@ -204,6 +314,13 @@ int evq_pop_before(evq *q, sim_time limit, sim_event *out)
         return 0;
     }
     heap *h = first(q);
+    int r = q->runs_on ? first_run(q, h ? key(&h->v[0]) : NO_KEY) : -1;
+    if (r >= 0) {
+        if (run_head(&q->runs[r])->time >= limit)
+            return -1;
+        run_take(q, r, out);
+        return 0;
+    }
     if (!h || h->v[0].time >= limit)
         return -1;
     heap_pop(h, out);
@@ -216,14 +333,26 @@ const sim_event *evq_peek(const evq *q)
     if (q->has_front)
         return &q->front;
     const heap *h = first(q);
+    int r = q->runs_on ? first_run(q, h ? key(&h->v[0]) : NO_KEY) : -1;
+    if (r >= 0)
+        return run_head(&q->runs[r]);
     return h ? &h->v[0] : NULL;
 }
 
-size_t evq_size(const evq *q) { return q->has_front + q->near.size + q->far.size; }
+size_t evq_size(const evq *q)
+{
+    size_t n = q->has_front + q->near.size + q->far.size;
+    for (int r = 0; r < RUNS; r++)
+        n += q->runs[r].len;
+    return n;
+}
 
 size_t evq_bytes(const evq *q)
 {
-    return sizeof *q + (q->near.cap + q->far.cap) * sizeof(sim_event);
+    size_t cap = q->near.cap + q->far.cap;
+    for (int r = 0; r < RUNS; r++)
+        cap += q->runs[r].cap;
+    return sizeof *q + cap * sizeof(sim_event);
 }
 
 uint64_t evq_pushed(const evq *q) { return q->seq; }

@@ -1,4 +1,5 @@
-/* evq.h - the event queue: a priority queue of events (4-ary heaps, evq.c).
+/* evq.h - the event queue: a priority queue of events (4-ary heaps and
+ * sorted runs, evq.c).
  *
  * The order of events is a contract, pinned by tests/unit/test_evq.c:
  *   1. earlier time first;
@@ -14,6 +15,7 @@
 #ifndef CSMACD_EVQ_H
 #define CSMACD_EVQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +40,12 @@ void evq_destroy(evq *q);
  * apart from the others (a tuning knob: the order does not depend on it;
  * 0, the default, keeps them all together). */
 void evq_set_horizon(evq *q, sim_time horizon);
+
+/* With runs on, an event that comes after the last event of one of a few
+ * sorted runs is appended to it, O(1), instead of going to a heap: for
+ * crowds of events pushed in order (many full-duplex links in step).
+ * Another tuning knob (off by default): the order does not depend on it. */
+void evq_use_runs(evq *q, bool on);
 
 /* Inserts a copy of *ev (its order field set here). Returns 0 or -1 (no memory). */
 int evq_push(evq *q, const sim_event *ev);

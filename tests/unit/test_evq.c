@@ -1,6 +1,6 @@
 /* test_evq.c - pins the event order contract of src/core/evq.h:
  * time first, then phase, then insertion order (FIFO); and that the queue
- * (its front slot, near and far heaps) stays correct through growth, ties,
+ * (its front slot, near and far heaps, sorted runs) stays correct through growth, ties,
  * long gaps, times near the end of sim_time's range, and interleaved
  * pushes, peeks and pops, whatever the near/far horizon.
  * It does not test the engine's use of phases (the model tests do). */
@@ -160,12 +160,13 @@ static void test_extreme_times(void **state)
  * pending event with the least (time, phase, push order), and evq_peek
  * shows it beforehand. `spread` is the range of the delays drawn: 4 makes
  * ties of time common, 2^40 makes long gaps, and `mixed` draws each delay
- * from one or the other. The near/far split must not change the order:
- * each run is made with every event far (horizon 0) and with a horizon
- * that splits them. */
+ * from one or the other. The near/far split and the sorted runs must not
+ * change the order: each run is made with every event far (horizon 0)
+ * and with a horizon that splits them, with runs off and on. */
 #define MODEL_MAX 4096
 
-static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim_time horizon)
+static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim_time horizon,
+                                 bool runs)
 {
     static sim_event pending[MODEL_MAX];
     static uint32_t pushed_order[MODEL_MAX];
@@ -173,6 +174,7 @@ static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim
     evq *q;
     assert_int_equal(evq_create(&q, 1), 0);
     evq_set_horizon(q, horizon);
+    evq_use_runs(q, runs);
     rng r;
     rng_seed(&r, seed, 0);
     sim_time now = 0;
@@ -223,14 +225,55 @@ static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim
 static void test_random_against_model(void **state)
 {
     (void)state;
-    random_against_model(50, false, 7, 0);
-    random_against_model(50, false, 7, 10);
-    random_against_model(4, false, 8, 0);
-    random_against_model(4, false, 8, 2);
-    random_against_model((uint64_t)1 << 40, false, 9, 0);
-    random_against_model((uint64_t)1 << 40, false, 9, (sim_time)1 << 38);
-    random_against_model((uint64_t)1 << 40, true, 10, 0);
-    random_against_model((uint64_t)1 << 40, true, 10, 3);
+    for (int runs = 0; runs < 2; runs++) {
+        random_against_model(50, false, 7, 0, runs);
+        random_against_model(50, false, 7, 10, runs);
+        random_against_model(4, false, 8, 0, runs);
+        random_against_model(4, false, 8, 2, runs);
+        random_against_model((uint64_t)1 << 40, false, 9, 0, runs);
+        random_against_model((uint64_t)1 << 40, false, 9, (sim_time)1 << 38, runs);
+        random_against_model((uint64_t)1 << 40, true, 10, 0, runs);
+        random_against_model((uint64_t)1 << 40, true, 10, 3, runs);
+    }
+}
+
+/* Crowds in step, as full-duplex links make them: at each instant 300
+ * senders each push an event a little later and one much later, in
+ * sender order (with runs on, runs take them, growing and wrapping
+ * around); every event still comes out in (time, phase, push order). */
+static void test_runs_in_step(void **state)
+{
+    (void)state;
+    evq *q;
+    assert_int_equal(evq_create(&q, 1), 0);
+    evq_use_runs(q, true);
+    uint32_t id = 0;
+    for (uint32_t s = 0; s < 300; s++) {
+        sim_event a = ev(0, 1, id++);
+        assert_int_equal(evq_push(q, &a), 0);
+    }
+    sim_time now = 0;
+    for (int round = 0; round < 20; round++) {
+        sim_event out, prev = {.time = -1};
+        for (uint32_t s = 0; s < 300; s++) {
+            assert_int_equal(evq_pop(q, &out), 0);
+            assert_true(out.time > prev.time || (out.time == prev.time && out.target > prev.target));
+            assert_int_equal(out.time, now);
+            prev = out;
+            sim_event soon = ev(now + 5, 2, id++), late = ev(now + 1000, 1, id++);
+            assert_int_equal(evq_push(q, &soon), 0);
+            assert_int_equal(evq_push(q, &late), 0);
+        }
+        /* the 300 "soon" events, in push order, then the next crowd */
+        for (uint32_t s = 0; s < 300; s++) {
+            assert_int_equal(evq_pop(q, &out), 0);
+            assert_int_equal(out.time, now + 5);
+            assert_int_equal(out.phase, 2);
+        }
+        now += 1000;
+        assert_int_equal(evq_size(q), 300);
+    }
+    evq_destroy(q);
 }
 
 int main(void)
@@ -238,6 +281,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_contract),
         cmocka_unit_test(test_pop_before),
+        cmocka_unit_test(test_runs_in_step),
         cmocka_unit_test(test_same_instant),
         cmocka_unit_test(test_growth_and_ties),
         cmocka_unit_test(test_extreme_times),
