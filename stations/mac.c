@@ -908,16 +908,22 @@ static void schedule_collision(mac *m, uint32_t s, sim_time t)
 }
 
 /* The traces of a transmission, out of the hot paths (only a trace
- * asks for them). */
+ * asks for them): each begins as tx_event. */
+static void tx_event(const mac *m, trace_event *ev, trace_kind kind, sim_time now, uint32_t s,
+                     trace_tx_kind tx_kind)
+{
+    const station *x = &m->st[s];
+    frame_event(m, ev, kind, now, s);
+    ev->tx_id = x->trace_id;
+    ev->tx_kind = tx_kind;
+    ev->tx_start = x->tx_start;
+}
+
 static __attribute__((cold, noinline)) void trace_tx_start(mac *m, uint32_t s, sim_time now,
                                                            trace_tx_kind kind)
 {
-    const station *x = &m->st[s];
     trace_event ev;
-    frame_event(m, &ev, TRACE_TX_START, now, s);
-    ev.tx_id = x->trace_id;
-    ev.tx_kind = kind;
-    ev.tx_start = now;
+    tx_event(m, &ev, TRACE_TX_START, now, s, kind);
     ev.tx_end = SIM_TIME_NEVER;
     ev.probe_start = now + medium_probe_delay(m->med, s);
     emit(m, &ev);
@@ -927,12 +933,9 @@ static __attribute__((cold, noinline)) void trace_tx_end(mac *m, uint32_t s, sim
                                                          mac_state was)
 {
     const station *x = &m->st[s];
-    trace_event ev;
-    frame_event(m, &ev, TRACE_TX_END, now, s);
-    ev.tx_id = x->trace_id;
     bool extension = was == MAC_BURST_GAP || (was == MAC_JAM && x->jam_in_gap);
-    ev.tx_kind = extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME;
-    ev.tx_start = x->tx_start;
+    trace_event ev;
+    tx_event(m, &ev, TRACE_TX_END, now, s, extension ? TRACE_TX_EXTENSION : TRACE_TX_FRAME);
     ev.tx_end = now;
     ev.jam_start = x->jam_start;
     ev.probe_start = x->tx_start + medium_probe_delay(m->med, s);
@@ -947,10 +950,7 @@ static __attribute__((cold, noinline)) void trace_collision(mac *m, uint32_t s, 
 {
     const station *x = &m->st[s];
     trace_event ev;
-    frame_event(m, &ev, TRACE_COLLISION, now, s);
-    ev.tx_id = x->trace_id;
-    ev.tx_kind = in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION;
-    ev.tx_start = x->tx_start;
+    tx_event(m, &ev, TRACE_COLLISION, now, s, in_frame ? TRACE_TX_FRAME : TRACE_TX_EXTENSION);
     ev.late = x->late;
     ev.attempt = x->collisions;
     emit(m, &ev);
