@@ -68,17 +68,25 @@ typedef struct open_tx {
     bool late;               /* its collision was late */
 } open_tx;
 
-/* A transmission's start, in the heap of starts (horizon_at). */
-typedef struct start_key {
-    sim_time probe_start;
+/* What both heaps order by: an instant, then the transmission. The heap
+ * of starts (horizon_at) holds these alone; the heap of waiting records
+ * holds records, each beginning with one. */
+typedef struct heap_key {
+    sim_time at;
     uint64_t tx_id;
-} start_key;
+} heap_key;
+
+/* A binary min-heap of elements of `size` bytes, each beginning with its
+ * heap_key. */
+typedef struct key_heap {
+    unsigned char *v;
+    size_t n, cap, size;
+} key_heap;
 
 #define NO_TX UINT64_MAX     /* an empty slot of the open map (no trace uses it) */
 
 typedef struct record {
-    sim_time stamp;          /* probe_start, ps */
-    uint64_t tx_id;
+    heap_key key;            /* at: its stamp, the probe_start, ps */
     uint32_t len;            /* octets in data (link header included) */
     bool fragment;
     uint32_t iface;          /* pcapng: 2k whole frames, 2k + 1 fragments (k: segment) */
@@ -115,10 +123,8 @@ struct pcap_sink {
     uint64_t *map_ids;
     size_t *map_at;          /* index in open[] */
     size_t map_cap;
-    start_key *starts;
-    size_t n_starts, cap_starts;
-    record *heap;
-    size_t n_heap, cap_heap;
+    key_heap starts;         /* heap_key: the open transmissions' starts */
+    key_heap waiting;        /* record: finished, not yet written */
 
     sim_time clock;          /* tx_start of the latest TX_START: no later
                                 transmission starts before it */
@@ -148,13 +154,13 @@ static char *dup_str(const char *p)
 
 static void sink_free(pcap_sink *s)
 {
-    for (size_t i = 0; i < s->n_heap; i++)
-        free(s->heap[i].data);
-    free(s->heap);
+    for (size_t i = 0; i < s->waiting.n; i++)
+        free(((record *)(void *)(s->waiting.v + i * sizeof(record)))->data);
+    free(s->waiting.v);
     free(s->open);
     free(s->map_ids);
     free(s->map_at);
-    free(s->starts);
+    free(s->starts.v);
     outfile_discard(&s->out);
     free(s->path);
     if (s->dead)
@@ -430,6 +436,8 @@ int pcap_sink_open_format(const char *path, const phy_params *phy,
     s->opt = *opt;
     s->fmt = *fmt;
     s->last_stamp = INT64_MIN;
+    s->starts.size = sizeof(heap_key);
+    s->waiting.size = sizeof(record);
     s->clock = INT64_MIN;
     s->n_segments = fmt->network != NULL ? fmt->network->n_segments : 0;
     if (s->n_segments > 0 && fmt->probe_segment >= s->n_segments) {
@@ -484,53 +492,69 @@ trace_sink pcap_sink_trace(pcap_sink *s)
     return t;
 }
 
-/* Heap of waiting records, smallest (stamp, tx_id) on top. */
-static bool rec_less(const record *a, const record *b)
+static bool key_less(const heap_key *a, const heap_key *b)
 {
-    return a->stamp < b->stamp || (a->stamp == b->stamp && a->tx_id < b->tx_id);
+    return a->at < b->at || (a->at == b->at && a->tx_id < b->tx_id);
 }
 
-static int heap_push(pcap_sink *s, record r)
+static const heap_key *heap_at(const key_heap *h, size_t i)
 {
-    if (s->n_heap == s->cap_heap) {
-        size_t cap = s->cap_heap ? 2 * s->cap_heap : 16;
-        record *h = realloc(s->heap, cap * sizeof *h);
-        if (!h)
-            return -1;
-        s->heap = h;
-        s->cap_heap = cap;
-    }
-    size_t i = s->n_heap++;
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!rec_less(&r, &s->heap[p]))
-            break;
-        s->heap[i] = s->heap[p];
-        i = p;
-    }
-    s->heap[i] = r;
+    return (const heap_key *)(void *)(h->v + i * h->size);
+}
+
+static void heap_put(key_heap *h, size_t i, const void *e)
+{
+    memcpy(h->v + i * h->size, e, h->size);
+}
+
+/* Room for one more element. Returns 0 or -1 (no memory). */
+static int heap_reserve(key_heap *h)
+{
+    if (h->n < h->cap)
+        return 0;
+    size_t cap = h->cap ? 2 * h->cap : 16;
+    unsigned char *v = realloc(h->v, cap * h->size);
+    if (!v)
+        return -1;
+    h->v = v;
+    h->cap = cap;
     return 0;
 }
 
-static record heap_pop(pcap_sink *s)
+/* Inserts a copy of e (room reserved). */
+static void heap_push(key_heap *h, const void *e)
 {
-    record top = s->heap[0];
-    record last = s->heap[--s->n_heap];
-    size_t i = 0, n = s->n_heap;
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!key_less(e, heap_at(h, p)))
+            break;
+        heap_put(h, i, heap_at(h, p));
+        i = p;
+    }
+    heap_put(h, i, e);
+}
+
+/* Removes the top, copied to *out unless out is NULL. */
+static void heap_pop(key_heap *h, void *out)
+{
+    if (out)
+        memcpy(out, h->v, h->size);
+    size_t n = --h->n, i = 0;
+    const heap_key *last = heap_at(h, n); /* stays put: the hole moves down above it */
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && rec_less(&s->heap[c + 1], &s->heap[c]))
+        if (c + 1 < n && key_less(heap_at(h, c + 1), heap_at(h, c)))
             c++;
-        if (!rec_less(&s->heap[c], &last))
+        if (!key_less(heap_at(h, c), last))
             break;
-        s->heap[i] = s->heap[c];
+        heap_put(h, i, heap_at(h, c));
         i = c;
     }
     if (n > 0)
-        s->heap[i] = last;
-    return top;
+        heap_put(h, i, last);
 }
 
 static void write_record(pcap_sink *s, const record *r)
@@ -538,12 +562,12 @@ static void write_record(pcap_sink *s, const record *r)
     /* The heap hands out records in key order; a stamp going backwards
      * means an event broke trace.h's contract (time order, or a
      * probe_start before its tx_start). */
-    assert(r->stamp >= s->last_stamp);
-    s->last_stamp = r->stamp;
+    assert(r->key.at >= s->last_stamp);
+    s->last_stamp = r->key.at;
     if (s->err[0])
         return;
     /* Round down to the nanosecond (times are >= 0). */
-    int64_t ns = r->stamp / SIM_PS_PER_NS;
+    int64_t ns = r->key.at / SIM_PS_PER_NS;
     int64_t sec = ns / 1000000000;
     if (s->ng) {
         /* 64-bit nanoseconds: room until the year 2554. */
@@ -581,8 +605,9 @@ static void write_record(pcap_sink *s, const record *r)
 
 static void flush_before(pcap_sink *s, sim_time horizon)
 {
-    while (s->n_heap > 0 && s->heap[0].stamp < horizon) {
-        record r = heap_pop(s);
+    while (s->waiting.n > 0 && heap_at(&s->waiting, 0)->at < horizon) {
+        record r;
+        heap_pop(&s->waiting, &r);
         write_record(s, &r);
         free(r.data);
     }
@@ -654,53 +679,7 @@ static int open_reserve(pcap_sink *s)
             at[i] = k;
         }
     }
-    if (s->n_starts == s->cap_starts) {
-        size_t cap = s->cap_starts ? 2 * s->cap_starts : 16;
-        start_key *h = realloc(s->starts, cap * sizeof *h);
-        if (!h)
-            return -1;
-        s->starts = h;
-        s->cap_starts = cap;
-    }
-    return 0;
-}
-
-static bool start_less(const start_key *a, const start_key *b)
-{
-    return a->probe_start < b->probe_start ||
-           (a->probe_start == b->probe_start && a->tx_id < b->tx_id);
-}
-
-static void starts_push(pcap_sink *s, start_key k)
-{
-    size_t i = s->n_starts++;
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!start_less(&k, &s->starts[p]))
-            break;
-        s->starts[i] = s->starts[p];
-        i = p;
-    }
-    s->starts[i] = k;
-}
-
-static void starts_pop(pcap_sink *s)
-{
-    start_key last = s->starts[--s->n_starts];
-    size_t i = 0, n = s->n_starts;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && start_less(&s->starts[c + 1], &s->starts[c]))
-            c++;
-        if (!start_less(&s->starts[c], &last))
-            break;
-        s->starts[i] = s->starts[c];
-        i = c;
-    }
-    if (n > 0)
-        s->starts[i] = last;
+    return heap_reserve(&s->starts);
 }
 
 /* The open transmission of tx_id, or NULL. */
@@ -735,12 +714,12 @@ static bool open_take(pcap_sink *s, uint64_t tx_id, open_tx *out)
  * already ended are dropped on the way. */
 static sim_time horizon_at(pcap_sink *s, sim_time now)
 {
-    while (s->n_starts > 0) {
-        const start_key *top = &s->starts[0];
+    while (s->starts.n > 0) {
+        const heap_key *top = heap_at(&s->starts, 0);
         const open_tx *o = open_find(s, top->tx_id);
-        if (o != NULL && o->probe_start == top->probe_start)
-            return top->probe_start < now ? top->probe_start : now;
-        starts_pop(s);
+        if (o != NULL && o->probe_start == top->at)
+            return top->at < now ? top->at : now;
+        heap_pop(&s->starts, NULL);
     }
     return now;
 }
@@ -749,12 +728,12 @@ static void on_tx_start(pcap_sink *s, const trace_event *ev)
 {
     if (open_find(s, ev->tx_id) != NULL)
         return; /* trace.h: tx_id is unique per transmission */
-    if (s->n_starts >= 2 * s->n_open + 16) {
+    if (s->starts.n >= 2 * s->n_open + 16) {
         /* Mostly ended ones (a long transmission holds them below it):
          * rebuilt from the open ones, so the heap stays in proportion. */
-        s->n_starts = 0;
+        s->starts.n = 0;
         for (size_t k = 0; k < s->n_open; k++)
-            starts_push(s, (start_key){s->open[k].probe_start, s->open[k].tx_id});
+            heap_push(&s->starts, &(heap_key){s->open[k].probe_start, s->open[k].tx_id});
     }
     if (open_reserve(s) != 0) {
         set_errno(s, ENOMEM);
@@ -770,7 +749,7 @@ static void on_tx_start(pcap_sink *s, const trace_event *ev)
     size_t i = map_slot(s, ev->tx_id);
     s->map_ids[i] = ev->tx_id;
     s->map_at[i] = k;
-    starts_push(s, (start_key){ev->probe_start, ev->tx_id});
+    heap_push(&s->starts, &(heap_key){ev->probe_start, ev->tx_id});
 }
 
 static void on_collision(pcap_sink *s, const trace_event *ev)
@@ -956,13 +935,14 @@ static void add_record(pcap_sink *s, const record_src *src)
     uint32_t iface = short_record ? IFACE_FRAGMENTS : IFACE_FRAMES;
     if (s->n_segments > 0)
         iface += 2 * ev->segment;
-    record r = {.stamp = ev->probe_start, .tx_id = ev->tx_id, .len = hl + len,
-                .fragment = collided, .data = data, .flags = flags, .iface = iface};
-    if (heap_push(s, r) != 0) {
+    record r = {.key = {ev->probe_start, ev->tx_id}, .len = hl + len, .fragment = collided,
+                .data = data, .flags = flags, .iface = iface};
+    if (heap_reserve(&s->waiting) != 0) {
         free(data);
         set_errno(s, ENOMEM);
         return;
     }
+    heap_push(&s->waiting, &r);
     s->records++;
     if (collided)
         s->fragments++;
@@ -1115,8 +1095,9 @@ static int finish(pcap_sink *s)
 {
     /* The run is over: nothing else can start, and what is still under
      * way will never be written. */
-    while (s->n_heap > 0) {
-        record r = heap_pop(s);
+    while (s->waiting.n > 0) {
+        record r;
+        heap_pop(&s->waiting, &r);
         write_record(s, &r);
         free(r.data);
     }
@@ -1177,6 +1158,6 @@ int pcap_sink_flush(pcap_sink *s)
 int pcap_sink_error(const pcap_sink *s) { return s->err[0] != '\0'; }
 const outfile *pcap_sink_file(const pcap_sink *s) { return &s->out; }
 uint64_t pcap_sink_records(const pcap_sink *s) { return s->records; }
-size_t pcap_sink_waiting(const pcap_sink *s) { return s->n_heap; }
+size_t pcap_sink_waiting(const pcap_sink *s) { return s->waiting.n; }
 uint64_t pcap_sink_frames(const pcap_sink *s) { return s->frames; }
 uint64_t pcap_sink_fragments(const pcap_sink *s) { return s->fragments; }
