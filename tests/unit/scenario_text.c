@@ -1,4 +1,5 @@
 /* scenario_text.c - see scenario_text.h. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,4 +50,37 @@ void scn_refused(const char *text, const char *expect)
     if (strcmp(msg, expect) != 0)
         fail_msg("message\n  %s\nexpected\n  %s", msg, expect);
     scenario_free(&sc);
+}
+
+trace_event scn_ev[SCN_MAX_EVENTS];
+trace_bridge scn_br[SCN_MAX_EVENTS];
+size_t scn_n;
+
+static void record(void *ctx, const trace_event *ev)
+{
+    (void)ctx;
+    if (scn_n < SCN_MAX_EVENTS) {
+        if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT)
+            scn_br[scn_n] = *ev->bridge;
+        scn_ev[scn_n++] = *ev;
+    }
+}
+
+engine *scn_run(const scenario *sc, results *r)
+{
+    engine *e = NULL;
+    char e_[512];
+    if (engine_create(sc, &e, e_, sizeof e_) != 0)
+        fail_msg("%s", e_);
+    scn_n = 0;
+    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = record}), 0);
+    while (engine_run(e, SIM_TIME_NEVER, 0) == ENGINE_RUNNING)
+        ;
+    engine_results(e, r);
+    return e;
+}
+
+int64_t scn_cable_ps(double metres, double velocity)
+{
+    return llround(metres / (velocity * 299792458.0) * 1e12);
 }

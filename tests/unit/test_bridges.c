@@ -303,42 +303,6 @@ static void test_bridge_rules(void **state)
 
 /* ---- runs ---- */
 
-#define MAX_REC 4096
-static trace_event rec[MAX_REC];
-static trace_bridge rec_br[MAX_REC]; /* a bridge's event's own (its pointer does not keep) */
-static size_t n_rec;
-
-static void record(void *ctx, const trace_event *ev)
-{
-    (void)ctx;
-    if (n_rec < MAX_REC) {
-        if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT)
-            rec_br[n_rec] = *ev->bridge;
-        rec[n_rec++] = *ev;
-    }
-}
-
-/* Runs a finished scenario to its end; results copied into *r (the
- * engine is returned: its arrays back r's). */
-static engine *run(const scenario *sc, results *r)
-{
-    engine *e = NULL;
-    char e_[512];
-    if (engine_create(sc, &e, e_, sizeof e_) != 0)
-        fail_msg("%s", e_);
-    n_rec = 0;
-    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = record}), 0);
-    while (engine_run(e, SIM_TIME_NEVER, 0) == ENGINE_RUNNING)
-        ;
-    engine_results(e, r);
-    return e;
-}
-
-static int64_t cable_ps(double metres, double velocity)
-{
-    return llround(metres / (velocity * 299792458.0) * 1e12);
-}
-
 static const bridge_port_result *port_named(const results *r, const char *bridge_name,
                                             const char *seg)
 {
@@ -366,18 +330,18 @@ static void test_store_and_forward(void **state)
                  "frame-size = 100\ndest = server:2\n"
                  "[group b]\nstations = 1\nsegment = l2\ntraffic = none\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     const int64_t bit = 100000, wire = (64 + 800) * bit; /* preamble and SFD, 100 bytes */
-    int64_t expect = wire + cable_ps(100, 0.585) + 10000000 + wire + cable_ps(60, 0.585);
+    int64_t expect = wire + scn_cable_ps(100, 0.585) + 10000000 + wire + scn_cable_ps(60, 0.585);
     size_t delivered = 0;
-    for (size_t i = 0; i < n_rec; i++)
-        if (rec[i].kind == TRACE_DELIVER) {
+    for (size_t i = 0; i < scn_n; i++)
+        if (scn_ev[i].kind == TRACE_DELIVER) {
             delivered++;
-            assert_true(rec[i].ok);
-            assert_int_equal(rec[i].station, 0);
-            assert_int_equal(rec[i].dest, 1);
-            assert_int_equal(rec[i].time, expect);
-            assert_int_equal(rec[i].tx_start, expect - wire); /* its span at the receiver */
+            assert_true(scn_ev[i].ok);
+            assert_int_equal(scn_ev[i].station, 0);
+            assert_int_equal(scn_ev[i].dest, 1);
+            assert_int_equal(scn_ev[i].time, expect);
+            assert_int_equal(scn_ev[i].tx_start, expect - wire); /* its span at the receiver */
         }
     assert_int_equal(delivered, 1);
     /* the delay runs to the delivery */
@@ -392,15 +356,15 @@ static void test_store_and_forward(void **state)
     assert_double_equal(out->queue_delay_mean_us, (double)wire / 1e6, 1e-9);
     /* The bridge's trace: learned and flooded when the last bit is in,
      * sent by port l2 (idle) after the latency, the frame as a sent it. */
-    const int64_t in_at = wire + cable_ps(100, 0.585), out_at = in_at + 10000000;
+    const int64_t in_at = wire + scn_cable_ps(100, 0.585), out_at = in_at + 10000000;
     const trace_kind want[] = {TRACE_BRIDGE_LEARN, TRACE_BRIDGE_FLOOD, TRACE_BRIDGE_TX_START,
                                TRACE_BRIDGE_TX_END};
     size_t k = 0;
-    for (size_t i = 0; i < n_rec; i++) {
-        if (rec[i].kind < TRACE_BRIDGE_LEARN || rec[i].kind > TRACE_BRIDGE_ABORT)
+    for (size_t i = 0; i < scn_n; i++) {
+        if (scn_ev[i].kind < TRACE_BRIDGE_LEARN || scn_ev[i].kind > TRACE_BRIDGE_ABORT)
             continue;
-        const trace_event *ev = &rec[i];
-        const trace_bridge *b = &rec_br[i];
+        const trace_event *ev = &scn_ev[i];
+        const trace_bridge *b = &scn_br[i];
         assert_true(k < 4);
         assert_int_equal(ev->kind, want[k]);
         assert_int_equal(ev->station, 0); /* the frame's sender */
@@ -428,7 +392,7 @@ static void test_store_and_forward(void **state)
                 assert_int_equal(ev->jam_start, SIM_TIME_NEVER);
                 assert_false(ev->late);
                 /* the probe at l2's 0 m, the port at its far end */
-                assert_int_equal(ev->probe_start, out_at + cable_ps(60, 0.585));
+                assert_int_equal(ev->probe_start, out_at + scn_cable_ps(60, 0.585));
             }
         }
         k++;
@@ -456,7 +420,7 @@ static void test_queue_drops(void **state)
                  "frame-size = 1518\ndest = server:3\n"
                  "[group c]\nstations = 1\nsegment = l3\ntraffic = none\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     const bridge_port_result *p3 = port_named(&r, "sw", "l3");
     assert_int_equal(p3->frames_dropped, 7);
     assert_int_equal(p3->frames_queued, 13);
@@ -473,16 +437,16 @@ static void test_queue_drops(void **state)
     /* each lost copy is a bridge_drop event of port l3 (c never spoke:
      * every frame to it is flooded), and never sent */
     size_t drops = 0, sent_l3 = 0;
-    for (size_t i = 0; i < n_rec; i++) {
-        if (rec[i].kind == TRACE_BRIDGE_DROP) {
+    for (size_t i = 0; i < scn_n; i++) {
+        if (scn_ev[i].kind == TRACE_BRIDGE_DROP) {
             drops++;
-            assert_int_equal(rec[i].segment, 2);
-            assert_int_equal(rec_br[i].port, 2);
-            assert_true(rec_br[i].flooded);
-            assert_int_equal(rec_br[i].entered, rec[i].time);
-            assert_true(rec[i].station == 0 || rec[i].station == 1);
+            assert_int_equal(scn_ev[i].segment, 2);
+            assert_int_equal(scn_br[i].port, 2);
+            assert_true(scn_br[i].flooded);
+            assert_int_equal(scn_br[i].entered, scn_ev[i].time);
+            assert_true(scn_ev[i].station == 0 || scn_ev[i].station == 1);
         }
-        if (rec[i].kind == TRACE_BRIDGE_TX_END && rec[i].segment == 2)
+        if (scn_ev[i].kind == TRACE_BRIDGE_TX_END && scn_ev[i].segment == 2)
             sent_l3++;
     }
     assert_int_equal(drops, 7);
@@ -508,7 +472,7 @@ static void test_full_duplex_rate(void **state)
     if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
         fail_msg("%s", e_);
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     /* station 2 (the server) sends to a random other station: station 1 */
     double one = 1518.0 / 1538.0;
     assert_double_equal(r.throughput, 2 * one, 2e-5);
@@ -539,7 +503,7 @@ static void test_flood_while_records_grow(void **state)
     if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
         fail_msg("%s", e_);
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     assert_int_equal(r.collisions, 0);
     assert_true(r.throughput > 4); /* 16 links at once, most of them busy */
     uint64_t flooded = 0;
@@ -566,7 +530,7 @@ static void test_aloha_across(void **state)
                  "dest = server:2\n"
                  "[group d]\nstations = 1\nsegment = b\ntraffic = none\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     assert_int_equal(r.frames_ok, 3);
     assert_int_equal(r.frames_delivered, 3);
     assert_int_equal(r.stations[0].queue_len, 0);
@@ -585,16 +549,16 @@ static void test_full_duplex_both_ways(void **state)
                  "[segment l]\ntype = link\nduplex = full\n"
                  "[group g]\nstations = 2\nsegment = l\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     assert_double_equal(r.throughput, 2 * 1518.0 / 1538.0, 1e-4);
     assert_int_equal(r.collisions, 0);
     assert_int_equal(r.stations[0].c.collisions + r.stations[1].c.collisions, 0);
     assert_int_equal(r.frames_corrupted, 0);
     /* both start at 0 and overlap on the one cable */
-    assert_int_equal(rec[1].kind, TRACE_TX_START);
+    assert_int_equal(scn_ev[1].kind, TRACE_TX_START);
     size_t starts_at_0 = 0;
-    for (size_t i = 0; i < n_rec && rec[i].time == 0; i++)
-        starts_at_0 += rec[i].kind == TRACE_TX_START;
+    for (size_t i = 0; i < scn_n && scn_ev[i].time == 0; i++)
+        starts_at_0 += scn_ev[i].kind == TRACE_TX_START;
     assert_int_equal(starts_at_0, 2);
     engine_destroy(e);
     scenario_free(&sc);
@@ -616,7 +580,7 @@ static void test_half_duplex_port_collides(void **state)
     if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
         fail_msg("%s", e_);
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     assert_int_equal(r.n_domains, 4);
     uint64_t sent = 0, col = 0, port_col = 0;
     for (uint32_t d = 0; d < r.n_domains; d++) {
@@ -654,7 +618,7 @@ static void test_domain_sums(void **state)
                  "[group clerks]\nstations = 3\nsegment = office\n"
                  "[group srv]\nstations = 1\nsegment = server\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     assert_int_equal(r.n_domains, 4);
     assert_string_equal(r.domains[0].name, "lab");
     assert_int_equal(r.domains[0].segments, 2);
@@ -696,7 +660,7 @@ static void test_outputs(void **state)
                  "[group pcs]\nstations = 3\nsegment = lab\n"
                  "[group srv]\nstations = 1\nsegment = up\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     output_run o = {.sc = &sc, .r = &r};
     char *buf = NULL;
     size_t len = 0;

@@ -35,36 +35,6 @@
             fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
     } while (0)
 
-#define MAX_REC 20000
-static trace_event rec[MAX_REC];
-static size_t n_rec;
-
-static void record(void *ctx, const trace_event *ev)
-{
-    (void)ctx;
-    if (n_rec < MAX_REC)
-        rec[n_rec++] = *ev;
-}
-
-static engine *run(const scenario *sc, results *r)
-{
-    engine *e = NULL;
-    char e_[512];
-    if (engine_create(sc, &e, e_, sizeof e_) != 0)
-        fail_msg("%s", e_);
-    n_rec = 0;
-    assert_int_equal(engine_add_sink(e, (trace_sink){.on_event = record}), 0);
-    while (engine_run(e, SIM_TIME_NEVER, 0) == ENGINE_RUNNING)
-        ;
-    engine_results(e, r);
-    return e;
-}
-
-static int64_t cable_ps(double metres, double velocity)
-{
-    return llround(metres / (velocity * 299792458.0) * 1e12);
-}
-
 static const bridge_port_result *port_named(const results *r, const char *seg)
 {
     for (uint32_t p = 0; p < r->bridges[0].n_ports; p++)
@@ -219,24 +189,24 @@ static void test_store_and_forward_across_rates(void **state)
                  "frame-size = 100\ndest = server:2\n"
                  "[group b]\nstations = 1\nsegment = l2\ntraffic = none\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     const int64_t bits = 64 + 800;                  /* preamble and SFD, 100 bytes */
     const int64_t fast = bits * 10000, slow = bits * 100000; /* 8.64 us, 86.4 us */
-    int64_t at_bridge = fast + cable_ps(100, 0.585);         /* 9 210 195 ps */
-    int64_t expect = at_bridge + 10000000 + slow + cable_ps(60, 0.585);
+    int64_t at_bridge = fast + scn_cable_ps(100, 0.585);         /* 9 210 195 ps */
+    int64_t expect = at_bridge + 10000000 + slow + scn_cable_ps(60, 0.585);
     assert_int_equal(expect, 8640000 + 570195 + 10000000 + 86400000 + 342117);
     size_t delivered = 0, started = 0;
-    for (size_t i = 0; i < n_rec; i++) {
-        if (rec[i].kind == TRACE_TX_END && rec[i].station == 0) {
+    for (size_t i = 0; i < scn_n; i++) {
+        if (scn_ev[i].kind == TRACE_TX_END && scn_ev[i].station == 0) {
             /* the sender's transmission: at 100 Mb/s */
-            assert_int_equal(rec[i].tx_end - rec[i].tx_start, fast);
+            assert_int_equal(scn_ev[i].tx_end - scn_ev[i].tx_start, fast);
             started++;
         }
-        if (rec[i].kind == TRACE_DELIVER) {
+        if (scn_ev[i].kind == TRACE_DELIVER) {
             delivered++;
-            assert_true(rec[i].ok);
-            assert_int_equal(rec[i].time, expect);
-            assert_int_equal(rec[i].tx_start, expect - slow); /* its span at the receiver */
+            assert_true(scn_ev[i].ok);
+            assert_int_equal(scn_ev[i].time, expect);
+            assert_int_equal(scn_ev[i].tx_start, expect - slow); /* its span at the receiver */
         }
     }
     assert_int_equal(started, 1);
@@ -269,7 +239,7 @@ static void test_queue_at_slow_port(void **state)
                  "frame-size = 1518\ndest = server:2\n"
                  "[group b]\nstations = 1\nsegment = slow\ntraffic = none\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     const bridge_port_result *p = port_named(&r, "slow");
     assert_int_equal(p->frames_dropped, 10);
     assert_int_equal(p->frames_queued, 5);
@@ -279,9 +249,9 @@ static void test_queue_at_slow_port(void **state)
     assert_int_equal(r.frames_corrupted, 10);
     /* the verdicts: 5 received whole, 10 lost at the full queue */
     uint64_t ok = 0, lost = 0;
-    for (size_t i = 0; i < n_rec; i++)
-        if (rec[i].kind == TRACE_DELIVER)
-            rec[i].ok ? ok++ : lost++;
+    for (size_t i = 0; i < scn_n; i++)
+        if (scn_ev[i].kind == TRACE_DELIVER)
+            scn_ev[i].ok ? ok++ : lost++;
     assert_int_equal(ok, 5);
     assert_int_equal(lost, 10);
     /* per-domain throughput against each domain's own rate: the slow link
@@ -313,20 +283,20 @@ static void test_backoff_in_own_slots(void **state)
                  "[group f]\nstations = 3\nsegment = fast\n"
                  "[group s]\nstations = 3\nsegment = slow\n");
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     uint64_t seen[2] = {0, 0}, nonzero[2] = {0, 0};
-    for (size_t i = 0; i < n_rec; i++) {
-        if (rec[i].kind != TRACE_BACKOFF || rec[i].station >= 6)
+    for (size_t i = 0; i < scn_n; i++) {
+        if (scn_ev[i].kind != TRACE_BACKOFF || scn_ev[i].station >= 6)
             continue;
-        int fast = rec[i].station < 3;
+        int fast = scn_ev[i].station < 3;
         int64_t slot = fast ? 5120000 : 51200000;
-        assert_int_equal(rec[i].backoff_ps, (int64_t)rec[i].backoff_slots * slot);
+        assert_int_equal(scn_ev[i].backoff_ps, (int64_t)scn_ev[i].backoff_slots * slot);
         seen[!fast]++;
-        nonzero[!fast] += rec[i].backoff_slots > 0;
+        nonzero[!fast] += scn_ev[i].backoff_slots > 0;
         /* its next attempt: not before the wait is over */
-        for (size_t j = i + 1; j < n_rec; j++)
-            if (rec[j].kind == TRACE_TX_START && rec[j].station == rec[i].station) {
-                assert_true(rec[j].time >= rec[i].time + rec[i].backoff_ps);
+        for (size_t j = i + 1; j < scn_n; j++)
+            if (scn_ev[j].kind == TRACE_TX_START && scn_ev[j].station == scn_ev[i].station) {
+                assert_true(scn_ev[j].time >= scn_ev[i].time + scn_ev[i].backoff_ps);
                 break;
             }
     }
@@ -351,7 +321,7 @@ static void test_switch_server_port(void **state)
     for (uint32_t i = 1; i < 4; i++)
         assert_int_equal(sc.net.segments[i].phy.rate_bps, 10000000);
     results r;
-    engine *e = run(&sc, &r);
+    engine *e = scn_run(&sc, &r);
     /* three saturated 10 Mb/s clients into one 100 Mb/s server link: no
      * queue builds, nothing is lost; each client delivers 1518 / 1538 of
      * its link */
