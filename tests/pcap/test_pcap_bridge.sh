@@ -41,7 +41,7 @@ a-frames;946684800.000136570;02:00:00:00:00:03;02:00:00:00:00:01;flooded by brid
 a-frames;946684800.000233598;02:00:00:00:00:01;02:00:00:00:00:03;station 1, frame 2, attempt 1, sent whole, queued 9.600 us, group srv, segment a
 b-frames;946684800.000297226;02:00:00:00:00:01;02:00:00:00:00:03;forwarded by bridge sw, port b: station 1, frame 2, attempt 1, sent whole, queued 0.000 us in the port, group srv, segment b
 W
-cmp -s recs.txt recs.want || { diff recs.want recs.txt || true; fail "the bridged network's records"; }
+same recs.want recs.txt "the bridged network's records"
 # The filtered reply (station 1's frame 1) is on a only.
 [ "$(grep -c 'station 1, frame 1,' recs.txt)" -eq 1 ] || fail "the filtered frame left its segment"
 
@@ -71,18 +71,18 @@ cat >b.want <<'W'
 946684800.000097142;02:00:00:00:00:02;02:00:00:00:00:01;64
 946684800.000297226;02:00:00:00:00:01;02:00:00:00:00:03;64
 W
-cmp -s b.txt b.want || { diff b.want b.txt || true; fail "classic pcap of segment b"; }
+same b.want b.txt "classic pcap of segment b"
 "$CSMACD" run --scenario "$HERE/net_bridge.ini" --pcap a.pcap --probe-segment a \
     --pcap-linktype ethernet >/dev/null
 TS -r a.pcap -T fields -e frame.time_epoch >a.txt
 printf '946684800.000000114\n946684800.000068342\n946684800.000136570\n946684800.000233598\n' >a.want
-cmp -s a.txt a.want || { diff a.want a.txt || true; fail "classic pcap of segment a"; }
+same a.want a.txt "classic pcap of segment a"
 
 # 4. The dissector's fields.
 TS $LX -r br.pcapng -Y 'csmacd.bridge' -T fields -E separator=';' -e csmacd.bridge \
     -e csmacd.bridge.port -e csmacd.bridge.action -e csmacd.bridge.queued_ns -e csmacd.station >d.txt
 printf 'sw;b;flooded;33400;2\nsw;a;flooded;44028;3\nsw;b;forwarded;0;1\n' >d.want
-cmp -s d.txt d.want || { diff d.want d.txt || true; fail "csmacd.bridge fields"; }
+same d.want d.txt "csmacd.bridge fields"
 
 # 5. The event log: the bridge's decisions and its ports' transmissions,
 # its name in a last column (empty on other lines).
@@ -104,7 +104,7 @@ cat >bl.want <<'W'
 297112312,1,bridge_tx_start,1,0,1,64,srv,b,sw
 354712312,1,bridge_tx_end,1,0,1,64,srv,b,sw
 W
-cmp -s bl.txt bl.want || { diff bl.want bl.txt || true; fail "the event log's bridge lines"; }
+same bl.want bl.txt "the event log's bridge lines"
 [ "$(grep -v ',bridge_' br.csv | grep -c ',sw$' || true)" -eq 0 ] || fail "a bridge named on a station's line"
 
 # 6. A half-duplex switch: its ports collide with their stations. Every

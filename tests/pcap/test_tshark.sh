@@ -84,7 +84,7 @@ TS $LX -r t.pcap -Y 'csmacd.attempt > 1 && !csmacd.fragment' -T fields \
     -e csmacd.station -e csmacd.frame -e csmacd.attempt -e csmacd.backoff_slots |
     tr '\t' ' ' | sort >got.txt
 [ -s want.txt ] || fail "no frame got through after a collision"
-cmp -s want.txt got.txt || { diff want.txt got.txt | head; fail "attempt > 1 differs"; }
+same want.txt got.txt "attempt > 1 differs"
 # Fragments of retries that still carry their attempt field are the rest.
 more=$(count 'csmacd.attempt > 1')
 [ "$more" -ge "$(wc -l <want.txt)" ] || fail "csmacd.attempt > 1 lost frames"
@@ -107,7 +107,7 @@ TS $LX -r t.pcap -Y 'csmacd.fragment' >frag1.txt
 awk -F, 'NR > 1 && $3 == "jam" { print $2, $4 }' ev.csv | sort >jam-want.txt
 TS $LX -r t.pcap -Y 'csmacd.fragment' -T fields -E occurrence=l -e csmacd.station \
     -e csmacd.attempt | tr '\t' ' ' | sort >jam-got.txt
-cmp -s jam-want.txt jam-got.txt || { diff jam-want.txt jam-got.txt | head; fail "fragments' station and attempt"; }
+same jam-want.txt jam-got.txt "fragments' station and attempt"
 [ "$(grep -c 'Collision [0-9]*: fragment of [0-9]* octets from station [0-9]*, attempt [0-9]*$' frag1.txt)" -eq "$jams" ] ||
     fail "fragment Info lines without station and attempt"
 # Frame numbers, as a person reads them, start at 1 (section 3 pins them
@@ -207,7 +207,7 @@ lan="$(dirname "$LUA")/lan-small.pcap"
 "$CSMACD" run --traffic pcap:"$lan" --duration 50ms --pcap lan.pcap --pcap-linktype ethernet >/dev/null
 TS -r "$lan" -T fields -e frame.protocols -e _ws.col.Info >lan-in.txt
 TS -o eth.fcs:Always -r lan.pcap -T fields -e frame.protocols -e _ws.col.Info >lan-out.txt
-cmp -s lan-in.txt lan-out.txt || { diff lan-in.txt lan-out.txt | head; fail "replay changed the frames"; }
+same lan-in.txt lan-out.txt "replay changed the frames"
 [ "$(TS -o eth.fcs:Always -o eth.check_fcs:TRUE -r lan.pcap -Y 'eth.fcs.status == 1' | wc -l)" -eq 17 ] ||
     fail "replay: FCS not good on all 17 frames"
 
@@ -217,7 +217,7 @@ TS $LX -r lant.pcap -T fields -e frame.protocols -e _ws.col.Info |
     sed 's/^netanalyzer:eth:ethertype:/eth:ethertype:/; s/^netanalyzer:data:eth:ethertype:/eth:ethertype:/' >lan-tr.txt
 cut -f2 lan-in.txt >lan-in-info.txt
 cut -f2 lan-tr.txt >lan-tr-info.txt
-cmp -s lan-in-info.txt lan-tr-info.txt || { diff lan-in-info.txt lan-tr-info.txt | head; fail "transparent replay: Info differs"; }
+same lan-in-info.txt lan-tr-info.txt "transparent replay: Info differs"
 # 11. csmacd replays its own traces in every link type: the frames of a
 #     trace written without fragments are the frames replayed.
 for lt in netanalyzer-transparent netanalyzer ethernet; do
