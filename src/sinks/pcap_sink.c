@@ -971,6 +971,23 @@ static void close_open(pcap_sink *s, const trace_event *ev, record_src *src)
     }
 }
 
+/* The record of a transmission that ended (ev: its TX_END or the
+ * bridge's), a fragment when it collided, unless it is not written: a
+ * collision without --pcap-collisions, or another segment's. */
+static void end_record(pcap_sink *s, const trace_event *ev, record_src *src)
+{
+    src->collided = ev->jam_start != SIM_TIME_NEVER;
+    if (src->collided && !s->opt.collisions)
+        return;
+    if (!segment_written(s, ev->segment))
+        return;
+    if (src->collided) {
+        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
+        src->data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
+    }
+    add_record(s, src);
+}
+
 static void on_tx_end(pcap_sink *s, const trace_event *ev)
 {
     /* What the frame carried was fixed when the attempt began. */
@@ -980,16 +997,7 @@ static void on_tx_end(pcap_sink *s, const trace_event *ev)
                       .jam_bits = s->phy.jam_bits, .jam_station = ev->station,
                       .jam_attempt = ev->attempt};
     close_open(s, ev, &src);
-    src.collided = ev->jam_start != SIM_TIME_NEVER;
-    if (src.collided && !s->opt.collisions)
-        return;
-    if (!segment_written(s, ev->segment))
-        return;
-    if (src.collided) {
-        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
-        src.data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
-    }
-    add_record(s, &src);
+    end_record(s, ev, &src);
 }
 
 /* A relay's record (networks): a whole frame as the frame it carries;
@@ -1048,16 +1056,7 @@ static void on_bridge_end(pcap_sink *s, const trace_event *ev)
                       .bridge = ev->bridge};
     close_open(s, ev, &src);
     src.late = ev->late;
-    src.collided = ev->jam_start != SIM_TIME_NEVER;
-    if (src.collided && !s->opt.collisions)
-        return;
-    if (!segment_written(s, ev->segment))
-        return;
-    if (src.collided) {
-        uint64_t overhead = (uint64_t)s->phy.preamble_bits + s->phy.jam_bits;
-        src.data_bits = ev->bits_on_wire > overhead ? ev->bits_on_wire - overhead : 0;
-    }
-    add_record(s, &src);
+    end_record(s, ev, &src);
 }
 
 void pcap_sink_on_event(void *ctx, const trace_event *ev)

@@ -84,3 +84,14 @@ int64_t scn_cable_ps(double metres, double velocity)
 {
     return llround(metres / (velocity * 299792458.0) * 1e12);
 }
+
+const bridge_port_result *scn_port(const results *r, const char *bridge, const char *seg)
+{
+    for (uint32_t b = 0; b < r->n_bridges; b++)
+        for (uint32_t p = 0; p < r->bridges[b].n_ports; p++)
+            if (strcmp(r->bridges[b].name, bridge) == 0 &&
+                strcmp(r->bridges[b].ports[p].name, seg) == 0)
+                return &r->bridges[b].ports[p];
+    fail_msg("no port %s.%s", bridge, seg);
+    return NULL;
+}

@@ -35,6 +35,10 @@ extern size_t scn_n;
  * copied into *r (the engine is returned: its arrays back r's). */
 engine *scn_run(const scenario *sc, results *r);
 
+/* The port of bridge `bridge` on segment `seg` in r (fails the test when
+ * there is none). */
+const bridge_port_result *scn_port(const results *r, const char *bridge, const char *seg);
+
 /* Propagation over `metres` at `velocity` (a fraction of c), in ps,
  * rounded to the nearest. */
 int64_t scn_cable_ps(double metres, double velocity);

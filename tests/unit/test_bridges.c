@@ -303,18 +303,6 @@ static void test_bridge_rules(void **state)
 
 /* ---- runs ---- */
 
-static const bridge_port_result *port_named(const results *r, const char *bridge_name,
-                                            const char *seg)
-{
-    for (uint32_t b = 0; b < r->n_bridges; b++)
-        for (uint32_t p = 0; p < r->bridges[b].n_ports; p++)
-            if (strcmp(r->bridges[b].name, bridge_name) == 0 &&
-                strcmp(r->bridges[b].ports[p].name, seg) == 0)
-                return &r->bridges[b].ports[p];
-    fail_msg("no port %s.%s", bridge_name, seg);
-    return NULL;
-}
-
 /* One frame through a full-duplex switch with a latency: it leaves the
  * bridge after its last bit has arrived (store and forward) and the
  * latency, and reaches its destination then, whole. */
@@ -347,7 +335,7 @@ static void test_store_and_forward(void **state)
     /* the delay runs to the delivery */
     assert_double_equal(r.mean_delay_us, (double)expect / 1e6, 1e-9);
     assert_int_equal(r.frames_delivered, 1);
-    const bridge_port_result *in = port_named(&r, "sw", "l1"), *out = port_named(&r, "sw", "l2");
+    const bridge_port_result *in = scn_port(&r, "sw", "l1"), *out = scn_port(&r, "sw", "l2");
     assert_int_equal(in->frames_received, 1);
     assert_int_equal(in->frames_flooded, 1); /* b never spoke: unknown */
     assert_int_equal(out->frames_queued, 1);
@@ -421,14 +409,14 @@ static void test_queue_drops(void **state)
                  "[group c]\nstations = 1\nsegment = l3\ntraffic = none\n");
     results r;
     engine *e = scn_run(&sc, &r);
-    const bridge_port_result *p3 = port_named(&r, "sw", "l3");
+    const bridge_port_result *p3 = scn_port(&r, "sw", "l3");
     assert_int_equal(p3->frames_dropped, 7);
     assert_int_equal(p3->frames_queued, 13);
     assert_int_equal(p3->frames_sent, 13);
     /* the floods towards the other sender keep pace: no loss there */
-    assert_int_equal(port_named(&r, "sw", "l1")->frames_dropped, 0);
-    assert_int_equal(port_named(&r, "sw", "l2")->frames_dropped, 0);
-    assert_int_equal(port_named(&r, "sw", "l1")->frames_flooded, 10);
+    assert_int_equal(scn_port(&r, "sw", "l1")->frames_dropped, 0);
+    assert_int_equal(scn_port(&r, "sw", "l2")->frames_dropped, 0);
+    assert_int_equal(scn_port(&r, "sw", "l1")->frames_flooded, 10);
     /* end to end: 13 delivered, the 7 lost counted against their senders */
     assert_int_equal(r.frames_delivered, 13);
     assert_int_equal(r.frames_corrupted, 7);
@@ -682,7 +670,7 @@ static void test_outputs(void **state)
         json_object_get(json_object_get(json_object_get(root, "bridges"), "sw"), "ports"), "up");
     assert_non_null(port);
     assert_int_equal(json_integer_value(json_object_get(port, "frames_received")),
-                     port_named(&r, "sw", "up")->frames_received);
+                     scn_port(&r, "sw", "up")->frames_received);
     assert_non_null(json_object_get(port, "queue_delay_p99_us"));
     json_t *net = json_object_get(root, "network");
     assert_int_equal(json_array_size(json_object_get(net, "domains")), 2);

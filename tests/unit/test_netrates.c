@@ -35,15 +35,6 @@
             fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
     } while (0)
 
-static const bridge_port_result *port_named(const results *r, const char *seg)
-{
-    for (uint32_t p = 0; p < r->bridges[0].n_ports; p++)
-        if (strcmp(r->bridges[0].ports[p].name, seg) == 0)
-            return &r->bridges[0].ports[p];
-    fail_msg("no port %s", seg);
-    return NULL;
-}
-
 /* ---- the model: keys, defaults, refusals ---- */
 
 static void test_segment_phy(void **state)
@@ -212,7 +203,7 @@ static void test_store_and_forward_across_rates(void **state)
     assert_int_equal(started, 1);
     assert_int_equal(delivered, 1);
     assert_int_equal(r.frames_delivered, 1);
-    const bridge_port_result *out = port_named(&r, "l2");
+    const bridge_port_result *out = scn_port(&r, "sw", "l2");
     assert_int_equal(out->frames_sent, 1);
     /* queued at its forwarding, sent 86.4 us later */
     assert_double_equal(out->queue_delay_mean_us, 86.4, 1e-9);
@@ -240,11 +231,11 @@ static void test_queue_at_slow_port(void **state)
                  "[group b]\nstations = 1\nsegment = slow\ntraffic = none\n");
     results r;
     engine *e = scn_run(&sc, &r);
-    const bridge_port_result *p = port_named(&r, "slow");
+    const bridge_port_result *p = scn_port(&r, "sw", "slow");
     assert_int_equal(p->frames_dropped, 10);
     assert_int_equal(p->frames_queued, 5);
     assert_int_equal(p->frames_sent, 5);
-    assert_int_equal(port_named(&r, "fast")->frames_received, 15);
+    assert_int_equal(scn_port(&r, "sw", "fast")->frames_received, 15);
     assert_int_equal(r.frames_delivered, 5);
     assert_int_equal(r.frames_corrupted, 10);
     /* the verdicts: 5 received whole, 10 lost at the full queue */
@@ -325,7 +316,7 @@ static void test_switch_server_port(void **state)
     /* three saturated 10 Mb/s clients into one 100 Mb/s server link: no
      * queue builds, nothing is lost; each client delivers 1518 / 1538 of
      * its link */
-    assert_int_equal(port_named(&r, "link1")->frames_dropped, 0);
+    assert_int_equal(scn_port(&r, "switch", "link1")->frames_dropped, 0);
     assert_int_equal(r.frames_corrupted, 0);
     double one = 1518.0 / 1538.0;
     /* within a frame per client of it (a frame is 0.024 of 50 ms) */
@@ -334,7 +325,7 @@ static void test_switch_server_port(void **state)
      * 10 ns); the clients, in step, hand it three at once, so a frame
      * waits for at most two others (123.04 us each, with the gap): far
      * below one frame time of a 10 Mb/s port (1220.8 us) */
-    const bridge_port_result *srv = port_named(&r, "link1");
+    const bridge_port_result *srv = scn_port(&r, "switch", "link1");
     assert_true(srv->frames_sent > 100);
     assert_true(srv->queue_delay_mean_us >= 122.08 - 1e-9);
     assert_true(srv->queue_delay_p99_us <= 122.08 + 2 * 123.04 + 1e-6 + 366.0 / 32);
