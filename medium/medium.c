@@ -1,8 +1,12 @@
 /* medium.c - geometry, live transmissions and signal queries; see medium.h.
  *
- * Live transmissions sit in a ring buffer ordered by start time, so the
- * record of id k is at (head + k - first_id) and retiring is popping from
- * the front. A record may be retired once nothing can need it:
+ * Live transmissions sit in a window of one array, ordered by start time,
+ * so the record of id k is live[k - first_id] and retiring moves the
+ * window's front. When the window reaches the array's end it slides back
+ * to the start (or the array doubles, when more than half of it is live):
+ * the hot loops over live records index one pointer, with no wrap.
+ *
+ * A record may be retired once nothing can need it:
  *   - it has ended and its last bit has left the cable everywhere, plus
  *     retain_ps (a station's inter-frame gap may still be timed from it);
  *   - no reception that began before its signal died out is still to be
@@ -15,6 +19,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Stations whose leaves in an index changed while it rested. Repairing
  * them costs O(d log n) for d stations; past `limit` (n / log2 n, where a
@@ -87,8 +92,9 @@ struct medium {
     bool fault;                   /* fault_start < fault_end */
     sim_time fault_start, fault_end;
 
-    medium_tx *ring;
-    size_t cap, head, count; /* cap is a power of two */
+    medium_tx *ring;         /* cap records, of which live[0..count) */
+    medium_tx *live;
+    size_t cap, count;
     uint64_t first_id, next_id;
     size_t held;             /* records with holds > 0 */
     uint64_t held_from;      /* no record before this id is held */
@@ -528,6 +534,7 @@ int medium_create(const medium_config *cfg, medium **out)
     m->pos_ps = malloc(n1 * sizeof *m->pos_ps);
     m->cap = 16;
     m->ring = malloc(m->cap * sizeof *m->ring);
+    m->live = m->ring;
     m->tsize = 1;
     while (m->tsize < n1)
         m->tsize *= 2;
@@ -635,25 +642,25 @@ sim_time medium_probe_delay(const medium *m, uint32_t s)
 
 sim_time medium_max_delay(const medium *m) { return m->max_delay; }
 
-static inline medium_tx *slot(const medium *m, size_t i)
-{
-    return &m->ring[(m->head + i) & (m->cap - 1)];
-}
+static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
 
 uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user)
 {
     assert(station < m->n);
     assert(m->count == 0 || slot(m, m->count - 1)->start <= start);
-    if (m->count == m->cap) {
-        medium_tx *r = malloc(2 * m->cap * sizeof *r);
-        if (!r)
-            return UINT64_MAX;
-        for (size_t i = 0; i < m->count; i++)
-            r[i] = *slot(m, i);
-        free(m->ring);
-        m->ring = r;
-        m->head = 0;
-        m->cap *= 2;
+    if (m->live + m->count == m->ring + m->cap) {
+        if (2 * m->count > m->cap) {
+            medium_tx *r = malloc(2 * m->cap * sizeof *r);
+            if (!r)
+                return UINT64_MAX;
+            memcpy(r, m->live, m->count * sizeof *r);
+            free(m->ring);
+            m->ring = r;
+            m->cap *= 2;
+        } else {
+            memmove(m->ring, m->live, m->count * sizeof *m->ring);
+        }
+        m->live = m->ring;
     }
     if (m->count == 0)
         m->first_id = m->next_id;
@@ -671,7 +678,7 @@ uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t u
 
 medium_tx *medium_tx_get(medium *m, uint64_t id)
 {
-    if (m->count == 0 || id < m->first_id || id - m->first_id >= m->count)
+    if (id - m->first_id >= m->count) /* (an id before first_id wraps round) */
         return NULL;
     return slot(m, (size_t)(id - m->first_id));
 }
@@ -710,7 +717,7 @@ void medium_release(medium *m, uint64_t id)
 
 static void pop_front(medium *m, size_t k)
 {
-    m->head = (m->head + k) & (m->cap - 1);
+    m->live += k;
     m->count -= k;
     m->first_id += k;
     m->scan_k = 0;

@@ -265,6 +265,81 @@ static void test_indexes_against_scan(void **state)
     }
 }
 
+/* Every check of the live records against what was begun: ids
+ * consecutive from the oldest live one, each record's fields, lookups by
+ * id, and retired ids (and ids not yet given) not found. */
+static void check_live(medium *m, const medium_tx *begun, uint64_t n_begun, uint64_t *first_seen)
+{
+    size_t count = medium_live_count(m);
+    uint64_t first = count ? medium_live_at(m, 0)->id : n_begun;
+    assert_true(first >= *first_seen); /* retired only from the front */
+    *first_seen = first;
+    assert_int_equal(first + count, n_begun);
+    for (size_t i = 0; i < count; i++) {
+        const medium_tx *t = medium_live_at(m, i), *w = &begun[first + i];
+        assert_int_equal(t->id, first + i);
+        assert_int_equal(t->station, w->station);
+        assert_int_equal(t->start, w->start);
+        assert_int_equal(t->end, w->end);
+        assert_int_equal(t->user, w->user);
+        assert_int_equal(t->holds, w->holds);
+        assert_ptr_equal(medium_tx_get(m, first + i), t);
+    }
+    if (first > 0)
+        assert_null(medium_tx_get(m, first - 1));
+    assert_null(medium_tx_get(m, n_begun));
+    assert_null(medium_tx_get(m, UINT64_MAX));
+}
+
+/* The live records sit in a window of one array that slides back to the
+ * array's start, or doubles it, when it reaches the end. Retiring every
+ * 1, 5, 13, 31 or 64 records, and a hold kept over 70 records, make the
+ * window slide with few and with many records live and grow past 16 and
+ * 64; every record stays where its id says, with its fields. */
+static void test_live_records_window(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 1000, 2000, 3000};
+    medium *m = bus(pos, 4, 0, 0);
+    enum { N = 3000 };
+    medium_tx *begun = calloc(N, sizeof *begun);
+    const unsigned every[] = {1, 5, 13, 31, 64};
+    uint64_t first_seen = 0, held = UINT64_MAX;
+    size_t most = 0;
+    for (uint64_t k = 0; k < N; k++) {
+        sim_time start = (sim_time)k * 20000; /* each record its own cluster */
+        uint32_t s = (uint32_t)(k % 4);
+        uint64_t id = medium_tx_begin(m, s, start, k * 7);
+        assert_int_equal(id, k);
+        begun[k] = (medium_tx){.id = k, .station = s, .start = start, .end = SIM_TIME_NEVER,
+                               .user = k * 7};
+        check_live(m, begun, k + 1, &first_seen);
+        medium_tx_end(m, id, start + 5000);
+        begun[k].end = start + 5000;
+        if (k % 500 == 100) {
+            medium_hold(m, id);
+            begun[k].holds = 1;
+            held = k;
+        } else if (held != UINT64_MAX && k == held + 70) {
+            medium_release(m, held);
+            begun[held].holds = 0;
+            held = UINT64_MAX;
+        }
+        if (k % every[(k / 300) % 5] == 0)
+            medium_retire(m, start + 19999);
+        check_live(m, begun, k + 1, &first_seen);
+        if (medium_live_count(m) > most)
+            most = medium_live_count(m);
+    }
+    assert_true(most > 70); /* the window grew past 64 records */
+    /* Long after the last signal died out, nothing stays. */
+    medium_retire(m, (sim_time)N * 20000 + 1000000);
+    assert_int_equal(medium_live_count(m), 0);
+    check_live(m, begun, N, &first_seen);
+    free(begun);
+    medium_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_crowd_order),
         cmocka_unit_test(test_carrier_index_by_hand),
         cmocka_unit_test(test_indexes_against_scan),
+        cmocka_unit_test(test_live_records_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
