@@ -26,6 +26,45 @@
 #define Q(v) parse_echo((v), (char[64]){0}, 64)
 #define NET_MAX_METRES 1e7
 #define NONE UINT32_MAX
+
+int network_reserve(network *net)
+{
+    if (net->segments)
+        return 0;
+    net->segments = calloc(NET_MAX_SEGMENTS, sizeof *net->segments);
+    net->repeaters = calloc(NET_MAX_REPEATERS, sizeof *net->repeaters);
+    net->bridges = calloc(NET_MAX_BRIDGES, sizeof *net->bridges);
+    if (net->segments && net->repeaters && net->bridges)
+        return 0;
+    network_free(net);
+    return -1;
+}
+
+void network_free(network *net)
+{
+    free(net->segments);
+    free(net->repeaters);
+    free(net->bridges);
+    memset(net, 0, sizeof *net);
+}
+
+int network_copy(network *dst, const network *src)
+{
+    *dst = *src;
+    dst->segments = NULL;
+    dst->repeaters = NULL;
+    dst->bridges = NULL;
+    if (!src->segments)
+        return 0;
+    if (network_reserve(dst) != 0) {
+        memset(dst, 0, sizeof *dst);
+        return -1;
+    }
+    memcpy(dst->segments, src->segments, NET_MAX_SEGMENTS * sizeof *dst->segments);
+    memcpy(dst->repeaters, src->repeaters, NET_MAX_REPEATERS * sizeof *dst->repeaters);
+    memcpy(dst->bridges, src->bridges, NET_MAX_BRIDGES * sizeof *dst->bridges);
+    return 0;
+}
 #define UPLINK_SUFFIX "-uplink"
 
 static const char *kind_word(char kind)
@@ -140,6 +179,8 @@ int network_declare(network *net, char kind, const char *name, int line, char *e
                             s != NONE   ? net->segments[s].line
                             : r != NONE ? net->repeaters[r].line
                                         : net->bridges[b].line);
+    if (network_reserve(net) != 0)
+        return section_fail(err, errlen, kind, name, "out of memory");
     if (kind == 'b') {
         if (net->n_bridges == NET_MAX_BRIDGES)
             return section_fail(err, errlen, kind, name, "more than %d bridges",
@@ -982,7 +1023,11 @@ static int build_switch(scenario *sc, char *err, size_t errlen)
                  NET_MAX_BRIDGE_PORTS, sc->n_stations);
         return -1;
     }
-    memset(net, 0, sizeof *net);
+    network_free(net); /* (finishing again builds it anew) */
+    if (network_reserve(net) != 0) {
+        snprintf(err, errlen, "topology: switch: out of memory");
+        return -1;
+    }
     net->switched = true;
     net_bridge *b = &net->bridges[0];
     net->n_bridges = 1;
@@ -1007,13 +1052,12 @@ static int build_switch(scenario *sc, char *err, size_t errlen)
 /* The budget of each domain; over budget is a warning. */
 static void warn_budgets(scenario *sc, char *warn, size_t warnlen)
 {
-    network *view = malloc(sizeof *view);
-    if (view == NULL)
-        return;
+    network view = {0};
     for (uint32_t d = 0; d < sc->net.n_domains; d++) {
-        network_domain_view(&sc->net, d, view, NULL);
+        if (network_domain_view(&sc->net, d, &view, NULL) != 0)
+            break; /* (no memory: no warning) */
         net_budget b;
-        net_budget_compute(view, network_domain_rate(&sc->net, d), &b); /* at its own rate */
+        net_budget_compute(&view, network_domain_rate(&sc->net, d), &b); /* at its own rate */
         if (!b.within) {
             char msg[800];
             if (sc->net.n_domains > 1)
@@ -1024,13 +1068,19 @@ static void warn_budgets(scenario *sc, char *warn, size_t warnlen)
             warn_line(warn, warnlen, msg);
         }
     }
-    free(view);
+    network_free(&view);
 }
 
-void network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map)
+int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map)
 {
     uint32_t to_view[NET_MAX_SEGMENTS];
+    if (network_reserve(out) != 0)
+        return -1;
+    network tables = *out;
     memset(out, 0, sizeof *out);
+    out->segments = tables.segments;
+    out->repeaters = tables.repeaters;
+    out->bridges = tables.bridges;
     snprintf(out->file, sizeof out->file, "%s", net->file);
     for (uint32_t i = 0; i < net->n_segments; i++) {
         to_view[i] = NONE;
@@ -1058,13 +1108,14 @@ void network_domain_view(const network *net, uint32_t d, network *out, uint32_t 
     }
     out->n_domains = 1;
     out->domain_first[0] = 0;
+    return 0;
 }
 
 int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     network *net = &sc->net;
     if (net->switched && !sc->switch_topology)
-        memset(net, 0, sizeof *net); /* the switch is gone (a sweep or the TUI changed it) */
+        network_free(net); /* the switch is gone (a sweep or the TUI changed it) */
     /* duplex = half says what a bus or a hub is (a sweep may set it beside
      * topology = star); full needs the switch's links. */
     if (sc->duplex_given && !sc->switch_topology && (sc->duplex_full || net->n_segments > 0)) {
@@ -1146,20 +1197,21 @@ double network_round_trip_ps(const scenario *sc)
 {
     if (sc->net.n_segments == 0)
         return 0;
-    network *view = malloc(sizeof *view);
-    if (view == NULL)
-        return 0;
+    network view = {0};
     double worst = 0; /* picoseconds: the domains' rates may differ */
     for (uint32_t d = 0; d < sc->net.n_domains; d++) {
-        network_domain_view(&sc->net, d, view, NULL);
+        if (network_domain_view(&sc->net, d, &view, NULL) != 0) {
+            worst = 0;
+            break;
+        }
         net_budget b;
         uint64_t rate = network_domain_rate(&sc->net, d);
-        net_budget_compute(view, rate, &b);
+        net_budget_compute(&view, rate, &b);
         double ps = b.model_round_trip_bits * 1e12 / (double)rate;
         if (ps > worst)
             worst = ps;
     }
-    free(view);
+    network_free(&view);
     return worst;
 }
 
@@ -1172,13 +1224,13 @@ uint32_t scenario_station_segment(const scenario *sc, uint32_t i)
     return scenario_group_at(sc, scenario_group_of(sc, i))->segment;
 }
 
-void scenario_network_view(const scenario *sc, network *out)
+int scenario_network_view(const scenario *sc, network *out)
 {
-    if (sc->net.n_segments > 0) {
-        *out = sc->net;
-        return;
-    }
+    if (sc->net.n_segments > 0)
+        return network_copy(out, &sc->net);
     memset(out, 0, sizeof *out);
+    if (network_reserve(out) != 0)
+        return -1;
     const phy_params *phy = &sc->phy;
     net_segment *g = &out->segments[0];
     out->n_segments = 1;
@@ -1202,4 +1254,5 @@ void scenario_network_view(const scenario *sc, network *out)
     g->near_station = g->far_station = NONE;
     for (uint32_t st = 0; st < sc->n_stations; st++)
         bound_add(g, scenario_station_metres(sc, st), st);
+    return 0;
 }

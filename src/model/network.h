@@ -114,15 +114,21 @@ typedef struct net_bridge {
     int line, ports_line, queue_line, latency_line, ageing_line;
 } net_bridge;
 
+/* The tables (segments, repeaters, bridges) are on the heap, each at its
+ * maximum, from the first section (network_reserve): a scenario without
+ * any (one bus or star) carries three NULL pointers, not 75 KB, and every
+ * engine copies its scenario. A network owns its tables: copy it with
+ * network_copy, free it with network_free (scenario_copy and
+ * scenario_free do both). */
 typedef struct network {
-    net_segment segments[NET_MAX_SEGMENTS];
+    net_segment *segments; /* NET_MAX_SEGMENTS of them, or NULL */
     uint32_t n_segments;  /* 0: no network (one bus or star) */
     /* The [repeater] sections first, then the hubs' uplinks (made by
      * scenario_finish from each hub's `uplink`, in segment order). */
-    net_repeater repeaters[NET_MAX_REPEATERS];
+    net_repeater *repeaters; /* NET_MAX_REPEATERS, or NULL */
     uint32_t n_repeaters;
     char file[300];       /* the scenario file the sections came from ("" none) */
-    net_bridge bridges[NET_MAX_BRIDGES];
+    net_bridge *bridges;  /* NET_MAX_BRIDGES, or NULL */
     uint32_t n_bridges;
     /* Collision domains, by scenario_finish: the segments that repeaters
      * and uplinks join (a bridge's port ends one). Numbered in the order of
@@ -134,6 +140,15 @@ typedef struct network {
      * station i) to one bridge. */
     bool switched;
 } network;
+
+/* Gives net its tables (zeroed) if it has none. Returns 0, or -1 when
+ * memory cannot be had. */
+int network_reserve(network *net);
+/* Frees the tables; net is then empty (no network). */
+void network_free(network *net);
+/* A deep copy: dst's tables are its own (dst's old ones are not freed).
+ * Returns 0, or -1 when memory cannot be had (dst then empty). */
+int network_copy(network *dst, const network *src);
 
 /* Reading the sections (scenario_load_file calls these; a reason is
  * "[segment NAME] ..." or "[repeater NAME] ...", without file and line).
@@ -173,7 +188,9 @@ static inline int64_t network_repeater_ps(const net_repeater *r, int64_t bit_ps)
 /* One collision domain d as a network of its own (its segments, and the
  * repeaters between them, renumbered), for the budget (budget.h). A link
  * reads as a coax cable of its length. seg_map[i]: the index in `net`
- * of the view's segment i (may be NULL). */
-void network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map);
+ * of the view's segment i (may be NULL). `out` keeps its tables from one
+ * call to the next (it gets them on the first); free them with
+ * network_free. Returns 0, or -1 when memory cannot be had. */
+int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map);
 
 #endif

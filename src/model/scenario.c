@@ -86,6 +86,7 @@ void scenario_free(scenario *sc)
     free(sc->positions_m);
     sc->positions_m = NULL;
     sc->n_positions = 0;
+    network_free(&sc->net);
 }
 
 int scenario_copy(scenario *dst, const scenario *src)
@@ -99,9 +100,10 @@ int scenario_copy(scenario *dst, const scenario *src)
     }
     *dst = *src;
     dst->positions_m = pos;
-    if (scenario_groups_copy(dst, src) != 0) {
+    if (network_copy(&dst->net, &src->net) != 0 || scenario_groups_copy(dst, src) != 0) {
         free(pos);
         dst->positions_m = NULL;
+        network_free(&dst->net);
         return -1;
     }
     return 0;

@@ -127,7 +127,8 @@ typedef struct scenario {
     uint32_t n_named;
     station_group all;
     /* The network of segments ([segment] and [repeater] sections): none
-     * when net.n_segments is 0. segment_name: the per-station `segment`
+     * when net.n_segments is 0. Its tables are on the heap from the first
+     * section on (network.h). segment_name: the per-station `segment`
      * key's default. *_given: the medium-wide keys that a network
      * replaces, refused together with segments. */
     network net;
@@ -184,10 +185,12 @@ double scenario_station_metres(const scenario *sc, uint32_t i);
 /* The segment station i sits on (index in sc->net.segments), UINT32_MAX
  * without a network (after scenario_finish). */
 uint32_t scenario_station_segment(const scenario *sc, uint32_t i);
-/* The (finished) scenario's network as budget.h reads it: sc->net, or
- * without segments its one bus or star as a single segment named after
- * the topology ("bus" or "hub"), its stations' bounds filled. */
-void scenario_network_view(const scenario *sc, network *out);
+/* The (finished) scenario's network as budget.h reads it: a copy of
+ * sc->net, or without segments its one bus or star as a single segment
+ * named after the topology ("bus" or "hub"), its stations' bounds
+ * filled. `out` owns its tables (network_free). Returns 0, or -1 when
+ * memory cannot be had. */
+int scenario_network_view(const scenario *sc, network *out);
 /* The mean size of the scenario's own frames as sent, DA through FCS,
  * bytes: its frame-size spec with every frame padded to the PHY's
  * minimum (frame_size_mean). With groups, the scenario's keys outside

@@ -113,27 +113,32 @@ static const char *rules_text(uint64_t rate)
     }
 }
 
-/* The budget of domain d (the whole network without bridges). */
-static void domain_budget(const network *net, uint32_t d, uint64_t rate, network *view,
-                          uint32_t *map, net_budget *b)
+/* The budget of domain d: of its view when there are several (`view`
+ * keeps its tables from call to call), else of the whole network. Returns
+ * the network that the budget's segment numbers refer to, or NULL when
+ * memory cannot be had. */
+static const network *domain_budget(const network *net, uint32_t d, uint64_t rate, network *view,
+                                    uint32_t *map, net_budget *b)
 {
+    const network *of = net;
     if (net->n_domains > 1) {
-        network_domain_view(net, d, view, map);
+        if (network_domain_view(net, d, view, map) != 0)
+            return NULL;
+        of = view;
     } else {
-        *view = *net;
         for (uint32_t i = 0; i < net->n_segments; i++)
             map[i] = i;
     }
-    net_budget_compute(view, rate, b);
+    net_budget_compute(of, rate, b);
+    return of;
 }
 
 int netreport_write_check(FILE *f, const scenario *sc)
 {
-    network *nets = malloc(2 * sizeof *nets);
-    if (nets == NULL)
+    network whole = {0}, domain = {0};
+    network *full = &whole;
+    if (scenario_network_view(sc, full) != 0)
         return -1;
-    network *full = &nets[0], *view = &nets[1];
-    scenario_network_view(sc, full);
     uint32_t map[NET_MAX_SEGMENTS];
     char text[4200], a[96], z[96];
     char bridged[96] = "";
@@ -168,14 +173,17 @@ int netreport_write_check(FILE *f, const scenario *sc)
         text_line(f, &n, "rules", "%s", rules_text(sc->phy.rate_bps));
     for (uint32_t d = 0; d < (full->n_domains ? full->n_domains : 1); d++) {
     net_budget b;
-    domain_budget(full, d, domain_rate(sc, full, d), view, map, &b);
-    const network *net = view;
+    const network *net = domain_budget(full, d, domain_rate(sc, full, d), &domain, map, &b);
+    if (net == NULL) {
+        n = -1;
+        break;
+    }
     if (full->n_domains > 1) {
         size_t used = 0;
         text[0] = '\0';
-        for (uint32_t i = 0; i < view->n_segments && used < sizeof text; i++)
+        for (uint32_t i = 0; i < net->n_segments && used < sizeof text; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "",
-                                     view->segments[i].name);
+                                     net->segments[i].name);
         text_line(f, &n, "domain", "%s: %s", full->segments[full->domain_first[d]].name, text);
     }
     if (mixed)
@@ -203,13 +211,14 @@ int netreport_write_check(FILE *f, const scenario *sc)
                   b.pvv_limit_bits);
     text_line(f, &n, "model round trip", "%.2f bit times (what the simulation uses)",
               b.model_round_trip_bits);
-    if (b.from_segment == NET_BUDGET_NONE && view->n_segments == 1 &&
-        view->segments[0].full_duplex)
+    if (b.from_segment == NET_BUDGET_NONE && net->n_segments == 1 &&
+        net->segments[0].full_duplex)
         text_line(f, &n, "verdict", "full duplex: no collisions, no budget to keep");
     else
         text_line(f, &n, "verdict", "%s", b.verdict);
     }
-    free(nets);
+    network_free(&whole);
+    network_free(&domain);
     if (n < 0 && errno == 0)
         errno = EIO;
     return n < 0 ? -1 : 0;
@@ -219,22 +228,22 @@ void netreport_summary(const scenario *sc, char *buf, size_t len)
 {
     if (sc->net.n_domains > 1) {
         /* Several domains: how many keep the budget, the worst round trip. */
-        network *view = malloc(sizeof *view);
-        if (view == NULL) {
-            snprintf(buf, len, "?");
-            return;
-        }
+        network view = {0};
         uint32_t within = 0;
         double worst = 0;
         for (uint32_t d = 0; d < sc->net.n_domains; d++) {
             net_budget b;
-            network_domain_view(&sc->net, d, view, NULL);
-            net_budget_compute(view, network_domain_rate(&sc->net, d), &b);
+            if (network_domain_view(&sc->net, d, &view, NULL) != 0) {
+                network_free(&view);
+                snprintf(buf, len, "?");
+                return;
+            }
+            net_budget_compute(&view, network_domain_rate(&sc->net, d), &b);
             within += b.within;
             if (b.model_round_trip_bits > worst)
                 worst = b.model_round_trip_bits;
         }
-        free(view);
+        network_free(&view);
         snprintf(buf, len, "%" PRIu32 " segments, %" PRIu32 " repeater%s, %" PRIu32
                            " bridge%s, %" PRIu32 " collision domains, %" PRIu32
                            " within 802.3's budget; longest model round trip %.2f bit times",
@@ -378,13 +387,12 @@ static json_t *json_bridges(const network *net)
 
 static json_t *json_domain(const scenario *sc, uint32_t d)
 {
-    network *view = malloc(sizeof *view);
-    if (view == NULL)
-        return NULL;
+    network view = {0};
     const network *net = &sc->net;
     if (sc->net.n_domains > 1) {
-        network_domain_view(&sc->net, d, view, NULL);
-        net = view;
+        if (network_domain_view(&sc->net, d, &view, NULL) != 0)
+            return NULL;
+        net = &view;
     }
     net_budget b;
     net_budget_compute(net, domain_rate(sc, &sc->net, d), &b); /* at its own rate */
@@ -416,7 +424,7 @@ static json_t *json_domain(const scenario *sc, uint32_t d)
     rc |= put(o, "max_coax", json_integer(b.max_coax));
     rc |= put(o, "within", json_boolean(b.within));
     rc |= put(o, "verdict", json_string(b.verdict));
-    free(view);
+    network_free(&view);
     if (rc != 0) {
         json_decref(o);
         return NULL;

@@ -79,7 +79,7 @@ static void fill_network(scenario *sc, const bench_case *c)
     double len = sc->phy.length_m / c->segments;
     uint32_t per = c->n / c->segments;
     sc->groups = calloc(c->segments, sizeof *sc->groups);
-    if (!sc->groups)
+    if (!sc->groups || network_reserve(net) != 0)
         exit(1);
     for (uint32_t k = 0; k < c->segments; k++) {
         net_segment *g = &net->segments[net->n_segments++];

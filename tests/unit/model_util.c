@@ -118,6 +118,7 @@ void mu_scenario_free(scenario *sc)
 {
     free(sc->positions_m);
     sc->positions_m = NULL;
+    network_free(&sc->net);
 }
 
 void mu_run_scenario(const scenario *sc, mu_run *out)

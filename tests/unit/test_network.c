@@ -28,6 +28,29 @@
 #define C_M_S 299792458.0
 
 
+/* Empties net and gives it its tables (network_reserve). */
+static void fresh(network *net)
+{
+    network_free(net);
+    assert_int_equal(network_reserve(net), 0);
+}
+
+/* The same network: the same fields and the same tables, entry for entry
+ * (not only the same pointers). */
+static void assert_same_network(const network *a, const network *b)
+{
+    assert_non_null(a->segments);
+    assert_non_null(b->segments);
+    assert_memory_equal(a->segments, b->segments, NET_MAX_SEGMENTS * sizeof *a->segments);
+    assert_memory_equal(a->repeaters, b->repeaters, NET_MAX_REPEATERS * sizeof *a->repeaters);
+    assert_memory_equal(a->bridges, b->bridges, NET_MAX_BRIDGES * sizeof *a->bridges);
+    network x = *a, y = *b;
+    x.segments = y.segments = NULL;
+    x.repeaters = y.repeaters = NULL;
+    x.bridges = y.bridges = NULL;
+    assert_memory_equal(&x, &y, sizeof x);
+}
+
 static const char *LAN =
     "[segment backbone]\n"   /* 1 */
     "type = coax\n"
@@ -90,14 +113,18 @@ static void test_sections_and_defaults(void **state)
     assert_int_equal(net->segments[1].n_stations, 8);
     assert_int_equal(net->segments[0].n_stations, 0);
     /* finishing again gives the same network (the TUI and sweeps do) */
-    network before = sc.net;
+    network before;
+    assert_int_equal(network_copy(&before, &sc.net), 0);
+    assert_ptr_not_equal(before.segments, sc.net.segments);
     assert_int_equal(scenario_finish(&sc, scn_err, sizeof scn_err, scn_warn, sizeof scn_warn), 0);
     assert_int_equal(sc.net.n_repeaters, 2);
-    assert_memory_equal(&before, &sc.net, sizeof before);
-    /* a copy keeps it */
+    assert_same_network(&before, &sc.net);
+    network_free(&before);
+    /* a copy keeps it, in tables of its own */
     scenario cp;
     assert_int_equal(scenario_copy(&cp, &sc), 0);
-    assert_memory_equal(&cp.net, &sc.net, sizeof sc.net);
+    assert_ptr_not_equal(cp.net.segments, sc.net.segments);
+    assert_same_network(&cp.net, &sc.net);
     scenario_free(&cp);
     scenario_free(&sc);
 }
@@ -330,8 +357,8 @@ static void coax_stations(net_segment *s, uint32_t n, double lo, double hi, uint
 static void test_budget_two_class_ii(void **state)
 {
     (void)state;
-    network net;
-    memset(&net, 0, sizeof net);
+    network net = {0};
+    fresh(&net);
     net_segment *a = seg(&net, "a", NET_SEG_HUB, 100, 0.585);
     net_segment *b = seg(&net, "b", NET_SEG_HUB, 100, 0.585);
     a->hub_bits = b->hub_bits = 46;
@@ -371,6 +398,7 @@ static void test_budget_two_class_ii(void **state)
                         "Model 1: 2 repeaters (1 of Class I) on the path a..b (at most one Class "
                         "I or two Class II, Table 29-2); path delay value 559.96 > 512 bit times "
                         "(a..b)");
+    network_free(&net);
 }
 
 /* The same through a scenario file: class, defaults, the uplink. */
@@ -489,8 +517,8 @@ static void test_budget_stations_at_one_place(void **state)
 static void test_budget_543(void **state)
 {
     (void)state;
-    network net;
-    memset(&net, 0, sizeof net);
+    network net = {0};
+    fresh(&net);
     char name[8];
     for (int i = 0; i < 6; i++) {
         snprintf(name, sizeof name, "c%d", i);
@@ -527,6 +555,7 @@ static void test_budget_543(void **state)
     assert_int_equal(bud.max_repeaters, 4);
     assert_null(strstr(bud.verdict, "5-4-3: 5 repeaters"));
     assert_non_null(strstr(bud.verdict, "5-4-3: 5 coax segments on the path c0..c4 (at most 3)"));
+    network_free(&net);
 }
 
 /* 1000 Mb/s: one hub with 100 m drops, 864 + 976 + 200 x 11.12 = 4064
@@ -535,8 +564,8 @@ static void test_budget_543(void **state)
 static void test_budget_gigabit_and_single(void **state)
 {
     (void)state;
-    network net;
-    memset(&net, 0, sizeof net);
+    network net = {0};
+    fresh(&net);
     net_segment *h = seg(&net, "h", NET_SEG_HUB, 100, 0.585);
     h->hub_bits = 488;
     hub_stations(h, 2, 100, 0);
@@ -556,7 +585,7 @@ static void test_budget_gigabit_and_single(void **state)
                         "2 repeaters in the collision domain (at most one at 1000 Mb/s, Clause "
                         "41); path delay value 5051.12 > 4096 bit times (h..k)");
 
-    memset(&net, 0, sizeof net);
+    fresh(&net);
     net_segment *c = seg(&net, "bus", NET_SEG_COAX, 600, 0.77);
     coax_stations(c, 8, 0, 600, 0);
     net_budget_compute(&net, 10000000ull, &bud);
@@ -569,6 +598,7 @@ static void test_budget_gigabit_and_single(void **state)
     net_budget_compute(&net, 10000000ull, &bud);
     assert_true(bud.within);
     assert_float_equal(bud.model_round_trip_bits, 0, 0);
+    network_free(&net);
 }
 
 /* Without segments, the one bus or star as a single segment. */
@@ -578,7 +608,7 @@ static void test_view_of_medium(void **state)
     scenario sc;
     scn_load_ok(&sc, "phy = 100basetx\nstations = 5\n");
     network net;
-    scenario_network_view(&sc, &net);
+    assert_int_equal(scenario_network_view(&sc, &net), 0);
     assert_int_equal(net.n_segments, 1);
     assert_string_equal(net.segments[0].name, "hub");
     assert_int_equal(net.segments[0].hub_class, 2);
@@ -587,10 +617,12 @@ static void test_view_of_medium(void **state)
     /* 100 + 92 + 200 x 1.112 */
     assert_float_equal(bud.pdv_bits, 414.4, 1e-9);
     scenario_free(&sc);
+    network_free(&net);
     scn_load_ok(&sc, "stations = 3\nlength = 400\n");
-    scenario_network_view(&sc, &net);
+    assert_int_equal(scenario_network_view(&sc, &net), 0);
     assert_string_equal(net.segments[0].name, "bus");
     assert_true(net.segments[0].far_m == 400 && net.segments[0].near_m == 0);
+    network_free(&net);
     scenario_free(&sc);
 }
 

@@ -804,6 +804,7 @@ static network two_segments;
 static void network_run(const char *path, uint32_t probe_segment, pcap_contents *c)
 {
     char err[512];
+    assert_int_equal(network_reserve(&two_segments), 0); /* (kept to the end) */
     two_segments.n_segments = 2;
     snprintf(two_segments.segments[0].name, sizeof two_segments.segments[0].name, "west");
     snprintf(two_segments.segments[1].name, sizeof two_segments.segments[1].name, "east");

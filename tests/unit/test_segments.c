@@ -23,6 +23,7 @@
 /* A coax segment (10base5's cable unless `velocity` says otherwise). */
 static void add_coax(scenario *sc, const char *name, double length_m)
 {
+    assert_int_equal(network_reserve(&sc->net), 0);
     net_segment *g = &sc->net.segments[sc->net.n_segments++];
     memset(g, 0, sizeof *g);
     snprintf(g->name, sizeof g->name, "%s", name);
@@ -33,6 +34,7 @@ static void add_coax(scenario *sc, const char *name, double length_m)
 
 static void add_hub(scenario *sc, const char *name, double drop_m, uint32_t hub_bits)
 {
+    assert_int_equal(network_reserve(&sc->net), 0);
     net_segment *g = &sc->net.segments[sc->net.n_segments++];
     memset(g, 0, sizeof *g);
     snprintf(g->name, sizeof g->name, "%s", name);
@@ -45,6 +47,7 @@ static void add_hub(scenario *sc, const char *name, double drop_m, uint32_t hub_
 /* A repeater of n ports: segment index and metres, alternately. */
 static void add_repeater(scenario *sc, const char *name, uint32_t delay_bits, uint32_t n, ...)
 {
+    assert_int_equal(network_reserve(&sc->net), 0);
     net_repeater *r = &sc->net.repeaters[sc->net.n_repeaters++];
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
