@@ -26,45 +26,6 @@
 #define Q(v) parse_echo((v), (char[64]){0}, 64)
 #define NET_MAX_METRES 1e7
 #define NONE UINT32_MAX
-
-int network_reserve(network *net)
-{
-    if (net->segments)
-        return 0;
-    net->segments = calloc(NET_MAX_SEGMENTS, sizeof *net->segments);
-    net->repeaters = calloc(NET_MAX_REPEATERS, sizeof *net->repeaters);
-    net->bridges = calloc(NET_MAX_BRIDGES, sizeof *net->bridges);
-    if (net->segments && net->repeaters && net->bridges)
-        return 0;
-    network_free(net);
-    return -1;
-}
-
-void network_free(network *net)
-{
-    free(net->segments);
-    free(net->repeaters);
-    free(net->bridges);
-    memset(net, 0, sizeof *net);
-}
-
-int network_copy(network *dst, const network *src)
-{
-    *dst = *src;
-    dst->segments = NULL;
-    dst->repeaters = NULL;
-    dst->bridges = NULL;
-    if (!src->segments)
-        return 0;
-    if (network_reserve(dst) != 0) {
-        memset(dst, 0, sizeof *dst);
-        return -1;
-    }
-    memcpy(dst->segments, src->segments, NET_MAX_SEGMENTS * sizeof *dst->segments);
-    memcpy(dst->repeaters, src->repeaters, NET_MAX_REPEATERS * sizeof *dst->repeaters);
-    memcpy(dst->bridges, src->bridges, NET_MAX_BRIDGES * sizeof *dst->bridges);
-    return 0;
-}
 #define UPLINK_SUFFIX "-uplink"
 
 static const char *kind_word(char kind)
@@ -157,6 +118,45 @@ static int resolve_fail(const network *net, char *err, size_t errlen, int line, 
         va_end(ap);
     }
     return -1;
+}
+
+/* ---- the tables ---- */
+
+int network_reserve(network *net)
+{
+    if (net->segments)
+        return 0;
+    net->segments = calloc(NET_MAX_SEGMENTS, sizeof *net->segments);
+    net->repeaters = calloc(NET_MAX_REPEATERS, sizeof *net->repeaters);
+    net->bridges = calloc(NET_MAX_BRIDGES, sizeof *net->bridges);
+    if (net->segments && net->repeaters && net->bridges)
+        return 0;
+    network_free(net);
+    return -1;
+}
+
+void network_free(network *net)
+{
+    free(net->segments);
+    free(net->repeaters);
+    free(net->bridges);
+    memset(net, 0, sizeof *net);
+}
+
+int network_copy(network *dst, const network *src)
+{
+    *dst = *src;
+    dst->segments = NULL;
+    dst->repeaters = NULL;
+    dst->bridges = NULL;
+    if (!src->segments)
+        return 0;
+    if (network_reserve(dst) != 0)
+        return -1; /* (dst is left empty) */
+    memcpy(dst->segments, src->segments, NET_MAX_SEGMENTS * sizeof *dst->segments);
+    memcpy(dst->repeaters, src->repeaters, NET_MAX_REPEATERS * sizeof *dst->repeaters);
+    memcpy(dst->bridges, src->bridges, NET_MAX_BRIDGES * sizeof *dst->bridges);
+    return 0;
 }
 
 /* ---- reading ---- */
