@@ -1093,13 +1093,9 @@ void pcap_sink_on_event(void *ctx, const trace_event *ev)
 static int finish(pcap_sink *s)
 {
     /* The run is over: nothing else can start, and what is still under
-     * way will never be written. */
-    while (s->waiting.n > 0) {
-        record r;
-        heap_pop(&s->waiting, &r);
-        write_record(s, &r);
-        free(r.data);
-    }
+     * way will never be written. (Every waiting record ended, so its
+     * stamp is finite.) */
+    flush_before(s, SIM_TIME_NEVER);
     char e2[sizeof s->err];
     if (s->ng) {
         if (outfile_commit(&s->out, e2, sizeof e2) != 0 && s->err[0] == '\0')
