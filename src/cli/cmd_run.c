@@ -518,19 +518,19 @@ static int check_pcap_format(const scenario *sc, const pcap_sink_format *fmt)
     return 0;
 }
 
-/* The pcapng section's comment: the scenario the run made, seed
- * included; and where the probe sits, for the interfaces' descriptions.
- * Nothing of the machine, the wall clock or the output's name: reruns
- * stay byte-identical, to a file or to standard output. */
-static void describe_trace(const scenario *sc, bool endless, char *comment, size_t n, char *probe,
-                           size_t pn)
+/* The pcapng trace's texts: the scenario the run made, seed included;
+ * and where the probe sits, for the interfaces' descriptions. Nothing of
+ * the machine, the wall clock or the output's name: reruns stay
+ * byte-identical, to a file or to standard output. */
+static void describe_trace(const scenario *sc, bool endless, pcap_sink_text *text,
+                           pcap_sink_format *fmt)
 {
     char dur[64];
     if (endless)
         snprintf(dur, sizeof dur, "until stopped");
     else
         parse_format_time(sc->duration, dur, sizeof dur);
-    pcap_sink_describe(sc, dur, comment, n, probe, pn);
+    pcap_sink_describe_run(sc, dur, text, fmt);
 }
 
 /* --probe-segment against the (finished) scenario: a trace's option, for
@@ -771,17 +771,10 @@ static int run_main(int argc, char **argv, bool capture)
         }
     }
     pcap_sink *pcap = NULL;
-    char trace_app[64], trace_comment[1024], trace_probe[128];
+    pcap_sink_text trace_text;
     if (opts.pcap != NULL) {
         pcap_sink_options po = {.collisions = opts.pcap_collisions};
-        describe_trace(engine_scenario(e), endless, trace_comment, sizeof trace_comment,
-                       trace_probe, sizeof trace_probe);
-        snprintf(trace_app, sizeof trace_app, "csmacd %s", CSMACD_VERSION);
-        opts.pcap_format.application = trace_app;
-        opts.pcap_format.comment = trace_comment;
-        opts.pcap_format.probe = trace_probe;
-        opts.pcap_format.groups = engine_scenario(e);
-        opts.pcap_format.network = &engine_scenario(e)->net;
+        describe_trace(engine_scenario(e), endless, &trace_text, &opts.pcap_format);
         if (pcap_sink_open_format(opts.pcap, &engine_scenario(e)->phy, &po, &opts.pcap_format,
                                   &pcap, err, sizeof err) != 0)
             goto open_failed;

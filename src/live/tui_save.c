@@ -295,12 +295,14 @@ done:
 /* ------------------------------------------------------------------ */
 /* w: the trace */
 
-/* The pcap sink behind a filter: only transmissions whose first bit
- * passes the probe at or after `from` (their start and end alike). */
+/* The pcap sink behind a filter: only transmissions (a station's, a
+ * repeater's relay, a bridge port's) whose first bit passes the probe at
+ * or after `from` (their start and end alike). */
 static void filtered_event(void *ctx, const trace_event *ev)
 {
     tui_trace *j = ctx;
     if ((ev->kind == TRACE_TX_START || ev->kind == TRACE_TX_END ||
+         ev->kind == TRACE_RELAY_START || ev->kind == TRACE_RELAY_END ||
          ev->kind == TRACE_BRIDGE_TX_START || ev->kind == TRACE_BRIDGE_TX_END) &&
         ev->probe_start < j->from)
         return;
@@ -435,18 +437,15 @@ tui_trace *tui_trace_start(tui_saves *sv, engine *live, sim_time until, sim_time
         /* pcapng, as `run --pcap` writes it: a plain Wireshark decodes the
          * frames, and each record's comment tells the MAC's story (with
          * its station's group). */
-        char app[64], comment[1024], probe[128], kept[128];
+        char kept[128];
         fmt_t(j->from, until, a, sizeof a);
         fmt_t(until, until, b, sizeof b);
         snprintf(kept, sizeof kept, "until stopped (csmacd tui), this trace t = %s to %s", a, b);
-        snprintf(app, sizeof app, "csmacd %s", CSMACD_VERSION);
-        pcap_sink_describe(sc, kept, comment, sizeof comment, probe, sizeof probe);
+        pcap_sink_text text; /* copied at open */
         pcap_sink_format fmt = pcap_sink_default_format();
         fmt.container = PCAP_SINK_PCAPNG;
-        fmt.application = app;
-        fmt.comment = comment;
-        fmt.probe = probe;
-        fmt.groups = engine_scenario(j->e); /* lives as long as the sink */
+        /* The trace engine's scenario lives as long as the sink. */
+        pcap_sink_describe_run(engine_scenario(j->e), kept, &text, &fmt);
         rc = pcap_sink_open_format(j->tmp, &sc->phy, &po, &fmt, &j->ps, err, sizeof err);
     }
     if (rc == 0 && engine_add_sink(j->e, (trace_sink){filtered_event, j}) != 0) {

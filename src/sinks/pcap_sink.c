@@ -185,13 +185,43 @@ pcap_sink_container pcap_sink_container_for_path(const char *path)
 
 /* The one place the comment is built: a later field (the group) is one
  * more clause here. Integers only, so the text is the same everywhere. */
+/* "1 repeater", "2 bridges". */
+static int count_of(char *buf, size_t n, uint32_t k, const char *what)
+{
+    return snprintf(buf, n, "%u %s%s", k, what, k == 1 ? "" : "s");
+}
+
+/* What the network is, every kind of element named: "network of 4
+ * segments, 1 repeater and 1 bridge", "network of 2 segments and 1
+ * repeater", "switch of 9 links (a station on each)". */
+static void describe_network(const network *net, char *where, size_t n)
+{
+    if (net->switched) {
+        snprintf(where, n, "switch of %u link%s (a station on each)", net->n_segments,
+                 net->n_segments == 1 ? "" : "s");
+        return;
+    }
+    char parts[3][32];
+    size_t k = 0;
+    count_of(parts[k++], sizeof parts[0], net->n_segments, "segment");
+    if (net->n_repeaters > 0)
+        count_of(parts[k++], sizeof parts[0], net->n_repeaters, "repeater");
+    if (net->n_bridges > 0)
+        count_of(parts[k++], sizeof parts[0], net->n_bridges, "bridge");
+    if (k == 1)
+        snprintf(where, n, "network of %s", parts[0]);
+    else if (k == 2)
+        snprintf(where, n, "network of %s and %s", parts[0], parts[1]);
+    else
+        snprintf(where, n, "network of %s, %s and %s", parts[0], parts[1], parts[2]);
+}
+
 void pcap_sink_describe(const scenario *sc, const char *duration, char *comment, size_t n,
                         char *probe, size_t pn)
 {
-    char where[96];
+    char where[128];
     if (sc->net.n_segments > 0)
-        snprintf(where, sizeof where, "network of %u segments and %u repeaters",
-                 sc->net.n_segments, sc->net.n_repeaters);
+        describe_network(&sc->net, where, sizeof where);
     else
         snprintf(where, sizeof where, "%s %.0f m",
                  sc->phy.topology == TOPOLOGY_STAR ? "star, drops of" : "bus of",
@@ -206,6 +236,19 @@ void pcap_sink_describe(const scenario *sc, const char *duration, char *comment,
         snprintf(probe, pn, "at the hub");
     else
         snprintf(probe, pn, "at %.0f m on the bus", sc->probe_m);
+}
+
+void pcap_sink_describe_run(const scenario *sc, const char *duration, pcap_sink_text *text,
+                            pcap_sink_format *fmt)
+{
+    snprintf(text->application, sizeof text->application, "csmacd %s", CSMACD_VERSION);
+    pcap_sink_describe(sc, duration, text->comment, sizeof text->comment, text->probe,
+                       sizeof text->probe);
+    fmt->application = text->application;
+    fmt->comment = text->comment;
+    fmt->probe = text->probe;
+    fmt->groups = sc;
+    fmt->network = &sc->net;
 }
 
 /* pcap_sink_story, with `where` after the time queued (a bridge's

@@ -232,6 +232,24 @@ size_t pcap_sink_story(char *buf, size_t n, const trace_event *ev, const char *g
 void pcap_sink_describe(const struct scenario *sc, const char *duration, char *comment,
                         size_t n, char *probe, size_t pn);
 
+/* The texts a run's pcapng trace carries (pcap_sink_describe_run fills
+ * them; the format points into them, so they must outlive the sink's open). */
+typedef struct pcap_sink_text {
+    char application[64];
+    char comment[1024];
+    char probe[128];
+} pcap_sink_text;
+
+/* A run's trace as `run --pcap` and the TUI's `w` both write it (one code
+ * path, so the two files agree): fills text (the program and version, the
+ * section's comment of pcap_sink_describe, the probe) and points fmt's
+ * application, comment and probe at it, its groups at sc and its network
+ * at sc's (one named interface pair per segment or link, every record's
+ * comment naming its segment). sc must outlive the sink. The container,
+ * link type, epoch and probe segment are left as they are. */
+void pcap_sink_describe_run(const struct scenario *sc, const char *duration,
+                            pcap_sink_text *text, pcap_sink_format *fmt);
+
 /* Whether every record of a run `duration` long (picoseconds) fits the
  * 32-bit seconds of pcap when t = 0 is epoch_s. A record can be stamped up
  * to the longest station-to-probe delay after the run's end: pass

@@ -38,6 +38,7 @@
 #include "pcap_read.h"
 #include "pcap_sink.h"
 #include "pcapng.h"
+#include "scenario_text.h"
 #include "pcapng_read.h"
 #include "phy.h"
 #include "replay.h"
@@ -886,9 +887,47 @@ static void test_network_segments(void **state)
     pcap_contents_free(&e);
 }
 
+/* The section's comment of a network's trace says what the network is,
+ * every kind of element counted in its own number (bridges too). */
+static void described(const char *text, const char *expect)
+{
+    scenario sc;
+    scn_load_ok(&sc, text);
+    char comment[1024], probe[128];
+    pcap_sink_describe(&sc, "1ms", comment, sizeof comment, probe, sizeof probe);
+    const char *at = strstr(comment, "stations, ");
+    assert_non_null(at);
+    at += strlen("stations, ");
+    if (strncmp(at, expect, strlen(expect)) != 0 || at[strlen(expect)] != ',')
+        fail_msg("%s (want \"%s\")", comment, expect);
+    assert_string_equal(probe, "at each segment's probe");
+    scenario_free(&sc);
+}
+
+static void test_describe_network(void **state)
+{
+    (void)state;
+    described("phy = 10baset\n[segment a]\ntype = hub\n[group g]\nstations = 2\nsegment = a\n",
+              "network of 1 segment");
+    described("phy = 10base5\n[segment a]\ntype = coax\n[segment b]\ntype = coax\n"
+              "[repeater r]\nports = a@0, b@0\n[group g]\nstations = 2\nsegment = a\n",
+              "network of 2 segments and 1 repeater");
+    described("phy = 10baset\n[segment a]\ntype = hub\n[segment b]\ntype = hub\n"
+              "[bridge x]\nports = a, b\n[group g]\nstations = 2\nsegment = a\n",
+              "network of 2 segments and 1 bridge");
+    described("phy = 10baset\n[segment a]\ntype = hub\n[segment b]\ntype = hub\n"
+              "[segment c]\ntype = coax\nlength = 100\n[segment d]\ntype = coax\nlength = 100\n"
+              "[repeater r]\nports = c@0, d@0\n[repeater s]\nports = d@100, b@0\n"
+              "[bridge x]\nports = a, b\n[group g]\nstations = 2\nsegment = a\n",
+              "network of 4 segments, 2 repeaters and 1 bridge");
+    described("phy = 10baset\ntopology = switch\nstations = 9\n",
+              "switch of 9 links (a station on each)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_describe_network),
         cmocka_unit_test(test_order_and_contents),
         cmocka_unit_test(test_future_stamped_event),
         cmocka_unit_test(test_no_collisions),

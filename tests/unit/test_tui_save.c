@@ -193,6 +193,138 @@ static void test_trace_handle(void **state)
     tmpdir_remove(dir);
 }
 
+/* The whole of a file, or NULL. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 65536;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* The octets after a pcapng file's section header block (its length is
+ * the second 32-bit word, little-endian as csmacd writes it). */
+static const uint8_t *after_section(const uint8_t *b, size_t len, size_t *rest)
+{
+    assert_true(len >= 12);
+    uint32_t shb = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+                   (uint32_t)b[7] << 24;
+    assert_true(shb <= len);
+    *rest = len - shb;
+    return b + shb;
+}
+
+/* `w` on a network writes what `run --pcap` writes for the same scenario
+ * and span: one named interface pair per segment (or per link of a
+ * switch), every record with its segment, relays and bridge ports'
+ * forwards included. The two files differ only in the section's comment
+ * (the duration: "1ms" against "until stopped (csmacd tui), this trace
+ * t = ..."), so everything after the section header is compared byte for
+ * byte with the file of the csmacd program (CSMACD_BIN) itself. */
+static void w_matches_run(const char *name, const char *ini, const char *duration,
+                          sim_time until, const char *stem)
+{
+    const char *bin = getenv("CSMACD_BIN");
+    if (!bin) {
+        skip();
+        return;
+    }
+    char dir[256], msg[1024], err[512], warn[512], path[512], cmd[2048];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, name), 0);
+    snprintf(path, sizeof path, "%s/net.ini", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(ini, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' run --scenario '%s/net.ini' --duration %s --pcap '%s/run.pcapng' "
+                              ">/dev/null",
+             bin, dir, duration, dir);
+    assert_int_equal(system(cmd), 0);
+
+    scenario sc;
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    engine *live = NULL;
+    assert_int_equal(engine_create(&sc, &live, err, sizeof err), 0);
+    assert_int_equal(engine_start(live, err, sizeof err), 0);
+    engine_run(live, until, 0);
+    tui_saves *sv = NULL;
+    assert_int_equal(tui_saves_create(dir, &sv), 0);
+    tui_trace *t = tui_trace_start(sv, live, until, 10 * SIM_PS_PER_S, 64e6, msg, sizeof msg);
+    assert_non_null(t);
+    int64_t ran = 0;
+    tui_trace_state st;
+    while ((st = tui_trace_step(t, 1000, &ran, msg, sizeof msg)) == TUI_TRACE_WRITING)
+        ;
+    assert_int_equal(st, TUI_TRACE_SAVED);
+    char want[300];
+    snprintf(want, sizeof want, "saved %s.pcapng (the whole run", stem);
+    if (strncmp(msg, want, strlen(want)) != 0)
+        fail_msg("%s", msg);
+    tui_trace_destroy(t);
+    tui_saves_destroy(sv);
+
+    size_t na, nb, ra, rb;
+    snprintf(path, sizeof path, "%s/run.pcapng", dir);
+    uint8_t *a = slurp(path, &na);
+    snprintf(path, sizeof path, "%s/%s.pcapng", dir, stem);
+    uint8_t *b = slurp(path, &nb);
+    assert_non_null(a);
+    assert_non_null(b);
+    const uint8_t *pa = after_section(a, na, &ra), *pb = after_section(b, nb, &rb);
+    assert_true(ra > 1000); /* interfaces and records, not an empty trace */
+    assert_int_equal(ra, rb);
+    assert_memory_equal(pa, pb, ra);
+    free(a);
+    free(b);
+    engine_destroy(live);
+    scenario_free(&sc);
+    tmpdir_remove(dir);
+}
+
+/* Two hubs joined by a bridge: the flooded and forwarded copies on their
+ * port's segment, named by the bridge. */
+static void test_trace_of_bridged_hubs(void **state)
+{
+    (void)state;
+    w_matches_run("tui-save-bridge",
+                  "phy = 10baset\nseed = 3\n"
+                  "[segment a]\ntype = hub\n[segment b]\ntype = hub\n"
+                  "[segment c]\ntype = coax\nlength = 200\n"
+                  "[repeater r]\nports = c@0, a@0\n"
+                  "[bridge sw]\nports = a, b\n"
+                  "[group srv]\nstations = 1\nsegment = a\ntraffic = none\nreply = 64\n"
+                  "[group near]\nstations = 2\nsegment = c\ntraffic = poisson\ndest = server:1\nload = 0.5\n"
+                  "[group far]\nstations = 3\nsegment = b\ntraffic = poisson\ndest = server:1\nload = 0.5\n",
+                  "20ms", 20 * SIM_PS_PER_MS,
+                  "csmacd-10baset-N6-512B-beb-3-groups-seed3");
+}
+
+/* A switch: every station's link its own interfaces, not link1 alone. */
+static void test_trace_of_switch(void **state)
+{
+    (void)state;
+    w_matches_run("tui-save-switch",
+                  "phy = 10baset\ntopology = switch\nseed = 5\n"
+                  "[group server]\nstations = 1\ntraffic = none\nreply = 64\n"
+                  "[group clients]\nstations = 8\ndest = group:server\ntraffic = poisson\nload = 0.9\n",
+                  "10ms", 10 * SIM_PS_PER_MS, "csmacd-10baset-N9-512B-beb-2-groups-seed5");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +332,8 @@ int main(void)
         cmocka_unit_test(test_csv_plain_points),
         cmocka_unit_test(test_save_csv_outcome),
         cmocka_unit_test(test_trace_handle),
+        cmocka_unit_test(test_trace_of_bridged_hubs),
+        cmocka_unit_test(test_trace_of_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
