@@ -14,11 +14,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "backoff.h"
 #include "exit_status.h"
 #include "phy.h"
+#include "presets.h"
 
 typedef struct scenario_option {
     const char *name;
@@ -80,6 +82,7 @@ enum {
     ID_HELP = 1000,
     ID_SCENARIO_FILE,
     ID_GROUP,
+    ID_PRESET,
     ID_COMMAND_BASE = 2000,   /* + index into cmd->options */
     ID_SCENARIO_BASE = 10000, /* + index into scenario_options */
 };
@@ -244,9 +247,11 @@ static bool command_has(const cli_command *cmd, const char *name)
 
 #define GROUP_ARG "'NAME KEY=V ...'"
 #define GROUP_HELP "a group of stations with its own keys, e.g. 'rogue stations=1 policy=none' (repeatable)"
+#define PRESET_HELP "start from a built-in experiment (csmacd presets): its network and keys at the first point of its sweep, said on standard error; a --scenario file that is a preset's (presets --show) does the same"
 
 void cli_print_scenario_options(FILE *f)
 {
+    print_option(f, "preset", "NAME", PRESET_HELP);
     print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
     print_option(f, "group", GROUP_ARG, GROUP_HELP);
     for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
@@ -311,6 +316,8 @@ void cli_print_help(FILE *f, const cli_command *cmd)
     print_option(f, "help", NULL, "show this help (also -h)");
     if (cmd->scenario_options) {
         fprintf(f, "\nScenario options (each also a key of a --scenario file):\n");
+        if (!command_has(cmd, "preset"))
+            print_option(f, "preset", "NAME", PRESET_HELP);
         print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
         print_option(f, "group", GROUP_ARG, GROUP_HELP);
         for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
@@ -322,7 +329,7 @@ void cli_print_help(FILE *f, const cli_command *cmd)
             fprintf(f, "  %-28s %s\n", backoff_policy_name_at(i), backoff_policy_summary_at(i));
         fprintf(f, "\nTIME: a number and a unit (h, min, s, ms, us, ns, ps); a bare number "
                    "is seconds.\n"
-                   "A scenario file is applied first, then the options; in each, phy is "
+                   "A preset is applied first, then a scenario file, then the options; in each, phy is "
                    "applied\nfirst because it resets every PHY field to the profile. Groups "
                    "(--group, [group NAME])\ninherit every per-station option they do not "
                    "set themselves.\nA group's phy sets its stations' links (topology switch); "
@@ -349,15 +356,86 @@ static void option_text(const char *text, char *out, size_t cap)
             out[i] = '?';
 }
 
+/* The text of a --scenario file that is a preset's (it has a [preset]
+ * section: `csmacd presets --show NAME` wrote it), or NULL for any other
+ * file (read as a scenario file, which says what is wrong with it). */
+static char *preset_file_text(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL; /* a pipe is read once, by the scenario's reader */
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    while (text != NULL && n + 1 < cap) {
+        size_t got = fread(text + n, 1, cap - 1 - n, f);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    bool whole = feof(f) && !ferror(f);
+    fclose(f);
+    if (text == NULL || !whole) { /* a preset's file is small */
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    if (strlen(text) != n || !preset_text_is_preset(text)) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The preset layer: a built-in preset (text NULL) or a preset's file,
+ * applied as one scenario, the first point of its sweep, which is said on
+ * standard error (or given to the command: cli_command.preset_point) so
+ * that a run's numbers are never taken for the sweep's.
+ * --stations (or NULL) is the point's stations, as in the sweep: with
+ * groups their total. */
+static int apply_preset(const cli_command *cmd, const char *name, const char *text,
+                        const char *stations, scenario *sc, char *err, size_t errlen)
+{
+    preset *pr = malloc(sizeof *pr);
+    char point[512], reason[1024];
+    int rc = -1;
+    if (pr == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (text != NULL ? preset_parse_text(name, text, pr, reason, sizeof reason) != 0
+                     : preset_load(name, pr, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "%s%s", text != NULL ? "" : "--preset: ", reason);
+        goto done;
+    }
+    if (preset_first_point(pr, stations, sc, point, sizeof point, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "%s", reason);
+        goto done;
+    }
+    if (point[0] == '\0')
+        ;
+    else if (cmd->preset_point != NULL)
+        snprintf(cmd->preset_point, cmd->preset_point_len,
+                 "preset %s: one point, the first of its sweep: %s", name, point);
+    else
+        cli_note("preset %s: one point, the first of its sweep: %s", name, point);
+    rc = 0;
+done:
+    free(pr);
+    return rc;
+}
+
 cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc, char *err,
                      size_t errlen)
 {
-    size_t n_opts = cmd->n_options + (cmd->scenario_options ? N_SCENARIO_OPTIONS + 2 : 0) + 2;
+    size_t n_opts = cmd->n_options + (cmd->scenario_options ? N_SCENARIO_OPTIONS + 3 : 0) + 2;
     struct option *opts = calloc(n_opts, sizeof *opts);
     pending *pend = calloc((size_t)argc + 1, sizeof *pend);
     const char **groups = calloc((size_t)argc + 1, sizeof *groups);
     size_t n_pend = 0, n_groups = 0, k = 0;
-    const char *file = NULL;
+    const char *file = NULL, *preset_name = NULL;
     bool explicit_load = false, explicit_batch = false, explicit_onoff = false;
     bool explicit_replay = false;
     cli_status status = CLI_ERROR;
@@ -373,6 +451,8 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
     if (cmd->scenario_options) {
         opts[k++] = (struct option){"scenario", required_argument, NULL, ID_SCENARIO_FILE};
         opts[k++] = (struct option){"group", required_argument, NULL, ID_GROUP};
+        if (!command_has(cmd, "preset"))
+            opts[k++] = (struct option){"preset", required_argument, NULL, ID_PRESET};
         for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
             if (!command_has(cmd, scenario_options[i].name))
                 opts[k++] = (struct option){scenario_options[i].name, required_argument, NULL,
@@ -428,6 +508,12 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
                 goto done;
             }
             file = optarg;
+        } else if (c == ID_PRESET) {
+            if (preset_name != NULL) {
+                snprintf(err, errlen, "--preset: given twice (one preset per run)");
+                goto done;
+            }
+            preset_name = optarg;
         } else if (c == ID_GROUP) {
             /* One --group per group, as one [group NAME] per file: a
              * second would mix its keys into the first unseen. */
@@ -469,8 +555,29 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
     /* The layers: file, then command line; phy first within each. */
     if (cmd->scenario_file != NULL)
         *cmd->scenario_file = file;
-    if (file != NULL && scenario_load_file(sc, file, err, errlen) != 0)
+    char *text = file != NULL ? preset_file_text(file) : NULL;
+    const char *stations = NULL; /* a preset's point takes --stations as its sweep does */
+    for (size_t i = 0; i < n_pend && (preset_name != NULL || text != NULL); i++)
+        if (strcmp(pend[i].key, "stations") == 0) {
+            stations = pend[i].value;
+            memmove(&pend[i], &pend[i + 1], (n_pend - i - 1) * sizeof *pend);
+            n_pend--;
+            i--;
+        }
+    if (preset_name != NULL && apply_preset(cmd, preset_name, NULL, stations, sc, err, errlen) != 0) {
+        free(text);
         goto done;
+    }
+    if (file != NULL) {
+        int rc = text != NULL ? apply_preset(cmd, file, text, stations, sc, err, errlen)
+                              : scenario_load_file(sc, file, err, errlen);
+        free(text);
+        if (rc != 0)
+            goto done;
+    }
+    if (stations != NULL && sc->n_named == 0 &&
+        scenario_set(sc, "stations", stations, err, errlen) != 0)
+        goto done; /* a preset without groups: the plain option */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n_pend; i++) {
             bool is_phy = strcmp(pend[i].key, "phy") == 0;

@@ -77,6 +77,13 @@ typedef struct cli_command {
     /* Where to store the --scenario FILE given (an argv string), so that
      * a command can refuse to overwrite it with an output; may be NULL. */
     const char **scenario_file;
+    /* Where to put the line that says which point of a preset the
+     * scenario is ("preset NAME: one point, the first of its sweep:
+     * ..."), for a command that says it its own way (a capture for
+     * Wireshark, where standard error reads as an error); NULL: cli_parse
+     * prints it with cli_note. */
+    char *preset_point;
+    size_t preset_point_len;
 } cli_command;
 
 typedef enum cli_status {

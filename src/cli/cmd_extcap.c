@@ -23,9 +23,9 @@
  *
  * A capture is `csmacd run` (cmd_run_capture) with --pcap FIFO (pcapng,
  * streamed), --pace 1 and --duration inf unless the dialog set them; a
- * preset contributes its [scenario] keys before the dialog's options (a
- * capture is one scenario: its swept lists are not used, except that a
- * preset with groups takes their first point, add_preset).
+ * preset is run's --preset (a capture is one scenario: the first point
+ * of the preset's sweep, network and groups included; run's layers put
+ * it before the dialog's options).
  *
  * `csmacd extcap --install-user` links the program into the user's
  * extcap folder and writes the dissector into the user's Lua plugins
@@ -108,8 +108,8 @@ static const char *option_help(const char *name)
     if (strcmp(name, "scenario") == 0)
         return "read scenario keys from FILE (INI: key = value), before the options here";
     if (strcmp(name, "preset") == 0)
-        return "a built-in experiment of csmacd presets: its scenario keys, before the "
-               "options here";
+        return "a built-in experiment of csmacd presets: its network and keys at the first "
+               "point of its sweep (run --preset), before the options here";
     return NULL;
 }
 
@@ -190,108 +190,6 @@ static int print_config(void)
     return 0;
 }
 
-/* The preset's [scenario] keys as options, appended to out (kept in
- * store). A preset with groups gives each group as one --group option
- * ("NAME key=value ..."), and since a capture is one scenario, its swept
- * lists give their first value to the groups' keys and to the total of
- * stations (the dialog's Stations, `total`, wins when given), which the
- * group without `stations` of its own takes what the others leave of, as
- * in the sweep's first point. */
-typedef char preset_arg[PRESET_TEXT_MAX + 1024];
-
-static int add_preset(const char *name, const char *total, char **out, int *n,
-                      preset_arg *store, int *n_store)
-{
-    preset p;
-    char err[512];
-    if (preset_load(name, &p, err, sizeof err) != 0) {
-        cli_error("--preset: %s", err);
-        return -1;
-    }
-    /* The first point of the swept lists (groups only, see above). */
-    sweep_grid g = {0};
-    for (size_t i = 0; i < p.n_sweep; i++) {
-        const char *k = p.sweep[i].key;
-        if (strchr(k, '.') == NULL && strcmp(k, "stations") != 0)
-            continue; /* reps, frames, ... and the axes of a scenario without groups */
-        if (sweep_grid_set_key(&g, k, p.sweep[i].value, err, sizeof err) != 0) {
-            cli_error("--preset: %s: %s: %s", name, k, err);
-            sweep_grid_free(&g);
-            return -1;
-        }
-    }
-    int group_arg[PRESET_MAX_KEYS];
-    size_t n_groups = 0;
-    for (size_t i = 0; i < p.n_scenario; i++) {
-        const preset_kv *kv = &p.scenario[i];
-        if (kv->group) {
-            out[(*n)++] = "--group";
-            group_arg[n_groups++] = *n_store;
-            snprintf(store[*n_store], sizeof store[0], "%s", kv->value);
-            out[(*n)++] = store[(*n_store)++];
-        } else if (strchr(kv->key, '.') == NULL) {
-            snprintf(store[*n_store], sizeof store[0], "--%s=%s", kv->key, kv->value);
-            out[(*n)++] = store[(*n_store)++];
-        }
-    }
-    uint64_t others = 0;
-    int rest = -1;
-    for (size_t k = 0; k < n_groups; k++) {
-        char *spec = store[group_arg[k]];
-        char gname[SCENARIO_GROUP_NAME_MAX + 2];
-        size_t glen = strlen(spec);
-        snprintf(gname, sizeof gname, "%.*s.", SCENARIO_GROUP_NAME_MAX, spec);
-        bool counted = false;
-        /* Its [scenario] keys, each replaced by the swept list's first value. */
-        for (size_t i = 0; i < p.n_scenario + (size_t)SWEEP_MAX_AXES; i++) {
-            const char *key, *value;
-            if (i < p.n_scenario) {
-                key = p.scenario[i].key;
-                value = p.scenario[i].value;
-                int a = sweep_grid_find(&g, key);
-                if (!p.scenario[i].group && a >= 0 && g.n[a] > 0)
-                    continue; /* swept: given below */
-            } else {
-                size_t a = i - p.n_scenario;
-                key = sweep_grid_key(&g, a);
-                if (g.n[a] == 0 || key[0] == '\0')
-                    continue;
-                value = g.values[a][0];
-            }
-            if (strncmp(key, gname, strlen(gname)) != 0)
-                continue;
-            const char *bare = key + strlen(gname);
-            if (strcmp(bare, "stations") == 0) {
-                others += strtoull(value, NULL, 10);
-                counted = true;
-            }
-            glen += (size_t)snprintf(spec + glen, sizeof store[0] - glen, " %s=%s", bare, value);
-        }
-        for (size_t c = 0; c < g.n_with; c++) /* "+NAME.key": with its axis's first */
-            if (strncmp(g.with[c].key, gname, strlen(gname)) == 0)
-                glen += (size_t)snprintf(spec + glen, sizeof store[0] - glen, " %s=%s",
-                                         g.with[c].key + strlen(gname), g.with[c].values[0]);
-        if (!counted)
-            rest = (int)k;
-        if (glen >= sizeof store[0] - 1) {
-            cli_error("--preset: %s: group %s: too long for one --group", name, gname);
-            sweep_grid_free(&g);
-            return -1;
-        }
-    }
-    if (total == NULL && g.n[SWEEP_AXIS_STATIONS] > 0)
-        total = g.values[SWEEP_AXIS_STATIONS][0];
-    if (n_groups > 0 && rest >= 0 && total != NULL) {
-        uint64_t all = strtoull(total, NULL, 10);
-        char *spec = store[group_arg[rest]];
-        size_t len = strlen(spec);
-        snprintf(spec + len, sizeof store[0] - len, " stations=%llu",
-                 (unsigned long long)(all > others ? all - others : 0));
-    }
-    sweep_grid_free(&g);
-    return 0;
-}
-
 /* Whether argument a is Wireshark's option `name`, as "--name VALUE" (the
  * value then argv[i + 1]) or "--name=VALUE"; *value is set either way
  * (NULL when "--name" ends the command line). */
@@ -313,10 +211,9 @@ static bool extcap_option(int argc, char **argv, int *i, const char *name, const
 
 static int capture(int argc, char **argv)
 {
-    /* run's argv: the preset's keys, the dialog's options, then the trace. */
-    char **run = calloc((size_t)argc + PRESET_MAX_KEYS + 12, sizeof *run);
-    static preset_arg store[PRESET_MAX_KEYS];
-    int n_store = 0, n = 0;
+    /* run's argv: the dialog's options, the preset, then the trace. */
+    char **run = calloc((size_t)argc + 16, sizeof *run);
+    int n = 0;
     if (run == NULL) {
         cli_error("out of memory");
         return EXIT_STATUS_RUNTIME;
@@ -324,7 +221,6 @@ static int capture(int argc, char **argv)
     run[n++] = "run";
     const char *fifo = NULL, *preset_name = NULL, *stations = NULL;
     bool pace = false, duration = false;
-    int first_option = n;
     bool fifo_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -343,7 +239,7 @@ static int capture(int argc, char **argv)
         } else if (extcap_option(argc, argv, &i, "--preset", &value)) {
             preset_name = value;
         } else if (strcmp(a, "--stations") == 0 && next && next[0] != '\0') {
-            stations = argv[++i]; /* a group preset's total (add_preset) */
+            stations = argv[++i];
         } else if (strncmp(a, "--", 2) == 0 && next != NULL && next[0] == '\0') {
             i++; /* a field left empty in the dialog */
         } else {
@@ -360,34 +256,14 @@ static int capture(int argc, char **argv)
         free(run);
         return EXIT_STATUS_USAGE;
     }
+    /* A preset is run's own --preset (the first point of its sweep, its
+     * network included), and the dialog's Stations its --stations (with
+     * groups the total, as the sweep takes it). */
     if (preset_name != NULL && preset_name[0] != '\0') {
-        /* Before the dialog's options, which override them. */
-        char **mine = calloc((size_t)n + PRESET_MAX_KEYS + 12, sizeof *mine);
-        int m = 0;
-        if (mine == NULL) {
-            free(run);
-            cli_error("out of memory");
-            return EXIT_STATUS_RUNTIME;
-        }
-        mine[m++] = "run";
-        if (add_preset(preset_name, stations, mine, &m, store, &n_store) != 0) {
-            free(mine);
-            free(run);
-            return EXIT_STATUS_USAGE;
-        }
-        bool grouped = false;
-        for (int i = 0; i < m; i++)
-            grouped |= strcmp(mine[i], "--group") == 0;
-        if (stations != NULL && !grouped) { /* no groups: the plain option */
-            mine[m++] = "--stations";
-            mine[m++] = (char *)stations;
-        }
-        for (int i = first_option; i < n; i++)
-            mine[m++] = run[i];
-        free(run);
-        run = mine;
-        n = m;
-    } else if (stations != NULL) {
+        run[n++] = "--preset";
+        run[n++] = (char *)preset_name;
+    }
+    if (stations != NULL) {
         run[n++] = "--stations";
         run[n++] = (char *)stations;
     }

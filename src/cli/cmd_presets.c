@@ -33,7 +33,10 @@ int cmd_presets_main(int argc, char **argv)
         .name = "presets",
         .summary = "Lists the built-in experiments, one line each; run one with\n"
                    "`csmacd sweep --preset NAME --csv FILE [--plot FILE.svg]` (command-line\n"
-                   "options override the preset's).",
+                   "options override the preset's). `csmacd run --preset NAME` and `csmacd tui\n"
+                   "--preset NAME` take one point of it, the first of its sweep (and say\n"
+                   "which); the file --show prints is a scenario file of that point too, to\n"
+                   "edit and give to --scenario.",
         .options = presets_options,
         .n_options = sizeof presets_options / sizeof presets_options[0],
         .scenario_options = false,

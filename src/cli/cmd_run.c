@@ -603,6 +603,7 @@ static int run_main(int argc, char **argv, bool capture)
     run_opts opts = {.format = OUTPUT_TEXT, .pcap_collisions = true,
                      .pcap_format = pcap_sink_default_format(), .capture = capture};
     const char *scenario_file = NULL;
+    char preset_point[640] = "";
     const cli_command cmd = {
         .name = "run",
         .summary = "Runs one scenario and prints its measures: throughput, offered load, "
@@ -616,6 +617,8 @@ static int run_main(int argc, char **argv, bool capture)
         .on_option = on_option,
         .ctx = &opts,
         .scenario_file = &scenario_file,
+        .preset_point = preset_point,
+        .preset_point_len = sizeof preset_point,
     };
     char err[1024];
     scenario sc;
@@ -627,6 +630,10 @@ static int run_main(int argc, char **argv, bool capture)
         scenario_free(&sc);
         return cli_parse_exit(st, err);
     }
+    /* Which point of a preset this is; not to Wireshark, for which
+     * standard error is an error. */
+    if (preset_point[0] != '\0' && !capture)
+        cli_note("%s", preset_point);
     /* --duration comes last, as if it were the last scenario option. */
     bool endless = opts.duration != NULL && strcmp(opts.duration, "inf") == 0;
     if (endless) {

@@ -9,9 +9,12 @@
 #include "network.h"
 #include "phy.h"
 #include "scenario.h"
+#include "sweep.h"
 #include "traffic.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -172,6 +175,30 @@ static int parse(preset *p, char *err, size_t errlen)
     return 0;
 }
 
+int preset_parse_text(const char *name, const char *text, preset *out, char *err,
+                      size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->name = name;
+    out->text = text;
+    return parse(out, err, errlen);
+}
+
+bool preset_text_is_preset(const char *text)
+{
+    for (const char *s = text; *s != '\0';) {
+        const char *eol = strchr(s, '\n');
+        if (eol == NULL)
+            eol = s + strlen(s);
+        char line[PRESET_TEXT_MAX + 80];
+        trimmed(s, eol, line, sizeof line);
+        if (strcmp(line, "[preset]") == 0)
+            return true;
+        s = *eol ? eol + 1 : eol;
+    }
+    return false;
+}
+
 int preset_load(const char *name, preset *out, char *err, size_t errlen)
 {
     const preset_source *src;
@@ -214,4 +241,84 @@ int preset_apply_scenario(const preset *pr, scenario *sc, bool skip_phy, char *e
             }
         }
     return 0;
+}
+
+/* ", KEY = VALUE" after what point holds (cut short when it is full). */
+static void say_value(char *point, size_t len, const char *key, const char *value)
+{
+    size_t at = strlen(point);
+    if (at + 1 < len)
+        snprintf(point + at, len - at, "%s%s = %s", at ? ", " : "", key, value);
+}
+
+int preset_first_point(const preset *pr, const char *stations, scenario *sc, char *point,
+                       size_t pointlen, char *err, size_t errlen)
+{
+    sweep_grid g = {0};
+    uint64_t frames = 0;
+    char reason[1024];
+    int rc = -1;
+    point[0] = '\0';
+    for (size_t i = 0; i < pr->n_sweep; i++) {
+        const preset_kv *kv = &pr->sweep[i];
+        if (strcmp(kv->key, "reps") == 0 || strcmp(kv->key, "precision") == 0 ||
+            strcmp(kv->key, "max-reps") == 0)
+            continue; /* how often a point runs, not what it is */
+        if (strcmp(kv->key, "frames") == 0) {
+            char *end;
+            frames = strtoull(kv->value, &end, 10);
+            if (*end == '\0' && frames > 0)
+                continue;
+            snprintf(err, errlen, "preset %s:%d: frames: '%s' is not a count", pr->name,
+                     kv->line, kv->value);
+            goto done;
+        }
+        if (sweep_grid_set_key(&g, kv->key, kv->value, reason, sizeof reason) != 0) {
+            snprintf(err, errlen, "preset %s:%d: %s: %s", pr->name, kv->line, kv->key, reason);
+            goto done;
+        }
+    }
+    bool groups = false;
+    for (size_t i = 0; i < pr->n_scenario; i++)
+        groups |= pr->scenario[i].group;
+    if (!groups)
+        stations = NULL; /* the plain option, applied after the preset */
+    if (stations != NULL &&
+        sweep_grid_set(&g, SWEEP_AXIS_STATIONS, stations, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "--stations: %s", reason);
+        goto done;
+    }
+    /* What the point is, in the order of the file's [sweep]. */
+    for (size_t i = 0; i < pr->n_sweep; i++) {
+        const char *key = pr->sweep[i].key;
+        const char *bare = key[0] == '+' ? key + 1 : key;
+        for (size_t c = 0; key[0] == '+' && c < g.n_with; c++)
+            if (strcmp(g.with[c].key, bare) == 0)
+                say_value(point, pointlen, bare, g.with[c].values[0]);
+        int a = key[0] == '+' ? -1 : sweep_grid_find(&g, key);
+        if (a >= 0 && g.n[a] > 0 && (a != SWEEP_AXIS_STATIONS || stations == NULL))
+            say_value(point, pointlen, key, g.values[a][0]);
+    }
+    if (stations != NULL)
+        say_value(point, pointlen, "stations", g.values[SWEEP_AXIS_STATIONS][0]);
+    bool phy = g.n[SWEEP_AXIS_PHY] > 0;
+    if (phy && scenario_set(sc, "phy", g.values[SWEEP_AXIS_PHY][0], err, errlen) != 0)
+        goto done;
+    if (preset_apply_scenario(pr, sc, phy, err, errlen) != 0)
+        goto done;
+    if (sweep_apply(&g, 0, sc, reason, sizeof reason) != 0) {
+        snprintf(err, errlen, "preset %s: %s", pr->name, reason);
+        goto done;
+    }
+    sim_time sized = preset_frames_duration(sc, frames);
+    if (sized > 0) {
+        sc->duration = sized;
+        char text[64];
+        scenario_duration_text(sc, text, sizeof text);
+        say_value(point, pointlen, "duration", text);
+    }
+    rc = 0;
+done:
+    sweep_grid_free(&g);
+    return rc;
 }

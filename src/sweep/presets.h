@@ -109,6 +109,31 @@ struct preset;
 int preset_apply_scenario(const struct preset *pr, struct scenario *sc, bool skip_phy,
                           char *err, size_t errlen);
 
+/* A preset as one scenario (what `run --preset`, `tui --preset` and a
+ * preset's file given to --scenario make of it): its [scenario] keys and
+ * sections, then the first point of its [sweep]: every axis's first value
+ * (a group's share of a total of stations as the sweep gives it, a swept
+ * phy before the other keys), and a sweep sized by frames gives that
+ * point's duration (preset_frames_duration). `stations`, when not NULL
+ * and the preset has groups, replaces the swept stations by their total,
+ * as `sweep --preset NAME --stations N` gives it: the group without its
+ * own takes the rest (without groups it is ignored here: the caller sets
+ * the plain key after the preset). [sweep]'s reps, precision
+ * and max-reps do not apply to one run. `point` says which point, "" when
+ * the preset sweeps nothing, e.g. "east.segment = east-r, west.segment =
+ * west-r, dest = local:0". Returns 0, or -1 with "preset NAME:LINE:
+ * reason" or "preset NAME: reason". */
+int preset_first_point(const struct preset *pr, const char *stations, struct scenario *sc,
+                       char *point, size_t pointlen, char *err, size_t errlen);
+
+/* Parses a preset's file text (`csmacd presets --show NAME` writes one),
+ * named `name` in messages; text must outlive out. Returns 0, or -1 with
+ * "preset NAME:LINE: reason". */
+int preset_parse_text(const char *name, const char *text, struct preset *out, char *err,
+                      size_t errlen);
+/* Whether a file's text is a preset's: it has a [preset] section. */
+bool preset_text_is_preset(const char *text);
+
 size_t preset_count(void);
 const char *preset_name_at(size_t i);
 

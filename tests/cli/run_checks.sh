@@ -449,6 +449,41 @@ endless_says_inf() {
 }
 check endless_says_inf endless_says_inf
 
+# Every preset runs as one scenario: `run --preset NAME` says which point
+# (the first of its sweep) and nothing else on standard error; the
+# preset's file (presets --show) given to --scenario is the same run, and
+# a user's copy of it with a key changed runs as edited.
+presets_run() {
+    local p
+    for p in $("$bin" presets | awk '{ print $1 }'); do
+        "$bin" run --preset "$p" --format json >"p-$p.json" 2>"p-$p.err" ||
+            { echo "run --preset $p: $(cat "p-$p.err")"; return 1; }
+        if grep -v "^csmacd: preset $p: one point, the first of its sweep: " "p-$p.err" | grep -q .; then
+            echo "run --preset $p said: $(cat "p-$p.err")"; return 1
+        fi
+        "$bin" presets --show "$p" >"$p.ini"
+        "$bin" run --scenario "$p.ini" --format json >"f-$p.json" 2>"f-$p.err" ||
+            { echo "run --scenario $p.ini: $(cat "f-$p.err")"; return 1; }
+        grep -q "^csmacd: preset $p.ini: one point, the first of its sweep: " "f-$p.err" ||
+            [[ ! -s "p-$p.err" ]] || { echo "$p.ini: $(cat "f-$p.err")"; return 1; }
+        python3 - "p-$p.json" "f-$p.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    d.pop("wall_s", None)
+assert a == b, "run --preset and run --scenario of its file differ"
+PY
+    done
+    grep -q 'east.segment = east-r, west.segment = west-r, dest = local:0' p-two-departments.err
+    jq -e ".scenario.stations == 16" p-two-departments.json >/dev/null
+    sed 's/^seed = .*//; s/^\[scenario\]$/[scenario]\nseed = 9/' two-departments.ini >mine.ini
+    "$bin" run --scenario mine.ini --format json --duration 30ms 2>/dev/null | jq -e ".scenario.seed == 9" >/dev/null
+    # The dialog's total of stations for a preset with groups, as the sweep's.
+    "$bin" run --preset hub-vs-switch --stations 5 --duration 30ms --format json 2>/dev/null |
+        jq -e ".scenario.stations == 5" >/dev/null
+}
+check presets_run presets_run
+
 help_texts() {
     "$bin" >usage.txt
     grep -q '^usage: csmacd COMMAND' usage.txt

@@ -12,7 +12,8 @@
 # csmacd left running); a plain tshark there decodes csmacd.fragment
 # without -X (the plugin loaded); an option set for the interface
 # (-o extcap.csmacd.stations:3) reaches the run, and a preset's scenario
-# too; every field of the dialog is an option of `csmacd run --help`, each
+# too, and every preset (one point of it, network included) from the
+# dialog and directly; every field of the dialog is an option of `csmacd run --help`, each
 # with its help as tooltip; the probe segment chosen for a scenario of
 # segments keeps that segment's records only; a wrong interface is exit 2; a capture stopped
 # by SIGTERM ends with status 0 and a complete trace. Exit 77 (skipped)
@@ -65,6 +66,38 @@ capinfos three.pcapng | grep -q 'scenario: 10base5, 3 stations' || fail "--stati
     fail "a fourth station with --stations 3"
 TS -i csmacd -o extcap.csmacd.preset:capture -a duration:1 -w preset.pcapng
 capinfos preset.pcapng | grep -q 'bus of 25 m' || fail "the preset's scenario not applied"
+# A preset of segments from the dialog: its network, each segment's interfaces.
+TS -i csmacd -o extcap.csmacd.preset:two-departments -a duration:1 -w td.pcapng
+capinfos td.pcapng | grep -q 'network of 4 segments, 1 repeater and 1 bridge' ||
+    fail "two-departments: $(capinfos td.pcapng | grep -i comment)"
+tshark -r td.pcapng -T fields -e frame.interface_name 2>/dev/null | sort -u >td.ifaces
+grep -q '^east-r-frames$' td.ifaces || fail "two-departments: no east-r records"
+# Every preset, directly: one point of it, its trace complete (stopped by
+# SIGTERM as Wireshark stops a capture, once the trace has begun).
+for p in $("$CSMACD" presets | awk '{ print $1 }'); do
+    rm -f "p-$p.pcapng" pf
+    mkfifo pf
+    cat pf >"p-$p.pcapng" &
+    cat_pid=$!
+    "$CSMACD" --capture --extcap-interface csmacd --fifo pf --preset "$p" --pace 0.01 \
+        2>"p-$p.err" &
+    pid=$!
+    i=0
+    while [ "$(stat -c %s "p-$p.pcapng" 2>/dev/null || echo 0)" -lt 200 ] && kill -0 $pid 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -lt 600 ] || { kill -TERM $pid; fail "preset $p: no trace after 60 s"; }
+        sleep 0.1
+    done
+    kill -TERM $pid 2>/dev/null || true
+    rc=0
+    wait $pid || rc=$?
+    wait $cat_pid
+    [ "$rc" -eq 0 ] || fail "preset $p: exit $rc ($(cat "p-$p.err"))"
+    if grep -v "^csmacd: preset $p: one point, the first of its sweep" "p-$p.err" | grep -q .; then
+        fail "preset $p: $(cat "p-$p.err")"
+    fi
+    capinfos "p-$p.pcapng" >/dev/null 2>&1 || fail "preset $p: not a whole trace"
+done
 
 # The dialog comes from run's option tables.
 "$CSMACD" --extcap-config --extcap-interface csmacd >config.txt
