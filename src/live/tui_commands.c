@@ -62,11 +62,24 @@ static int change_base(tui_driver *d, const char *const *keys, const char *const
         scenario_free(&trial);
         return 0;
     }
-    scenario_free(&d->base);
+    scenario old = d->base;
     d->base = trial;
-    if (restart_sweep(d, err, errlen) != 0)
-        return -1;
-    set_message(d, "%s: %s; a new sweep started", what, values[n - 1]);
+    d->message[0] = '\0';
+    if (restart_sweep(d, e2, sizeof e2) != 0) {
+        /* No N of the sweep fits the change (a switch's ports): the
+         * scenario stays as it was. */
+        scenario_free(&d->base);
+        d->base = old;
+        if (restart_sweep(d, err, errlen) != 0)
+            return -1;
+        set_message(d, "cannot change %s: %s", what, e2);
+        return 0;
+    }
+    scenario_free(&old);
+    char fit[sizeof d->message];
+    snprintf(fit, sizeof fit, "%s", d->message); /* what the sweep left out, if anything */
+    set_message(d, "%s: %s; a new sweep started%s%s", what, values[n - 1], fit[0] ? "; " : "",
+                fit);
     return 0;
 }
 

@@ -298,9 +298,9 @@ static int pick_grown(tui_driver *d, const char *name, char *err, size_t errlen)
     d->grouped = true;
     d->grow = g;
     d->others = d->base.n_stations - scenario_group_at(&d->base, g)->count;
-    for (size_t i = 0; i < d->n_sweep; i++) {
-        d->sweep[i] += d->others;
-        if (d->sweep[i] == 0) {
+    for (size_t i = 0; i < d->n_asked; i++) {
+        d->asked[i] += d->others;
+        if (d->asked[i] == 0) {
             snprintf(err, errlen, "--stations: 0 stations in %s leaves none: the other groups "
                                   "have no station",
                      scenario_group_at(&d->base, g)->name);
@@ -398,8 +398,44 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
     return 0;
 }
 
+/* The sweep's N that the scenario allows, of those asked (a switch has at
+ * most its ports, a group's keys may refuse a size): each is checked as
+ * its engine would be built, before the sweep starts, so that a sweep
+ * never stops mid-lesson on an N it cannot run. Says up front what it
+ * left out and why; -1 with the first reason when no N is left. */
+static int fit_sweep(tui_driver *d, char *err, size_t errlen)
+{
+    char why[512] = "";
+    uint32_t first_out = 0;
+    size_t out = 0;
+    d->n_sweep = 0;
+    for (size_t i = 0; i < d->n_asked; i++) {
+        scenario sc;
+        char reason[512];
+        if (driver_engine_scenario(d, &d->base, d->asked[i], &sc, reason, sizeof reason) != 0) {
+            if (out++ == 0) {
+                first_out = d->asked[i];
+                snprintf(why, sizeof why, "%s", reason);
+            }
+            continue;
+        }
+        scenario_free(&sc);
+        d->sweep[d->n_sweep++] = d->asked[i];
+    }
+    if (d->n_sweep == 0) {
+        snprintf(err, errlen, "no N of the sweep fits the scenario: N = %u: %s", first_out, why);
+        return -1;
+    }
+    if (out > 0)
+        set_message(d, "sweeping N = %u .. %u: %zu N left out, which the scenario does not allow (N = %u: %s)", d->sweep[0],
+                    d->sweep[d->n_sweep - 1], out, first_out, why);
+    return 0;
+}
+
 int restart_sweep(tui_driver *d, char *err, size_t errlen)
 {
+    if (fit_sweep(d, err, errlen) != 0)
+        return -1;
     d->n_points = 0;
     d->sweep_idx = 0;
     d->phase = TUI_SWEEP_RUNNING;
@@ -633,16 +669,19 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
         }
     size_t n = opt->n_sweep;
     d->sweep = malloc((n ? n : 64) * sizeof *d->sweep);
-    if (!d->sweep) {
+    d->asked = malloc((n ? n : 64) * sizeof *d->asked);
+    if (!d->sweep || !d->asked) {
         tui_driver_destroy(d);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     if (n)
-        memcpy(d->sweep, opt->sweep_n, n * sizeof *d->sweep);
+        memcpy(d->asked, opt->sweep_n, n * sizeof *d->asked);
     else
-        n = tui_driver_default_sweep(64, d->log_x, d->sweep, 64);
+        n = tui_driver_default_sweep(64, d->log_x, d->asked, 64);
+    d->n_asked = n;
     d->n_sweep = n;
+    memcpy(d->sweep, d->asked, n * sizeof *d->sweep);
     if (!d->base.n_named && opt->grow != NULL) {
         snprintf(err, errlen, "--grow: the scenario has no groups (--group, [group NAME])");
         tui_driver_destroy(d);
@@ -676,6 +715,7 @@ void tui_driver_destroy(tui_driver *d)
     free(d->group_policies);
     scenario_free(&d->base);
     free(d->sweep);
+    free(d->asked);
     free(d->points);
     free(d->pos_ps);
     tui_netview_destroy(d->netv);

@@ -54,8 +54,12 @@ struct tui_driver {
     double trace_max_bytes;
     tui_trace *trace;     /* the trace being written (w), or NULL */
 
-    uint32_t *sweep;
+    uint32_t *sweep;   /* the N the sweep runs: those of `asked` the scenario
+                          allows (restart_sweep fits them, e.g. to a
+                          switch's ports, and says so) */
     size_t n_sweep, sweep_idx;
+    uint32_t *asked;   /* the N asked for (the list, or the default) */
+    size_t n_asked;
     bool log_x;
     tui_sweep_phase phase;
 

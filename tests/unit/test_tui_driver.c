@@ -1320,9 +1320,66 @@ static void test_default_sweep(void **state)
     assert_int_equal(n, 17);
 }
 
+/* A switch with groups (issue: `tui --topology switch --group 'server
+ * stations=1 traffic=none' --group 'clients stations=8
+ * dest=group:server'` swept 1..64 clients, 65 stations, and died at the
+ * last point on "a switch has at most 64 ports"): the sweep keeps to the
+ * N the scenario allows, says so before it starts, and runs to its end. */
+static void test_sweep_fits_switch(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    char err[512], warn[512];
+    assert_int_equal(scenario_set(&sc, "phy", "10baset", err, sizeof err), 0);
+    assert_int_equal(scenario_set(&sc, "topology", "switch", err, sizeof err), 0);
+    assert_int_equal(scenario_group_spec(&sc, "server stations=1 traffic=none", err, sizeof err), 0);
+    assert_int_equal(scenario_group_spec(&sc, "clients stations=8 dest=group:server", err,
+                                         sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    /* The default sweep: the clients 1 .. 64 would make 65 stations. */
+    tui_driver_options o = {.base = &sc, .log_x = true, .precision = 0.05, .min_batches = 4,
+                            .batch_ps = 100000 * ((sim_time)1 << 16),
+                            .point_cap_ps = 50 * SIM_PS_PER_MS, .speed = 0};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    tui_snapshot s;
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.sweep_count, 11); /* totals 2 3 4 5 7 9 12 17 24 33 46; not 65 */
+    assert_non_null(s.message);
+    assert_string_equal(s.message, "sweeping N = 2 .. 46: 1 N left out, which the scenario does "
+                                   "not allow (N = 65: topology: a switch has at most 64 ports (stations: "
+                                   "65))");
+    tui_driver_destroy(d);
+
+    /* A list: the sizes that fit are swept to the end, 64 stations the last. */
+    static const uint32_t sizes[] = {8, 63, 64, 100};
+    o.sweep_n = sizes;
+    o.n_sweep = 4;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.sweep_count, 2);
+    finish(d, 0.05, 200000);
+    tui_driver_snapshot(d, &s);
+    assert_int_equal(s.n_points, 2);
+    assert_int_equal(s.points[0].n, 9);
+    assert_int_equal(s.points[1].n, 64);
+    tui_driver_destroy(d);
+
+    /* None fits: refused before the screen opens, with the reason. */
+    static const uint32_t big[] = {70};
+    o.sweep_n = big;
+    o.n_sweep = 1;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), -1);
+    assert_string_equal(err, "no N of the sweep fits the scenario: N = 71: topology: a switch has at most "
+                             "64 ports (stations: 71)");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_fits_switch),
         cmocka_unit_test(test_default_sweep),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_controls),
