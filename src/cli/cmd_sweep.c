@@ -637,7 +637,8 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     /* 5. The rows, in point order, and the figure. */
     size_t n_done = 0;
     sweep_csv_layout layout;
-    if (sweep_csv_layout_init(&layout, &grid, points, n_points) != 0) {
+    if (sweep_csv_layout_init(&layout, &grid, points, n_points, o.all_columns,
+                              o.plot_y ? o.plot_y : have_preset ? pr.y : "") != 0) {
         say_error(talk, "out of memory"); /* rank 0 alone: the others are done */
         status = EXIT_STATUS_RUNTIME;
         goto done;

@@ -18,6 +18,7 @@ enum {
     OPT_JOBS,
     OPT_PRESET,
     OPT_QUIET,
+    OPT_ALL_COLUMNS,
     OPT_CSV,
     OPT_REPS_CSV,
     OPT_PLOT,
@@ -52,6 +53,10 @@ const cli_option sweep_cli_options[] = {
      OPT_PRESET},
     {"quiet", CLI_ARG_NONE, NULL, "no progress bar", OPT_QUIET},
     {"csv", CLI_ARG_REQUIRED, "FILE", "write one row per point to FILE (required)", OPT_CSV},
+    {"all-columns", CLI_ARG_NONE, NULL,
+     "a network's CSV columns for every row: each link's, bridge port's and a switch's "
+     "collision domain's too (without it: segments, repeaters, the domains of segments and "
+     "the rows --plot-y names)", OPT_ALL_COLUMNS},
     {"reps-csv", CLI_ARG_REQUIRED, "FILE", "also write one row per replication to FILE",
      OPT_REPS_CSV},
     {"plot", CLI_ARG_REQUIRED, "FILE", "draw the figure with gnuplot: FILE.svg, .png or .pdf",
@@ -162,6 +167,9 @@ int sweep_cli_on_option(void *ctx, int id, const char *value, char *err, size_t 
         return 0;
     case OPT_QUIET:
         o->quiet = true;
+        return 0;
+    case OPT_ALL_COLUMNS:
+        o->all_columns = true;
         return 0;
     case OPT_CSV:
     case OPT_REPS_CSV:

@@ -28,6 +28,7 @@ typedef struct sweep_cli {
     unsigned jobs;
     const char *preset;
     bool quiet;
+    bool all_columns;      /* --all-columns: every network row in the CSVs */
     const char *csv, *reps_csv, *plot, *plot_y, *title;
     const char *plot_x_key;/* --plot-x */
     int plot_x;            /* an axis of the grid, or -1: the first of figure_x_axes swept */

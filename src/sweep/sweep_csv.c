@@ -240,8 +240,30 @@ static int add_net_row(sweep_csv_layout *l, int fam, const char *name)
     return 0;
 }
 
+/* Whether a name of the comma-separated list `wanted` is a measure of
+ * row `name` ("NAME.measure"). */
+static bool row_wanted(const char *wanted, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *w = wanted; w != NULL && *w != '\0';) {
+        size_t len = strcspn(w, ",");
+        if (len > n && strncmp(w, name, n) == 0 && w[n] == '.')
+            return true;
+        w += len;
+        w += *w == ',';
+    }
+    return false;
+}
+
+/* Whether family fam's rows in sc are one per station or per port: a
+ * bridge's ports; a switch's links and their collision domains. */
+static bool per_station(const scenario *sc, int fam)
+{
+    return fam == 3 || (sc->net.switched && fam != 1);
+}
+
 int sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
-                          size_t n_points)
+                          size_t n_points, bool all_rows, const char *wanted)
 {
     memset(l, 0, sizeof *l);
     l->grid = g;
@@ -259,6 +281,8 @@ int sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenar
             for (uint32_t i = 0; i < sweep_net_rows(&points[p], fam); i++) {
                 char name[sizeof l->net_rows->name];
                 sweep_net_row_name(&points[p], fam, i, name, sizeof name);
+                if (!all_rows && per_station(&points[p], fam) && !row_wanted(wanted, name))
+                    continue;
                 if (add_net_row(l, fam, name) != 0) {
                     sweep_csv_layout_free(l);
                     return -1;

@@ -33,7 +33,14 @@
  * model_round_trip_bits (sweep_budget_name) and verdict, which are the
  * point's network's and have no interval. When some point is a switch
  * (topology = switch), the scenario's columns say so ("switch") and a
- * `duplex` column follows `topology`. */
+ * `duplex` column follows `topology`.
+ * The rows that are one per station or per port stay out unless asked
+ * for (all_rows, `sweep --all-columns`), so that a switch of 64 links
+ * does not make a CSV of a thousand columns: a bridge's ports, and a
+ * switch's links and their collision domains. The segments, repeaters
+ * and collision domains of a network of segments are always there, and
+ * so is any row a name of `wanted` begins with ("switch.link1." for
+ * "switch.link1.queue_delay_mean_us": the figure's measures). */
 typedef struct sweep_csv_net_row {
     int family;
     char name[80];
@@ -51,7 +58,7 @@ typedef struct sweep_csv_layout {
 
 /* Returns 0, or -1 out of memory. Free with sweep_csv_layout_free. */
 int sweep_csv_layout_init(sweep_csv_layout *l, const sweep_grid *g, const scenario *points,
-                          size_t n_points);
+                          size_t n_points, bool all_rows, const char *wanted);
 void sweep_csv_layout_free(sweep_csv_layout *l);
 
 /* The header line, then one row for point p of the grid. */

@@ -21,6 +21,8 @@
 #            one runs (shrunk by command-line overrides) and draws; a
 #            preset's `frames` sizes each point's run (exact durations).
 #   network  a network's sweep: per-segment and per-repeater columns
+#            (per-link and per-port ones with --all-columns only, the
+#            rows the figure plots always)
 #            (NAME.frames_sent, ...) and the budget's (pdv_bits, verdict),
 #            summed segments equal the run's counts, a segment's or a
 #            repeater's key as an axis (backbone.length, r1.delay), and
@@ -386,7 +388,21 @@ bridges)
     # never collides and carries more than one link at N = 8, the hub
     # stays below 1; every row re-runs alone with `run`.
     sweep --preset hub-vs-switch --grid stations=2,8 --grid +load=0.6,2.4 --duration 100ms \
-        --reps 1 --csv hs.csv --plot hs.svg || fail "hub-vs-switch"
+        --reps 1 --all-columns --csv hs.csv --plot hs.svg || fail "hub-vs-switch"
+    # Without --all-columns: the same rows and values, but no column per
+    # link, port or link's domain, so the CSV stays readable.
+    sweep --preset hub-vs-switch --grid stations=2,8 --grid +load=0.6,2.4 --duration 100ms \
+        --reps 1 --csv hsn.csv || fail "hub-vs-switch, narrow"
+    python3 - hs.csv hsn.csv <<'PY' || fail "hub-vs-switch: the narrow CSV"
+import csv, sys
+wide, narrow = (list(csv.DictReader(open(f, newline=""))) for f in sys.argv[1:3])
+head = list(narrow[0].keys())
+assert not [c for c in head if "link" in c], [c for c in head if "link" in c][:5]
+assert len(head) < 120 < len(wide[0]), (len(head), len(wide[0]))
+assert "pdv_bits" in head and "throughput_ci95" in head, head
+for w, n in zip(wide, narrow):
+    assert all(w[c] == n[c] for c in head), "values differ"
+PY
     python3 "$HERE/check_rows.py" "$EXE" hs.csv || fail "hs.csv: rows do not re-run"
     python3 "$HERE/check_plot.py" hs.svg "switch with full-duplex links" \
         "one hub (one collision domain)" "aggregate throughput (frame bits / one link's rate)" \
