@@ -264,8 +264,11 @@ tui_attr tui_state_attr(tui_station_state st)
 
 char tui_domain_letter(uint32_t d)
 {
+    /* 64, as many as a network has segments (NET_MAX_SEGMENTS): a switch
+     * of 64 links has 64 domains. The last two are signs the drawing
+     * does not use for anything else. */
     static const char letters[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789&$";
     return d < sizeof letters - 1 ? letters[d] : '?';
 }
 

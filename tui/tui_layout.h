@@ -59,7 +59,8 @@ typedef enum tui_attr {
     TUI_A_COUNT
 } tui_attr;
 
-/* Collision domain d's letter (A..Z, a..z, 0..9, then '?') and colour
+/* Collision domain d's letter (A..Z, a..z, 0..9, &, $: 64, one per segment a
+ * network can have; '?' past them) and colour
  * (TUI_A_DOMAIN0..3 in turn: neighbours differ; the letter tells apart
  * two domains of one colour, and every domain in monochrome). */
 char tui_domain_letter(uint32_t d);

@@ -195,6 +195,29 @@ static bool blank(const ctx *c, int x, int y, int w, int lo, int hi)
     return true;
 }
 
+/* Whether a label fits at [x, x + w) of row y inside [lo, hi) with a
+ * blank on each side (or the edge), so that it never touches a letter or
+ * another label: "d uplink>lab", never "duplink>lab". */
+static bool room(const ctx *c, int x, int y, int w, int lo, int hi)
+{
+    if (x < lo || x + w > hi)
+        return false;
+    int a = x > lo ? x - 1 : x, b = x + w < hi ? x + w + 1 : x + w;
+    return blank(c, a, y, b - a, lo, hi);
+}
+
+/* Where a label w wide goes beside a joint at column col: right of it,
+ * else left of it, else one column further either way (a station's
+ * letter in the joint's column); -1 when there is no room. */
+static int label_x(const ctx *c, int col, int y, int w, int lo, int hi)
+{
+    const int cand[4] = {col + 1, col - w, col + 2, col - w - 1};
+    for (int k = 0; k < 4; k++)
+        if (room(c, cand[k], y, w, lo, hi))
+            return cand[k];
+    return -1;
+}
+
 /* A joint's label beside its column, where no letter is: its repeater and
  * where it leads ("r1→annex"), else the repeater alone; right of the
  * joint, else left of it. */
@@ -219,11 +242,7 @@ static void bridge_label(ctx *c, const tui_joint *jt, const tui_bridge_port *bp,
         else
             snprintf(post, sizeof post, " %u", bp->queue_len);
         int w = tui_text_width(pre) + BAR_W + 2 + tui_text_width(post);
-        int x = -1;
-        if (blank(c, col + 1, y, w + 1, x0, x0 + cw + 1))
-            x = col + 1;
-        else if (blank(c, col - w - 1, y, w + 1, x0, x0 + cw))
-            x = col - w;
+        int x = label_x(c, col, y, w, x0, x0 + cw + 1);
         if (x < 0)
             continue;
         x += tui_text(c, x, y, w, pre, TUI_A_DIM);
@@ -252,11 +271,7 @@ static void net_joint_labels(ctx *c, const tui_segment *g, int x0, int cw, int y
             int w = tui_text_width(cand[k]);
             if (w == 0)
                 break;
-            int x = -1;
-            if (blank(c, col + 1, y, w + 1, x0, x0 + cw + 1))
-                x = col + 1;
-            else if (blank(c, col - w - 1, y, w + 1, x0, x0 + cw))
-                x = col - w;
+            int x = label_x(c, col, y, w, x0, x0 + cw + 1);
             if (x >= 0) {
                 tui_text(c, x, y, w, cand[k], TUI_A_DIM);
                 break;
@@ -289,13 +304,16 @@ static void bridged_title(ctx *c, int y, size_t shown, const char *t)
     for (size_t k = 0; k < s->n_segments; k++)
         for (size_t j = 0; j < s->segments[k].n_joints; j++)
             rep |= s->segments[k].joints[j].bridge == TUI_NO_BRIDGE;
-    if (tw + 3 + 14 <= w) {
+    /* Each piece whole or not at all: "its queu" would read as a typo. */
+    static const char port_key[] = " bridge port", queue_key[] = " its queue";
+    if (tw + 3 + 1 + tui_text_width(port_key) <= w) {
         tw += tui_text(c, tw, y, w - tw, "   ", TUI_A_DIM);
         tui_put(c, tw++, y, bridge_glyph(c), TUI_A_TITLE);
-        tw += tui_text(c, tw, y, w - tw, " bridge port ", TUI_A_DIM);
-        if (tw + 12 <= w) {
+        tw += tui_text(c, tw, y, w - tw, port_key, TUI_A_DIM);
+        if (tw + 1 + 4 + tui_text_width(queue_key) <= w) { /* a blank, the bar of 2 */
+            tw += tui_text(c, tw, y, w - tw, " ", TUI_A_DIM);
             tw += draw_bar(c, tw, y, 1, 2, 2);
-            tw += tui_text(c, tw, y, w - tw, " its queue", TUI_A_DIM);
+            tw += tui_text(c, tw, y, w - tw, queue_key, TUI_A_DIM);
         }
     }
     char joint[32];

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The reference model at n, interpolated; NAN outside the curve. */
 static double ref_at(const tui_snapshot *s, double n)
@@ -180,10 +181,13 @@ typedef struct table_col {
     cell_fn cell;
     bool groups_only;    /* only when the scenario has groups */
     bool segments_only;  /* only with a network of segments */
+    int drop;            /* when the table is too narrow, the columns go whole,
+                            1 first (their totals stay below); 0: never */
 } table_col;
 
-/* Which optional columns a table has. */
-enum { COLS_GROUPS = 1, COLS_SEGMENTS = 2 };
+/* Which optional columns a table has; above COLS_DROP_SHIFT, how many
+ * of the droppable columns are left out (table_fit). */
+enum { COLS_GROUPS = 1, COLS_SEGMENTS = 2, COLS_DROP_SHIFT = 4, COLS_DROP_MAX = 3 };
 
 static unsigned table_opts(const tui_snapshot *s)
 {
@@ -193,22 +197,23 @@ static unsigned table_opts(const tui_snapshot *s)
 static bool col_in(const table_col *col, table_form f, unsigned opts)
 {
     return col->head[f] && (opts & COLS_GROUPS || !col->groups_only) &&
-           (opts & COLS_SEGMENTS || !col->segments_only);
+           (opts & COLS_SEGMENTS || !col->segments_only) &&
+           !(col->drop > 0 && (unsigned)col->drop <= opts >> COLS_DROP_SHIFT);
 }
 
 static const table_col table_cols[] = {
-    {{"#", "#"}, {3, 4}, false, false, cell_number, false, false},
-    {{"group", "group"}, {5, 8}, true, false, cell_group, true, false},
-    {{"segm.", "segment"}, {5, 8}, true, false, cell_segment, false, true},
-    {{"state", "state"}, {7, 7}, true, true, cell_state, false, false},
-    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait, false, false},
-    {{"try", "attempt"}, {4, 7}, false, false, cell_attempt, false, false},
-    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok, false, false},
-    {{"coll", "collis."}, {5, 7}, false, false, cell_coll, false, false},
-    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted, false, false},
-    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late, false, false},
-    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped, false, false},
-    {{"share", "share"}, {5, 6}, false, false, cell_share, false, false},
+    {{"#", "#"}, {3, 4}, false, false, cell_number, false, false, 0},
+    {{"group", "group"}, {5, 8}, true, false, cell_group, true, false, 0},
+    {{"segm.", "segment"}, {5, 8}, true, false, cell_segment, false, true, 0},
+    {{"state", "state"}, {7, 7}, true, true, cell_state, false, false, 0},
+    {{"wait", "slots left"}, {4, 10}, false, false, cell_wait, false, false, 0},
+    {{"try", "attempt"}, {4, 7}, false, false, cell_attempt, false, false, 3},
+    {{"ok", "sent OK"}, {5, 7}, false, false, cell_ok, false, false, 0},
+    {{"coll", "collis."}, {5, 7}, false, false, cell_coll, false, false, 0},
+    {{"abort", "aborted"}, {5, 7}, false, false, cell_aborted, false, false, 2},
+    {{NULL, "late-disc."}, {0, 10}, false, false, cell_late, false, false, 0},
+    {{NULL, "dropped"}, {0, 7}, false, false, cell_dropped, false, false, 0},
+    {{"share", "share"}, {5, 6}, false, false, cell_share, false, false, 1},
 };
 #define N_TABLE_COLS (sizeof table_cols / sizeof table_cols[0])
 
@@ -283,28 +288,90 @@ static void table_line(table_form f, unsigned opts, const char *const *cells, ch
     }
 }
 
-static void table_header(ctx *c, table_form f, int x, int y, int w)
+/* The table's columns for w: the form's, less the droppable ones, whole
+ * and in their order, until it fits (a column is never cut: "abor"). */
+static unsigned table_fit(const tui_snapshot *s, table_form f, int w)
+{
+    unsigned opts = table_opts(s);
+    for (unsigned k = 1; k <= COLS_DROP_MAX && table_width(f, opts) > w; k++)
+        opts = table_opts(s) | k << COLS_DROP_SHIFT;
+    return opts;
+}
+
+static void table_header(ctx *c, table_form f, unsigned opts, int x, int y, int w)
 {
     const char *heads[N_TABLE_COLS];
     int at[N_TABLE_COLS];
     char line[200];
     for (size_t i = 0; i < N_TABLE_COLS; i++)
         heads[i] = table_cols[i].head[f] ? table_cols[i].head[f] : "";
-    table_line(f, table_opts(c->s), heads, line, sizeof line, at);
+    table_line(f, opts, heads, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_AXIS);
 }
 
-static void table_row(ctx *c, table_form f, const tui_station_row *r, int x, int y, int w)
+/* A name in at most w columns, told apart from every name of `all`:
+ * whole when it fits, else its head, '~' and the shortest tail that keeps
+ * it apart from the others so shortened ("east-r" and "east-b" in 5:
+ * "eas~r" and "eas~b"; link10 among link1 .. link64: "li~10"), never two
+ * that read the same. */
+static void short_name(const char *name, const char *const *all, size_t n, int w, char *out,
+                       size_t cap)
+{
+    size_t len = strlen(name);
+    if ((int)len <= w || w < 3) {
+        snprintf(out, cap, "%.*s", w, name);
+        return;
+    }
+    for (int t = 1; t <= w - 2; t++) {
+        int h = w - 1 - t;
+        snprintf(out, cap, "%.*s~%s", h, name, name + len - (size_t)t);
+        bool alone = true;
+        for (size_t i = 0; i < n && alone; i++) {
+            size_t l = strlen(all[i]);
+            if (strcmp(all[i], name) == 0)
+                continue;
+            if ((int)l <= w)
+                alone = strcmp(all[i], out) != 0;
+            else
+                alone = !(strncmp(all[i], name, (size_t)h) == 0 &&
+                          strcmp(all[i] + l - (size_t)t, name + len - (size_t)t) == 0);
+        }
+        if (alone)
+            return;
+    }
+}
+
+/* The names a column tells apart: the groups', or the segments'. */
+static size_t column_names(const tui_snapshot *s, cell_fn cell, const char **out, size_t cap)
+{
+    size_t n = 0;
+    if (cell == cell_group)
+        for (size_t i = 0; i < s->n_groups && n < cap; i++)
+            out[n++] = s->groups[i].name;
+    else if (cell == cell_segment)
+        for (size_t i = 0; i < s->n_segments && n < cap; i++)
+            out[n++] = s->segments[i].name;
+    return n;
+}
+
+static void table_row(ctx *c, table_form f, unsigned opts, const tui_station_row *r, int x,
+                      int y, int w)
 {
     char cells[N_TABLE_COLS][32], line[200];
     const char *p[N_TABLE_COLS];
     int at[N_TABLE_COLS];
-    unsigned opts = table_opts(c->s);
     for (size_t i = 0; i < N_TABLE_COLS; i++) { /* only the columns shown */
         cells[i][0] = '\0';
         if (col_in(&table_cols[i], f, opts))
             table_cols[i].cell(r, cells[i], sizeof cells[i]);
         p[i] = cells[i];
+        const char *names[64];
+        size_t n = column_names(c->s, table_cols[i].cell, names, 64);
+        if (n > 0 && (int)strlen(cells[i]) > table_cols[i].width[f]) {
+            char whole[32];
+            snprintf(whole, sizeof whole, "%s", cells[i]);
+            short_name(whole, names, n, table_cols[i].width[f], cells[i], sizeof cells[i]);
+        }
     }
     table_line(f, opts, p, line, sizeof line, at);
     tui_text(c, x, y, w, line, TUI_A_PLAIN);
@@ -426,9 +493,10 @@ void tui_draw_stations(ctx *c, int x, int y, int w, int h)
     else
         snprintf(title, sizeof title, "Stations (N = %u)", s->n_stations);
     tui_text(c, x, y, w, title, TUI_A_TITLE);
-    table_header(c, f, x, y + 1, w);
+    unsigned opts = table_fit(s, f, w);
+    table_header(c, f, opts, x, y + 1, w);
     for (size_t k = 0; k < shown; k++)
-        table_row(c, f, &s->rows[first + k], x, y + 2 + (int)k, w);
+        table_row(c, f, opts, &s->rows[first + k], x, y + 2 + (int)k, w);
     table_foot(c, f, capture, x, y + h - foot, w);
 }
 

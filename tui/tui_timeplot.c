@@ -200,8 +200,10 @@ void tui_draw_timeplot(ctx *c, int px, int py, int pw, int ph)
     if (t1x + t1w + 2 + 13 <= x0 + cols)
         tui_text(c, t1x + t1w + 2, ay + 1, x0 + cols - t1x - t1w - 2, "simulated time",
                  TUI_A_DIM);
-    /* The marks: a dotted line through both panels, the label at the top
-     * (right of the line, or left of it near the right edge). */
+    /* The marks: a dotted line through both panels, then their labels at
+     * the top (right of the line, or left of it near the right edge), a
+     * row lower when one would touch the label before it (t pressed again
+     * soon), never over one another. */
     for (size_t m = 0; m < s->n_marks; m++) {
         int j = mark_col(s, n_cols, s->marks[m].t_s);
         if (j >= cols)
@@ -211,10 +213,22 @@ void tui_draw_timeplot(ctx *c, int px, int py, int pw, int ph)
             if (y != gy)
                 tui_put(c, x, y, c->unicode ? 0x250A : ':', TUI_A_CURRENT);
         tui_put(c, x, ay, c->gl->xtick, TUI_A_AXIS);
+    }
+    int label_end[3] = {-1, -1, -1}; /* per label row: the column after its last label */
+    for (size_t m = 0; m < s->n_marks; m++) {
+        int j = mark_col(s, n_cols, s->marks[m].t_s);
+        if (j >= cols)
+            continue;
+        int x = x0 + j;
         const char *l = s->marks[m].label ? s->marks[m].label : "";
         int w = tui_text_width(l);
         int lx = x + 1 + w <= x0 + cols ? x + 1 : x - w;
-        tui_text(c, lx, sy0, w, l, TUI_A_CURRENT);
+        for (int r = 0; r < 3 && sy0 + r < gy; r++)
+            if (lx > label_end[r]) {
+                tui_text(c, lx, sy0 + r, w, l, TUI_A_CURRENT);
+                label_end[r] = lx + w;
+                break;
+            }
     }
     const char *hint = "t: hub / switch   r: back to the sweep of N";
     if (tui_text_width(hint) > pw - lw - 1)

@@ -138,6 +138,36 @@ static void waits(tui_driver *d, uint32_t s, sim_time t, char *out, size_t cap)
         snprintf(out, cap, "senses carrier (station %u's signal) and defers", who + 1);
 }
 
+/* The repeater whose port is tap `tap` of segment seg (the segment's
+ * stations first, then the repeaters' ports on it in repeater order:
+ * trace.h), in words: "repeater r1", "lab's uplink"; "a repeater" when
+ * the tap is none of them. */
+static void repeater_words(tui_driver *d, uint32_t seg, uint32_t tap, char *out, size_t cap)
+{
+    const scenario *sc = engine_scenario(d->e);
+    const network *net = &sc->net;
+    uint32_t k = tap;
+    for (uint32_t i = 0; i < sc->n_stations && k != UINT32_MAX; i++)
+        if (scenario_station_segment(sc, i) == seg)
+            k = k > 0 ? k - 1 : UINT32_MAX;
+    for (uint32_t r = 0; r < net->n_repeaters && k != UINT32_MAX; r++)
+        for (uint32_t p = 0; p < net->repeaters[r].n_ports; p++) {
+            if (net->repeaters[r].ports[p].segment != seg)
+                continue;
+            if (k-- > 0)
+                continue;
+            const net_repeater *rp = &net->repeaters[r];
+            /* An uplink is made from a hub's `uplink` key: named after it. */
+            size_t n = strlen(rp->name);
+            if (rp->uplink && n > 7 && strcmp(rp->name + n - 7, "-uplink") == 0)
+                snprintf(out, cap, "%.*s's uplink", (int)(n - 7), rp->name);
+            else
+                snprintf(out, cap, "repeater %s", rp->name);
+            return;
+        }
+    snprintf(out, cap, "a repeater");
+}
+
 /* The events of the step, station by station, in the engine's order. */
 static void tell_events(tui_driver *d, const mac_state *before, sim_time t, text *out)
 {
@@ -148,10 +178,12 @@ static void tell_events(tui_driver *d, const mac_state *before, sim_time t, text
         if (ev->station == TRACE_NO_STATION) { /* a relay */
             const network *net = &engine_scenario(d->e)->net;
             const char *seg = ev->segment < net->n_segments ? net->segments[ev->segment].name : "?";
-            say(out, ev->kind == TRACE_RELAY_START ? "a repeater starts sending onto segment %s"
-                     : ev->kind == TRACE_RELAY_JAM ? "a repeater sends jam onto segment %s"
-                                                   : "a repeater stops sending onto segment %s",
-                seg);
+            char who[80];
+            repeater_words(d, ev->segment, ev->tap, who, sizeof who);
+            say(out, ev->kind == TRACE_RELAY_START ? "%s starts sending onto segment %s"
+                     : ev->kind == TRACE_RELAY_JAM ? "%s sends jam onto segment %s"
+                                                   : "%s stops sending onto segment %s",
+                who, seg);
             continue;
         }
         uint32_t s = ev->station, S = s + 1;

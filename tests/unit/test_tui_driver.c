@@ -1376,9 +1376,53 @@ static void test_sweep_fits_switch(void **state)
     scenario_free(&sc);
 }
 
+/* s on a network: a repeater's relay is told with the repeater's name
+ * ("repeater r1 starts sending onto segment east"), a hub's uplink as
+ * the hub's, never "a repeater". */
+static void test_step_names_repeater(void **state)
+{
+    (void)state;
+    char dir[256], path[300], err[512], warn[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-step-net"), 0);
+    snprintf(path, sizeof path, "%s/net.ini", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("phy = 10base5\nseed = 2\n[segment west]\ntype = coax\nlength = 200\n"
+          "[segment east]\ntype = coax\nlength = 200\n[segment lab]\ntype = hub\n"
+          "uplink = east@200\n[repeater r1]\nports = west@200, east@0\n"
+          "[group w]\nstations = 2\nsegment = west\n[group l]\nstations = 2\nsegment = lab\n",
+          f);
+    fclose(f);
+    scenario sc;
+    scenario_defaults(&sc);
+    assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    static const uint32_t four[] = {2};
+    tui_driver_options o = {.base = &sc, .sweep_n = four, .n_sweep = 1, .precision = 0.05,
+                            .min_batches = 4, .batch_ps = 100000 * ((sim_time)1 << 16),
+                            .speed = 1e-3};
+    tui_driver *d = NULL;
+    assert_int_equal(tui_driver_create(&o, &d, err, sizeof err), 0);
+    bool r1 = false, uplink = false;
+    for (int i = 0; i < 600 && !(r1 && uplink); i++) {
+        assert_int_equal(tui_driver_command(d, TUI_CMD_STEP_EVENT, 10, err, sizeof err), 0);
+        tui_snapshot s;
+        tui_driver_snapshot(d, &s);
+        assert_non_null(s.message);
+        assert_null(strstr(s.message, "a repeater "));
+        r1 |= strstr(s.message, "repeater r1 starts sending onto segment ") != NULL;
+        uplink |= strstr(s.message, "lab's uplink starts sending onto segment ") != NULL;
+    }
+    assert_true(r1 && uplink);
+    tui_driver_destroy(d);
+    scenario_free(&sc);
+    tmpdir_remove(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_step_names_repeater),
         cmocka_unit_test(test_sweep_fits_switch),
         cmocka_unit_test(test_default_sweep),
         cmocka_unit_test(test_deterministic),

@@ -32,6 +32,7 @@
  * It does not test curses (tui_curses.c) or the program's driver: the tmux
  * test (tests/tui/tui_tmux.sh) does that end to end.
  */
+#include <ctype.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -988,7 +989,8 @@ static void test_network(void **state)
      * each labelled with where it leads. */
     assert_int_equal(bb[11], 'S');
     assert_int_equal(bb[45], 'd');
-    assert_memory_equal(bb + 46, "uplink>lab ", 11);
+    /* the label a blank after the letter: never "duplink" */
+    assert_memory_equal(bb + 46, " uplink>lab ", 12);
     assert_memory_equal(bb + 70, "r1>annex", 8);
     assert_int_equal(bc[45], '+');
     assert_int_equal(bc[78], '+');
@@ -1098,20 +1100,22 @@ static void test_queue_bar(void **state)
     assert_int_equal(tui_domain_letter(15), 'P');
     assert_int_equal(tui_domain_letter(26), 'a');
     assert_int_equal(tui_domain_letter(61), '9');
-    assert_int_equal(tui_domain_letter(62), '?');
+    assert_int_equal(tui_domain_letter(62), '&'); /* 64 domains: a switch of 64 links */
+    assert_int_equal(tui_domain_letter(63), '$');
+    assert_int_equal(tui_domain_letter(64), '?');
     assert_int_equal(tui_domain_attr(0), TUI_A_DOMAIN0);
     assert_int_equal(tui_domain_attr(1), TUI_A_DOMAIN1);
     assert_int_equal(tui_domain_attr(5), TUI_A_DOMAIN1);
 }
 
-static tui_segment sw_segs[16];
-static tui_joint sw_joints[16];
-static tui_bridge_port sw_ports[16];
+static tui_segment sw_segs[64];
+static tui_joint sw_joints[64];
+static tui_bridge_port sw_ports[64];
 static tui_bridge sw_bridge;
-static tui_domain sw_doms[16];
-static tui_station_row sw_rows[16];
-static double sw_pos[16];
-static char sw_names[16][8];
+static tui_domain sw_doms[64];
+static tui_station_row sw_rows[64];
+static double sw_pos[64];
+static char sw_names[64][8];
 static tui_span sw_span[1] = {{0.0, 0.5, false, 0}};
 
 /* A switch of n links (link1 ..), full duplex, queues of 4 frames: port
@@ -1321,6 +1325,179 @@ static void test_time_view(void **state)
     free(t);
 }
 
+/* ------------------------------------------------------------------ */
+/* The screen at 80x24 and 120x40 for networks (issue 40): every case at
+ * both sizes. */
+
+static const int net_sizes[][2] = {{80, 24}, {120, 40}};
+
+/* The rows of the station table: the text after its header line, which
+ * starts at the header's column. */
+static const char *table_header_row(const char *t, int *col)
+{
+    for (const char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        const char *h = strstr(p, "   # ");
+        const char *e = strchr(p, '\n');
+        if (h && (!e || h < e)) {
+            *col = (int)(h - p);
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* Two departments (hubs east-r, west-r, east-b, west-b; groups east and
+ * west) and a switch of 16 links: a name too long for its column is cut
+ * to a form no other name has ("eas~r", "eas~b", never "east-" twice;
+ * link10 never "link1"), and columns that do not fit go whole. */
+static const tui_segment dep_segs[4] = {
+    {"east-r", true, 100, 2, NULL, 0, NULL, 0, false, false, 0},
+    {"west-r", true, 100, 2, NULL, 0, NULL, 0, false, false, 0},
+    {"east-b", true, 100, 2, NULL, 0, NULL, 0, false, false, 0},
+    {"west-b", true, 100, 2, NULL, 0, NULL, 0, false, false, 0}};
+static tui_station_row dep_rows[8];
+
+static void dep_build(tui_snapshot *s)
+{
+    static const tui_group groups[] = {{"east", 4, 0.5, false, "beb", "saturated", 512},
+                                       {"west", 4, 0.5, true, "beb", "saturated", 512}};
+    fx_build(s, 8);
+    for (uint32_t i = 0; i < 8; i++) {
+        dep_rows[i] = s->rows[i];
+        dep_rows[i].seg = i / 2;
+        dep_rows[i].segment = dep_segs[i / 2].name;
+        dep_rows[i].group = i % 2 ? "west" : "east";
+    }
+    s->rows = dep_rows;
+    s->segments = dep_segs;
+    s->n_segments = 4;
+    s->groups = groups;
+    s->n_groups = 2;
+    s->probe_segment = "east-r";
+}
+
+static void test_names_told_apart(void **state)
+{
+    (void)state;
+    for (size_t z = 0; z < 2; z++) {
+        int W = net_sizes[z][0], H = net_sizes[z][1];
+        tui_snapshot s;
+        dep_build(&s);
+        char *t = render_text(&s, W, H, TUI_GLYPHS_ASCII, false, NULL, NULL);
+        int col;
+        const char *hdr = table_header_row(t, &col);
+        assert_non_null(hdr);
+        /* Each station's segment reads as its own: the two east hubs apart. */
+        bool r = strstr(t, " eas~r ") || strstr(t, " east-r "),
+             b = strstr(t, " eas~b ") || strstr(t, " east-b ");
+        if (!r || !b || strstr(t, " east- "))
+            fail_msg("%dx%d: east-r and east-b not told apart:\n%s", W, H, t);
+        /* The header's words whole: a column fits or is left out. */
+        const char *end = strchr(hdr, '\n');
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(end - hdr - col), hdr + col);
+        static const char *const heads[] = {"#", "group", "segm.", "state", "wait", "try", "ok",
+                                            "coll", "abort", "share", "segment", "slots",
+                                            "left", "attempt", "sent", "OK", "collis.",
+                                            "aborted", "late-disc.", "dropped"};
+        char *save = NULL;
+        for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+            bool known = false;
+            for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
+                known |= strcmp(w, heads[k]) == 0;
+            if (!known)
+                fail_msg("%dx%d: the header has a cut word '%s':\n%s", W, H, w, t);
+        }
+        free(t);
+
+        /* A switch of 16 links: link10 is never shown as link1. */
+        sw_build(&s, 16);
+        static const tui_group sgroups[] = {{"server", 1, 0.1, false, "beb", "none", 64},
+                                            {"clients", 15, 0.9, true, "beb", "saturated", 512}};
+        for (uint32_t k = 0; k < 16; k++)
+            sw_rows[k].group = k == 0 ? "server" : "clients";
+        s.groups = sgroups;
+        s.n_groups = 2;
+        t = render_text(&s, W, H, TUI_GLYPHS_ASCII, false, NULL, NULL);
+        hdr = table_header_row(t, &col);
+        assert_non_null(hdr);
+        for (const char *p = strchr(hdr, '\n') + 1; p && strncmp(p + col, "  ", 2) == 0 &&
+                                                    isdigit((unsigned char)p[col + 3]);
+             p = strchr(p, '\n') + 1) {
+            unsigned n;
+            char grp[16], seg[16];
+            assert_int_equal(sscanf(p + col, "%u %15s %15s", &n, grp, seg), 3);
+            char want[16];
+            snprintf(want, sizeof want, "link%u", n);
+            /* whole, or cut to a form that is not another link's name */
+            if (strcmp(seg, want) != 0 && (strncmp(seg, "link", 4) == 0 || !strchr(seg, '~')))
+                fail_msg("%dx%d: station %u's link shown as '%s'", W, H, n, seg);
+            if (strcmp(grp, n == 1 ? "server" : "clients") != 0 && !strchr(grp, '~'))
+                fail_msg("%dx%d: station %u's group shown as '%s'", W, H, n, grp);
+        }
+        free(t);
+    }
+}
+
+/* A switch of 64 links (the most a network has): 64 domains, each with a
+ * letter of its own (none '?'), at both sizes; the legend's pieces whole. */
+static void test_sixty_four_domains(void **state)
+{
+    (void)state;
+    for (size_t z = 0; z < 2; z++) {
+        int W = net_sizes[z][0], H = net_sizes[z][1];
+        tui_snapshot s;
+        sw_build(&s, 64);
+        char *t = render_text(&s, W, H, TUI_GLYPHS_ASCII, false, NULL, NULL);
+        const char *title = strstr(t, "64 collision domains A..$");
+        if (!title)
+            fail_msg("%dx%d: no title of 64 domains A..$:\n%s", W, H, t);
+        if (strstr(title, "its queu") && !strstr(title, "its queue"))
+            fail_msg("%dx%d: the legend is cut:\n%s", W, H, t);
+        /* every link shown has its letter, and no row starts with '?' */
+        for (const char *p = title; (p = strstr(p, " link")) != NULL; p++)
+            assert_int_not_equal(p[-1], '?');
+        assert_null(strstr(title, "? link"));
+        free(t);
+        /* The legend at every width: "its queue" whole or not at all. */
+        for (int w = 60; w <= W; w++) {
+            sw_build(&s, 3);
+            t = render_text(&s, w, H, TUI_GLYPHS_UNICODE, false, NULL, NULL);
+            const char *q = strstr(t, "its queu");
+            if (q && strncmp(q, "its queue", 9) != 0)
+                fail_msg("width %d: '%.12s'", w, q);
+            free(t);
+        }
+    }
+}
+
+/* Three swaps a moment apart (t pressed three times): the labels never
+ * overlap, each whole, at both sizes. */
+static void test_marks_apart(void **state)
+{
+    (void)state;
+    static tui_mark marks[3] = {{1.0, "switch"}, {1.05, "full dx"}, {1.1, "hub"}};
+    for (size_t z = 0; z < 2; z++) {
+        int W = net_sizes[z][0], H = net_sizes[z][1];
+        tui_snapshot s;
+        fx_build(&s, 8);
+        for (int i = 0; i < 20; i++)
+            tv_hist[i] = (tui_sample){.t_s = 0.1 * (i + 1), .s = 0.8, .collisions = 10,
+                                      .frames = 100};
+        s.history = tv_hist;
+        s.n_history = 20;
+        s.marks = marks;
+        s.n_marks = 3;
+        s.time_view = true;
+        s.message = NULL;
+        char *t = render_text(&s, W, H, TUI_GLYPHS_ASCII, false, NULL, NULL);
+        for (int k = 0; k < 3; k++)
+            if (!strstr(t, marks[k].label))
+                fail_msg("%dx%d: the mark '%s' is not whole:\n%s", W, H, marks[k].label, t);
+        free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1339,6 +1516,8 @@ int main(void)
         cmocka_unit_test(test_network),
         cmocka_unit_test(test_queue_bar),           cmocka_unit_test(test_bridges_full),
         cmocka_unit_test(test_bridges_compact),     cmocka_unit_test(test_time_view),
+        cmocka_unit_test(test_names_told_apart),    cmocka_unit_test(test_sixty_four_domains),
+        cmocka_unit_test(test_marks_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
