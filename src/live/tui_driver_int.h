@@ -1,9 +1,10 @@
 /* tui_driver_int.h - the driver's own state, shared by its files and by
  * no one else (tui_driver.h is the contract): tui_driver.c (the engines
  * and the measured sweep), tui_commands.c (the user's commands),
- * tui_step.c (the single step, told in words), tui_snapshot.c (what the
- * screen shows) and tui_netsnap.c (the same for a network of segments),
- * both placing the signals with tui_spans.h.
+ * tui_step.c (the single step, told in words) and tui_snapshot.c (what
+ * the screen shows). Below them, tui_netview.h: the state's mapping and a
+ * network of segments as the screen draws it (tui_netsnap.c), which know
+ * no driver; both place the signals with tui_spans.h.
  * The saves are tui_save.h's, which knows no driver: the driver hands it
  * plain data and steps the trace's handle, whose outcome comes back as
  * text for the status line.
@@ -21,6 +22,7 @@
 #include "timeline_sink.h"
 #include "tui_driver.h"
 #include "tui_history.h"
+#include "tui_netview.h"
 #include "tui_save.h"
 #include "tui_spans.h"
 
@@ -34,7 +36,6 @@
 
 /* Simulated seconds per wall second; 0 = as fast as the budget allows. */
 #define N_SPEEDS 10
-typedef struct tui_netview tui_netview;
 extern const double speeds[N_SPEEDS];
 
 struct tui_driver {
@@ -131,8 +132,6 @@ struct tui_driver {
 /* Shared between the driver's files (tui_driver.c). */
 /* Traffic in words: "saturated", "poisson G=0.50", "replies only". */
 void traffic_words(const traffic_config *t, char *out, size_t cap);
-/* How the screen shows a MAC's state (a repeater's port: idle). */
-tui_station_state tui_state_of(mac_state s);
 void set_message(tui_driver *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t sweep_min(const tui_driver *d);
 uint32_t sweep_max(const tui_driver *d);
@@ -159,16 +158,5 @@ void driver_save_csv(tui_driver *d);
 void driver_trace_start(tui_driver *d);
 int64_t driver_trace_step(tui_driver *d, uint64_t budget);
 void driver_trace_cancel(tui_driver *d, const char *why);
-
-/* A network's drawing (tui_netsnap.c): built for each engine (NULL, and
- * 0, without a network; -1: no memory); fills the snapshot's segments and
- * each station row's segment and place. */
-int tui_netview_create(const engine *e, uint32_t n_stations, tui_netview **out);
-void tui_netview_destroy(tui_netview *v);
-/* ... and, with bridges, the collision domains and each bridge port's
- * queue now (engine_bridge_port_now) with its drops and delay (r). */
-void tui_netview_snapshot(tui_netview *v, const engine *e, const results *r,
-                          const timeline_sink *tl, sim_time t, tui_station_row *rows,
-                          double *pos, size_t n_rows, tui_snapshot *s);
 
 #endif

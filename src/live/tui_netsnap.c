@@ -24,7 +24,7 @@
 #include "medium.h"
 #include "network.h"
 #include "segments.h"
-#include "tui_driver_int.h"
+#include "tui_netview.h"
 
 typedef struct seg_view {
     uint32_t n_st, n_taps;
@@ -48,6 +48,26 @@ struct tui_netview {
     uint32_t *station_seg;
     span_list spans;
 };
+
+tui_station_state tui_state_of(mac_state s)
+{
+    switch (s) {
+    case MAC_IDLE:
+    case MAC_RELAY: /* a repeater's port: no station row shows it */
+        return TUI_ST_IDLE;
+    case MAC_DEFER:
+        return TUI_ST_DEFER;
+    case MAC_TX:
+        return TUI_ST_TX;
+    case MAC_JAM:
+        return TUI_ST_JAM;
+    case MAC_BACKOFF:
+        return TUI_ST_BACKOFF;
+    case MAC_BURST_GAP:
+        return TUI_ST_BURST;
+    }
+    return TUI_ST_IDLE;
+}
 
 void tui_netview_destroy(tui_netview *v)
 {

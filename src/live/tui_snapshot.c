@@ -20,26 +20,6 @@
  * results.h, null in the outputs) is drawn as 0 there. */
 static double drawn(double v) { return isnan(v) ? 0 : v; }
 
-tui_station_state tui_state_of(mac_state s)
-{
-    switch (s) {
-    case MAC_IDLE:
-    case MAC_RELAY: /* a repeater's port: no station row shows it */
-        return TUI_ST_IDLE;
-    case MAC_DEFER:
-        return TUI_ST_DEFER;
-    case MAC_TX:
-        return TUI_ST_TX;
-    case MAC_JAM:
-        return TUI_ST_JAM;
-    case MAC_BACKOFF:
-        return TUI_ST_BACKOFF;
-    case MAC_BURST_GAP:
-        return TUI_ST_BURST;
-    }
-    return TUI_ST_IDLE;
-}
-
 static int grow(tui_driver *d, size_t n)
 {
     if (n <= d->rows_cap)
