@@ -29,6 +29,14 @@ def f(row, key):
     return float(row[key])
 
 
+def by_topology(rows, n_key):
+    """The three series of a hub-or-switch preset: each a function of N
+    (n_key's value) and a measure."""
+    pt = {(r['topology'], r['duplex'], int(r[n_key])): r for r in rows}
+    return [lambda n, k, t=t, d=d: f(pt[(t, d, n)], k)
+            for t, d in (('star', 'half'), ('switch', 'half'), ('switch', 'full'))]
+
+
 def cascaded(rows):
     pdv = [f(r, 'pdv_bits') for r in rows]
     rt = [f(r, 'model_round_trip_bits') for r in rows]
@@ -65,10 +73,7 @@ def five_four_three(rows):
 
 
 def hub_vs_switch(rows):
-    pt = {(r['topology'], r['duplex'], int(r['stations'])): r for r in rows}
-    hub = lambda n, k: f(pt[('star', 'half', n)], k)
-    half = lambda n, k: f(pt[('switch', 'half', n)], k)
-    full = lambda n, k: f(pt[('switch', 'full', n)], k)
+    hub, half, full = by_topology(rows, 'stations')
     t = 'throughput'
     return [
         '(%.2f at N =\n4, %.2f at 8, %.2f at 32)' % (hub(4, t), hub(8, t), hub(32, t)),
@@ -103,10 +108,7 @@ def two_departments(rows):
 
 
 def server_port(rows):
-    pt = {(r['topology'], r['duplex'], int(r['client.stations'])): r for r in rows}
-    hub = lambda k, m: f(pt[('star', 'half', k)], m)
-    half = lambda k, m: f(pt[('switch', 'half', k)], m)
-    full = lambda k, m: f(pt[('switch', 'full', k)], m)
+    hub, half, full = by_topology(rows, 'client.stations')
     q = 'switch.link1.queue_delay_mean_us'
     r = 'client.response_mean_s'
     return [

@@ -36,6 +36,9 @@
 # stays at 0, the goodput passes one link), and the hub again; each swap
 # marked on the time plot; refused, with the reason, for a scenario with
 # its own network; listed in the help.
+# A preset (--preset two-departments) opens with its network. Every
+# wait polls the screen for what it expects, with a generous deadline
+# (TUI_TMUX_SLACK seconds), so a loaded machine is slower, never wrong.
 # It does not check measured values (the driver and validation tests do)
 # nor colours (test_tui_layout pins the attributes).
 #
@@ -62,16 +65,52 @@ fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 ok() { echo "ok: $*"; }
 
 screen() { T "$1" capture-pane -p -t "$1"; }
+# Every wait is for a condition on the screen, polled, with a deadline
+# generous enough for a machine under load (at least SLACK seconds, 60 by
+# default: the waits end as soon as the condition holds, so only a failure
+# takes that long). Nothing is judged after a fixed sleep.
+SLACK=${TUI_TMUX_SLACK:-60}
 # wait_for SESSION PATTERN [SECONDS]: until the screen matches (grep -E).
 wait_for() {
     local s=$1 pat=$2 secs=${3:-20} i
+    ((secs < SLACK)) && secs=$SLACK
     for ((i = 0; i < secs * 10; i++)); do
         if screen "$s" | grep -Eq -- "$pat"; then return 0; fi
         sleep 0.1
     done
     return 1
 }
+# wait_gone SESSION PATTERN: until the screen no longer matches.
+wait_gone() {
+    local s=$1 pat=$2 i
+    for ((i = 0; i < SLACK * 10; i++)); do
+        if ! screen "$s" | grep -Eq -- "$pat"; then return 0; fi
+        sleep 0.1
+    done
+    return 1
+}
+# wait_change SESSION FUNCTION OLD: prints FUNCTION SESSION's value once it
+# is not empty and differs from OLD (the last value at the deadline).
+wait_change() {
+    local s=$1 fn=$2 old=$3 i v=
+    for ((i = 0; i < SLACK * 10; i++)); do
+        v=$("$fn" "$s")
+        if [ -n "$v" ] && [ "$v" != "$old" ]; then break; fi
+        sleep 0.1
+    done
+    echo "$v"
+}
 sim_time() { screen "$1" | grep -Eo 'at t = [0-9.]+ s' | head -1; }
+# wait_time SESSION SECONDS: until the simulated clock shows at least SECONDS.
+wait_time() {
+    local s=$1 want=$2 i v
+    for ((i = 0; i < SLACK * 10; i++)); do
+        v=$(sim_time "$s" | grep -Eo '[0-9.]+')
+        if [ -n "$v" ] && awk -v v="$v" -v w="$want" 'BEGIN { exit !(v >= w) }'; then return 0; fi
+        sleep 0.1
+    done
+    return 1
+}
 check() { # check SESSION PATTERN WHAT
     if screen "$1" | grep -Eq -- "$2"; then ok "$3"; else fail "$3"; screen "$1"; fi
 }
@@ -84,7 +123,7 @@ start() {
     SESSIONS="$SESSIONS $s"
     T "$s" new-session -d -s "$s" -x "$w" -y "$h" "bash --norc --noprofile -i"
     T "$s" set-option -g window-size manual >/dev/null 2>&1
-    sleep 0.3
+    wait_for "$s" '.' || fail "$s: no shell in the pane"
     T "$s" send-keys -t "$s" "cd $WORK; export PS1='PROMPT\$ ' NO_COLOR= TERM=xterm-256color" Enter
     T "$s" send-keys -t "$s" "clear; bash -c 'echo \$\$ > $WORK/$s.pid; exec $CSMACD $*'; echo EXIT=\$?" Enter
 }
@@ -124,15 +163,17 @@ n=$(screen a | head -12 | grep -o '●' | wc -l)
 # space: paused, and the clock stops.
 T a send-keys -t a ' '
 wait_for a 'PAUSED' 5 && ok "space: PAUSED shown" || fail "space: no PAUSED"
+# (A paused clock never moves: the second reading, a second later, must
+# be the first, however loaded the machine.)
 t1=$(sim_time a); sleep 1; t2=$(sim_time a)
 [ -n "$t1" ] && [ "$t1" = "$t2" ] && ok "space: time stands still ($t1)" || fail "space: time moved ($t1 -> $t2)"
 # s: one event; S: one slot (51.2 us, shown to the microsecond).
-T a send-keys -t a 's'; sleep 0.5; t3=$(sim_time a)
-T a send-keys -t a 's'; sleep 0.5; t4=$(sim_time a)
+T a send-keys -t a 's'; t3=$(wait_change a sim_time "$t2")
+T a send-keys -t a 's'; t4=$(wait_change a sim_time "$t3")
 [ "$t3" != "" ] && [ "$t4" != "$t2" ] && ok "s: single steps move the clock ($t2 -> $t4)" || fail "s: no step ($t2 $t3 $t4)"
 # Each step says in words what happened, station numbers as on screen.
 check a '^t = [0-9.]+ (us|ms|s): .*station [0-9]+' "s: the step is told in words"
-T a send-keys -t a 'S'; sleep 0.5; t5=$(sim_time a)
+T a send-keys -t a 'S'; t5=$(wait_change a sim_time "$t4")
 d=$(awk -v a="${t4//[!0-9.]/}" -v b="${t5//[!0-9.]/}" 'BEGIN { printf "%.6f", b - a }')
 case "$d" in 0.000051|0.000052) ok "S: one slot step (+$d s)";; *) fail "S: stepped $d s";; esac
 check a 'PAUSED' "steps keep the pause"
@@ -152,8 +193,7 @@ check a 'single step: the next event, told in words' "?: help lists the step key
 check a 'write the trace of the run.s last 10 s \(pcapng\)' "?: help lists the pcap key"
 check a "c and w save into (\\.\\.\\.)?.*$(basename "$WORK") \\(--save-dir DIR\\)" "?: help names the save folder"
 T a send-keys -t a Escape
-sleep 0.5
-screen a | grep -q 'Help: keys' && fail "Esc: help still shown" || ok "Esc: help closed"
+wait_gone a 'Help: keys' && ok "Esc: help closed" || fail "Esc: help still shown"
 # Resize: larger, too small, back.
 T a resize-window -t a -x 120 -y 40
 if wait_for a 'Measured points|Throughput S \(fraction of 10 Mb/s\)' 5; then ok "resize 120x40: redrawn"; else fail "resize 120x40"; screen a; fi
@@ -181,7 +221,7 @@ sum1=$(md5sum <"$WORK/$CSV1")
 # b: the next backoff policy, in the header line, and a new sweep.
 header_has() { # header_has SESSION PATTERN [SECONDS]
     local i
-    for ((i = 0; i < ${3:-5} * 10; i++)); do
+    for ((i = 0; i < SLACK * 10; i++)); do
         if screen "$1" | head -1 | grep -Eq -- "$2"; then return 0; fi
         sleep 0.1
     done
@@ -260,8 +300,11 @@ if screen k | head -1 | grep -q 'rogue (1): none, saturated, 512 B │ good\* ([
 T k send-keys -t k ' '
 wait_for k 'PAUSED' 5 || fail "groups: no pause"
 told=0; cut=0
+step_line() { screen "$1" | grep -E '^t = [0-9.]+ [mu]*s: ' | head -1; }
+last=$(step_line k)
 for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    T k send-keys -t k 's'; sleep 0.3
+    T k send-keys -t k 's'
+    last=$(wait_change k step_line "$last")
     msg=$(screen k | sed -n '/^t = [0-9.]* [mu]*s: /,/^\(Bus\|N = \|Run with\)/p' | grep -v '^\(Bus\|N = \|Run with\)')
     [ -n "$msg" ] && told=$((told + 1))
     echo "$msg" | grep -q '\.\.\.$' && cut=$((cut + 1))
@@ -306,11 +349,11 @@ fi
 mkdir "$WORK/storm"
 start g 120 40 tui --policy fixed --stations 500 --speed max --save-dir "$WORK/storm"
 wait_for g 'Throughput S' 20 || fail "500 stations: no screen"
-sleep 4
+wait_time g 0.01 || fail "500 stations: the clock did not reach 10 ms"
 T g send-keys -t g 'w'
 if wait_for g 'writing the trace of t = 0\.000 s to [0-9.]+ s \(about [0-9.]+ [kM]B\): Esc cancels|writing the trace of t = .*: [0-9]+% \(Esc cancels\)' 10; then
     ok "w at 500 stations: the save says its span, its size and Esc"; else fail "w at 500 stations: no progress"; screen g; fi
-t1=$(sim_time g); sleep 1.5; t2=$(sim_time g)
+t1=$(sim_time g); t2=$(wait_change g sim_time "$t1")
 [ -n "$t1" ] && [ "$t1" != "$t2" ] && ok "w at 500 stations: the screen keeps redrawing ($t1 -> $t2)" ||
     fail "w at 500 stations: the screen froze ($t1 -> $t2)"
 check g 'writing the trace of t = ' "w at 500 stations: still writing"
@@ -323,7 +366,7 @@ restored g 0 "q while a trace is written"
 # any effect, and the screen names none.
 start h 200 60 tui --stations 3 --speed 1ms --seed 1
 wait_for h 'Throughput S' 20 || fail "3 stations: no screen"
-sleep 3
+wait_time h 0.002 || fail "3 stations: the clock did not reach 2 ms"
 screen h | grep -q 'Capture effect' && { fail "3 stations at 1 ms/s: a capture note after a few frames"; screen h; } ||
     ok "3 stations at 1 ms/s: no capture note on a few frames"
 T h send-keys -t h 'q'
@@ -356,7 +399,7 @@ for i in 1 2 3 4 5 6; do
     want=$([ "$sig" = INT ] && echo 130 || echo 143)
     delay=$(printf '%d.%02d' $((RANDOM % 3)) $((RANDOM % 100)))
     start "r$i" 80 24 tui --seed "$i"
-    for ((k = 0; k < 50; k++)); do [ -s "$WORK/r$i.pid" ] && break; sleep 0.1; done
+    for ((k = 0; k < SLACK * 10; k++)); do [ -s "$WORK/r$i.pid" ] && break; sleep 0.1; done
     sleep "$delay"
     kill -"$sig" "$(cat "$WORK/r$i.pid")"
     restored "r$i" "$want" "SIG$sig after ${delay} s"
@@ -418,8 +461,9 @@ for size in "80 24" "160 50"; do
         check "$s" '10base5 10 Mb/s network of 3 segments' "$1x$2 network: the header says network"
         # a step told in words across the segments (arrivals along the
         # path, carrier from a repeater): a station or a repeater named
+        # (a hub's uplink by its hub)
         T "$s" send-keys -t "$s" 's'
-        wait_for "$s" 't = [0-9.]+ [mµu]?s: .*(station [0-9]+|a repeater)' 10 &&
+        wait_for "$s" "t = [0-9.]+ [mµu]?s: .*(station [0-9]+|repeater [a-z0-9]+|[a-z0-9]+'s uplink)" 10 &&
             ok "$1x$2 network: s tells the step in words" ||
             { fail "$1x$2 network: no step told"; screen "$s"; }
         T "$s" send-keys -t "$s" 's'
@@ -451,7 +495,7 @@ for size in "120 40" "80 24"; do
     s="sw$1"
     start "$s" "$1" "$2" tui --phy 10baseT --stations 8 --seed 1
     wait_for "$s" 'star hub, 100 m drops' 20 && ok "$1x$2 swap: a hub first" || { fail "$1x$2 swap: no hub"; screen "$s"; }
-    sleep 2
+    wait_time "$s" 0.5 || fail "$1x$2 swap: the hub's clock did not reach 0.5 s"
     T "$s" send-keys -t "$s" 't'
     if wait_for "$s" 'switch, 8 links half duplex' 10 && wait_for "$s" 'Throughput (over|vs) time' 5 &&
         wait_for "$s" '┊switch' 5; then ok "$1x$2 swap: t puts the stations on a switch, the swap marked"; else
@@ -462,17 +506,19 @@ for size in "120 40" "80 24"; do
     if [ "$1" = 120 ]; then
         check "$s" 'Run with N = 8: goodput [0-9.]+ links = [0-9.]+ Mb/s; collisions' \
             "$1x$2 swap: goodput in links and Mb/s, collisions"
-        sleep 2
-        c1=$(collisions_now "$s"); sleep 2; c2=$(collisions_now "$s")
+        c1=$(wait_change "$s" collisions_now ""); c2=$(wait_change "$s" collisions_now "$c1")
         [ -n "$c1" ] && [ "$c1" != "$c2" ] && ok "$1x$2 swap: half duplex still collides ($c1 -> $c2)" ||
             { fail "$1x$2 swap: half-duplex collisions $c1 -> $c2"; screen "$s"; }
     fi
     T "$s" send-keys -t "$s" 't'
     if wait_for "$s" 'switch, 8 links full duplex' 10 && wait_for "$s" '┊full dx' 5; then
         ok "$1x$2 swap: t again: full duplex, marked"; else fail "$1x$2 swap: no full duplex"; screen "$s"; fi
-    sleep 3
     if [ "$1" = 120 ]; then
-        c1=$(collisions_now "$s"); sleep 2; c2=$(collisions_now "$s")
+        # The run's clock moves on twice (the screen redrawn each time) and
+        # the collision counter stays at 0.
+        c1=$(collisions_now "$s"); t1=$(sim_time "$s")
+        t2=$(wait_change "$s" sim_time "$t1"); t3=$(wait_change "$s" sim_time "$t2")
+        c2=$(collisions_now "$s")
         [ "$c1" = 0 ] && [ "$c2" = 0 ] && ok "$1x$2 swap: full duplex: collisions stay at 0" ||
             { fail "$1x$2 swap: full-duplex collisions $c1 -> $c2"; screen "$s"; }
         g=$(screen "$s" | grep -Eo 'goodput [0-9.]+ links' | grep -Eo '[0-9.]+' | head -1)
@@ -497,6 +543,15 @@ for size in "120 40" "80 24"; do
     T "$s" send-keys -t "$s" 'q'
     restored "$s" 0 "$1x$2 swap, q"
 done
+
+# A preset's network opens in the TUI (its first point): two departments,
+# the four hubs drawn, the two east hubs told apart in the station table.
+start p 80 24 tui --preset two-departments
+if wait_for p 'network of 4 segments' 20 && wait_for p '^A east-r ' && wait_for p ' eas~r '; then
+    ok "tui --preset two-departments: its network at 80x24"; else
+    fail "tui --preset two-departments"; screen p; fi
+T p send-keys -t p 'q'
+restored p 0 "tui --preset, q"
 
 # csmacd alone on a terminal is the TUI.
 start e 80 24

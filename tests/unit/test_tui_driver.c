@@ -486,6 +486,23 @@ static void test_groups_grow_one(void **state)
     scenario_free(&sc);
 }
 
+/* A scenario from the text of its file (written in a scratch folder,
+ * removed again), loaded and finished as `--scenario FILE` would be. */
+static void scenario_of_text(scenario *sc, const char *text)
+{
+    char dir[512], path[600], err[512], warn[512];
+    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-scenario"), 0);
+    snprintf(path, sizeof path, "%s/net.ini", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    scenario_defaults(sc);
+    assert_int_equal(scenario_load_file(sc, path, err, sizeof err), 0);
+    assert_int_equal(scenario_finish(sc, err, sizeof err, warn, sizeof warn), 0);
+    tmpdir_remove(dir);
+}
+
 /* A network of segments: each segment in the snapshot with its joints
  * where the scenario puts them (the [repeater] first, then the hub's
  * uplink, as the engine orders the ports), each row naming its segment and
@@ -495,25 +512,16 @@ static void test_groups_grow_one(void **state)
 static void test_network_snapshot(void **state)
 {
     (void)state;
-    char dir[512], path[600], err[512], warn[512];
-    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-net"), 0);
-    snprintf(path, sizeof path, "%s/net.ini", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("phy = 10base5\n"
-          "[segment backbone]\ntype = coax\nlength = 500\n"
-          "[segment lab]\ntype = hub\nlength = 100\nuplink = backbone@250\n"
-          "[segment annex]\ntype = coax\nlength = 300\n"
-          "[repeater r1]\nports = backbone@500, annex@0\n"
-          "[group servers]\nstations = 2\nsegment = backbone\n"
-          "[group pcs]\nstations = 2\nsegment = lab\n"
-          "[group annexed]\nstations = 1\nsegment = annex\n",
-          f);
-    fclose(f);
+    char err[512];
     scenario sc;
-    scenario_defaults(&sc);
-    assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
-    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    scenario_of_text(&sc, "phy = 10base5\n"
+                          "[segment backbone]\ntype = coax\nlength = 500\n"
+                          "[segment lab]\ntype = hub\nlength = 100\nuplink = backbone@250\n"
+                          "[segment annex]\ntype = coax\nlength = 300\n"
+                          "[repeater r1]\nports = backbone@500, annex@0\n"
+                          "[group servers]\nstations = 2\nsegment = backbone\n"
+                          "[group pcs]\nstations = 2\nsegment = lab\n"
+                          "[group annexed]\nstations = 1\nsegment = annex\n");
     static const uint32_t sizes[] = {1};
     tui_driver_options o = {.base = &sc, .sweep_n = sizes, .n_sweep = 1, .precision = 0.05,
                             .min_batches = 4, .batch_ps = 100000 * ((sim_time)1 << 16)};
@@ -568,7 +576,6 @@ static void test_network_snapshot(void **state)
     assert_true(relay_jam);
     tui_driver_destroy(d);
     scenario_free(&sc);
-    tmpdir_remove(dir);
 }
 
 /* The swap key (t): the same stations, traffic and seed on the bus, then
@@ -1320,7 +1327,7 @@ static void test_default_sweep(void **state)
     assert_int_equal(n, 17);
 }
 
-/* A switch with groups (issue: `tui --topology switch --group 'server
+/* A switch with groups (a user's `tui --topology switch --group 'server
  * stations=1 traffic=none' --group 'clients stations=8
  * dest=group:server'` swept 1..64 clients, 65 stations, and died at the
  * last point on "a switch has at most 64 ports"): the sweep keeps to the
@@ -1382,21 +1389,13 @@ static void test_sweep_fits_switch(void **state)
 static void test_step_names_repeater(void **state)
 {
     (void)state;
-    char dir[256], path[300], err[512], warn[512];
-    assert_int_equal(tmpdir_make(dir, sizeof dir, "tui-step-net"), 0);
-    snprintf(path, sizeof path, "%s/net.ini", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("phy = 10base5\nseed = 2\n[segment west]\ntype = coax\nlength = 200\n"
-          "[segment east]\ntype = coax\nlength = 200\n[segment lab]\ntype = hub\n"
-          "uplink = east@200\n[repeater r1]\nports = west@200, east@0\n"
-          "[group w]\nstations = 2\nsegment = west\n[group l]\nstations = 2\nsegment = lab\n",
-          f);
-    fclose(f);
+    char err[512];
     scenario sc;
-    scenario_defaults(&sc);
-    assert_int_equal(scenario_load_file(&sc, path, err, sizeof err), 0);
-    assert_int_equal(scenario_finish(&sc, err, sizeof err, warn, sizeof warn), 0);
+    scenario_of_text(&sc, "phy = 10base5\nseed = 2\n[segment west]\ntype = coax\nlength = 200\n"
+                          "[segment east]\ntype = coax\nlength = 200\n[segment lab]\ntype = hub\n"
+                          "uplink = east@200\n[repeater r1]\nports = west@200, east@0\n"
+                          "[group w]\nstations = 2\nsegment = west\n"
+                          "[group l]\nstations = 2\nsegment = lab\n");
     static const uint32_t four[] = {2};
     tui_driver_options o = {.base = &sc, .sweep_n = four, .n_sweep = 1, .precision = 0.05,
                             .min_batches = 4, .batch_ps = 100000 * ((sim_time)1 << 16),
@@ -1416,7 +1415,6 @@ static void test_step_names_repeater(void **state)
     assert_true(r1 && uplink);
     tui_driver_destroy(d);
     scenario_free(&sc);
-    tmpdir_remove(dir);
 }
 
 int main(void)

@@ -1272,20 +1272,25 @@ static void test_bridges_compact(void **state)
  * swap a dotted line with its label; the last sample on the status line. */
 static tui_sample tv_hist[20];
 static tui_mark tv_marks[1] = {{1.0, "switch"}};
+static void tv_build(tui_snapshot *s, const tui_mark *marks, size_t n_marks)
+{
+    fx_build(s, 8);
+    for (int i = 0; i < 20; i++) /* 0.1 s each: a hub, then a switch */
+        tv_hist[i] = (tui_sample){.t_s = 0.1 * (i + 1), .s = i < 10 ? 0.8 : 6.4,
+                                  .collisions = i < 10 ? 40 : 0, .frames = 100};
+    s->history = tv_hist;
+    s->n_history = 20;
+    s->marks = marks;
+    s->n_marks = n_marks;
+    s->time_view = true;
+    s->message = NULL;
+}
+
 static void test_time_view(void **state)
 {
     (void)state;
     tui_snapshot s;
-    fx_build(&s, 8);
-    for (int i = 0; i < 20; i++) /* 0.1 s each: a hub, then a switch */
-        tv_hist[i] = (tui_sample){.t_s = 0.1 * (i + 1), .s = i < 10 ? 0.8 : 6.4,
-                                  .collisions = i < 10 ? 40 : 0, .frames = 100};
-    s.history = tv_hist;
-    s.n_history = 20;
-    s.marks = tv_marks;
-    s.n_marks = 1;
-    s.time_view = true;
-    s.message = NULL;
+    tv_build(&s, tv_marks, 1);
     char *t = render_text(&s, 80, 24, TUI_GLYPHS_ASCII, false, NULL, NULL);
     assert_non_null(strstr(t, "\nThroughput vs time, 1 = one link "));
     assert_null(strstr(t, "stations N (log scale)")); /* not the N plot */
@@ -1326,7 +1331,7 @@ static void test_time_view(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* The screen at 80x24 and 120x40 for networks (issue 40): every case at
+/* The screen at 80x24 and 120x40 for networks: every case at
  * both sizes. */
 
 static const int net_sizes[][2] = {{80, 24}, {120, 40}};
@@ -1480,16 +1485,7 @@ static void test_marks_apart(void **state)
     for (size_t z = 0; z < 2; z++) {
         int W = net_sizes[z][0], H = net_sizes[z][1];
         tui_snapshot s;
-        fx_build(&s, 8);
-        for (int i = 0; i < 20; i++)
-            tv_hist[i] = (tui_sample){.t_s = 0.1 * (i + 1), .s = 0.8, .collisions = 10,
-                                      .frames = 100};
-        s.history = tv_hist;
-        s.n_history = 20;
-        s.marks = marks;
-        s.n_marks = 3;
-        s.time_view = true;
-        s.message = NULL;
+        tv_build(&s, marks, 3);
         char *t = render_text(&s, W, H, TUI_GLYPHS_ASCII, false, NULL, NULL);
         for (int k = 0; k < 3; k++)
             if (!strstr(t, marks[k].label))
