@@ -555,7 +555,8 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
     /* The layers: file, then command line; phy first within each. */
     if (cmd->scenario_file != NULL)
         *cmd->scenario_file = file;
-    char *text = file != NULL ? preset_file_text(file) : NULL;
+    /* (sweep has a --preset of its own, and sweeps a preset whole) */
+    char *text = file != NULL && !command_has(cmd, "preset") ? preset_file_text(file) : NULL;
     const char *stations = NULL; /* a preset's point takes --stations as its sweep does */
     for (size_t i = 0; i < n_pend && (preset_name != NULL || text != NULL); i++)
         if (strcmp(pend[i].key, "stations") == 0) {

@@ -427,8 +427,10 @@ static int fit_sweep(tui_driver *d, char *err, size_t errlen)
         return -1;
     }
     if (out > 0)
-        set_message(d, "sweeping N = %u .. %u: %zu N left out, which the scenario does not allow (N = %u: %s)", d->sweep[0],
-                    d->sweep[d->n_sweep - 1], out, first_out, why);
+        set_message(d,
+                    "sweeping N = %u .. %u: %zu N left out, which the scenario does not allow "
+                    "(N = %u: %s)",
+                    d->sweep[0], d->sweep[d->n_sweep - 1], out, first_out, why);
     return 0;
 }
 
@@ -679,9 +681,7 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
         memcpy(d->asked, opt->sweep_n, n * sizeof *d->asked);
     else
         n = tui_driver_default_sweep(64, d->log_x, d->asked, 64);
-    d->n_asked = n;
-    d->n_sweep = n;
-    memcpy(d->sweep, d->asked, n * sizeof *d->sweep);
+    d->n_asked = n; /* restart_sweep fits d->sweep from them */
     if (!d->base.n_named && opt->grow != NULL) {
         snprintf(err, errlen, "--grow: the scenario has no groups (--group, [group NAME])");
         tui_driver_destroy(d);
@@ -691,7 +691,7 @@ int tui_driver_create(const tui_driver_options *opt, tui_driver **out, char *err
         tui_driver_destroy(d);
         return -1;
     }
-    d->n = d->sweep[0];
+    d->n = d->asked[0];
     if (restart_sweep(d, err, errlen) != 0) {
         tui_driver_destroy(d);
         return -1;

@@ -183,8 +183,6 @@ pcap_sink_container pcap_sink_container_for_path(const char *path)
                                                             : PCAP_SINK_PCAPNG;
 }
 
-/* The one place the comment is built: a later field (the group) is one
- * more clause here. Integers only, so the text is the same everywhere. */
 /* "1 repeater", "2 bridges". */
 static int count_of(char *buf, size_t n, uint32_t k, const char *what)
 {
@@ -216,6 +214,8 @@ static void describe_network(const network *net, char *where, size_t n)
         snprintf(where, n, "network of %s, %s and %s", parts[0], parts[1], parts[2]);
 }
 
+/* The one place the comment is built: a later field (the group) is one
+ * more clause here. Integers only, so the text is the same everywhere. */
 void pcap_sink_describe(const scenario *sc, const char *duration, char *comment, size_t n,
                         char *probe, size_t pn)
 {

@@ -12,10 +12,9 @@
 #include "sweep.h"
 #include "traffic.h"
 
-#include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 sim_time preset_frames_duration(const scenario *sc, uint64_t frames)
