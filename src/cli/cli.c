@@ -14,13 +14,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "backoff.h"
 #include "exit_status.h"
 #include "phy.h"
-#include "presets.h"
 
 typedef struct scenario_option {
     const char *name;
@@ -251,7 +249,6 @@ static bool command_has(const cli_command *cmd, const char *name)
 
 void cli_print_scenario_options(FILE *f)
 {
-    print_option(f, "preset", "NAME", PRESET_HELP);
     print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
     print_option(f, "group", GROUP_ARG, GROUP_HELP);
     for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
@@ -316,7 +313,7 @@ void cli_print_help(FILE *f, const cli_command *cmd)
     print_option(f, "help", NULL, "show this help (also -h)");
     if (cmd->scenario_options) {
         fprintf(f, "\nScenario options (each also a key of a --scenario file):\n");
-        if (!command_has(cmd, "preset"))
+        if (cmd->presets != NULL)
             print_option(f, "preset", "NAME", PRESET_HELP);
         print_option(f, "scenario", "FILE", "read scenario keys from FILE (INI: key = value)");
         print_option(f, "group", GROUP_ARG, GROUP_HELP);
@@ -356,77 +353,6 @@ static void option_text(const char *text, char *out, size_t cap)
             out[i] = '?';
 }
 
-/* The text of a --scenario file that is a preset's (it has a [preset]
- * section: `csmacd presets --show NAME` wrote it), or NULL for any other
- * file (read as a scenario file, which says what is wrong with it). */
-static char *preset_file_text(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return NULL; /* a pipe is read once, by the scenario's reader */
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    while (text != NULL && n + 1 < cap) {
-        size_t got = fread(text + n, 1, cap - 1 - n, f);
-        if (got == 0)
-            break;
-        n += got;
-    }
-    bool whole = feof(f) && !ferror(f);
-    fclose(f);
-    if (text == NULL || !whole) { /* a preset's file is small */
-        free(text);
-        return NULL;
-    }
-    text[n] = '\0';
-    if (strlen(text) != n || !preset_text_is_preset(text)) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
-/* The preset layer: a built-in preset (text NULL) or a preset's file,
- * applied as one scenario, the first point of its sweep, which is said on
- * standard error (or given to the command: cli_command.preset_point) so
- * that a run's numbers are never taken for the sweep's.
- * --stations (or NULL) is the point's stations, as in the sweep: with
- * groups their total. */
-static int apply_preset(const cli_command *cmd, const char *name, const char *text,
-                        const char *stations, scenario *sc, char *err, size_t errlen)
-{
-    preset *pr = malloc(sizeof *pr);
-    char point[512], reason[1024];
-    int rc = -1;
-    if (pr == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    if (text != NULL ? preset_parse_text(name, text, pr, reason, sizeof reason) != 0
-                     : preset_load(name, pr, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s%s", text != NULL ? "" : "--preset: ", reason);
-        goto done;
-    }
-    if (preset_first_point(pr, stations, sc, point, sizeof point, reason, sizeof reason) != 0) {
-        snprintf(err, errlen, "%s", reason);
-        goto done;
-    }
-    if (point[0] == '\0')
-        ;
-    else if (cmd->preset_point != NULL)
-        snprintf(cmd->preset_point, cmd->preset_point_len,
-                 "preset %s: one point, the first of its sweep: %s", name, point);
-    else
-        cli_note("preset %s: one point, the first of its sweep: %s", name, point);
-    rc = 0;
-done:
-    free(pr);
-    return rc;
-}
-
 cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc, char *err,
                      size_t errlen)
 {
@@ -451,7 +377,7 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
     if (cmd->scenario_options) {
         opts[k++] = (struct option){"scenario", required_argument, NULL, ID_SCENARIO_FILE};
         opts[k++] = (struct option){"group", required_argument, NULL, ID_GROUP};
-        if (!command_has(cmd, "preset"))
+        if (cmd->presets != NULL)
             opts[k++] = (struct option){"preset", required_argument, NULL, ID_PRESET};
         for (size_t i = 0; i < N_SCENARIO_OPTIONS; i++)
             if (!command_has(cmd, scenario_options[i].name))
@@ -555,27 +481,24 @@ cli_status cli_parse(const cli_command *cmd, int argc, char **argv, scenario *sc
     /* The layers: file, then command line; phy first within each. */
     if (cmd->scenario_file != NULL)
         *cmd->scenario_file = file;
-    /* (sweep has a --preset of its own, and sweeps a preset whole) */
-    char *text = file != NULL && !command_has(cmd, "preset") ? preset_file_text(file) : NULL;
-    const char *stations = NULL; /* a preset's point takes --stations as its sweep does */
-    for (size_t i = 0; i < n_pend && (preset_name != NULL || text != NULL); i++)
+    /* A preset first (cli_command.presets): --preset NAME, or a --scenario
+     * file that is a preset's; --stations is then its point's, as in the
+     * sweep. */
+    bool preset_file = file != NULL && cmd->presets != NULL && cmd->presets->is_file(file);
+    const char *stations = NULL;
+    for (size_t i = 0; i < n_pend && (preset_name != NULL || preset_file); i++)
         if (strcmp(pend[i].key, "stations") == 0) {
             stations = pend[i].value;
             memmove(&pend[i], &pend[i + 1], (n_pend - i - 1) * sizeof *pend);
             n_pend--;
             i--;
         }
-    if (preset_name != NULL && apply_preset(cmd, preset_name, NULL, stations, sc, err, errlen) != 0) {
-        free(text);
+    if (preset_name != NULL &&
+        cmd->presets->apply(cmd, preset_name, false, stations, sc, err, errlen) != 0)
         goto done;
-    }
-    if (file != NULL) {
-        int rc = text != NULL ? apply_preset(cmd, file, text, stations, sc, err, errlen)
-                              : scenario_load_file(sc, file, err, errlen);
-        free(text);
-        if (rc != 0)
-            goto done;
-    }
+    if (file != NULL && (preset_file ? cmd->presets->apply(cmd, file, true, stations, sc, err, errlen)
+                                     : scenario_load_file(sc, file, err, errlen)) != 0)
+        goto done;
     if (stations != NULL && sc->n_named == 0 &&
         scenario_set(sc, "stations", stations, err, errlen) != 0)
         goto done; /* a preset without groups: the plain option */

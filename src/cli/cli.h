@@ -63,6 +63,24 @@ typedef struct cli_option {
 typedef int (*cli_option_fn)(void *ctx, int id, const char *value, char *err,
                              size_t errlen);
 
+/* The preset layer (cli_preset.c: cli_preset_layer), for a command that
+ * takes `--preset NAME` and a preset's file as --scenario FILE; NULL in
+ * cli_command: neither (sweep has a --preset of its own). */
+struct cli_command;
+typedef struct cli_presets {
+    /* Whether FILE is a preset's file (a [preset] section), not a plain
+     * scenario file; a pipe is not looked into (it is read once). */
+    bool (*is_file)(const char *path);
+    /* Applies preset NAME, or the preset's file NAME (file), to sc as one
+     * scenario, the first point of its sweep, which it says (on standard
+     * error, or into cmd->preset_point); stations (or NULL) is the
+     * point's --stations, with groups their total. Returns 0, or -1 with
+     * the reason in err. */
+    int (*apply)(const struct cli_command *cmd, const char *name, bool file,
+                 const char *stations, scenario *sc, char *err, size_t errlen);
+} cli_presets;
+extern const cli_presets cli_preset_layer;
+
 typedef struct cli_command {
     const char *name;          /* "run": the word after csmacd */
     const char *summary;       /* what the command does, one sentence */
@@ -84,6 +102,7 @@ typedef struct cli_command {
      * prints it with cli_note. */
     char *preset_point;
     size_t preset_point_len;
+    const cli_presets *presets; /* the preset layer, or NULL: no --preset */
 } cli_command;
 
 typedef enum cli_status {

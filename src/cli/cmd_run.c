@@ -619,6 +619,7 @@ static int run_main(int argc, char **argv, bool capture)
         .scenario_file = &scenario_file,
         .preset_point = preset_point,
         .preset_point_len = sizeof preset_point,
+        .presets = &cli_preset_layer,
     };
     char err[1024];
     scenario sc;

@@ -246,6 +246,7 @@ int cmd_tui_main(int argc, char **argv)
         .options = tui_options,
         .n_options = sizeof tui_options / sizeof tui_options[0],
         .scenario_options = true,
+        .presets = &cli_preset_layer,
         .on_option = on_option,
         .ctx = &opts,
     };
