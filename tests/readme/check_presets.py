@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
-"""check_presets.py - the numbers README.md quotes for the network presets.
+"""check_presets.py - the numbers README.md quotes for the presets.
 
 Usage: check_presets.py README.md CSMACD SCRATCH
 
-Runs each network preset as the README describes it (`csmacd sweep
+Runs each preset whose paragraph quotes numbers as the README describes it (`csmacd sweep
 --preset NAME`, its own reps, durations and seed) and checks that every
 number the README's paragraph on it quotes is the run's, rounded as the
 README rounds it: each check builds the README's phrase from the CSV and
 looks for it in the README, so a stale paragraph (or a model change that
 moves a number) fails here with the phrase the README should now say.
-The weakest-link, retry-storm and file-server presets' numbers are
-checked by tests/sweep (test_sweep_cli.sh, retry_storm.sh).
 """
 import csv
 import os
@@ -128,7 +126,152 @@ def server_port(rows):
     ]
 
 
-PRESETS = [('cascaded-hubs', cascaded), ('five-four-three', five_four_three),
+def at(rows, **want):
+    """The one row whose columns have the values given."""
+    found = [r for r in rows if all(r[k] == v for k, v in want.items())]
+    assert len(found) == 1, (want, len(found))
+    return found[0]
+
+
+def throughput_vs_n(rows):
+    s = [f(at(rows, stations='1024', frame_size_bytes=b), 'throughput') for b in ('64', '512', '1518')]
+    return ['throughput is %.2f with 64-byte frames, %.2f with 512 and %.2f with 1518' % tuple(s)]
+
+
+def throughput_vs_load(rows):
+    s = {r['load']: f(r, 'throughput') for r in rows}
+    assert s['0.8'] > 0.75 and s['0.9'] < 0.85, s  # follows G up to about 0.8
+    return ['levels off near\n%.2f' % s['10']]
+
+
+def cable_length(rows):
+    short = [r for r in rows if r['frame_size_bytes'] == '64']
+    clean = max(f(r, 'length_m') for r in short if f(r, 'frames_corrupted') == 0)
+    lost = min(f(r, 'length_m') for r in short if f(r, 'frames_corrupted') > 0)
+    assert clean < lost, (clean, lost)  # no clean length beyond the first loss
+    return ['Beyond about %g km a 64-byte frame ends' % ((clean + lost) / 2000)]
+
+
+def batch_contention(rows):
+    r = at(rows, stations='256')
+    return ['(about %s attempts\nper station at N = 256)'
+            % {9: 'nine', 10: 'ten', 8: 'eight'}.get(round(f(r, 'attempts') / 256), '?')]
+
+
+def policy_batch(rows):
+    p = {r['policy']: r for r in rows if r['stations'] == '200'}
+    for k in ('expo', 'none'):
+        assert f(p[k], 'attempts') == 16 * 200 and f(p[k], 'frames_aborted') == 200, k
+    return [
+        'full jitter needs\nabout %.1f attempts per station and %.0f ms'
+        % (f(p['full-jitter'], 'attempts') / 200, f(p['full-jitter'], 'completion_s') * 1e3),
+        'sooner (%.0f ms)' % (f(p['decorrelated'], 'completion_s') * 1e3),
+    ]
+
+
+def policy_throughput_n(rows):
+    s = lambda pol, n: f(at(rows, policy=pol, stations=n), 'throughput')
+    fx = 'fixed:wait=2,jitter=2'
+    assert s(fx, '128') == 0 and s('aloha', '16') < 0.005, (s(fx, '128'), s('aloha', '16'))
+    return [
+        'BEB holds %.2f of the channel at N = 1024' % s('beb', '1024'),
+        '(%.2f at 64, nothing at 128)' % s(fx, '64'),
+        'falls from %.2f with\n2 stations to %.2f with 8' % (s('aloha', '2'), s('aloha', '8')),
+    ]
+
+
+def capture(rows):
+    beb = [r for r in rows if r['policy'] == 'beb']
+    ca = {r['stations']: r for r in rows if r['policy'] == 'ca-beb'}
+    run = [f(r, 'capture_mean_run') for r in beb]
+    top = [f(r, 'capture_max_run') for r in beb]
+    lost = [f(r, 'frames_aborted') for r in beb]
+    words = {1: 'one', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven'}
+    jain = {r['stations']: f(r, 'jain_fairness') for r in beb}
+    return [
+        'runs of %.0f to %.0f frames on\naverage (the longest %.0f to %.0f'
+        % (round(min(run), -1), round(max(run), -1), round(min(top), -1), round(max(top), -1)),
+        '(%s to %s per window)' % (words[round(min(lost))], words[round(max(lost))]),
+        'Jain index\n%.1f against %.2f' % (f(ca['2'], 'jain_fairness'), jain['2']),
+        'rises only from %.2f to %.2f at N = 8' % (jain['8'], f(ca['8'], 'jain_fairness')),
+    ]
+
+
+def ideal_vs_real(rows):
+    s = lambda pol, n: f(at(rows, policy=pol, stations=n), 'throughput')
+    return ['(%.2f to %.2f)' % (s('beb', '2'), s('beb', '64'))]
+
+
+def weakest_link(rows):
+    pt = {(int(r['stations']), r['rogue.policy'], int(r['rogue.stations'])): r for r in rows}
+    none = lambda n, k, m: f(pt[(n, 'none', k)], m)
+    fixed = [pt[(16, 'fixed:wait=2,jitter=2', k)] for k in (1, 2, 3)]
+    chan = [f(pt[(n, 'fixed:wait=2,jitter=2', k)], 'throughput') for n in (16, 64)
+            for k in (1, 2, 3)]
+    return [
+        '(all %.0f in 0.5 s at N = 16, %.0f at N = 64; throughput\n%.2f and %.2f)'
+        % (none(16, 1, 'rogue.frames_ok'), none(64, 1, 'rogue.frames_ok'),
+           none(16, 1, 'throughput'), none(64, 1, 'throughput')),
+        'abort theirs (%.0f\nand %.0f)' % (none(16, 1, 'beb.frames_aborted'),
+                                          none(64, 1, 'beb.frames_aborted')),
+        '%.2f with BEB\nalone, is %.2f with one rogue and %.0f with two'
+        % (none(16, 0, 'throughput'), none(16, 1, 'throughput'), none(16, 2, 'throughput')),
+        '(the channel keeps %.2f to %.2f)' % (min(chan), max(chan)),
+        'the BEB stations keep %.2f to %.2f of the channel at\nN = 16'
+        % (f(fixed[0], 'beb.throughput'), f(fixed[2], 'beb.throughput')),
+        'abort frames too (%.0f to %.0f)' % (f(fixed[0], 'rogue.frames_aborted'),
+                                            f(fixed[2], 'rogue.frames_aborted')),
+    ]
+
+
+def file_server(rows):
+    pt = {int(r['client.stations']): r for r in rows}
+    share = [f(pt[k], 'server.share') for k in (1, 2, 4, 8, 16)]
+    assert max(share) - min(share) < 0.005, share
+    r = 'client.response_mean_s'
+    return [
+        'carries %.2f of the bits delivered up to K = 16 (%.2f at 32;'
+        % (share[0], f(pt[32], 'server.share')),
+        'is %.1f ms with one client' % (f(pt[1], r) * 1e3),
+        '%.1f ms at K = 16 and %.2f s at K = 32' % (f(pt[16], r) * 1e3, f(pt[32], r)),
+        '(%.0f\nreplies dropped per run)' % f(pt[32], 'server.frames_dropped'),
+    ]
+
+
+def mixed_storm(rows):
+    pt = {int(r['fixed.stations']): r for r in rows}
+    rec = [f(pt[k], 'recovery_s') for k in (0, 25, 100, 250)]
+    assert pt[500]['recovery_s'] == '', pt[500]['recovery_s']  # never recovers
+    return [
+        'within %.2f to %.2f s' % (min(rec), max(rec)),
+        'never recovers (%.0f\nframes still queued at the end, throughput %.2f of 0.35 offered)'
+        % (f(pt[500], 'fixed.frames_queued'), f(pt[500], 'throughput')),
+    ]
+
+
+def retry_storm(rows):
+    pt = {(r['policy'].split(':')[0], r['load']): r for r in rows}
+    loads = ('0.2', '0.35', '0.5')
+    fixed = [pt[('fixed', g)] for g in loads]
+    beb = [f(pt[('beb', g)], 'recovery_s') for g in loads]
+    assert all(r['recovery_s'] == '' for r in fixed)  # fixed retry never recovers
+    assert pt[('gaussian', '0.35')]['recovery_s'] == pt[('gaussian', '0.5')]['recovery_s'] == ''
+    return [
+        'falls to %.2f,\n%.2f and %.2f against 0.2, 0.35 and 0.5 offered'
+        % tuple(f(r, 'throughput') for r in fixed),
+        'gives up %.0f to\n%.0f frames per run' % (f(fixed[0], 'frames_aborted'),
+                                                  f(fixed[2], 'frames_aborted')),
+        'BEB recovers in %.2f, %.2f\nand %.2f s' % tuple(beb),
+        'recovers only at G = 0.2 (%.2f s)' % f(pt[('gaussian', '0.2')], 'recovery_s'),
+    ]
+
+
+PRESETS = [('throughput-vs-n', throughput_vs_n), ('throughput-vs-load', throughput_vs_load),
+           ('cable-length', cable_length), ('batch-contention', batch_contention), ('policy-batch', policy_batch),
+           ('policy-throughput-n', policy_throughput_n), ('capture', capture),
+           ('ideal-vs-real', ideal_vs_real), ('weakest-link', weakest_link), ('file-server', file_server),
+           ('mixed-storm', mixed_storm), ('retry-storm', retry_storm),
+           ('cascaded-hubs', cascaded), ('five-four-three', five_four_three),
            ('hub-vs-switch', hub_vs_switch), ('two-departments', two_departments),
            ('server-port', server_port)]
 
