@@ -3,9 +3,14 @@
  *
  * Pure: a resolved network (network.h, with its segments' station
  * bounds filled by scenario_finish) and the rate in, numbers and a
- * verdict out. The worst path is sought over every pair of stations:
- * per pair of end segments, the stations that bound it (net_segment's
- * near and far). Each path is read twice:
+ * verdict out. The worst path is sought over every pair of MACs that can
+ * collide: stations, and bridge (or switch) ports on half-duplex
+ * segments, a port being a MAC of its segment exactly as a station is.
+ * Per pair of end segments, the MACs that bound it (net_segment's near
+ * and far, widened by the ports on it). A segment is read as its type
+ * says: a coax segment a mixing segment, a link one link segment of its
+ * length, a hub a repeater with a link segment per drop; a full-duplex
+ * link has no path (no collisions). Each path is read twice:
  *   - as the standard reads it, from its transmission system models:
  *     10 Mb/s Clause 13 (Model 1, the 5-4-3 rule of 13.3; Model 2, the
  *     path delay value of 13.4.1 from Table 13-3's segment delay values,
@@ -29,6 +34,7 @@
 #include "network.h"
 
 #define NET_BUDGET_NONE UINT32_MAX
+#define NET_BUDGET_FULL_DUPLEX "full duplex: no collisions, no budget to keep"
 
 typedef struct net_budget {
     uint64_t rate_bps;
@@ -41,9 +47,14 @@ typedef struct net_budget {
     double pvv_bits, pvv_limit_bits; /* path variability value, limit 49 */
     double model_round_trip_bits;    /* 2 x the longest one-way delay, stations to station */
     /* The worst path by path delay value (or, where none is defined, by
-     * the model's delay): its end segments and end stations (from 0). */
+     * the model's delay): its end segments and end MACs: a station (from
+     * 0), or else the bridge whose port on that end segment it is (an
+     * index in the network's bridges). */
     uint32_t from_segment, to_segment;
     uint32_t from_station, to_station;
+    uint32_t from_bridge, to_bridge;
+    bool full_duplex;           /* every segment a full-duplex link: verdict
+                                   NET_BUDGET_FULL_DUPLEX, within, no path */
     /* The most segments, repeaters and coax segments on one path, as
      * Model 1 counts them (a hub is a repeater, each drop cable and each
      * cable between two hubs a link segment). */
@@ -53,7 +64,7 @@ typedef struct net_budget {
 } net_budget;
 
 /* Fills *out for the network at rate_bps. A network of fewer than two
- * stations has no path: within, nothing defined, round trip 0. */
+ * MACs has no path: within, nothing defined, round trip 0. */
 void net_budget_compute(const network *net, uint64_t rate_bps, net_budget *out);
 
 #endif

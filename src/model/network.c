@@ -597,6 +597,11 @@ static int make_uplinks(network *net, char *err, size_t errlen)
             return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
                                 "uplink: more than %d repeaters, uplinks included",
                                 NET_MAX_REPEATERS);
+        if (to->type == NET_SEG_LINK)
+            return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
+                                "uplink: %s is a link (two ends, a station or a port each): "
+                                "join the hub to it with a [repeater]",
+                                to->name);
         if (to->type == NET_SEG_COAX && g->uplink_m > to->length_m)
             return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
                                 "uplink: %s@%g is beyond the end of the %g m cable", to->name,
@@ -903,6 +908,17 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
             return group_fail(sc, g, err, errlen, msg);
         }
         net_segment *seg = &net->segments[s];
+        if (seg->type == NET_SEG_LINK &&
+            (g->place != PLACE_DEFAULT || g->positions_m || sc->positions_m)) {
+            const char *key = g->positions_m || sc->positions_m ? "positions"
+                              : g->place == PLACE_SPAN          ? "span"
+                                                                : "drop";
+            snprintf(msg, sizeof msg,
+                     "%s: segment %s is a link: its ends sit at 0 and at its length (%g m), "
+                     "taken by its stations in order (%s is a coax's or a hub's)",
+                     key, seg->name, seg->length_m, key);
+            return group_fail(sc, g, err, errlen, msg);
+        }
         if (g->place == PLACE_DROP && seg->type != NET_SEG_HUB) {
             snprintf(msg, sizeof msg,
                      "drop: segment %s is %s (drop cables are a hub's; on coax, span or "
@@ -1092,10 +1108,6 @@ int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *
         net_segment *g = &out->segments[out->n_segments++];
         *g = net->segments[i];
         g->domain = 0;
-        if (g->type == NET_SEG_LINK)
-            g->type = NET_SEG_COAX;
-        if (g->far_station != NONE && g->near_station == NONE)
-            g->near_station = g->far_station;
     }
     for (uint32_t r = 0; r < net->n_repeaters; r++) {
         const net_repeater *rp = &net->repeaters[r];
@@ -1105,6 +1117,20 @@ int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *
         *o = *rp;
         for (uint32_t p = 0; p < o->n_ports; p++)
             o->ports[p].segment = to_view[o->ports[p].segment];
+    }
+    /* A bridge's port in the domain (one at most: two would be a loop) is
+     * a MAC of its segment, an end of the domain's paths. */
+    for (uint32_t b = 0; b < net->n_bridges; b++) {
+        const net_bridge *br = &net->bridges[b];
+        net_bridge *o = &out->bridges[out->n_bridges];
+        *o = *br;
+        o->n_ports = 0;
+        for (uint32_t p = 0; p < br->n_ports; p++)
+            if (to_view[br->ports[p].segment] != NONE) {
+                o->ports[o->n_ports] = br->ports[p];
+                o->ports[o->n_ports++].segment = to_view[br->ports[p].segment];
+            }
+        out->n_bridges += o->n_ports > 0;
     }
     out->n_domains = 1;
     out->domain_first[0] = 0;
@@ -1167,6 +1193,12 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         if (sc->positions_m) {
             snprintf(err, errlen, "positions: with topology = switch every station sits alone on "
                                   "its link");
+            return -1;
+        }
+        if (sc->probe_given) {
+            snprintf(err, errlen, "probe: with topology = switch every station sits alone on "
+                                  "its link: no shared cable to tap (--probe-segment linkN "
+                                  "captures one link)");
             return -1;
         }
     }

@@ -185,9 +185,9 @@ static inline int64_t network_repeater_ps(const net_repeater *r, int64_t bit_ps)
     return (int64_t)r->delay_bits * bit_ps;
 }
 
-/* One collision domain d as a network of its own (its segments, and the
- * repeaters between them, renumbered), for the budget (budget.h). A link
- * reads as a coax cable of its length. seg_map[i]: the index in `net`
+/* One collision domain d as a network of its own (its segments, the
+ * repeaters between them and the bridges' ports on them, renumbered), for
+ * the budget (budget.h). seg_map[i]: the index in `net`
  * of the view's segment i (may be NULL). `out` keeps its tables from one
  * call to the next (it gets them on the first); free them with
  * network_free. Returns 0, or -1 when memory cannot be had. */
