@@ -51,7 +51,7 @@ typedef void (*column_fn)(const scenario *sc, char *buf, size_t len);
 #define COL_D(fn, expr)                                                                       \
     static void fn(const scenario *sc, char *buf, size_t len) { fmt_double((expr), buf, len); }
 COL_U(col_stations, sc->n_stations)
-COL_D(col_length, sc->phy.length_m)
+COL_D(col_length, scenario_length_m(sc)) /* a switch's: its links' */
 COL_D(col_probe, sc->probe_m)
 COL_D(col_load, sc->traffic.load)
 COL_U(col_batch, sc->traffic.batch_frames)
