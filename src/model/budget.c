@@ -168,76 +168,48 @@ static double inside_s(const net_segment *s, double a, double b, double bit_s)
     return cable_s(s, a) + (double)s->hub_bits * bit_s + cable_s(s, b);
 }
 
-/* The MACs of a segment that bound every path through it: its stations'
- * bounds (net_segment's near and far) widened by the bridge ports on it.
- * Coax and link: the lowest and the highest position; hub: the two
- * longest drops. */
-/* A MAC: a station, or bridge `bridge`'s port on the segment (a bridge
- * has one port per segment). */
-typedef struct net_end {
-    uint32_t station, bridge; /* the other NET_BUDGET_NONE */
-} net_end;
+/* A path's end, a MAC: a station's number, or END_PORT | b for bridge
+ * b's port on the segment (a bridge has one port per segment). */
+#define END_PORT 0x80000000u
 
+static uint32_t end_station(uint32_t id)
+{
+    return id & END_PORT ? NET_BUDGET_NONE : id;
+}
+
+static uint32_t end_bridge(uint32_t id)
+{
+    return id != NET_BUDGET_NONE && id & END_PORT ? id & ~END_PORT : NET_BUDGET_NONE;
+}
+
+/* The MACs of a segment that bound every path through it: its stations'
+ * bounds (net_segment's near and far) widened by the bridge ports on it. */
 typedef struct seg_ends {
     uint32_t n; /* stations and bridge ports */
-    double near_m, far_m;
-    net_end near, far;
+    net_bounds b;
 } seg_ends;
-
-static net_end station_end(uint32_t st) { return (net_end){.station = st, .bridge = NET_BUDGET_NONE}; }
-
-/* Widens e by a MAC at x (network.c's bound_add, for a bridge's port). */
-static void ends_add(seg_ends *e, bool hub, double x, net_end id)
-{
-    if (e->n++ == 0) {
-        e->far_m = x;
-        e->far = id;
-        e->near_m = hub ? 0 : x;
-        e->near = hub ? station_end(NET_BUDGET_NONE) : id;
-    } else if (!hub) {
-        if (x < e->near_m) {
-            e->near_m = x;
-            e->near = id;
-        }
-        if (x > e->far_m || (x == e->far_m && e->far.station == e->near.station &&
-                             e->far.bridge == e->near.bridge)) {
-            e->far_m = x;
-            e->far = id;
-        }
-    } else if (x > e->far_m) {
-        e->near_m = e->far_m;
-        e->near = e->far;
-        e->far_m = x;
-        e->far = id;
-    } else if (e->n == 2 || x > e->near_m) {
-        e->near_m = x;
-        e->near = id;
-    }
-}
 
 static void segment_ends(const network *net, uint32_t i, seg_ends *e)
 {
     const net_segment *s = &net->segments[i];
-    bool hub = s->type == NET_SEG_HUB;
-    memset(e, 0, sizeof *e);
     e->n = s->n_stations;
-    if (e->n > 0) {
-        e->far_m = s->far_m;
-        e->far = station_end(s->far_station);
-        e->near_m = s->near_m;
-        e->near = station_end(e->n > 1 || !hub ? s->near_station : NET_BUDGET_NONE);
-        if (e->n == 1 && !hub)
-            e->near = e->far;
+    e->b = (net_bounds){.near_m = s->near_m, .far_m = s->far_m, .near = NET_BUDGET_NONE,
+                        .far = NET_BUDGET_NONE};
+    if (e->n > 0) { /* (a hub's lone station: no near one; a coax's: both) */
+        e->b.near = s->near_station;
+        e->b.far = s->far_station;
     }
     for (uint32_t b = 0; b < net->n_bridges; b++)
         for (uint32_t p = 0; p < net->bridges[b].n_ports; p++)
-            if (net->bridges[b].ports[p].segment == i)
-                ends_add(e, hub, net->bridges[b].ports[p].metres,
-                         (net_end){.station = NET_BUDGET_NONE, .bridge = b});
+            if (net->bridges[b].ports[p].segment == i) {
+                network_bounds_add(&e->b, s->type, net->bridges[b].ports[p].metres, END_PORT | b);
+                e->n++;
+            }
 }
 
 /* The MAC of an end segment farthest from point x, and its delay to x. */
-static double end_s(const net_segment *s, const seg_ends *e, double x, double bit_s, net_end *id)
+static double end_s(const net_segment *s, const net_bounds *e, double x, double bit_s,
+                    uint32_t *id)
 {
     if (s->type == NET_SEG_HUB) {
         *id = e->far;
@@ -250,7 +222,7 @@ static double end_s(const net_segment *s, const seg_ends *e, double x, double bi
 
 typedef struct path_eval {
     double one_way_s;
-    net_end st_a, st_b;
+    uint32_t st_a, st_b; /* END_PORT | bridge for a port */
     elem e[MAX_ELEMS];
     uint32_t n_e;
 } path_eval;
@@ -303,7 +275,7 @@ static void evaluate(const network *net, const seg_ends *ends, const path *p, do
     double bit_s = 1.0 / rate_bps;
     const net_segment *a = &net->segments[p->segs[0]];
     const net_segment *b = &net->segments[p->segs[p->n - 1]];
-    const seg_ends *ea = &ends[p->segs[0]], *eb = &ends[p->segs[p->n - 1]];
+    const net_bounds *ea = &ends[p->segs[0]].b, *eb = &ends[p->segs[p->n - 1]].b;
     pe->n_e = 0;
     if (p->n == 1) { /* two MACs on one segment */
         pe->st_a = ea->far;
@@ -565,10 +537,10 @@ void net_budget_compute(const network *net, uint64_t rate, net_budget *out)
                 }
                 out->from_segment = a;
                 out->to_segment = b;
-                out->from_station = pe->st_a.station;
-                out->from_bridge = pe->st_a.bridge;
-                out->to_station = pe->st_b.station;
-                out->to_bridge = pe->st_b.bridge;
+                out->from_station = end_station(pe->st_a);
+                out->from_bridge = end_bridge(pe->st_a);
+                out->to_station = end_station(pe->st_b);
+                out->to_bridge = end_bridge(pe->st_b);
             }
             if (ps.pvv_defined && ps.pvv > worst_pvv) {
                 worst_pvv = ps.pvv;

@@ -944,36 +944,45 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
-/* Widens a segment's bounds by station st at x (coax: the lowest and
- * highest positions; hub: the two longest drops). */
+void network_bounds_add(net_bounds *b, net_seg_type type, double x, uint32_t id)
+{
+    bool hub = type == NET_SEG_HUB;
+    if (b->far == NONE) {
+        b->far_m = x;
+        b->far = id;
+        b->near_m = hub ? 0 : x;
+        b->near = hub ? NONE : id;
+    } else if (!hub) {
+        if (x < b->near_m) {
+            b->near_m = x;
+            b->near = id;
+        }
+        /* a second end at the one place so far is the far end: a path
+         * joins two ends, never one with itself */
+        if (x > b->far_m || (x == b->far_m && b->far == b->near)) {
+            b->far_m = x;
+            b->far = id;
+        }
+    } else if (x > b->far_m) {
+        b->near_m = b->far_m;
+        b->near = b->far;
+        b->far_m = x;
+        b->far = id;
+    } else if (b->near == NONE || x > b->near_m) {
+        b->near_m = x;
+        b->near = id;
+    }
+}
+
+/* Widens a segment's bounds by station st at x. */
 static void bound_add(net_segment *g, double x, uint32_t st)
 {
-    bool hub = g->type == NET_SEG_HUB;
-    if (g->far_station == NONE) {
-        g->far_m = x;
-        g->far_station = st;
-        g->near_m = hub ? 0 : x;
-        g->near_station = hub ? NONE : st;
-    } else if (!hub) {
-        if (x < g->near_m) {
-            g->near_m = x;
-            g->near_station = st;
-        }
-        /* a second station at the one place so far is the far end: a
-         * path joins two stations, never one with itself */
-        if (x > g->far_m || (x == g->far_m && g->far_station == g->near_station)) {
-            g->far_m = x;
-            g->far_station = st;
-        }
-    } else if (x > g->far_m) {
-        g->near_m = g->far_m;
-        g->near_station = g->far_station;
-        g->far_m = x;
-        g->far_station = st;
-    } else if (g->near_station == NONE || x > g->near_m) {
-        g->near_m = x;
-        g->near_station = st;
-    }
+    net_bounds b = {g->near_m, g->far_m, g->near_station, g->far_station};
+    network_bounds_add(&b, g->type, x, st);
+    g->near_m = b.near_m;
+    g->far_m = b.far_m;
+    g->near_station = b.near;
+    g->far_station = b.far;
 }
 
 /* Each segment's bounding stations; positions past a cable's end. */

@@ -261,6 +261,10 @@ static void summary_tail(const network *net, const net_budget *b, const char *do
     char path[200], pdv[96] = "";
     if (used >= len)
         return;
+    if (b->full_duplex) {
+        snprintf(buf + used, len - used, "; %s", b->verdict);
+        return;
+    }
     path_text(net, b, path, sizeof path);
     if (b->pdv_defined)
         snprintf(pdv, sizeof pdv, " path delay value %.2f of %g bit times,", b->pdv_bits,
@@ -298,9 +302,9 @@ void netreport_summary(const scenario *sc, char *buf, size_t len)
         net_budget_compute(&view, network_domain_rate(net, d), &b);
         within += b.within;
         bool first_over = !b.within && (worst_d == NET_BUDGET_NONE || worst.within);
-        bool longer = b.within && (worst_d == NET_BUDGET_NONE || worst.within) &&
+        bool longer = b.within && worst.within &&
                       b.model_round_trip_bits > worst.model_round_trip_bits;
-        if (first_over || longer) {
+        if (worst_d == NET_BUDGET_NONE || first_over || longer) {
             network tmp = view; /* keep this domain's view: swap the tables */
             view = worst_view;
             worst_view = tmp;
