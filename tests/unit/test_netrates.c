@@ -26,14 +26,6 @@
 #include "scenario_text.h"
 
 
-/* |a - b| <= tol, or the values printed. */
-#undef assert_double_equal
-#define assert_double_equal(a, b, tol)                                                    \
-    do {                                                                                  \
-        double a_ = (a), b_ = (b);                                                        \
-        if (!(fabs(a_ - b_) <= (tol)))                                                    \
-            fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
-    } while (0)
 
 /* ---- the model: keys, defaults, refusals ---- */
 
