@@ -168,6 +168,36 @@ static double inside_s(const net_segment *s, double a, double b, double bit_s)
     return cable_s(s, a) + (double)s->hub_bits * bit_s + cable_s(s, b);
 }
 
+void net_bounds_add(net_bounds *b, net_seg_type type, double x, uint32_t id)
+{
+    bool hub = type == NET_SEG_HUB;
+    if (b->far == NET_BUDGET_NONE) {
+        b->far_m = x;
+        b->far = id;
+        b->near_m = hub ? 0 : x;
+        b->near = hub ? NET_BUDGET_NONE : id;
+    } else if (!hub) {
+        if (x < b->near_m) {
+            b->near_m = x;
+            b->near = id;
+        }
+        /* a second end at the one place so far is the far end: a path
+         * joins two ends, never one with itself */
+        if (x > b->far_m || (x == b->far_m && b->far == b->near)) {
+            b->far_m = x;
+            b->far = id;
+        }
+    } else if (x > b->far_m) {
+        b->near_m = b->far_m;
+        b->near = b->far;
+        b->far_m = x;
+        b->far = id;
+    } else if (b->near == NET_BUDGET_NONE || x > b->near_m) {
+        b->near_m = x;
+        b->near = id;
+    }
+}
+
 /* A path's end, a MAC: a station's number, or END_PORT | b for bridge
  * b's port on the segment (a bridge has one port per segment). */
 #define END_PORT 0x80000000u
@@ -202,7 +232,7 @@ static void segment_ends(const network *net, uint32_t i, seg_ends *e)
     for (uint32_t b = 0; b < net->n_bridges; b++)
         for (uint32_t p = 0; p < net->bridges[b].n_ports; p++)
             if (net->bridges[b].ports[p].segment == i) {
-                network_bounds_add(&e->b, s->type, net->bridges[b].ports[p].metres, END_PORT | b);
+                net_bounds_add(&e->b, s->type, net->bridges[b].ports[p].metres, END_PORT | b);
                 e->n++;
             }
 }

@@ -36,6 +36,17 @@
 #define NET_BUDGET_NONE UINT32_MAX
 #define NET_BUDGET_FULL_DUPLEX "full duplex: no collisions, no budget to keep"
 
+/* The two ends that bound every path through a segment (its stations',
+ * and for the budget its bridge ports too): on coax and on a link the
+ * lowest and the highest position, on a hub the two longest drops. far
+ * is NET_BUDGET_NONE while there is no end, near while a hub has one. */
+typedef struct net_bounds {
+    double near_m, far_m;
+    uint32_t near, far; /* the caller's numbers for the two ends */
+} net_bounds;
+/* Widens b by end `id` at x (a position, or a hub's drop). */
+void net_bounds_add(net_bounds *b, net_seg_type type, double x, uint32_t id);
+
 typedef struct net_budget {
     uint64_t rate_bps;
     const char *rules;          /* "Clause 13", "Clause 29", "Clause 41/42", "none" */

@@ -1,6 +1,7 @@
-/* network.c - networks of segments: the [segment] and [repeater] sections,
- * the per-station key `segment`, and what scenario_finish resolves
- * (network.h, network_int.h; stations/MODEL.md, "Networks of segments").
+/* network.c - networks of segments: the [segment], [repeater] and [bridge]
+ * sections, and what scenario_finish resolves, the per-station key
+ * `segment` (keys.c sets it) included (network.h, network_int.h;
+ * stations/MODEL.md, "Networks of segments").
  *
  * Keys are checked as they are read, each on its own; what depends on
  * several (a position against a cable's length, a class against the
@@ -19,7 +20,6 @@
 #include <string.h>
 
 #include "budget.h"
-#include "group_int.h"
 #include "keys.h"
 #include "parse.h"
 
@@ -482,16 +482,6 @@ int network_set(network *net, char kind, uint32_t index, const char *key, const 
     return -1;
 }
 
-int scenario_set_segment(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    if (!scenario_group_name_ok(v) || strlen(v) > NET_NAME_MAX) {
-        snprintf(err, errlen, "%s: '%s' does not name a segment", key, Q(v));
-        return -1;
-    }
-    snprintf(sc->segment_name, sizeof sc->segment_name, "%s", v);
-    return 0;
-}
-
 /* ---- resolution ---- */
 
 static void warn_line(char *warn, size_t warnlen, const char *text)
@@ -944,41 +934,11 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
-void network_bounds_add(net_bounds *b, net_seg_type type, double x, uint32_t id)
-{
-    bool hub = type == NET_SEG_HUB;
-    if (b->far == NONE) {
-        b->far_m = x;
-        b->far = id;
-        b->near_m = hub ? 0 : x;
-        b->near = hub ? NONE : id;
-    } else if (!hub) {
-        if (x < b->near_m) {
-            b->near_m = x;
-            b->near = id;
-        }
-        /* a second end at the one place so far is the far end: a path
-         * joins two ends, never one with itself */
-        if (x > b->far_m || (x == b->far_m && b->far == b->near)) {
-            b->far_m = x;
-            b->far = id;
-        }
-    } else if (x > b->far_m) {
-        b->near_m = b->far_m;
-        b->near = b->far;
-        b->far_m = x;
-        b->far = id;
-    } else if (b->near == NONE || x > b->near_m) {
-        b->near_m = x;
-        b->near = id;
-    }
-}
-
 /* Widens a segment's bounds by station st at x. */
 static void bound_add(net_segment *g, double x, uint32_t st)
 {
     net_bounds b = {g->near_m, g->far_m, g->near_station, g->far_station};
-    network_bounds_add(&b, g->type, x, st);
+    net_bounds_add(&b, g->type, x, st);
     g->near_m = b.near_m;
     g->far_m = b.far_m;
     g->near_station = b.near;

@@ -171,16 +171,6 @@ uint32_t network_bridge_find(const network *net, const char *name);
 void network_port_text(const network *net, const net_port *p, char *buf, size_t len);
 /* "coax", "hub" or "link". */
 const char *network_type_name(net_seg_type type);
-/* The two ends that bound every path through a segment (its stations',
- * and for the budget its bridge ports too): on coax and on a link the
- * lowest and the highest position, on a hub the two longest drops. far
- * is NET_NONE while there is no end, near while a hub has one. */
-typedef struct net_bounds {
-    double near_m, far_m;
-    uint32_t near, far; /* the caller's numbers for the two ends */
-} net_bounds;
-/* Widens b by end `id` at x (a position, or a hub's drop). */
-void network_bounds_add(net_bounds *b, net_seg_type type, double x, uint32_t id);
 /* Propagation over `metres` of segment s, in picoseconds (rounded). */
 int64_t network_cable_ps(const net_segment *s, double metres);
 /* The rate of collision domain d (its first segment's PHY's; every

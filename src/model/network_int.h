@@ -1,4 +1,4 @@
-/* network_int.h - what scenario.c and group.c share with network.c; not
+/* network_int.h - what scenario.c asks of network.c; not
  * for other modules (they read the network through scenario.h and
  * network.h). */
 #ifndef CSMACD_NETWORK_INT_H
@@ -6,10 +6,6 @@
 
 #include "scenario.h"
 
-/* The key `segment = NAME` (per station: a group's, or every station's
- * without groups); the name is looked up by scenario_finish. */
-int scenario_set_segment(scenario *sc, const char *key, const char *v, char *err,
-                         size_t errlen);
 /* scenario_finish's part for the network, after the groups are resolved:
  * defaults, uplinks made repeaters, every refusal, the stations placed on
  * their segments, and the budget's verdict as a warning when a rule is
