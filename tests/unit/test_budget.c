@@ -6,8 +6,9 @@
  * is one link segment (no phantom repeater, 100 m at every rate, not
  * coax), a full-duplex link has one verdict everywhere; a link's ends are
  * not placed by positions, span or drop; Model 2's excess AUI is each
- * cable's beyond its own 2 m (Table 13-3); check's JSON is run's network
- * object; a switch's run records what ran.
+ * cable's beyond its own 2 m (Table 13-3); when a repeater extends a
+ * fragment; check's JSON is run's network object; a switch's run records
+ * what ran.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -306,6 +307,42 @@ static void test_aui_each_end(void **state)
     scenario_free(&sc);
 }
 
+/* ---- fragment extension (MODEL.md, "Repeaters: how a network runs") ---- */
+
+/* The fragments extended in `duration` of a saturated run of `text`, at
+ * repeater 0. */
+static uint64_t extended(const char *text)
+{
+    scenario sc;
+    scn_load_ok(&sc, text);
+    results r;
+    engine *e = scn_run(&sc, &r);
+    assert_true(r.n_repeaters > 0);
+    uint64_t n = r.repeaters[0].fragments_extended;
+    assert_true(r.repeaters[0].transmit_collisions > 0);
+    engine_destroy(e);
+    scenario_free(&sc);
+    return n;
+}
+
+/* With the profiles' 64-bit preamble and 32-bit jam, a repeater between
+ * two coax segments answers collisions between its ports with outputs of
+ * 96 bits or more: none extended; an 8-bit jam makes short ones. */
+static void test_fragment_extension_when(void **state)
+{
+    (void)state;
+    const char *chain = "duration = 20ms\n"
+                        "[segment a]\ntype = coax\nlength = 500\n"
+                        "[segment b]\ntype = coax\nlength = 500\n"
+                        "[repeater r]\nports = a@500, b@0\n"
+                        "[group x]\nstations = 1\nsegment = a\n"
+                        "[group y]\nstations = 1\nsegment = b\npositions = 500\n";
+    assert_int_equal(extended(chain), 0);
+    char text[600];
+    snprintf(text, sizeof text, "jam-bits = 8\n%s", chain);
+    assert_true(extended(text) > 0);
+}
+
 /* ---- outputs ---- */
 
 /* check --format json is run's `network` object, and a switch's JSON
@@ -360,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_full_duplex_link),
         cmocka_unit_test(test_link_placement_refused),
         cmocka_unit_test(test_aui_each_end),
+        cmocka_unit_test(test_fragment_extension_when),
         cmocka_unit_test(test_json_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
