@@ -39,7 +39,7 @@ int cmd_check_main(int argc, char **argv)
 {
     static const cli_option options[] = {
         {"format", CLI_ARG_REQUIRED, "text|json",
-         "how to print it (text; json: the object `network` of run's JSON)", OPT_FORMAT},
+         "how to print it (text; json: the network object of run's JSON)", OPT_FORMAT},
     };
     bool json = false;
     const cli_command cmd = {
