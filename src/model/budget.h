@@ -56,7 +56,7 @@ typedef struct net_budget {
     double pdv_limit_bits;      /* 575, 512 or 4096 */
     bool pvv_defined;           /* 10 Mb/s paths through a repeater only */
     double pvv_bits, pvv_limit_bits; /* path variability value, limit 49 */
-    double model_round_trip_bits;    /* 2 x the longest one-way delay, stations to station */
+    double model_round_trip_bits;    /* 2 x the longest one-way delay between two MACs */
     /* The worst path by path delay value (or, where none is defined, by
      * the model's delay): its end segments and end MACs: a station (from
      * 0), or else the bridge whose port on that end segment it is (an
