@@ -655,3 +655,10 @@ void net_budget_compute(const network *net, uint64_t rate, net_budget *out)
                  "within (802.3 defines no budget at %.6g Mb/s)", (double)rate / 1e6);
     }
 }
+
+bool net_budget_worse(const net_budget *a, const net_budget *b)
+{
+    if (a->within != b->within)
+        return !a->within;
+    return a->model_round_trip_bits > b->model_round_trip_bits;
+}

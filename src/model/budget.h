@@ -78,4 +78,11 @@ typedef struct net_budget {
  * MACs has no path: within, nothing defined, round trip 0. */
 void net_budget_compute(const network *net, uint64_t rate_bps, net_budget *out);
 
+/* Whether budget a (of one collision domain) is worse than b (of
+ * another, maybe at another rate): over 802.3's budget before within,
+ * then the longer model round trip in bit times (the unit of each rate's
+ * slot time). The one rule by which every report picks its worst domain
+ * (network_worst_budget). */
+bool net_budget_worse(const net_budget *a, const net_budget *b);
+
 #endif

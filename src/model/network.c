@@ -13,6 +13,7 @@
  */
 #include "network_int.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -484,12 +485,18 @@ int network_set(network *net, char kind, uint32_t index, const char *key, const 
 
 /* ---- resolution ---- */
 
-static void warn_line(char *warn, size_t warnlen, const char *text)
+void network_warn_add(char *warn, size_t warnlen, const char *text)
 {
+    static const char full[] = "more warnings than fit here: the rest are left out";
     size_t used = strlen(warn);
-    if (used + 1 >= warnlen)
+    if (strstr(warn, full) != NULL)
         return;
-    snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
+    /* a whole line, with room left for `full` after it; else `full` */
+    size_t need = (used ? 1 : 0) + strlen(text) + 1 + sizeof full;
+    if (used + need <= warnlen)
+        snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
+    else if (used + 1 + sizeof full <= warnlen)
+        snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", full);
 }
 
 /* A hub's or repeater's one-way delay when not given (MODEL.md): Class I
@@ -1034,24 +1041,45 @@ static int build_switch(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
-/* The budget of each domain; over budget is a warning. */
+/* Over budget is a warning: one line per rate (the rules are the
+ * rate's) that has domains over, naming the worst of them, so that a
+ * switch of 64 long links says so in one line, not 64. */
 static void warn_budgets(scenario *sc, char *warn, size_t warnlen)
 {
+    const network *net = &sc->net;
+    uint64_t rates[NET_MAX_SEGMENTS];
+    uint32_t n_rates = 0;
+    for (uint32_t d = 0; d < net->n_domains; d++) {
+        uint64_t rate = network_domain_rate(net, d);
+        bool seen = false;
+        for (uint32_t i = 0; i < n_rates && !seen; i++)
+            seen = rates[i] == rate;
+        if (!seen)
+            rates[n_rates++] = rate;
+    }
     network view = {0};
-    for (uint32_t d = 0; d < sc->net.n_domains; d++) {
-        if (network_domain_view(&sc->net, d, &view, NULL) != 0)
-            break; /* (no memory: no warning) */
+    for (uint32_t i = 0; i < n_rates; i++) {
         net_budget b;
-        net_budget_compute(&view, network_domain_rate(&sc->net, d), &b); /* at its own rate */
-        if (!b.within) {
-            char msg[800];
-            if (sc->net.n_domains > 1)
-                snprintf(msg, sizeof msg, "network: domain %s is over 802.3's budget: %s",
-                         sc->net.segments[sc->net.domain_first[d]].name, b.verdict);
-            else
-                snprintf(msg, sizeof msg, "network: over 802.3's budget: %s", b.verdict);
-            warn_line(warn, warnlen, msg);
-        }
+        net_domain_tally t;
+        if (network_worst_budget(net, rates[i], &view, &b, &t) == NULL)
+            break; /* (no memory: no warning) */
+        if (t.within == t.judged)
+            continue;
+        char msg[800], at[40] = "";
+        const char *name = net->segments[net->domain_first[t.worst]].name;
+        if (n_rates > 1)
+            snprintf(at, sizeof at, " at %g Mb/s", (double)rates[i] / 1e6);
+        if (net->n_domains == 1)
+            snprintf(msg, sizeof msg, "network: over 802.3's budget: %s", b.verdict);
+        else if (t.judged - t.within == 1)
+            snprintf(msg, sizeof msg, "network: domain %s is over 802.3's budget: %s", name,
+                     b.verdict);
+        else
+            snprintf(msg, sizeof msg,
+                     "network: %" PRIu32 " of %" PRIu32 " collision domains%s are over 802.3's "
+                     "budget; the worst, domain %s: %s",
+                     t.judged - t.within, t.judged, at, name, b.verdict);
+        network_warn_add(warn, warnlen, msg);
     }
     network_free(&view);
 }
@@ -1104,6 +1132,57 @@ int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *
     out->n_domains = 1;
     out->domain_first[0] = 0;
     return 0;
+}
+
+const network *network_domain_budget(const network *net, uint32_t d, network *view,
+                                     uint32_t *seg_map, net_budget *b)
+{
+    const network *of = net;
+    if (net->n_domains > 1) {
+        if (network_domain_view(net, d, view, seg_map) != 0)
+            return NULL;
+        of = view;
+    } else if (seg_map != NULL) {
+        for (uint32_t i = 0; i < net->n_segments; i++)
+            seg_map[i] = i;
+    }
+    /* (a network without domains, scenario_network_view's one bus or
+     * star, is at domain_first[0] = 0: its one segment's, the scenario's) */
+    net_budget_compute(of, network_domain_rate(net, d), b);
+    return of;
+}
+
+const network *network_worst_budget(const network *net, uint64_t rate, network *view,
+                                    net_budget *worst, net_domain_tally *tally)
+{
+    network scratch = {0}; /* each domain's view; swapped into `view` when worse */
+    const network *of = NULL;
+    *tally = (net_domain_tally){.worst = NONE};
+    for (uint32_t d = 0; d < (net->n_domains ? net->n_domains : 1); d++) {
+        if (rate != 0 && network_domain_rate(net, d) != rate)
+            continue;
+        net_budget b;
+        const network *at = network_domain_budget(net, d, &scratch, NULL, &b);
+        if (at == NULL) {
+            of = NULL;
+            break;
+        }
+        tally->judged++;
+        tally->within += b.within;
+        if (tally->worst != NONE && !net_budget_worse(&b, worst))
+            continue;
+        *worst = b;
+        tally->worst = d;
+        of = net;
+        if (at == &scratch) { /* keep this view: swap the tables */
+            network tmp = *view;
+            *view = scratch;
+            scratch = tmp;
+            of = view;
+        }
+    }
+    network_free(&scratch);
+    return of;
 }
 
 int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)

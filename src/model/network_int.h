@@ -13,6 +13,11 @@
  * Returns 0, or -1 with "FILE:LINE: [segment NAME] reason" (or
  * "group NAME: reason") in err. */
 int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen);
+/* Appends warning line `text` to warn (lines apart by '\n'), whole:
+ * never a line cut short, and when the buffer cannot take it, the line
+ * "more warnings than fit here: the rest are left out" instead (room for
+ * it is always kept), so that no warning is dropped unsaid. */
+void network_warn_add(char *warn, size_t warnlen, const char *text);
 /* Twice the longest one-way delay between two stations, as the model
  * times it, in picoseconds (0 without a network). */
 double network_round_trip_ps(const scenario *sc);

@@ -136,26 +136,6 @@ static const char *rules_text(uint64_t rate)
     }
 }
 
-/* The budget of domain d: of its view when there are several (`view`
- * keeps its tables from call to call), else of the whole network. Returns
- * the network that the budget's segment numbers refer to, or NULL when
- * memory cannot be had. */
-static const network *domain_budget(const network *net, uint32_t d, uint64_t rate, network *view,
-                                    uint32_t *map, net_budget *b)
-{
-    const network *of = net;
-    if (net->n_domains > 1) {
-        if (network_domain_view(net, d, view, map) != 0)
-            return NULL;
-        of = view;
-    } else {
-        for (uint32_t i = 0; i < net->n_segments; i++)
-            map[i] = i;
-    }
-    net_budget_compute(of, rate, b);
-    return of;
-}
-
 int netreport_write_check(FILE *f, const scenario *sc)
 {
     network whole = {0}, domain = {0};
@@ -205,7 +185,7 @@ int netreport_write_check(FILE *f, const scenario *sc)
         text_line(f, &n, "rules", "%s", rules_text(sc->phy.rate_bps));
     for (uint32_t d = 0; d < (full->n_domains ? full->n_domains : 1); d++) {
     net_budget b;
-    const network *net = domain_budget(full, d, domain_rate(sc, full, d), &domain, map, &b);
+    const network *net = network_domain_budget(full, d, &domain, map, &b);
     if (net == NULL) {
         n = -1;
         break;
@@ -277,48 +257,29 @@ static void summary_tail(const network *net, const net_budget *b, const char *do
 void netreport_summary(const scenario *sc, char *buf, size_t len)
 {
     const network *net = &sc->net;
-    if (net->n_domains <= 1) {
-        net_budget b;
-        net_budget_compute(net, domain_rate(sc, net, 0), &b);
+    network view = {0};
+    net_budget worst;
+    net_domain_tally t;
+    const network *of = network_worst_budget(net, 0, &view, &worst, &t);
+    if (of == NULL) {
+        network_free(&view);
+        snprintf(buf, len, "?");
+        return;
+    }
+    if (net->n_domains <= 1)
         snprintf(buf, len, "%" PRIu32 " segment%s, %" PRIu32 " repeater%s", net->n_segments,
                  net->n_segments == 1 ? "" : "s", net->n_repeaters,
                  net->n_repeaters == 1 ? "" : "s");
-        summary_tail(net, &b, "", buf, len);
-        return;
-    }
-    /* Several domains: how many keep the budget; the first that does not,
-     * else the one of the longest model round trip. */
-    network view = {0}, worst_view = {0};
-    net_budget worst = {0};
-    uint32_t within = 0, worst_d = NET_BUDGET_NONE;
-    for (uint32_t d = 0; d < net->n_domains; d++) {
-        net_budget b;
-        if (network_domain_view(net, d, &view, NULL) != 0) {
-            network_free(&view);
-            network_free(&worst_view);
-            snprintf(buf, len, "?");
-            return;
-        }
-        net_budget_compute(&view, network_domain_rate(net, d), &b);
-        within += b.within;
-        bool first_over = !b.within && (worst_d == NET_BUDGET_NONE || worst.within);
-        bool longer = b.within && worst.within &&
-                      b.model_round_trip_bits > worst.model_round_trip_bits;
-        if (worst_d == NET_BUDGET_NONE || first_over || longer) {
-            network tmp = view; /* keep this domain's view: swap the tables */
-            view = worst_view;
-            worst_view = tmp;
-            worst = b;
-            worst_d = d;
-        }
-    }
-    snprintf(buf, len, "%" PRIu32 " segments, %" PRIu32 " repeater%s, %" PRIu32 " bridge%s, %" PRIu32
-                       " collision domains, %" PRIu32 " within 802.3's budget",
-             net->n_segments, net->n_repeaters, net->n_repeaters == 1 ? "" : "s", net->n_bridges,
-             net->n_bridges == 1 ? "" : "s", net->n_domains, within);
-    summary_tail(&worst_view, &worst, net->segments[net->domain_first[worst_d]].name, buf, len);
+    else /* how many keep the budget, and the worst domain */
+        snprintf(buf, len,
+                 "%" PRIu32 " segments, %" PRIu32 " repeater%s, %" PRIu32 " bridge%s, %" PRIu32
+                 " collision domains, %" PRIu32 " within 802.3's budget",
+                 net->n_segments, net->n_repeaters, net->n_repeaters == 1 ? "" : "s",
+                 net->n_bridges, net->n_bridges == 1 ? "" : "s", net->n_domains, t.within);
+    summary_tail(of, &worst,
+                 net->n_domains <= 1 ? "" : net->segments[net->domain_first[t.worst]].name, buf,
+                 len);
     network_free(&view);
-    network_free(&worst_view);
 }
 
 static int put(json_t *obj, const char *key, json_t *v)
@@ -448,12 +409,12 @@ static json_t *end_bridge(const network *net, bool ends, uint32_t bridge)
 }
 
 /* Domain d of network full (scenario_network_view's), at its own rate. */
-static json_t *json_domain(const scenario *sc, const network *full, uint32_t d)
+static json_t *json_domain(const network *full, uint32_t d)
 {
     network view = {0};
     uint32_t map[NET_MAX_SEGMENTS];
     net_budget b;
-    const network *net = domain_budget(full, d, domain_rate(sc, full, d), &view, map, &b);
+    const network *net = network_domain_budget(full, d, &view, map, &b);
     json_t *o = net != NULL ? json_object() : NULL;
     int rc = o == NULL ? -1 : 0;
     bool ends = b.from_segment != NET_BUDGET_NONE;
@@ -508,7 +469,7 @@ json_t *netreport_json(const scenario *sc)
     if (whole.n_bridges > 0)
         rc |= put(o, "bridges", json_bridges(&whole));
     for (uint32_t d = 0; rc == 0 && d < (whole.n_domains ? whole.n_domains : 1); d++)
-        if (json_array_append_new(domains, json_domain(sc, &whole, d)) != 0)
+        if (json_array_append_new(domains, json_domain(&whole, d)) != 0)
             rc = -1;
     if (rc == 0) {
         rc = put(o, "domains", domains);
