@@ -100,7 +100,9 @@ static void switch_case(const char *phy, double metres, uint64_t rate, double pd
     if (strstr(listing, "  worst path        port of switch (link1) .. station 1 (link1); ") == NULL)
         fail_msg("%s", listing);
     free(listing);
-    assert_int_equal(strstr(scn_warn, "network: domain link1 is over 802.3's budget") != NULL, over);
+    assert_int_equal(strstr(scn_warn, "network: 2 of 2 collision domains are over 802.3's "
+                                      "budget; the worst, domain link1: ") != NULL,
+                     over);
     char line[1024];
     netreport_summary(&sc, line, sizeof line);
     assert_non_null(strstr(line, "worst path (domain link1) port of switch (link1) .. station 1"));
@@ -388,6 +390,43 @@ static void test_json_records(void **state)
     scenario_free(&sc);
 }
 
+/* ---- warnings ---- */
+
+/* A switch of 64 long half-duplex links: every link's domain is over,
+ * said in one line that counts them and names the worst (the first of
+ * equals), not 64 lines that overflow the warnings' buffer (its 14th line
+ * was cut short and the rest dropped). At two rates, one line per rate. A
+ * buffer too small for a warning says so rather than drop it unsaid. */
+static void test_warnings_summarized(void **state)
+{
+    (void)state;
+    scenario sc;
+    scn_load_ok(&sc, "phy = 100basetx\ntopology = switch\nduplex = half\nstations = 64\n"
+                     "length = 5000\n");
+    assert_string_equal(scn_warn,
+                        "network: 64 of 64 collision domains are over 802.3's budget; the "
+                        "worst, domain link1: path delay value 5660.00 > 512 bit times (link1); "
+                        "segment link1: a link of 5000 m > 100 m (a link segment)");
+    char small[120];
+    char err[256];
+    assert_int_equal(scenario_finish(&sc, err, sizeof err, small, sizeof small), 0);
+    assert_string_equal(small, "more warnings than fit here: the rest are left out");
+    scenario_free(&sc);
+    /* links of 5000 m, two at 10BASE-T and three at 100BASE-TX: a line
+     * per rate, which it names */
+    scn_load_ok(&sc, "phy = 100basetx\ntopology = switch\nduplex = half\nlength = 5000\n"
+                     "[group near]\nstations = 2\nphy = 10baset\n"
+                     "[group fast]\nstations = 3\n");
+    assert_string_equal(scn_warn,
+                        "network: 2 of 2 collision domains at 10 Mb/s are over 802.3's budget; "
+                        "the worst, domain link1: segment link1: a link of 5000 m > 100 m (a "
+                        "link segment)\n"
+                        "network: 3 of 3 collision domains at 100 Mb/s are over 802.3's budget; "
+                        "the worst, domain link3: path delay value 5660.00 > 512 bit times "
+                        "(link3); segment link3: a link of 5000 m > 100 m (a link segment)");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_aui_each_end),
         cmocka_unit_test(test_fragment_extension_when),
         cmocka_unit_test(test_json_records),
+        cmocka_unit_test(test_warnings_summarized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
