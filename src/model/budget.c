@@ -9,11 +9,18 @@
  *
  * How a path becomes elements (stations/MODEL.md, "The budget"):
  *   - a coax segment is one mixing segment of its whole length;
+ *   - a link is one link segment of its whole length;
  *   - a hub is a repeater; each drop cable on it (a station's, or the
  *     cable of a repeater port into it) is a link segment;
  *   - a hub's uplink to another hub is one link segment, its cable;
  *     an uplink to a coax segment taps it through its cable, counted as
- *     AUI cable beyond the 2 m that Table 13-3's values include.
+ *     AUI cable: Table 13-3's segment delay values include 2 m of AUI
+ *     cable at each end of the segment, so each such cable beyond its
+ *     2 m is "excess length AUI".
+ * A path's ends are MACs: stations, and bridge ports (a bridge's or a
+ * switch's port on a half-duplex segment transmits, defers and collides
+ * as a station does, 802.1D over 802.3 Clause 4). A full-duplex link has
+ * no collisions, hence no path to price.
  */
 #include "budget.h"
 
@@ -33,7 +40,10 @@ typedef struct seg_delay {
 static const seg_delay T13_10BASE5 = {"10BASE5", 11.75, 46.5, 169.5, 0.0866, 500};
 static const seg_delay T13_10BASE2 = {"10BASE2", 11.75, 46.5, 169.5, 0.1026, 185};
 static const seg_delay T13_10BASET = {"10BASE-T", 15.25, 42.0, 165.0, 0.113, 100};
-#define T13_AUI_PER_M 0.1026 /* "excess length AUI", beyond 2 m at each end */
+/* "Excess length AUI": the base values include an AUI cable of 2 m at
+ * each end of a segment; each AUI cable's length beyond them is priced
+ * at 0.1026 bit/m (Table 13-3's row for it, at most 48 m of excess). */
+#define T13_AUI_PER_M 0.1026
 #define T13_AUI_FREE_M 2.0
 /* Table 13-4: path variability values (transmitting end, mid-segment). */
 #define T13_PVV_COAX_END 16.0
@@ -53,7 +63,9 @@ static const seg_delay T13_10BASET = {"10BASE-T", 15.25, 42.0, 165.0, 0.113, 100
 #define T42_REPEATER 976.0
 #define T42_CAT5_PER_M 11.12
 #define T42_PDV_LIMIT 4096.0
-/* The longest link segment at 10, 100 and 1000 Mb/s (14.4, 25, 40). */
+/* The longest link segment at 10, 100 and 1000 Mb/s: 100 m of twisted
+ * pair (10BASE-T, Clause 14, and Table 13-3's row; 100BASE-TX, Clause 25;
+ * 1000BASE-T, Clause 40). */
 #define LINK_MAX_M 100.0
 
 enum { E_COAX, E_LINK, E_REP };
@@ -61,7 +73,8 @@ enum { E_COAX, E_LINK, E_REP };
 typedef struct elem {
     int kind;
     double metres;     /* coax: the segment's length; link: the cable */
-    double aui_m;      /* coax: uplink cable tapping it */
+    double aui_m;      /* coax: uplink cables tapping it, all of them */
+    double aui_excess_m; /* coax: the same, each less its 2 m (Table 13-3) */
     bool thin;         /* coax: 10BASE2 (velocity below 0.7c) */
     double per_m_rt;   /* coax: round trip per metre at its velocity, bit times */
     uint32_t cls;      /* repeater: 1, 2 (100 Mb/s) or 0 */
@@ -146,30 +159,100 @@ static double cable_s(const net_segment *s, double metres)
     return metres / (s->velocity_c * C_M_S);
 }
 
-/* Through a segment from one point to another (coax: positions; hub:
- * drops), in seconds. */
+/* Through a segment from one point to another (coax and link: positions;
+ * hub: drops), in seconds. */
 static double inside_s(const net_segment *s, double a, double b, double bit_s)
 {
-    if (s->type == NET_SEG_COAX)
+    if (s->type != NET_SEG_HUB)
         return cable_s(s, fabs(a - b));
     return cable_s(s, a) + (double)s->hub_bits * bit_s + cable_s(s, b);
 }
 
-/* The station of an end segment farthest from point x, and its delay to x. */
-static double end_s(const net_segment *s, double x, double bit_s, uint32_t *station)
+void net_bounds_add(net_bounds *b, net_seg_type type, double x, uint32_t id)
+{
+    bool hub = type == NET_SEG_HUB;
+    if (b->far == NET_BUDGET_NONE) {
+        b->far_m = x;
+        b->far = id;
+        b->near_m = hub ? 0 : x;
+        b->near = hub ? NET_BUDGET_NONE : id;
+    } else if (!hub) {
+        if (x < b->near_m) {
+            b->near_m = x;
+            b->near = id;
+        }
+        /* a second end at the one place so far is the far end: a path
+         * joins two ends, never one with itself */
+        if (x > b->far_m || (x == b->far_m && b->far == b->near)) {
+            b->far_m = x;
+            b->far = id;
+        }
+    } else if (x > b->far_m) {
+        b->near_m = b->far_m;
+        b->near = b->far;
+        b->far_m = x;
+        b->far = id;
+    } else if (b->near == NET_BUDGET_NONE || x > b->near_m) {
+        b->near_m = x;
+        b->near = id;
+    }
+}
+
+/* A path's end, a MAC: a station's number, or END_PORT | b for bridge
+ * b's port on the segment (a bridge has one port per segment). */
+#define END_PORT 0x80000000u
+
+static uint32_t end_station(uint32_t id)
+{
+    return id & END_PORT ? NET_BUDGET_NONE : id;
+}
+
+static uint32_t end_bridge(uint32_t id)
+{
+    return id != NET_BUDGET_NONE && id & END_PORT ? id & ~END_PORT : NET_BUDGET_NONE;
+}
+
+/* The MACs of a segment that bound every path through it: its stations'
+ * bounds (net_segment's near and far) widened by the bridge ports on it. */
+typedef struct seg_ends {
+    uint32_t n; /* stations and bridge ports */
+    net_bounds b;
+} seg_ends;
+
+static void segment_ends(const network *net, uint32_t i, seg_ends *e)
+{
+    const net_segment *s = &net->segments[i];
+    e->n = s->n_stations;
+    e->b = (net_bounds){.near_m = s->near_m, .far_m = s->far_m, .near = NET_BUDGET_NONE,
+                        .far = NET_BUDGET_NONE};
+    if (e->n > 0) { /* (a hub's lone station: no near one; a coax's: both) */
+        e->b.near = s->near_station;
+        e->b.far = s->far_station;
+    }
+    for (uint32_t b = 0; b < net->n_bridges; b++)
+        for (uint32_t p = 0; p < net->bridges[b].n_ports; p++)
+            if (net->bridges[b].ports[p].segment == i) {
+                net_bounds_add(&e->b, s->type, net->bridges[b].ports[p].metres, END_PORT | b);
+                e->n++;
+            }
+}
+
+/* The MAC of an end segment farthest from point x, and its delay to x. */
+static double end_s(const net_segment *s, const net_bounds *e, double x, double bit_s,
+                    uint32_t *id)
 {
     if (s->type == NET_SEG_HUB) {
-        *station = s->far_station;
-        return inside_s(s, s->far_m, x, bit_s);
+        *id = e->far;
+        return inside_s(s, e->far_m, x, bit_s);
     }
-    double dn = fabs(s->near_m - x), df = fabs(s->far_m - x);
-    *station = df >= dn ? s->far_station : s->near_station;
+    double dn = fabs(e->near_m - x), df = fabs(e->far_m - x);
+    *id = df >= dn ? e->far : e->near;
     return cable_s(s, fmax(dn, df));
 }
 
 typedef struct path_eval {
     double one_way_s;
-    uint32_t st_a, st_b;
+    uint32_t st_a, st_b; /* END_PORT | bridge for a port */
     elem e[MAX_ELEMS];
     uint32_t n_e;
 } path_eval;
@@ -186,38 +269,66 @@ static elem coax_elem(const net_segment *s, double rate_bps)
                   .per_m_rt = 2.0 / (s->velocity_c * C_M_S) * rate_bps};
 }
 
+static bool full_duplex(const net_segment *s)
+{
+    return s->type == NET_SEG_LINK && s->full_duplex;
+}
+
 static elem rep_elem(uint32_t cls) { return (elem){.kind = E_REP, .cls = cls}; }
 static elem link_elem(double m) { return (elem){.kind = E_LINK, .metres = m}; }
 
+/* The elements of a segment the path enters from a repeater's port at
+ * `metres` (a hub: the port's drop and the hub). */
+static void push_entered(path_eval *pe, const net_segment *n, double metres, double rate_bps)
+{
+    if (n->type == NET_SEG_HUB) {
+        push(pe, link_elem(metres));
+        push(pe, rep_elem(n->hub_class));
+    } else if (n->type == NET_SEG_LINK) {
+        push(pe, link_elem(n->length_m));
+    } else {
+        push(pe, coax_elem(n, rate_bps));
+    }
+}
+
+/* An uplink's cable of `metres` tapping the coax segment e as AUI cable. */
+static void add_aui(elem *e, double metres)
+{
+    e->aui_m += metres;
+    e->aui_excess_m += fmax(0.0, metres - T13_AUI_FREE_M);
+}
+
 /* The path's model delay and its elements. */
-static void evaluate(const network *net, const path *p, double rate_bps, path_eval *pe)
+static void evaluate(const network *net, const seg_ends *ends, const path *p, double rate_bps,
+                     path_eval *pe)
 {
     double bit_s = 1.0 / rate_bps;
     const net_segment *a = &net->segments[p->segs[0]];
     const net_segment *b = &net->segments[p->segs[p->n - 1]];
+    const net_bounds *ea = &ends[p->segs[0]].b, *eb = &ends[p->segs[p->n - 1]].b;
     pe->n_e = 0;
-    if (p->n == 1) { /* two stations on one segment */
-        pe->st_a = a->far_station;
-        pe->st_b = a->near_station;
-        if (a->type == NET_SEG_COAX) {
-            pe->one_way_s = cable_s(a, a->far_m - a->near_m);
-            push(pe, coax_elem(a, rate_bps));
-        } else {
-            pe->one_way_s = inside_s(a, a->far_m, a->near_m, bit_s);
-            push(pe, link_elem(a->far_m));
+    if (p->n == 1) { /* two MACs on one segment */
+        pe->st_a = ea->far;
+        pe->st_b = ea->near;
+        pe->one_way_s = inside_s(a, ea->far_m, ea->near_m, bit_s);
+        if (a->type == NET_SEG_HUB) {
+            push(pe, link_elem(ea->far_m));
             push(pe, rep_elem(a->hub_class));
-            push(pe, link_elem(a->near_m));
+            push(pe, link_elem(ea->near_m));
+        } else {
+            push_entered(pe, a, 0, rate_bps);
         }
         return;
     }
     const net_port *first = &net->repeaters[p->reps[0]].ports[p->out_port[0]];
     const net_port *last = &net->repeaters[p->reps[p->n - 2]].ports[p->in_port[p->n - 2]];
-    double t = end_s(a, first->metres, bit_s, &pe->st_a) + end_s(b, last->metres, bit_s, &pe->st_b);
-    if (a->type == NET_SEG_COAX) {
-        push(pe, coax_elem(a, rate_bps));
-    } else {
-        push(pe, link_elem(a->far_m));
+    double t = end_s(a, ea, first->metres, bit_s, &pe->st_a) +
+               end_s(b, eb, last->metres, bit_s, &pe->st_b);
+    if (a->type == NET_SEG_HUB) {
+        push(pe, link_elem(ea->far_m));
         push(pe, rep_elem(a->hub_class));
+    } else {
+        push_entered(pe, a, 0, rate_bps);
     }
     for (uint32_t j = 0; j + 1 < p->n; j++) {
         const net_repeater *r = &net->repeaters[p->reps[j]];
@@ -234,30 +345,25 @@ static void evaluate(const network *net, const path *p, double rate_bps, path_ev
             if (s_hub)
                 push(pe, link_elem(po->metres));
             push(pe, rep_elem(r->rep_class));
-            if (n_hub) {
-                push(pe, link_elem(pi->metres));
-                push(pe, rep_elem(n->hub_class));
-            } else {
-                push(pe, coax_elem(n, rate_bps));
-            }
-        } else {
+            push_entered(pe, n, pi->metres, rate_bps);
+        } else { /* between a hub and a hub or a coax (network.c refuses a link) */
             double cable = (s_hub ? po->metres : 0) + (n_hub ? pi->metres : 0);
             if (s_hub && n_hub) {
                 push(pe, link_elem(cable));
                 push(pe, rep_elem(n->hub_class));
             } else if (s_hub) {
                 elem c = coax_elem(n, rate_bps);
-                c.aui_m = cable;
+                add_aui(&c, cable);
                 push(pe, c);
             } else {
                 if (pe->n_e > 0 && pe->e[pe->n_e - 1].kind == E_COAX)
-                    pe->e[pe->n_e - 1].aui_m += cable;
+                    add_aui(&pe->e[pe->n_e - 1], cable);
                 push(pe, rep_elem(n->hub_class));
             }
         }
     }
     if (b->type == NET_SEG_HUB)
-        push(pe, link_elem(b->far_m));
+        push(pe, link_elem(eb->far_m));
     pe->one_way_s = t;
 }
 
@@ -277,9 +383,7 @@ static void model2_one_way(const path_eval *pe, bool reverse, double *pdv, doubl
         const seg_delay *d = e->kind == E_LINK ? &T13_10BASET : e->thin ? &T13_10BASE2
                                                                         : &T13_10BASE5;
         double base = i == 0 ? d->left : i + 1 == n ? d->right : d->mid;
-        *pdv += base + e->metres * d->per_m;
-        if (e->aui_m > T13_AUI_FREE_M)
-            *pdv += (e->aui_m - T13_AUI_FREE_M) * T13_AUI_PER_M;
+        *pdv += base + e->metres * d->per_m + e->aui_excess_m * T13_AUI_PER_M;
         bool coax = e->kind == E_COAX;
         if (i == 0)
             *pvv += coax ? T13_PVV_COAX_END : T13_PVV_LINK_END;
@@ -358,10 +462,12 @@ static void path_name(const network *net, uint32_t a, uint32_t b, char *buf, siz
         snprintf(buf, len, "%s..%s", net->segments[a].name, net->segments[b].name);
 }
 
-/* Segment lengths the tables bound (Table 13-3's maxima; 100 m links). */
+/* Segment lengths the tables bound: Table 13-3's maxima of coax; every
+ * link segment (a link, a hub's drop) 100 m at 10, 100 and 1000 Mb/s. */
 static void length_rules(const network *net, uint64_t rate, net_budget *out)
 {
     char msg[200];
+    bool links_bound = rate == 10000000ull || rate == 100000000ull || rate == 1000000000ull;
     for (uint32_t i = 0; i < net->n_segments; i++) {
         const net_segment *s = &net->segments[i];
         if (s->type == NET_SEG_COAX && rate == 10000000ull) {
@@ -373,15 +479,26 @@ static void length_rules(const network *net, uint64_t rate, net_budget *out)
             }
             continue;
         }
-        if (s->type != NET_SEG_HUB)
+        if (!links_bound || s->type == NET_SEG_COAX || full_duplex(s))
             continue;
+        if (s->type == NET_SEG_LINK) {
+            if (s->length_m > LINK_MAX_M) {
+                snprintf(msg, sizeof msg, "segment %s: a link of %g m > %g m (a link segment)",
+                         s->name, s->length_m, LINK_MAX_M);
+                add_problem(out, msg);
+            }
+            continue;
+        }
         double longest = s->n_stations ? s->far_m : 0;
         for (uint32_t r = 0; r < net->n_repeaters; r++)
             for (uint32_t p = 0; p < net->repeaters[r].n_ports; p++)
                 if (net->repeaters[r].ports[p].segment == i)
                     longest = fmax(longest, net->repeaters[r].ports[p].metres);
-        if (longest > LINK_MAX_M && (rate == 10000000ull || rate == 100000000ull ||
-                                     rate == 1000000000ull)) {
+        for (uint32_t b = 0; b < net->n_bridges; b++)
+            for (uint32_t p = 0; p < net->bridges[b].n_ports; p++)
+                if (net->bridges[b].ports[p].segment == i)
+                    longest = fmax(longest, net->bridges[b].ports[p].metres);
+        if (longest > LINK_MAX_M) {
             snprintf(msg, sizeof msg, "segment %s: a drop of %g m > %g m (a link segment)",
                      s->name, longest, LINK_MAX_M);
             add_problem(out, msg);
@@ -396,6 +513,7 @@ void net_budget_compute(const network *net, uint64_t rate, net_budget *out)
     out->within = true;
     out->from_segment = out->to_segment = NET_BUDGET_NONE;
     out->from_station = out->to_station = NET_BUDGET_NONE;
+    out->from_bridge = out->to_bridge = NET_BUDGET_NONE;
     bool r10 = rate == 10000000ull, r100 = rate == 100000000ull, r1000 = rate == 1000000000ull;
     out->rules = r10 ? "Clause 13" : r100 ? "Clause 29" : r1000 ? "Clauses 41 and 42" : "none";
     out->pdv_limit_bits = r10 ? T13_PDV_LIMIT : r100 ? T29_PDV_LIMIT : r1000 ? T42_PDV_LIMIT : 0;
@@ -409,19 +527,30 @@ void net_budget_compute(const network *net, uint64_t rate, net_budget *out)
     path_eval pe_store;
     path_eval *pe = &pe_store;
     uint32_t m1_reps = 0, m1_class1 = 0, m1_ends[2] = {0, 0}; /* Table 29-2's worst */
+    seg_ends ends[NET_MAX_SEGMENTS];
+    bool half = false; /* a segment where MACs may collide */
+    for (uint32_t i = 0; i < net->n_segments; i++) {
+        segment_ends(net, i, &ends[i]);
+        half |= !full_duplex(&net->segments[i]);
+    }
+    if (net->n_segments > 0 && !half) {
+        out->full_duplex = true;
+        snprintf(out->verdict, sizeof out->verdict, "%s", NET_BUDGET_FULL_DUPLEX);
+        return;
+    }
     for (uint32_t a = 0; a < net->n_segments; a++) {
-        if (net->segments[a].n_stations == 0)
+        if (ends[a].n == 0 || full_duplex(&net->segments[a]))
             continue;
         tree t;
         bfs(net, a, &t);
         for (uint32_t b = a; b < net->n_segments; b++) {
-            uint32_t nb = net->segments[b].n_stations;
-            if (nb == 0 || (a == b && nb < 2))
+            uint32_t nb = ends[b].n;
+            if (nb == 0 || (a == b && nb < 2) || full_duplex(&net->segments[b]))
                 continue;
             path p;
             if (!path_to(&t, b, &p))
                 continue;
-            evaluate(net, &p, (double)rate, pe);
+            evaluate(net, ends, &p, (double)rate, pe);
             path_std ps;
             standard(pe, rate, &ps);
             coax_fast |= ps.coax_fast;
@@ -438,8 +567,10 @@ void net_budget_compute(const network *net, uint64_t rate, net_budget *out)
                 }
                 out->from_segment = a;
                 out->to_segment = b;
-                out->from_station = pe->st_a;
-                out->to_station = pe->st_b;
+                out->from_station = end_station(pe->st_a);
+                out->from_bridge = end_bridge(pe->st_a);
+                out->to_station = end_station(pe->st_b);
+                out->to_bridge = end_bridge(pe->st_b);
             }
             if (ps.pvv_defined && ps.pvv > worst_pvv) {
                 worst_pvv = ps.pvv;
@@ -523,4 +654,11 @@ void net_budget_compute(const network *net, uint64_t rate, net_budget *out)
         snprintf(out->verdict, sizeof out->verdict,
                  "within (802.3 defines no budget at %.6g Mb/s)", (double)rate / 1e6);
     }
+}
+
+bool net_budget_worse(const net_budget *a, const net_budget *b)
+{
+    if (a->within != b->within)
+        return !a->within;
+    return a->model_round_trip_bits > b->model_round_trip_bits;
 }

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "network_int.h"
 #include "parse.h"
 
 /* A value shown in a message (parse_echo): Q(v) in a printf argument list. */
@@ -703,6 +702,17 @@ static int set_drop(scenario *sc, const char *key, const char *v, char *err, siz
     return 0;
 }
 
+/* `segment = NAME`: the name is looked up by scenario_finish (network.c). */
+static int set_segment(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
+{
+    if (!scenario_group_name_ok(v) || strlen(v) > NET_NAME_MAX) {
+        snprintf(err, errlen, "%s: '%s' does not name a segment", key, Q(v));
+        return -1;
+    }
+    snprintf(sc->segment_name, sizeof sc->segment_name, "%s", v);
+    return 0;
+}
+
 /* per_station: a key a group may set for its own stations (the others
  * belong to the whole medium or run). */
 typedef struct scenario_key {
@@ -755,7 +765,7 @@ static const scenario_key keys[] = {
     {"retry-late", set_phy_bool, false},
     {"velocity", set_velocity, false},
     {"hub-delay-bits", set_phy_u32, false},
-    {"segment", scenario_set_segment, true},
+    {"segment", set_segment, true},
 };
 
 static const scenario_key *key_find(const char *name)

@@ -1,6 +1,7 @@
-/* network.c - networks of segments: the [segment] and [repeater] sections,
- * the per-station key `segment`, and what scenario_finish resolves
- * (network.h, network_int.h; stations/MODEL.md, "Networks of segments").
+/* network.c - networks of segments: the [segment], [repeater] and [bridge]
+ * sections, and what scenario_finish resolves, the per-station key
+ * `segment` (keys.c sets it) included (network.h, network_int.h;
+ * stations/MODEL.md, "Networks of segments").
  *
  * Keys are checked as they are read, each on its own; what depends on
  * several (a position against a cable's length, a class against the
@@ -12,6 +13,7 @@
  */
 #include "network_int.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +21,6 @@
 #include <string.h>
 
 #include "budget.h"
-#include "group_int.h"
 #include "keys.h"
 #include "parse.h"
 
@@ -482,24 +483,20 @@ int network_set(network *net, char kind, uint32_t index, const char *key, const 
     return -1;
 }
 
-int scenario_set_segment(scenario *sc, const char *key, const char *v, char *err, size_t errlen)
-{
-    if (!scenario_group_name_ok(v) || strlen(v) > NET_NAME_MAX) {
-        snprintf(err, errlen, "%s: '%s' does not name a segment", key, Q(v));
-        return -1;
-    }
-    snprintf(sc->segment_name, sizeof sc->segment_name, "%s", v);
-    return 0;
-}
-
 /* ---- resolution ---- */
 
-static void warn_line(char *warn, size_t warnlen, const char *text)
+void network_warn_add(char *warn, size_t warnlen, const char *text)
 {
+    static const char full[] = "more warnings than fit here: the rest are left out";
     size_t used = strlen(warn);
-    if (used + 1 >= warnlen)
+    if (strstr(warn, full) != NULL)
         return;
-    snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
+    /* a whole line, with room left for `full` after it; else `full` */
+    size_t need = (used ? 1 : 0) + strlen(text) + 1 + sizeof full;
+    if (used + need <= warnlen)
+        snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
+    else if (used + 1 + sizeof full <= warnlen)
+        snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", full);
 }
 
 /* A hub's or repeater's one-way delay when not given (MODEL.md): Class I
@@ -597,6 +594,11 @@ static int make_uplinks(network *net, char *err, size_t errlen)
             return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
                                 "uplink: more than %d repeaters, uplinks included",
                                 NET_MAX_REPEATERS);
+        if (to->type == NET_SEG_LINK)
+            return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
+                                "uplink: %s is a link (two ends, a station or a port each): "
+                                "join the hub to it with a [repeater]",
+                                to->name);
         if (to->type == NET_SEG_COAX && g->uplink_m > to->length_m)
             return resolve_fail(net, err, errlen, g->uplink_line, 's', g->name,
                                 "uplink: %s@%g is beyond the end of the %g m cable", to->name,
@@ -903,6 +905,17 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
             return group_fail(sc, g, err, errlen, msg);
         }
         net_segment *seg = &net->segments[s];
+        if (seg->type == NET_SEG_LINK &&
+            (g->place != PLACE_DEFAULT || g->positions_m || sc->positions_m)) {
+            const char *key = g->positions_m || sc->positions_m ? "positions"
+                              : g->place == PLACE_SPAN          ? "span"
+                                                                : "drop";
+            snprintf(msg, sizeof msg,
+                     "%s: segment %s is a link: its ends sit at 0 and at its length (%g m), "
+                     "taken by its stations in order (%s is a coax's or a hub's)",
+                     key, seg->name, seg->length_m, key);
+            return group_fail(sc, g, err, errlen, msg);
+        }
         if (g->place == PLACE_DROP && seg->type != NET_SEG_HUB) {
             snprintf(msg, sizeof msg,
                      "drop: segment %s is %s (drop cables are a hub's; on coax, span or "
@@ -928,36 +941,15 @@ static int place_groups(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
-/* Widens a segment's bounds by station st at x (coax: the lowest and
- * highest positions; hub: the two longest drops). */
+/* Widens a segment's bounds by station st at x. */
 static void bound_add(net_segment *g, double x, uint32_t st)
 {
-    bool hub = g->type == NET_SEG_HUB;
-    if (g->far_station == NONE) {
-        g->far_m = x;
-        g->far_station = st;
-        g->near_m = hub ? 0 : x;
-        g->near_station = hub ? NONE : st;
-    } else if (!hub) {
-        if (x < g->near_m) {
-            g->near_m = x;
-            g->near_station = st;
-        }
-        /* a second station at the one place so far is the far end: a
-         * path joins two stations, never one with itself */
-        if (x > g->far_m || (x == g->far_m && g->far_station == g->near_station)) {
-            g->far_m = x;
-            g->far_station = st;
-        }
-    } else if (x > g->far_m) {
-        g->near_m = g->far_m;
-        g->near_station = g->far_station;
-        g->far_m = x;
-        g->far_station = st;
-    } else if (g->near_station == NONE || x > g->near_m) {
-        g->near_m = x;
-        g->near_station = st;
-    }
+    net_bounds b = {g->near_m, g->far_m, g->near_station, g->far_station};
+    net_bounds_add(&b, g->type, x, st);
+    g->near_m = b.near_m;
+    g->far_m = b.far_m;
+    g->near_station = b.near;
+    g->far_station = b.far;
 }
 
 /* Each segment's bounding stations; positions past a cable's end. */
@@ -1049,24 +1041,45 @@ static int build_switch(scenario *sc, char *err, size_t errlen)
     return 0;
 }
 
-/* The budget of each domain; over budget is a warning. */
+/* Over budget is a warning: one line per rate (the rules are the
+ * rate's) that has domains over, naming the worst of them, so that a
+ * switch of 64 long links says so in one line, not 64. */
 static void warn_budgets(scenario *sc, char *warn, size_t warnlen)
 {
+    const network *net = &sc->net;
+    uint64_t rates[NET_MAX_SEGMENTS];
+    uint32_t n_rates = 0;
+    for (uint32_t d = 0; d < net->n_domains; d++) {
+        uint64_t rate = network_domain_rate(net, d);
+        bool seen = false;
+        for (uint32_t i = 0; i < n_rates && !seen; i++)
+            seen = rates[i] == rate;
+        if (!seen)
+            rates[n_rates++] = rate;
+    }
     network view = {0};
-    for (uint32_t d = 0; d < sc->net.n_domains; d++) {
-        if (network_domain_view(&sc->net, d, &view, NULL) != 0)
-            break; /* (no memory: no warning) */
+    for (uint32_t i = 0; i < n_rates; i++) {
         net_budget b;
-        net_budget_compute(&view, network_domain_rate(&sc->net, d), &b); /* at its own rate */
-        if (!b.within) {
-            char msg[800];
-            if (sc->net.n_domains > 1)
-                snprintf(msg, sizeof msg, "network: domain %s is over 802.3's budget: %s",
-                         sc->net.segments[sc->net.domain_first[d]].name, b.verdict);
-            else
-                snprintf(msg, sizeof msg, "network: over 802.3's budget: %s", b.verdict);
-            warn_line(warn, warnlen, msg);
-        }
+        net_domain_tally t;
+        if (network_worst_budget(net, rates[i], &view, &b, &t) == NULL)
+            break; /* (no memory: no warning) */
+        if (t.within == t.judged)
+            continue;
+        char msg[800], at[40] = "";
+        const char *name = net->segments[net->domain_first[t.worst]].name;
+        if (n_rates > 1)
+            snprintf(at, sizeof at, " at %g Mb/s", (double)rates[i] / 1e6);
+        if (net->n_domains == 1)
+            snprintf(msg, sizeof msg, "network: over 802.3's budget: %s", b.verdict);
+        else if (t.judged - t.within == 1)
+            snprintf(msg, sizeof msg, "network: domain %s is over 802.3's budget: %s", name,
+                     b.verdict);
+        else
+            snprintf(msg, sizeof msg,
+                     "network: %" PRIu32 " of %" PRIu32 " collision domains%s are over 802.3's "
+                     "budget; the worst, domain %s: %s",
+                     t.judged - t.within, t.judged, at, name, b.verdict);
+        network_warn_add(warn, warnlen, msg);
     }
     network_free(&view);
 }
@@ -1092,10 +1105,6 @@ int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *
         net_segment *g = &out->segments[out->n_segments++];
         *g = net->segments[i];
         g->domain = 0;
-        if (g->type == NET_SEG_LINK)
-            g->type = NET_SEG_COAX;
-        if (g->far_station != NONE && g->near_station == NONE)
-            g->near_station = g->far_station;
     }
     for (uint32_t r = 0; r < net->n_repeaters; r++) {
         const net_repeater *rp = &net->repeaters[r];
@@ -1106,9 +1115,74 @@ int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *
         for (uint32_t p = 0; p < o->n_ports; p++)
             o->ports[p].segment = to_view[o->ports[p].segment];
     }
+    /* A bridge's port in the domain (one at most: two would be a loop) is
+     * a MAC of its segment, an end of the domain's paths. */
+    for (uint32_t b = 0; b < net->n_bridges; b++) {
+        const net_bridge *br = &net->bridges[b];
+        net_bridge *o = &out->bridges[out->n_bridges];
+        *o = *br;
+        o->n_ports = 0;
+        for (uint32_t p = 0; p < br->n_ports; p++)
+            if (to_view[br->ports[p].segment] != NONE) {
+                o->ports[o->n_ports] = br->ports[p];
+                o->ports[o->n_ports++].segment = to_view[br->ports[p].segment];
+            }
+        out->n_bridges += o->n_ports > 0;
+    }
     out->n_domains = 1;
     out->domain_first[0] = 0;
     return 0;
+}
+
+const network *network_domain_budget(const network *net, uint32_t d, network *view,
+                                     uint32_t *seg_map, net_budget *b)
+{
+    const network *of = net;
+    if (net->n_domains > 1) {
+        if (network_domain_view(net, d, view, seg_map) != 0)
+            return NULL;
+        of = view;
+    } else if (seg_map != NULL) {
+        for (uint32_t i = 0; i < net->n_segments; i++)
+            seg_map[i] = i;
+    }
+    /* (a network without domains, scenario_network_view's one bus or
+     * star, is at domain_first[0] = 0: its one segment's, the scenario's) */
+    net_budget_compute(of, network_domain_rate(net, d), b);
+    return of;
+}
+
+const network *network_worst_budget(const network *net, uint64_t rate, network *view,
+                                    net_budget *worst, net_domain_tally *tally)
+{
+    network scratch = {0}; /* each domain's view; swapped into `view` when worse */
+    const network *of = NULL;
+    *tally = (net_domain_tally){.worst = NONE};
+    for (uint32_t d = 0; d < (net->n_domains ? net->n_domains : 1); d++) {
+        if (rate != 0 && network_domain_rate(net, d) != rate)
+            continue;
+        net_budget b;
+        const network *at = network_domain_budget(net, d, &scratch, NULL, &b);
+        if (at == NULL) {
+            of = NULL;
+            break;
+        }
+        tally->judged++;
+        tally->within += b.within;
+        if (tally->worst != NONE && !net_budget_worse(&b, worst))
+            continue;
+        *worst = b;
+        tally->worst = d;
+        of = net;
+        if (at == &scratch) { /* keep this view: swap the tables */
+            network tmp = *view;
+            *view = scratch;
+            scratch = tmp;
+            of = view;
+        }
+    }
+    network_free(&scratch);
+    return of;
 }
 
 int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen)
@@ -1167,6 +1241,12 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
         if (sc->positions_m) {
             snprintf(err, errlen, "positions: with topology = switch every station sits alone on "
                                   "its link");
+            return -1;
+        }
+        if (sc->probe_given) {
+            snprintf(err, errlen, "probe: with topology = switch every station sits alone on "
+                                  "its link: no shared cable to tap (--probe-segment linkN "
+                                  "captures one link)");
             return -1;
         }
     }

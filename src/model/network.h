@@ -185,12 +185,41 @@ static inline int64_t network_repeater_ps(const net_repeater *r, int64_t bit_ps)
     return (int64_t)r->delay_bits * bit_ps;
 }
 
-/* One collision domain d as a network of its own (its segments, and the
- * repeaters between them, renumbered), for the budget (budget.h). A link
- * reads as a coax cable of its length. seg_map[i]: the index in `net`
+/* One collision domain d as a network of its own (its segments, the
+ * repeaters between them and the bridges' ports on them, renumbered), for
+ * the budget (budget.h). seg_map[i]: the index in `net`
  * of the view's segment i (may be NULL). `out` keeps its tables from one
  * call to the next (it gets them on the first); free them with
  * network_free. Returns 0, or -1 when memory cannot be had. */
 int network_domain_view(const network *net, uint32_t d, network *out, uint32_t *seg_map);
+
+struct net_budget; /* budget.h */
+
+/* The budget of collision domain d, judged at its own rate
+ * (network_domain_rate): of its view (network_domain_view, into `view`,
+ * seg_map as there) when the network has several domains, else of net
+ * itself (seg_map the identity). The one computation behind check's
+ * listing, run's header and JSON, the sweep's budget columns and the
+ * budget's warnings. Returns the network that the budget's segment
+ * numbers refer to, or NULL when memory cannot be had. */
+const network *network_domain_budget(const network *net, uint32_t d, network *view,
+                                     uint32_t *seg_map, struct net_budget *b);
+
+/* How network_worst_budget found the domains. */
+typedef struct net_domain_tally {
+    uint32_t judged; /* domains at the rate asked (all when 0) */
+    uint32_t within; /* of them, those within 802.3's budget */
+    uint32_t worst;  /* the worst one's number, NET_NONE when none was judged */
+} net_domain_tally;
+
+/* The worst of the network's collision domains (those at `rate` only, or
+ * all when rate is 0), each judged by network_domain_budget, the worst
+ * by net_budget_worse (the first of equals): its budget in *worst, the
+ * count in *tally. `view` keeps the worst domain's tables (free them with
+ * network_free). Returns the network that worst's segment numbers refer
+ * to (net or view), or NULL when memory cannot be had or no domain was
+ * judged. */
+const network *network_worst_budget(const network *net, uint64_t rate, network *view,
+                                    struct net_budget *worst, net_domain_tally *tally);
 
 #endif

@@ -573,14 +573,6 @@ int scenario_load_file(scenario *sc, const char *path, char *err, size_t errlen)
 
 /* ---- cross-checks ---- */
 
-static void warn_add(char *warn, size_t warnlen, const char *text)
-{
-    size_t used = strlen(warn);
-    if (used + 1 >= warnlen)
-        return;
-    snprintf(warn + used, warnlen - used, "%s%s", used ? "\n" : "", text);
-}
-
 /* The engine adds derived times to the clock: the propagation delay, the
  * slotTime, a frame's time on the wire, the longest backoff wait. Each is
  * checked once, here, in floating point (where nothing wraps), against an
@@ -840,14 +832,14 @@ static int check_placement(const scenario *sc, double *longest_m, char *err, siz
         return -1;
     }
     if (phy->topology == TOPOLOGY_STAR && sc->probe_m != 0.0)
-        warn_add(warn, warnlen, "probe: ignored on a star (the probe sits at the hub)");
+        network_warn_add(warn, warnlen, "probe: ignored on a star (the probe sits at the hub)");
     if (*longest_m > phy->max_length_m) {
         snprintf(buf, sizeof buf,
                  "length: %g m is longer than %s allows (%g m%s); collisions may be detected "
                  "late or not at all",
                  *longest_m, phy->name, phy->max_length_m,
                  phy->topology == TOPOLOGY_STAR ? " per drop cable" : "");
-        warn_add(warn, warnlen, buf);
+        network_warn_add(warn, warnlen, buf);
     }
     return 0;
 }
@@ -886,7 +878,7 @@ static int check_sizes(const scenario *sc, const station_group *g, const frame_s
         char line[480];
         if (sc->n_named)
             snprintf(line, sizeof line, "group %s: %s", g->name, buf);
-        warn_add(warn, warnlen, sc->n_named ? line : buf);
+        network_warn_add(warn, warnlen, sc->n_named ? line : buf);
     }
     if (max_bytes > sc->phy.max_frame_bytes) {
         snprintf(buf, sizeof buf, "%s: %u bytes is above max-frame (%u bytes)", key, max_bytes,
@@ -953,7 +945,7 @@ static int check_group(scenario *sc, station_group *g, char *err, size_t errlen,
             snprintf(buf, sizeof buf, "group %s: %s", g->name, line);
         else
             snprintf(buf, sizeof buf, "%s", line);
-        warn_add(warn, warnlen, buf);
+        network_warn_add(warn, warnlen, buf);
     }
     return 0;
 }

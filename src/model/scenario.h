@@ -191,6 +191,14 @@ uint32_t scenario_station_segment(const scenario *sc, uint32_t i);
  * filled. `out` owns its tables (network_free). Returns 0, or -1 when
  * memory cannot be had. */
 int scenario_network_view(const scenario *sc, network *out);
+/* The cable that ran (after scenario_finish), for the run's record: with
+ * topology = switch every link's length (they are alike), else the PHY's
+ * `length`. */
+static inline double scenario_length_m(const scenario *sc)
+{
+    return sc->net.switched && sc->net.n_segments > 0 ? sc->net.segments[0].length_m
+                                                      : sc->phy.length_m;
+}
 /* The mean size of the scenario's own frames as sent, DA through FCS,
  * bytes: its frame-size spec with every frame padded to the PHY's
  * minimum (frame_size_mean). With groups, the scenario's keys outside

@@ -94,13 +94,36 @@ static void bridge_text(const network *net, const net_bridge *b, char *buf, size
                  b->queue, (double)b->latency_ps / 1e6, (double)b->ageing_ps / 1e12);
 }
 
-/* "station 3 (lab)". */
-static void station_text(const network *net, uint32_t st, uint32_t seg, char *buf, size_t len)
+/* An end of a path: "station 3 (lab)", or a bridge's port there, "port
+ * of sw1 (lab)". */
+static void end_text(const network *net, uint32_t st, uint32_t bridge, uint32_t seg, char *buf,
+                     size_t len)
 {
-    if (st == NET_BUDGET_NONE || seg >= net->n_segments)
+    if (seg >= net->n_segments)
         snprintf(buf, len, "-");
-    else
+    else if (st != NET_BUDGET_NONE)
         snprintf(buf, len, "station %" PRIu32 " (%s)", st + 1, net->segments[seg].name);
+    else if (bridge < net->n_bridges)
+        snprintf(buf, len, "port of %s (%s)", net->bridges[bridge].name, net->segments[seg].name);
+    else
+        snprintf(buf, len, "-");
+}
+
+/* "station 1 (lab) .. port of sw1 (annex)", or why there is no path. */
+static void path_text(const network *net, const net_budget *b, char *buf, size_t len)
+{
+    char a[96], z[96];
+    if (b->full_duplex) {
+        snprintf(buf, len, "none (full duplex: nothing collides)");
+        return;
+    }
+    if (b->from_segment == NET_BUDGET_NONE) {
+        snprintf(buf, len, "none (fewer than two stations or ports)");
+        return;
+    }
+    end_text(net, b->from_station, b->from_bridge, b->from_segment, a, sizeof a);
+    end_text(net, b->to_station, b->to_bridge, b->to_segment, z, sizeof z);
+    snprintf(buf, len, "%s .. %s", a, z);
 }
 
 static const char *rules_text(uint64_t rate)
@@ -113,26 +136,6 @@ static const char *rules_text(uint64_t rate)
     }
 }
 
-/* The budget of domain d: of its view when there are several (`view`
- * keeps its tables from call to call), else of the whole network. Returns
- * the network that the budget's segment numbers refer to, or NULL when
- * memory cannot be had. */
-static const network *domain_budget(const network *net, uint32_t d, uint64_t rate, network *view,
-                                    uint32_t *map, net_budget *b)
-{
-    const network *of = net;
-    if (net->n_domains > 1) {
-        if (network_domain_view(net, d, view, map) != 0)
-            return NULL;
-        of = view;
-    } else {
-        for (uint32_t i = 0; i < net->n_segments; i++)
-            map[i] = i;
-    }
-    net_budget_compute(of, rate, b);
-    return of;
-}
-
 int netreport_write_check(FILE *f, const scenario *sc)
 {
     network whole = {0}, domain = {0};
@@ -140,19 +143,28 @@ int netreport_write_check(FILE *f, const scenario *sc)
     if (scenario_network_view(sc, full) != 0)
         return -1;
     uint32_t map[NET_MAX_SEGMENTS];
-    char text[4200], a[96], z[96];
+    char text[4200], a[200];
     char bridged[96] = "";
     if (full->n_bridges > 0)
         snprintf(bridged, sizeof bridged,
                  ", %" PRIu32 " bridge%s, %" PRIu32 " collision domain%s", full->n_bridges,
                  full->n_bridges == 1 ? "" : "s", full->n_domains,
                  full->n_domains == 1 ? "" : "s");
+    /* What was checked: the stations of a replayed capture, the one
+     * medium of a scenario without segments. */
+    char what[SCENARIO_PATH_MAX + 100] = "";
+    bool replay = sc->traffic.kind == TRAFFIC_PCAP;
+    if (replay || sc->net.n_segments == 0)
+        snprintf(what, sizeof what, " (%s%s%s%s)", replay ? "one per source address of " : "",
+                 replay ? sc->pcap_path : "", replay && sc->net.n_segments == 0 ? "; " : "",
+                 sc->net.n_segments           ? ""
+                 : full->segments[0].type == NET_SEG_HUB ? "no [segment]: the one star, a hub"
+                                                         : "no [segment]: the one bus");
     int n = fprintf(f, "csmacd check: %s, %" PRIu32 " segment%s, %" PRIu32 " repeater%s%s, %" PRIu32
                        " station%s%s\n",
                     sc->phy.name, full->n_segments, full->n_segments == 1 ? "" : "s",
                     full->n_repeaters, full->n_repeaters == 1 ? "" : "s", bridged,
-                    sc->n_stations, sc->n_stations == 1 ? "" : "s",
-                    sc->net.n_segments ? "" : " (no [segment]: the one bus or star)");
+                    sc->n_stations, sc->n_stations == 1 ? "" : "s", what);
     for (uint32_t i = 0; i < full->n_segments; i++) {
         segment_text(&full->segments[i], own_phys(full), text, sizeof text);
         text_line(f, &n, "segment", "%s: %s", full->segments[i].name, text);
@@ -173,7 +185,7 @@ int netreport_write_check(FILE *f, const scenario *sc)
         text_line(f, &n, "rules", "%s", rules_text(sc->phy.rate_bps));
     for (uint32_t d = 0; d < (full->n_domains ? full->n_domains : 1); d++) {
     net_budget b;
-    const network *net = domain_budget(full, d, domain_rate(sc, full, d), &domain, map, &b);
+    const network *net = network_domain_budget(full, d, &domain, map, &b);
     if (net == NULL) {
         n = -1;
         break;
@@ -188,34 +200,30 @@ int netreport_write_check(FILE *f, const scenario *sc)
     }
     if (mixed)
         text_line(f, &n, "rules", "%s", rules_text(domain_rate(sc, full, d)));
-    station_text(net, b.from_station, b.from_segment, a, sizeof a);
-    station_text(net, b.to_station, b.to_segment, z, sizeof z);
+    path_text(net, &b, a, sizeof a);
     if (b.from_segment == NET_BUDGET_NONE)
-        text_line(f, &n, "worst path", "none (fewer than two stations)");
+        text_line(f, &n, "worst path", "%s", a);
     else
         text_line(f, &n, "worst path",
-                  "%s .. %s; the longest path: %" PRIu32 " segment%s (%" PRIu32 " coax), %" PRIu32
+                  "%s; the longest path: %" PRIu32 " segment%s (%" PRIu32 " coax), %" PRIu32
                   " repeater%s",
-                  a, z, b.max_segments, b.max_segments == 1 ? "" : "s", b.max_coax, b.max_repeaters,
+                  a, b.max_segments, b.max_segments == 1 ? "" : "s", b.max_coax, b.max_repeaters,
                   b.max_repeaters == 1 ? "" : "s");
     if (b.pdv_defined)
         text_line(f, &n, "path delay value", "%.2f bit times (at most %g)", b.pdv_bits,
                   b.pdv_limit_bits);
     else
         text_line(f, &n, "path delay value", "not defined (%s)",
-                  b.pdv_limit_bits > 0
-                      ? "no path through a repeater: the segment's length is the rule"
-                      : "no budget at this rate");
+                  b.full_duplex           ? "full duplex: no collisions"
+                  : b.pdv_limit_bits > 0 ? "no path through a repeater: the segment's length is "
+                                           "the rule"
+                                         : "no budget at this rate");
     if (b.pvv_defined)
         text_line(f, &n, "path variability", "%.2f bit times (at most %g)", b.pvv_bits,
                   b.pvv_limit_bits);
     text_line(f, &n, "model round trip", "%.2f bit times (what the simulation uses)",
               b.model_round_trip_bits);
-    if (b.from_segment == NET_BUDGET_NONE && net->n_segments == 1 &&
-        net->segments[0].full_duplex)
-        text_line(f, &n, "verdict", "full duplex: no collisions, no budget to keep");
-    else
-        text_line(f, &n, "verdict", "%s", b.verdict);
+    text_line(f, &n, "verdict", "%s", b.verdict);
     }
     network_free(&whole);
     network_free(&domain);
@@ -224,51 +232,54 @@ int netreport_write_check(FILE *f, const scenario *sc)
     return n < 0 ? -1 : 0;
 }
 
-void netreport_summary(const scenario *sc, char *buf, size_t len)
+/* "; worst path PATH: path delay value X of L bit times, model round trip
+ * Y bit times: VERDICT" of budget b (of network net), after buf[used]. */
+static void summary_tail(const network *net, const net_budget *b, const char *domain, char *buf,
+                         size_t len)
 {
-    if (sc->net.n_domains > 1) {
-        /* Several domains: how many keep the budget, the worst round trip. */
-        network view = {0};
-        uint32_t within = 0;
-        double worst = 0;
-        for (uint32_t d = 0; d < sc->net.n_domains; d++) {
-            net_budget b;
-            if (network_domain_view(&sc->net, d, &view, NULL) != 0) {
-                network_free(&view);
-                snprintf(buf, len, "?");
-                return;
-            }
-            net_budget_compute(&view, network_domain_rate(&sc->net, d), &b);
-            within += b.within;
-            if (b.model_round_trip_bits > worst)
-                worst = b.model_round_trip_bits;
-        }
-        network_free(&view);
-        snprintf(buf, len, "%" PRIu32 " segments, %" PRIu32 " repeater%s, %" PRIu32
-                           " bridge%s, %" PRIu32 " collision domains, %" PRIu32
-                           " within 802.3's budget; longest model round trip %.2f bit times",
-                 sc->net.n_segments, sc->net.n_repeaters, sc->net.n_repeaters == 1 ? "" : "s",
-                 sc->net.n_bridges, sc->net.n_bridges == 1 ? "" : "s", sc->net.n_domains, within,
-                 worst);
+    size_t used = strlen(buf);
+    char path[200], pdv[96] = "";
+    if (used >= len)
+        return;
+    if (b->full_duplex) {
+        snprintf(buf + used, len - used, "; %s", b->verdict);
         return;
     }
+    path_text(net, b, path, sizeof path);
+    if (b->pdv_defined)
+        snprintf(pdv, sizeof pdv, " path delay value %.2f of %g bit times,", b->pdv_bits,
+                 b->pdv_limit_bits);
+    snprintf(buf + used, len - used, "; worst path %s%s%s%s:%s model round trip %.2f bit times: %s",
+             domain[0] ? "(domain " : "", domain, domain[0] ? ") " : "", path, pdv,
+             b->model_round_trip_bits, b->verdict);
+}
+
+void netreport_summary(const scenario *sc, char *buf, size_t len)
+{
     const network *net = &sc->net;
-    net_budget b;
-    net_budget_compute(net, domain_rate(sc, net, 0), &b);
-    char pdv[96] = "", path[80] = "";
-    if (b.from_segment != NET_BUDGET_NONE)
-        snprintf(path, sizeof path, "; worst path %s%s%s", net->segments[b.from_segment].name,
-                 b.to_segment != b.from_segment ? ".." : "",
-                 b.to_segment != b.from_segment ? net->segments[b.to_segment].name : "");
-    if (b.pdv_defined)
-        snprintf(pdv, sizeof pdv, ": path delay value %.2f of %g bit times,", b.pdv_bits,
-                 b.pdv_limit_bits);
-    else
-        snprintf(pdv, sizeof pdv, ":");
-    snprintf(buf, len, "%" PRIu32 " segment%s, %" PRIu32 " repeater%s%s%s model round trip %.2f "
-                       "bit times: %s",
-             net->n_segments, net->n_segments == 1 ? "" : "s", net->n_repeaters,
-             net->n_repeaters == 1 ? "" : "s", path, pdv, b.model_round_trip_bits, b.verdict);
+    network view = {0};
+    net_budget worst;
+    net_domain_tally t;
+    const network *of = network_worst_budget(net, 0, &view, &worst, &t);
+    if (of == NULL) {
+        network_free(&view);
+        snprintf(buf, len, "?");
+        return;
+    }
+    if (net->n_domains <= 1)
+        snprintf(buf, len, "%" PRIu32 " segment%s, %" PRIu32 " repeater%s", net->n_segments,
+                 net->n_segments == 1 ? "" : "s", net->n_repeaters,
+                 net->n_repeaters == 1 ? "" : "s");
+    else /* how many keep the budget, and the worst domain */
+        snprintf(buf, len,
+                 "%" PRIu32 " segments, %" PRIu32 " repeater%s, %" PRIu32 " bridge%s, %" PRIu32
+                 " collision domains, %" PRIu32 " within 802.3's budget",
+                 net->n_segments, net->n_repeaters, net->n_repeaters == 1 ? "" : "s",
+                 net->n_bridges, net->n_bridges == 1 ? "" : "s", net->n_domains, t.within);
+    summary_tail(of, &worst,
+                 net->n_domains <= 1 ? "" : net->segments[net->domain_first[t.worst]].name, buf,
+                 len);
+    network_free(&view);
 }
 
 static int put(json_t *obj, const char *key, json_t *v)
@@ -385,45 +396,59 @@ static json_t *json_bridges(const network *net)
     return all;
 }
 
-static json_t *json_domain(const scenario *sc, uint32_t d)
+/* A path's end as a station's number (from 1), or null (a port, or no path). */
+static json_t *end_station(bool ends, uint32_t st)
+{
+    return ends && st != NET_BUDGET_NONE ? json_integer(st + 1) : json_null();
+}
+
+/* A path's end as the name of the bridge whose port it is, or null. */
+static json_t *end_bridge(const network *net, bool ends, uint32_t bridge)
+{
+    return ends && bridge < net->n_bridges ? json_string(net->bridges[bridge].name) : json_null();
+}
+
+/* Domain d of network full (scenario_network_view's), at its own rate. */
+static json_t *json_domain(const network *full, uint32_t d)
 {
     network view = {0};
-    const network *net = &sc->net;
-    if (sc->net.n_domains > 1) {
-        if (network_domain_view(&sc->net, d, &view, NULL) != 0)
-            return NULL;
-        net = &view;
-    }
+    uint32_t map[NET_MAX_SEGMENTS];
     net_budget b;
-    net_budget_compute(net, domain_rate(sc, &sc->net, d), &b); /* at its own rate */
-    json_t *o = json_object();
+    const network *net = network_domain_budget(full, d, &view, map, &b);
+    json_t *o = net != NULL ? json_object() : NULL;
     int rc = o == NULL ? -1 : 0;
     bool ends = b.from_segment != NET_BUDGET_NONE;
-    if (sc->net.n_bridges > 0) {
+    if (rc == 0 && full->n_bridges > 0) {
         json_t *segs = json_array();
         for (uint32_t i = 0; segs != NULL && i < net->n_segments; i++)
             if (json_array_append_new(segs, json_string(net->segments[i].name)) != 0)
                 rc = -1;
-        rc |= put(o, "name", json_string(sc->net.segments[sc->net.domain_first[d]].name));
+        rc |= put(o, "name", json_string(full->segments[full->domain_first[d]].name));
         rc |= put(o, "segments", segs);
     }
-    rc |= put(o, "rules", json_string(b.rules));
-    rc |= put(o, "worst_path",
-              ends ? json_pack("[ss]", net->segments[b.from_segment].name,
-                               net->segments[b.to_segment].name)
-                   : json_null());
-    rc |= put(o, "from_station", ends ? json_integer(b.from_station + 1) : json_null());
-    rc |= put(o, "to_station", ends ? json_integer(b.to_station + 1) : json_null());
-    rc |= put(o, "pdv_bits", real_or_null(b.pdv_defined, b.pdv_bits));
-    rc |= put(o, "pdv_limit_bits", real_or_null(b.pdv_limit_bits > 0, b.pdv_limit_bits));
-    rc |= put(o, "pvv_bits", real_or_null(b.pvv_defined, b.pvv_bits));
-    rc |= put(o, "pvv_limit_bits", real_or_null(b.pvv_limit_bits > 0, b.pvv_limit_bits));
-    rc |= put(o, "model_round_trip_bits", json_real(b.model_round_trip_bits));
-    rc |= put(o, "max_segments", json_integer(b.max_segments));
-    rc |= put(o, "max_repeaters", json_integer(b.max_repeaters));
-    rc |= put(o, "max_coax", json_integer(b.max_coax));
-    rc |= put(o, "within", json_boolean(b.within));
-    rc |= put(o, "verdict", json_string(b.verdict));
+    if (rc == 0) {
+        rc |= put(o, "rules", json_string(b.rules));
+        rc |= put(o, "worst_path",
+                  ends ? json_pack("[ss]", net->segments[b.from_segment].name,
+                                   net->segments[b.to_segment].name)
+                       : json_null());
+        rc |= put(o, "from_station", end_station(ends, b.from_station));
+        rc |= put(o, "to_station", end_station(ends, b.to_station));
+        if (full->n_bridges > 0) { /* an end may be a bridge's port */
+            rc |= put(o, "from_bridge", end_bridge(net, ends, b.from_bridge));
+            rc |= put(o, "to_bridge", end_bridge(net, ends, b.to_bridge));
+        }
+        rc |= put(o, "pdv_bits", real_or_null(b.pdv_defined, b.pdv_bits));
+        rc |= put(o, "pdv_limit_bits", real_or_null(b.pdv_limit_bits > 0, b.pdv_limit_bits));
+        rc |= put(o, "pvv_bits", real_or_null(b.pvv_defined, b.pvv_bits));
+        rc |= put(o, "pvv_limit_bits", real_or_null(b.pvv_limit_bits > 0, b.pvv_limit_bits));
+        rc |= put(o, "model_round_trip_bits", json_real(b.model_round_trip_bits));
+        rc |= put(o, "max_segments", json_integer(b.max_segments));
+        rc |= put(o, "max_repeaters", json_integer(b.max_repeaters));
+        rc |= put(o, "max_coax", json_integer(b.max_coax));
+        rc |= put(o, "within", json_boolean(b.within));
+        rc |= put(o, "verdict", json_string(b.verdict));
+    }
     network_free(&view);
     if (rc != 0) {
         json_decref(o);
@@ -434,23 +459,44 @@ static json_t *json_domain(const scenario *sc, uint32_t d)
 
 json_t *netreport_json(const scenario *sc)
 {
+    network whole = {0};
+    if (scenario_network_view(sc, &whole) != 0)
+        return NULL;
     json_t *o = json_object(), *domains = json_array();
     int rc = o == NULL || domains == NULL ? -1 : 0;
-    rc |= put(o, "segments", json_segments(&sc->net));
-    rc |= put(o, "repeaters", json_repeaters(&sc->net));
-    if (sc->net.n_bridges > 0)
-        rc |= put(o, "bridges", json_bridges(&sc->net));
-    for (uint32_t d = 0; rc == 0 && d < (sc->net.n_domains ? sc->net.n_domains : 1); d++)
-        if (json_array_append_new(domains, json_domain(sc, d)) != 0)
+    rc |= put(o, "segments", json_segments(&whole));
+    rc |= put(o, "repeaters", json_repeaters(&whole));
+    if (whole.n_bridges > 0)
+        rc |= put(o, "bridges", json_bridges(&whole));
+    for (uint32_t d = 0; rc == 0 && d < (whole.n_domains ? whole.n_domains : 1); d++)
+        if (json_array_append_new(domains, json_domain(&whole, d)) != 0)
             rc = -1;
     if (rc == 0) {
         rc = put(o, "domains", domains);
         domains = NULL;
     }
     json_decref(domains);
+    network_free(&whole);
     if (rc != 0) {
         json_decref(o);
         return NULL;
     }
     return o;
+}
+
+int netreport_write_json(FILE *f, const scenario *sc)
+{
+    json_t *o = netreport_json(sc);
+    if (o == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    errno = 0;
+    int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(REPORT_REAL_DIGITS));
+    if (rc == 0 && fputc('\n', f) == EOF)
+        rc = -1;
+    if (rc != 0 && errno == 0)
+        errno = EIO;
+    json_decref(o);
+    return rc == 0 ? 0 : -1;
 }

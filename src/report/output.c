@@ -18,7 +18,7 @@
 #include "parse.h"
 #include "textline.h"
 
-#define REAL_DIGITS 12
+#define REAL_DIGITS REPORT_REAL_DIGITS
 
 int output_format_parse(const char *name, output_format *out)
 {
@@ -463,8 +463,12 @@ static json_t *json_scenario(const scenario *sc)
     int rc = 0;
     rc |= put(o, "phy", json_string(sc->phy.name));
     rc |= put(o, "stations", json_integer(sc->n_stations));
-    rc |= put(o, "topology", json_string(sc->phy.topology == TOPOLOGY_BUS ? "bus" : "star"));
-    rc |= put(o, "length_m", json_real(sc->phy.length_m));
+    rc |= put(o, "topology", json_string(sc->switch_topology              ? "switch"
+                                         : sc->phy.topology == TOPOLOGY_BUS ? "bus"
+                                                                            : "star"));
+    if (sc->switch_topology) /* only with a switch: a bus or a star is half duplex */
+        rc |= put(o, "duplex", json_string(sc->duplex_full ? "full" : "half"));
+    rc |= put(o, "length_m", json_real(scenario_length_m(sc))); /* a switch's: its links' */
     rc |= put(o, "rate_bps", json_integer((json_int_t)sc->phy.rate_bps));
     rc |= put(o, "traffic", json_string(scenario_traffic_name(sc->traffic.kind)));
     rc |= put(o, "load", json_real(sc->traffic.load));

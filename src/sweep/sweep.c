@@ -558,17 +558,19 @@ const char *sweep_budget_name(size_t j) { return j < N_BUDGET ? budget_names[j] 
 
 void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t len)
 {
+    /* the worst collision domain, judged at its own rate, as run's
+     * header names it */
+    network view = {0};
     net_budget b;
-    /* at its (first) collision domain's rate */
-    net_budget_compute(&sc->net,
-                       sc->net.n_domains ? network_domain_rate(&sc->net, 0) : sc->phy.rate_bps,
-                       &b);
-    v[0] = b.pdv_defined ? b.pdv_bits : NAN;
-    v[1] = b.pdv_defined ? b.pdv_limit_bits : NAN;
-    v[2] = b.pvv_defined ? b.pvv_bits : NAN;
-    v[3] = b.model_round_trip_bits;
+    net_domain_tally t;
+    bool ok = network_worst_budget(&sc->net, 0, &view, &b, &t) != NULL;
+    network_free(&view);
+    v[0] = ok && b.pdv_defined ? b.pdv_bits : NAN;
+    v[1] = ok && b.pdv_defined ? b.pdv_limit_bits : NAN;
+    v[2] = ok && b.pvv_defined ? b.pvv_bits : NAN;
+    v[3] = ok ? b.model_round_trip_bits : NAN;
     if (verdict != NULL)
-        snprintf(verdict, len, "%s", b.verdict);
+        snprintf(verdict, len, "%s", ok ? b.verdict : "");
 }
 
 /* A network's families of rows (sweep.h): segments and repeaters

@@ -194,8 +194,9 @@ const char *sweep_net_measure_name(int family, size_t j);
 int sweep_net_value_find(const scenario *sc, int family, uint32_t i, size_t j);
 /* The budget's figures: "pdv_bits", "pdv_limit_bits", "pvv_bits",
  * "model_round_trip_bits" (budget.h); sweep_budget_values fills them
- * for sc (NaN: not defined) and the verdict ("within", or the rules
- * broken) into verdict (may be NULL). */
+ * for sc's worst collision domain at its own rate (network_worst_budget:
+ * the domain run's header names; NaN: not defined) and the verdict
+ * ("within", or the rules broken) into verdict (may be NULL). */
 size_t sweep_budget_count(void);
 const char *sweep_budget_name(size_t j);
 void sweep_budget_values(const scenario *sc, double *v, char *verdict, size_t len);

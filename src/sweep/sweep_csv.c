@@ -51,8 +51,7 @@ typedef void (*column_fn)(const scenario *sc, char *buf, size_t len);
 #define COL_D(fn, expr)                                                                       \
     static void fn(const scenario *sc, char *buf, size_t len) { fmt_double((expr), buf, len); }
 COL_U(col_stations, sc->n_stations)
-COL_D(col_length, sc->phy.length_m)
-COL_D(col_probe, sc->probe_m)
+COL_D(col_length, scenario_length_m(sc)) /* a switch's: its links' */
 COL_D(col_load, sc->traffic.load)
 COL_U(col_batch, sc->traffic.batch_frames)
 COL_U(col_queue, sc->queue_capacity)
@@ -81,6 +80,14 @@ COL_U(col_hub_delay, sc->phy.hub_delay_bits)
 static void col_phy(const scenario *sc, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", sc->phy.name);
+}
+/* A switch has no shared cable to tap (--probe is refused with it): empty. */
+static void col_probe(const scenario *sc, char *buf, size_t len)
+{
+    if (sc->switch_topology && len > 0)
+        buf[0] = '\0';
+    else
+        fmt_double(sc->probe_m, buf, len);
 }
 static void col_topology(const scenario *sc, char *buf, size_t len)
 {

@@ -499,5 +499,36 @@ help_texts() {
 }
 check help_and_version help_texts
 
+# check --format json is run's JSON `network` object (one code path); a
+# switch's run records the switch, its duplex and its links' length (the
+# PHY's 500 m is not what ran), in the JSON and in a sweep's CSV; check of
+# a replayed capture counts its source addresses as the stations.
+switch_records() {
+    "$bin" check --format json --phy 100basetx --topology switch --length 5000 --stations 2 \
+        >check.json 2>/dev/null
+    "$bin" run --format json --phy 100basetx --topology switch --length 5000 --stations 2 \
+        --duration 2ms >sw.json 2>/dev/null
+    "$bin" run --format json --topology switch --stations 2 --duration 1ms >sw100.json
+    "$bin" sweep --quiet --topology switch --stations 2 --duration 1ms --batches 2 --csv sw.csv
+    "$bin" check --traffic "pcap:$data/../../../captures/lan-small.pcap" >pcap-check.txt
+    python3 - check.json sw.json sw100.json sw.csv pcap-check.txt <<'EOF'
+import csv, json, sys
+check, run, run100 = (json.load(open(p)) for p in sys.argv[1:4])
+assert check == run["network"], "check --format json is not run's network object"
+dom = check["domains"][0]
+assert dom["within"] is False and dom["from_bridge"] == "switch", dom
+assert run["late_collisions"] > 0, "5000 m links: late collisions"
+s = run["scenario"]
+assert (s["topology"], s["duplex"], s["length_m"]) == ("switch", "half", 5000), s
+s = run100["scenario"]
+assert (s["topology"], s["length_m"]) == ("switch", 100), s
+row = next(csv.DictReader(open(sys.argv[4])))
+assert (row["topology"], row["duplex"], float(row["length_m"])) == ("switch", "half", 100), row
+first = open(sys.argv[5]).readline()
+assert "4 stations (one per source address of " in first, first
+EOF
+}
+check switch_records_what_ran switch_records
+
 echo "cli runs: $pass passed, $fail failed"
 ((fail == 0))

@@ -52,6 +52,8 @@ def run_args(row):
     for col, opt in OPTIONS.items():
         if col not in row:  # duplex: only when some point is a switch
             continue
+        if row[col] == "":  # not given: a switch's probe_m
+            continue
         if opt == "stations" and groups:
             continue
         # Options that `run` refuses as conflicting with the traffic kind.

@@ -39,6 +39,15 @@ engine *scn_run(const scenario *sc, results *r);
  * there is none). */
 const bridge_port_result *scn_port(const results *r, const char *bridge, const char *seg);
 
+/* |a - b| <= tol, or the values printed (fabs: math.h; fail_msg: cmocka.h). */
+#undef assert_double_equal
+#define assert_double_equal(a, b, tol)                                                    \
+    do {                                                                                  \
+        double a_ = (a), b_ = (b);                                                        \
+        if (!(fabs(a_ - b_) <= (tol)))                                                    \
+            fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
+    } while (0)
+
 /* Propagation over `metres` at `velocity` (a fraction of c), in ps,
  * rounded to the nearest. */
 int64_t scn_cable_ps(double metres, double velocity);

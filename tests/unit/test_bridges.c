@@ -29,14 +29,6 @@
 #include <jansson.h>
 
 
-/* |a - b| <= tol, or the values printed. */
-#define assert_double_equal(a, b, tol)                                                    \
-    do {                                                                                  \
-        double a_ = (a), b_ = (b);                                                        \
-        if (!(fabs(a_ - b_) <= (tol)))                                                    \
-            fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
-    } while (0)
-
 /* Two departments (hubs) and a server behind a full-duplex link. */
 static const char *TWO =
     "phy = 10baset\n"          /* 1 */

@@ -18,22 +18,16 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "engine.h"
 #include "netreport.h"
 #include "network.h"
 #include "scenario.h"
 #include "scenario_text.h"
+#include "sweep.h"
 
 
-/* |a - b| <= tol, or the values printed. */
-#undef assert_double_equal
-#define assert_double_equal(a, b, tol)                                                    \
-    do {                                                                                  \
-        double a_ = (a), b_ = (b);                                                        \
-        if (!(fabs(a_ - b_) <= (tol)))                                                    \
-            fail_msg("%s = %.12g, expected %.12g (+/- %g)", #a, a_, b_, (double)(tol));   \
-    } while (0)
 
 /* ---- the model: keys, defaults, refusals ---- */
 
@@ -159,6 +153,46 @@ static void test_budget_per_domain(void **state)
     assert_non_null(strstr(buf, "segment           slow: coax, 500 m, 0.77c, probe at 0 m, 2 "
                                 "stations, 10base5 at 10 Mb/s\n"));
     free(buf);
+    scenario_free(&sc);
+}
+
+/* The sweep's budget columns are the worst domain judged at its own rate,
+ * the very figures of run's JSON for that domain: a 10BASE-T hub bridged
+ * to a 100BASE-TX hub, drops of 100 m. The 100 Mb/s domain is the worse:
+ * Table 29-3's 2 x 100 m x 1.112 + 2 x 50 (DTEs) + 92 (Class II) =
+ * 414.40 bit times; the model's 2 x (200 m at 0.585c + 46 bits) = 320.08
+ * bit times. (Judged at the first domain's 10 Mb/s, the sweep showed the
+ * 10BASE-T hub's 202.85 and a round trip of 114.81.) */
+static void test_sweep_budget_mixed_rates(void **state)
+{
+    (void)state;
+    scenario sc;
+    scn_load_ok(&sc, "phy = 10baset\n"
+                 "[segment slow]\ntype = hub\nlength = 100\n"
+                 "[segment fast]\ntype = hub\nphy = 100basetx\nlength = 100\n"
+                 "[bridge b]\nports = slow, fast\n"
+                 "[group a]\nstations = 2\nsegment = slow\n"
+                 "[group c]\nstations = 2\nsegment = fast\n");
+    double v[8];
+    char verdict[600];
+    assert_int_equal(sweep_budget_count(), 4);
+    sweep_budget_values(&sc, v, verdict, sizeof verdict);
+    assert_string_equal(sweep_budget_name(0), "pdv_bits");
+    assert_double_equal(v[0], 2 * 100 * 1.112 + 2 * 50 + 92, 1e-9);
+    assert_string_equal(sweep_budget_name(1), "pdv_limit_bits");
+    assert_double_equal(v[1], 512, 0);
+    assert_true(isnan(v[2])); /* no path variability at 100 Mb/s */
+    assert_string_equal(sweep_budget_name(3), "model_round_trip_bits");
+    assert_double_equal(v[3], 2 * (200 / (0.585 * 299792458.0) * 1e8 + 46), 1e-6);
+    assert_string_equal(verdict, "within");
+    /* the same as run's JSON says of domain fast */
+    json_t *net = netreport_json(&sc);
+    assert_non_null(net);
+    json_t *fast = json_array_get(json_object_get(net, "domains"), 1);
+    assert_string_equal(json_string_value(json_object_get(fast, "name")), "fast");
+    assert_true(json_real_value(json_object_get(fast, "pdv_bits")) == v[0]);
+    assert_true(json_real_value(json_object_get(fast, "model_round_trip_bits")) == v[3]);
+    json_decref(net);
     scenario_free(&sc);
 }
 
@@ -339,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_segment_phy),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_budget_per_domain),
+        cmocka_unit_test(test_sweep_budget_mixed_rates),
         cmocka_unit_test(test_store_and_forward_across_rates),
         cmocka_unit_test(test_queue_at_slow_port),
         cmocka_unit_test(test_backoff_in_own_slots),
