@@ -1280,14 +1280,12 @@ double network_round_trip_ps(const scenario *sc)
     network view = {0};
     double worst = 0; /* picoseconds: the domains' rates may differ */
     for (uint32_t d = 0; d < sc->net.n_domains; d++) {
-        if (network_domain_view(&sc->net, d, &view, NULL) != 0) {
+        net_budget b;
+        if (network_domain_budget(&sc->net, d, &view, NULL, &b) == NULL) {
             worst = 0;
             break;
         }
-        net_budget b;
-        uint64_t rate = network_domain_rate(&sc->net, d);
-        net_budget_compute(&view, rate, &b);
-        double ps = b.model_round_trip_bits * 1e12 / (double)rate;
+        double ps = b.model_round_trip_bits * 1e12 / (double)network_domain_rate(&sc->net, d);
         if (ps > worst)
             worst = ps;
     }

@@ -13,7 +13,8 @@
  * Returns 0, or -1 with "FILE:LINE: [segment NAME] reason" (or
  * "group NAME: reason") in err. */
 int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t warnlen);
-/* Appends warning line `text` to warn (lines apart by '\n'), whole:
+/* Appends warning line `text` to warn (lines apart by '\n'), whole
+ * (here, below scenario.c, for both files' warnings):
  * never a line cut short, and when the buffer cannot take it, the line
  * "more warnings than fit here: the rest are left out" instead (room for
  * it is always kept), so that no warning is dropped unsaid. */
