@@ -450,15 +450,9 @@ static void test_full_duplex_rate(void **state)
 {
     (void)state;
     scenario sc;
-    char e_[512], w[512];
-    scenario_defaults(&sc);
-    const char *kv[][2] = {{"phy", "10baset"},     {"topology", "switch"}, {"duplex", "full"},
-                           {"stations", "2"},      {"frame-size", "1518"}, {"dest", "server:2"},
-                           {"warmup", "10ms"},     {"duration", "1s"}};
-    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
-        assert_int_equal(scenario_set(&sc, kv[i][0], kv[i][1], e_, sizeof e_), 0);
-    if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
-        fail_msg("%s", e_);
+    scn_load_ok(&sc, "phy = 10baset\ntopology = switch\nduplex = full\n"
+                 "stations = 2\nframe-size = 1518\ndest = server:2\n"
+                 "warmup = 10ms\nduration = 1s\n");
     results r;
     engine *e = scn_run(&sc, &r);
     /* station 2 (the server) sends to a random other station: station 1 */
@@ -482,14 +476,8 @@ static void test_flood_while_records_grow(void **state)
 {
     (void)state;
     scenario sc;
-    char e_[512], w[512];
-    scenario_defaults(&sc);
-    const char *kv[][2] = {{"phy", "10baset"}, {"topology", "switch"}, {"duplex", "full"},
-                           {"stations", "16"}, {"duration", "200ms"}};
-    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
-        assert_int_equal(scenario_set(&sc, kv[i][0], kv[i][1], e_, sizeof e_), 0);
-    if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
-        fail_msg("%s", e_);
+    scn_load_ok(&sc, "phy = 10baset\ntopology = switch\nduplex = full\n"
+                 "stations = 16\nduration = 200ms\n");
     results r;
     engine *e = scn_run(&sc, &r);
     assert_int_equal(r.collisions, 0);
@@ -559,14 +547,8 @@ static void test_half_duplex_port_collides(void **state)
 {
     (void)state;
     scenario sc;
-    char e_[512], w[512];
-    scenario_defaults(&sc);
-    const char *kv[][2] = {{"phy", "10baset"}, {"topology", "switch"}, {"duplex", "half"},
-                           {"stations", "4"},  {"frame-size", "512"},  {"duration", "100ms"}};
-    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
-        assert_int_equal(scenario_set(&sc, kv[i][0], kv[i][1], e_, sizeof e_), 0);
-    if (scenario_finish(&sc, e_, sizeof e_, w, sizeof w) != 0)
-        fail_msg("%s", e_);
+    scn_load_ok(&sc, "phy = 10baset\ntopology = switch\nduplex = half\n"
+                 "stations = 4\nframe-size = 512\nduration = 100ms\n");
     results r;
     engine *e = scn_run(&sc, &r);
     assert_int_equal(r.n_domains, 4);
