@@ -1,17 +1,21 @@
 /* repeater.c - the repeater of 802.3 Clause 9 and Clause 27; see
  * repeater.h.
  *
- * After the inputs of an instant have changed, the repeater decides once:
+ * After the inputs of an instant have changed, the repeater decides once
+ * (the states of Clause 9's repeater state diagram, 9.6, and Clause 27's,
+ * 27.3.2):
  *   - idle, and one port active with one signal: repeat it to every other
- *     port (Clause 9.5.1, 27.3.1.1; the states SEND PREAMBLE PATTERN and
- *     REPEAT of 9.6 / 27.3.2);
- *   - a collision (two ports active, or two signals on one port, which
- *     the port's transceiver sees as a collision on its segment): jam
- *     every port, the active ones included (9.5.6, 27.3.1.4);
- *   - jamming, and one port left active (with one signal or more: the
- *     other repeaters' jam there is the collision being handled, not a new
- *     one): jam every port but that one until it falls silent (Clause 9's
- *     ONE PORT LEFT);
+ *     port (9.5.1, 27.3.1.1);
+ *   - two ports active: TRANSMIT COLLISION, jam every port, the active
+ *     ones included (9.5.6, 27.3.1.4);
+ *   - one port active with two signals (the port's transceiver sees a
+ *     collision on its segment), the repeater idle or repeating: RECEIVE
+ *     COLLISION, jam every other port until that one falls silent; its
+ *     own segment carries the collision already;
+ *   - jamming every port, and one port left active (with one signal or
+ *     more: the other repeaters' jam there is the collision being
+ *     handled, not a new one): ONE PORT LEFT, jam every port but that one
+ *     until it falls silent;
  *   - nothing active: stop, every output lasting at least 96 bit times
  *     (a shorter fragment is extended: 9.5.5, 27.3.1.3).
  * What it decides at t happens at its ports at t + its delay.
@@ -210,22 +214,20 @@ void rep_decide(segnet *n, uint32_t ri, sim_time t, bool starts)
             multi |= p->n_in > 1; /* two signals on its segment */
         }
     }
-    /* While it jams, two signals on the one port still active are no new
-     * collision: they are the jam of the other repeaters on that segment
-     * (each jams every port), or a collision the segment's own stations
-     * see. Counting them would keep three repeaters on one segment
-     * jamming each other for good; so only two active ports keep it
-     * jamming every port. */
-    bool collision = active > 1 || (multi && r->state != R_JAM);
     uint32_t end = r->first_port + r->n_ports;
-    if (collision) {
-        if (r->state != R_JAM) {
+    if (active > 1) {
+        /* TRANSMIT COLLISION (activity on two ports at once): jam every
+         * port. Counted when entered from any state but ONE PORT LEFT
+         * (aTransmitCollisions, 30.4.3.1). */
+        if (r->state == R_IDLE || r->state == R_REPEAT) {
             r->transmit_collisions++;
             for (uint32_t pi = r->first_port; pi < end; pi++) {
                 n->port[pi].left_at = -1;
                 decide_port(n, r, pi, ACT_JAM, NONE, false, t);
             }
         } else if (r->src != NONE) { /* another port is active again: jam the one left too */
+            if (r->state == R_RX_COL)
+                r->transmit_collisions++;
             n->port[r->src].left_at = -1;
             decide_port(n, r, r->src, ACT_JAM, NONE, false, t);
         }
@@ -234,6 +236,27 @@ void rep_decide(segnet *n, uint32_t ri, sim_time t, bool starts)
         for (uint32_t pi = r->first_port; pi < end; pi++)
             if (n->port[pi].n_in)
                 n->port[pi].collisions++;
+        return;
+    }
+    if (multi && (r->state == R_IDLE || r->state == R_REPEAT)) {
+        /* RECEIVE COLLISION: two signals on the one active port, a
+         * collision its segment already carries. Jam every OTHER port,
+         * until that port falls silent (or another port becomes active:
+         * TRANSMIT COLLISION). Jamming it back would only make its
+         * collision last longer, and a hub's uplink would answer every
+         * collision of the hub's own stations so. While it jams, two
+         * signals on the port active are no new collision either (in
+         * ONE PORT LEFT, the jam of the other repeaters on that segment,
+         * or a collision of its own stations). */
+        for (uint32_t pi = r->first_port; pi < end; pi++) {
+            if (pi == one)
+                continue;
+            n->port[pi].left_at = -1;
+            decide_port(n, r, pi, ACT_JAM, NONE, false, t);
+        }
+        r->state = R_RX_COL;
+        r->src = one;
+        n->port[one].collisions++;
         return;
     }
     switch (r->state) {
@@ -259,13 +282,14 @@ void rep_decide(segnet *n, uint32_t ri, sim_time t, bool starts)
         }
         break;
     case R_JAM:
+    case R_RX_COL:
         if (active == 0) {
             for (uint32_t pi = r->first_port; pi < end; pi++)
                 if (pi != r->src)
                     decide_port(n, r, pi, ACT_END, NONE, false, t);
             r->state = R_IDLE;
             r->src = NONE;
-        } else if (r->src == NONE) { /* one port left: stop jamming it */
+        } else if (r->src == NONE) { /* ONE PORT LEFT: stop jamming it */
             r->src = one;
             n->port[one].left_at = t;
             decide_port(n, r, one, ACT_END, NONE, false, t);

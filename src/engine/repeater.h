@@ -11,7 +11,9 @@
  * the decision out at each port (rep_output) as a relay of its own on that
  * port's tap (mac_relay_begin / _jam / _end): repeat the one active input
  * to every other port (9.5.1, 27.3.1.1), jam on a collision (9.5.6,
- * 27.3.1.4), extend a fragment to 96 bits (9.5.5, 27.3.1.3). So carrier
+ * 27.3.1.4: every port when two ports are active, every other port when
+ * one port receives a collision), extend a fragment to 96 bits (9.5.5,
+ * 27.3.1.3). So carrier
  * sense, collision detection and every MAC rule work unchanged on each
  * segment. The repeater's counters are Clause 30's (30.4.3, 30.4.6).
  */

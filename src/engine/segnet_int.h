@@ -34,7 +34,10 @@ enum { EV_IN_START = SEGNET_EV_FIRST, EV_IN_END, EV_DECIDE, EV_OUT, EV_VERDICT, 
 enum { PH_IN_END = 0, PH_DECIDE_END = 1, PH_IN_START = 11, PH_DECIDE_START = 12 };
 enum { OUT_NONE, OUT_FRAME, OUT_JAM };          /* what a port sends */
 enum { ACT_FRAME, ACT_JAM, ACT_END };           /* what a decision asks of a port */
-enum { R_IDLE, R_REPEAT, R_JAM };               /* the repeater */
+/* the repeater: idle, repeating, jamming every port (TRANSMIT COLLISION,
+ * or every port but src: ONE PORT LEFT), jamming every port but src
+ * (RECEIVE COLLISION on src) */
+enum { R_IDLE, R_REPEAT, R_JAM, R_RX_COL };
 enum { RELAY_NONE, RELAY_ON, RELAY_WHOLE, RELAY_CUT }; /* a frame's relay onto a segment */
 
 typedef struct carried {
@@ -85,7 +88,8 @@ typedef struct rep_run {
     sim_time delay_ps;
     sim_time min_out_ps;  /* MIN_OUTPUT_BITS at its segments' rate */
     uint8_t state;        /* R_* */
-    uint32_t src;         /* R_REPEAT: the port repeated; R_JAM: the one port left, or NONE */
+    uint32_t src;         /* R_REPEAT: the port repeated; R_JAM: the one port left, or NONE;
+                             R_RX_COL: the port receiving the collision */
     uint32_t key;         /* R_REPEAT: what it repeats */
     sim_time decide_at[2];/* a decision queued at this instant: on ends, on starts
                              (-1: none) */
