@@ -63,6 +63,7 @@ struct collision_events {
     uint32_t *scratch;   /* room for every component: those to judge an end against */
     sim_time next_drop;  /* no kept transmission can be dropped before this */
     uint64_t complete;   /* components of two or more, complete */
+    collision_listener listener; /* .linked NULL: none */
 };
 
 static int cmp_time(const void *a, const void *b)
@@ -270,6 +271,8 @@ static void drop_passed(collision_events *c, sim_time now)
             k->head = x->next;
         if (x->next != NONE)
             c->pool[x->next].prev = x->prev;
+        if (c->listener.dropped)
+            c->listener.dropped(c->listener.ctx, x->station, x->start);
         if (--k->ended == 0)
             ended_remove(c, x->comp);
         if (--k->open == 0) {
@@ -361,11 +364,19 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
             if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
                 merge(c, k, x->comp);
+                if (c->listener.linked)
+                    c->listener.linked(c->listener.ctx, x->station, x->start,
+                                       c->pool[y].station, c->pool[y].start);
                 break;
             }
     }
     if (c->comps[x->comp].ended++ == 0)
         ended_add(c, x->comp);
+}
+
+void collision_events_listen(collision_events *c, const collision_listener *l)
+{
+    c->listener = l ? *l : (collision_listener){0};
 }
 
 uint64_t collision_events_count(collision_events *c, sim_time now)

@@ -34,10 +34,13 @@ void rep_port_signal(segnet *n, seg_run *g, uint32_t tap, bool begin, sim_time n
     port_run *p = &n->port[g->port_of[tap - g->n_st]];
     uint32_t key = begin ? (p->out == OUT_FRAME ? p->key : NONE) : p->end_key;
     bool whole = p->out_whole;
-    if (!begin)
+    if (!begin) {
         p->end_key = NONE; /* its reference goes to the ends pushed below */
-    else
+    } else {
         key_ref(n, key);   /* balanced by the release below */
+        if (n->dev)
+            p->out_node = domain_events_tx(n->dev, g->index, tap, now, false);
+    }
     if (!begin && whole && key != NONE && g->n_taps > g->rp_end) {
         g->bits_whole += 8ull * rec(n, key)->f.bytes;
         bport_hear(n, g, tap, key, UINT64_MAX, now);
@@ -49,11 +52,13 @@ void rep_port_signal(segnet *n, seg_run *g, uint32_t tap, bool begin, sim_time n
 /* ---- a port's output ---------------------------------------------------- */
 
 /* An output event's argument: the frame (its reference travels with the
- * event), an extended end's stamp (24 bits), whole, the action. */
+ * event), an extended end's stamp (24 bits), the episode's slot (5 bits),
+ * whole, the action. */
 #define GEN_NONE 0xffffffu
-static uint64_t out_arg(uint32_t key, uint32_t gen, bool whole, int act)
+static uint64_t out_arg(uint32_t key, uint32_t gen, uint32_t slot, bool whole, int act)
 {
-    return (uint64_t)key << 32 | (uint64_t)gen << 8 | (uint64_t)whole << 2 | (uint64_t)act;
+    return (uint64_t)key << 32 | (uint64_t)gen << 8 | (uint64_t)slot << 3 | (uint64_t)whole << 2 |
+           (uint64_t)act;
 }
 
 static void bump(port_run *p)
@@ -120,7 +125,7 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
         }
         n->rep[p->rep].fragments_extended++;
         push(n, p->out_begin + min_out_ps, EV_OUT, PH_DECIDE_END, (uint32_t)(p - n->port),
-             out_arg(NONE, p->end_gen, false, ACT_END));
+             out_arg(NONE, p->end_gen, 0, false, ACT_END));
         return;
     }
     p->out_whole = whole && p->out == OUT_FRAME && !p->cut && p->key != NONE;
@@ -142,8 +147,10 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
 
 /* Carries out at u what the repeater decided for port p. `gen`: for an
  * end, the stamp of an extended end (GEN_NONE: a decision's own). */
+static void episode_output(segnet *n, rep_run *r, const port_run *p, uint32_t slot, bool queued);
+
 static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uint32_t gen,
-                  sim_time u)
+                  uint32_t slot, bool queued, sim_time u)
 {
     rep_run *r = &n->rep[p->rep];
     switch (act) {
@@ -182,20 +189,77 @@ static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uin
         out_end(n, p, whole, u);
         break;
     }
+    if (n->dev && act != ACT_END)
+        episode_output(n, r, p, slot, queued);
 }
 
 /* A decision taken at t for port p: at once when the repeater has no
  * delay of its own (a hub's uplink), else its delay later. */
-static inline void decide_port(segnet *n, const rep_run *r, uint32_t pi, int act, uint32_t key,
+static inline void decide_port(segnet *n, rep_run *r, uint32_t pi, int act, uint32_t key,
                                bool whole, sim_time t)
 {
     if (r->delay_ps == 0) {
-        apply(n, &n->port[pi], act, key, whole, GEN_NONE, t);
+        apply(n, &n->port[pi], act, key, whole, GEN_NONE, r->ep_cur, false, t);
         return;
     }
+    if (n->dev && act != ACT_END)
+        r->ep[r->ep_cur].pending++;
     key_ref(n, key);
     push(n, t + r->delay_ps, EV_OUT, act == ACT_END ? PH_DECIDE_END : PH_DECIDE_START, pi,
-         out_arg(key, GEN_NONE, whole, act));
+         out_arg(key, GEN_NONE, r->ep_cur, whole, act));
+}
+
+/* ---- the repeater's episodes (domain_events.h) ---------------------------- */
+
+/* The inputs of a decision with some port active: the current episode's
+ * (one opened, the repeater leaving idle), all overlapping at it. */
+static void episode_inputs(segnet *n, rep_run *r)
+{
+    struct rep_episode *e = &r->ep[r->ep_cur];
+    if (e->node == NONE || e->idle) {
+        r->ep_cur = (r->ep_cur + 1) % REP_EPISODES;
+        e = &r->ep[r->ep_cur];
+        domain_events_close(n->dev, e->node); /* (never: see REP_EPISODES) */
+        e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
+        e->pending = 0;
+        e->idle = false;
+        if (e->node == NONE)
+            *n->no_memory = true;
+    }
+    for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
+        for (uint32_t k = 0; k < n->port[pi].n_in; k++)
+            domain_events_link(n->dev, n->port[pi].in[k].node, e->node);
+}
+
+static void episode_close_if_done(segnet *n, struct rep_episode *e)
+{
+    if (e->idle && e->pending == 0 && e->node != NONE) {
+        domain_events_close(n->dev, e->node);
+        e->node = NONE;
+    }
+}
+
+/* A decision with nothing active: the episode is over once its outputs
+ * have begun. */
+static void episode_idle(segnet *n, rep_run *r)
+{
+    struct rep_episode *e = &r->ep[r->ep_cur];
+    if (e->node != NONE && !e->idle) {
+        e->idle = true;
+        episode_close_if_done(n, e);
+    }
+}
+
+/* An output the episode in `slot` decided (begun, or carried on by a port
+ * already sending) belongs to it. */
+static void episode_output(segnet *n, rep_run *r, const port_run *p, uint32_t slot, bool queued)
+{
+    struct rep_episode *e = &r->ep[slot];
+    if (p->out != OUT_NONE)
+        domain_events_link(n->dev, p->out_node, e->node);
+    if (queued)
+        e->pending--;
+    episode_close_if_done(n, e);
 }
 
 /* ---- the repeater ------------------------------------------------------- */
@@ -214,6 +278,8 @@ void rep_decide(segnet *n, uint32_t ri, sim_time t, bool starts)
             multi |= p->n_in > 1; /* two signals on its segment */
         }
     }
+    if (n->dev && active)
+        episode_inputs(n, r);
     uint32_t end = r->first_port + r->n_ports;
     if (active > 1) {
         /* TRANSMIT COLLISION (activity on two ports at once): jam every
@@ -296,6 +362,8 @@ void rep_decide(segnet *n, uint32_t ri, sim_time t, bool starts)
         }
         break;
     }
+    if (n->dev && active == 0)
+        episode_idle(n, r);
 }
 
 /* Queues the repeater's decision at t after the inputs of this phase
@@ -328,7 +396,13 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
             p->in = in;
             p->cap_in = cap;
         }
-        p->in[p->n_in++] = (in_sig){tap, key}; /* the event's reference moves here */
+        /* its transmission began at the tap the cable's delay ago */
+        const seg_run *g = &n->seg[p->seg];
+        uint32_t node = n->dev ? domain_events_tx(n->dev, p->seg, tap,
+                                                  ev->time - medium_delay(g->med, tap, p->tap),
+                                                  tap < g->n_st || tap >= g->rp_end)
+                               : NONE;
+        p->in[p->n_in++] = (in_sig){tap, key, node}; /* the event's reference moves here */
     } else {
         uint32_t i = 0;
         while (i < p->n_in && p->in[i].tap != tap)
@@ -351,7 +425,8 @@ void rep_output(segnet *n, const sim_event *ev)
     int act = (int)(ev->arg & 3);
     bool whole = (ev->arg >> 2) & 1;
     uint32_t gen = (uint32_t)(ev->arg >> 8) & GEN_NONE;
-    apply(n, &n->port[ev->target], act, key, whole, gen, ev->time);
+    uint32_t slot = (uint32_t)(ev->arg >> 3) & (REP_EPISODES - 1);
+    apply(n, &n->port[ev->target], act, key, whole, gen, slot, true, ev->time);
     key_release(n, key);
 }
 

@@ -74,6 +74,30 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
         rep_hear(n, g, tap, key, begin, whole, now);
 }
 
+/* The segment trackers' links and drops, for the collision events of a
+ * domain of several segments (domain_events.h). A station's or a bridge
+ * port's transmission counts towards a collision; a relay does not. */
+static uint32_t tx_node(seg_run *g, uint32_t tap, sim_time start)
+{
+    uint32_t k = domain_events_tx(g->net->dev, g->index, tap, start,
+                                  tap < g->n_st || tap >= g->rp_end);
+    if (k == NONE)
+        *g->net->no_memory = true;
+    return k;
+}
+
+static void on_linked(void *ctx, uint32_t a, sim_time sa, uint32_t b, sim_time sb)
+{
+    seg_run *g = ctx;
+    domain_events_link(g->net->dev, tx_node(g, a, sa), tx_node(g, b, sb));
+}
+
+static void on_dropped(void *ctx, uint32_t tap, sim_time start)
+{
+    seg_run *g = ctx;
+    domain_events_dropped(g->net->dev, g->index, tap, start);
+}
+
 mac *const *segnet_macs_by_segment(const segnet *n)
 {
     return n->macs;
@@ -167,11 +191,13 @@ int segnet_create(const scenario *sc, segnet **out)
                               .delay_ps = (sim_time)nr->delay_bits * bit_ps,
                               .min_out_ps = MIN_OUTPUT_BITS * bit_ps, .src = NONE,
                               .decide_at = {-1, -1}};
+        for (uint32_t k = 0; k < REP_EPISODES; k++)
+            n->rep[r].ep[k].node = NONE;
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
             uint32_t s = nr->ports[k].segment;
             n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
                                      .key = NONE, .last_key = NONE, .end_key = NONE,
-                                     .left_at = -1};
+                                     .left_at = -1, .out_node = NONE};
         }
     }
     for (uint32_t s = 0; s < n->n_seg; s++)
@@ -257,6 +283,23 @@ int segnet_create(const scenario *sc, segnet **out)
     for (uint32_t r = 0; r < n->n_rep; r++) {
         n->rep_res[r].name = net->repeaters[r].name;
         n->rep_res[r].ports = net->repeaters[r].n_ports;
+    }
+    n->dom_now = calloc(n->n_dom, sizeof *n->dom_now);
+    if (!n->dom_now)
+        return -1;
+    if (n->n_rep > 0) { /* domains of several segments count their own collisions */
+        uint32_t *taps = malloc(n->n_seg * sizeof *taps), *dom = malloc(n->n_seg * sizeof *dom);
+        int rc = taps && dom ? 0 : -1;
+        for (uint32_t s = 0; rc == 0 && s < n->n_seg; s++) {
+            taps[s] = n->seg[s].n_taps;
+            dom[s] = n->seg[s].domain;
+        }
+        if (rc == 0)
+            rc = domain_events_create(n->n_seg, taps, dom, n->n_dom, &n->dev);
+        free(taps);
+        free(dom);
+        if (rc != 0)
+            return -1;
     }
     /* An upper bound of the longest path: every segment crossed end to
      * end, and every repeater (a bound is all engine_judge_ps needs). */
@@ -423,6 +466,10 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
         }
         int rc = mac_create(&mc, &g->mac);
         n->macs[s] = g->mac;
+        if (rc == 0 && n->dev && !g->fd && n->dom_res[g->domain].segments > 1) {
+            collision_listener l = {.linked = on_linked, .dropped = on_dropped, .ctx = g};
+            mac_collision_listen(g->mac, &l);
+        }
         free(class_of);
         free(own);
         if (rc != 0) {
@@ -468,6 +515,8 @@ void segnet_destroy(segnet *n)
     free(n->dist);
     free(n->dom_res);
     free(n->dom_col_at);
+    free(n->dom_now);
+    domain_events_destroy(n->dev);
     free(n->br_res);
     free(n->bp_res);
     backoff_policy_destroy(n->port_policy);
@@ -584,12 +633,27 @@ size_t segnet_signal_count(const segnet *n)
     return c;
 }
 
+/* Each domain's collision events complete before now, into n->dom_now: a
+ * domain of several segments counts its own, one collision once however
+ * many segments it reached (domain_events.h); a domain of one segment is
+ * its segment's; full duplex, none. */
+static void domain_collisions(segnet *n, sim_time now)
+{
+    memset(n->dom_now, 0, n->n_dom * sizeof *n->dom_now);
+    for (uint32_t s = 0; s < n->n_seg; s++) /* (every segment's drops first) */
+        if (!n->seg[s].fd) /* full duplex: two directions overlap, never collide */
+            n->dom_now[n->seg[s].domain] += mac_collision_events(n->seg[s].mac, now);
+    for (uint32_t d = 0; n->dev && d < n->n_dom; d++)
+        if (n->dom_res[d].segments > 1)
+            n->dom_now[d] = domain_events_count(n->dev, d);
+}
+
 uint64_t segnet_collision_events(segnet *n, sim_time now)
 {
+    domain_collisions(n, now);
     uint64_t c = 0;
-    for (uint32_t s = 0; s < n->n_seg; s++)
-        if (!n->seg[s].fd) /* full duplex: two directions overlap, never collide */
-            c += mac_collision_events(n->seg[s].mac, now);
+    for (uint32_t d = 0; d < n->n_dom; d++)
+        c += n->dom_now[d];
     return c;
 }
 
@@ -597,16 +661,17 @@ uint64_t segnet_collision_events(segnet *n, sim_time now)
 static void domain_results(segnet *n, sim_time now)
 {
     double window = (double)(now - n->sc->warmup) / 1e12;
+    domain_collisions(n, now);
     for (uint32_t d = 0; d < n->n_dom; d++) {
         domain_result *x = &n->dom_res[d];
-        x->frames_sent = x->collisions = 0;
+        x->frames_sent = 0;
+        x->collisions = n->marked ? n->dom_now[d] - n->dom_col_at[d] : 0;
         uint64_t bits = 0, rate = 0;
         for (uint32_t s = 0; s < n->n_seg; s++) {
             if (n->seg[s].domain != d)
                 continue;
             rate = n->seg[s].phy->rate_bps; /* the domain's own (one rate, network.c) */
             x->frames_sent += n->seg_res[s].frames_sent;
-            x->collisions += n->seg_res[s].collisions;
             bits += n->seg[s].bits_whole - n->seg[s].bits_whole_at;
         }
         double cap = (double)rate * window * (x->full_duplex ? 2 : 1);
@@ -623,6 +688,8 @@ void segnet_mark(segnet *n, sim_time now)
         g->collisions_at = g->fd ? 0 : mac_collision_events(g->mac, now);
         g->bits_whole_at = g->bits_whole;
     }
+    domain_collisions(n, now);
+    memcpy(n->dom_col_at, n->dom_now, n->n_dom * sizeof *n->dom_col_at);
     bport_mark(n);
     for (uint32_t r = 0; r < n->n_rep; r++)
         rep_counts(n, r, &n->rep_mark[5 * (size_t)r]);
@@ -682,5 +749,7 @@ size_t segnet_bytes(const segnet *n)
         b += medium_bytes(g->med) + (g->mac ? mac_bytes(g->mac) : 0) +
              g->n_taps * 3 * sizeof(uint32_t) + n->n_all * sizeof(uint32_t);
     }
+    if (n->dev)
+        b += domain_events_bytes(n->dev);
     return b;
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "bridge.h"
+#include "domain_events.h"
 #include "segments.h"
 
 #define NONE UINT32_MAX
@@ -39,6 +40,10 @@ enum { ACT_FRAME, ACT_JAM, ACT_END };           /* what a decision asks of a por
  * (RECEIVE COLLISION on src) */
 enum { R_IDLE, R_REPEAT, R_JAM, R_RX_COL };
 enum { RELAY_NONE, RELAY_ON, RELAY_WHOLE, RELAY_CUT }; /* a frame's relay onto a segment */
+/* A repeater's episodes whose outputs may be on their way at once (an
+ * output event carries 5 bits of slot; an episode lasts longer than the
+ * repeater's delay, so two would do). */
+#define REP_EPISODES 32
 
 typedef struct carried {
     frame f;
@@ -61,6 +66,7 @@ typedef struct carried {
 
 typedef struct in_sig {
     uint32_t tap, key;
+    uint32_t node;        /* its transmission's node in the domain's events */
 } in_sig;
 
 typedef struct port_run {
@@ -81,6 +87,7 @@ typedef struct port_run {
     uint64_t readable, collisions;
     sim_time left_at;     /* when the repeater last left it alone active
                              (one port left), -1: a jam decided since */
+    uint32_t out_node;    /* its output's node in the domain's events */
 } port_run;
 
 typedef struct rep_run {
@@ -94,6 +101,15 @@ typedef struct rep_run {
     sim_time decide_at[2];/* a decision queued at this instant: on ends, on starts
                              (-1: none) */
     uint64_t transmit_collisions, jams_sent, fragments_extended;
+    /* Its episodes (domain_events.h), a ring: the current one, and those
+     * over whose outputs are still on their way (an output event carries
+     * its episode's slot). */
+    struct rep_episode {
+        uint32_t node;    /* NONE: the slot is free */
+        uint32_t pending; /* output events still to come */
+        bool idle;        /* the repeater went idle since */
+    } ep[REP_EPISODES];
+    uint32_t ep_cur;
 } rep_run;
 
 typedef struct seg_run {
@@ -183,6 +199,8 @@ struct segnet {
     uint32_t br_kinds;         /* the TRACE_BRIDGE_* kinds some sink wants */
     port_copy pending;         /* the copy on_forward hands to a port's MAC */
     domain_result *dom_res;
+    domain_events *dev;        /* the collision domains' events (with repeaters), or NULL */
+    uint64_t *dom_now;         /* per domain: its collision events, as last counted */
     bridge_result *br_res;
     bridge_port_result *bp_res;
     uint64_t *dom_col_at;
