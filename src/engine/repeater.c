@@ -227,8 +227,13 @@ static void episode_inputs(segnet *n, rep_run *r)
             *n->no_memory = true;
     }
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
-        for (uint32_t k = 0; k < n->port[pi].n_in; k++)
-            domain_events_link(n->dev, n->port[pi].in[k].node, e->node);
+        for (uint32_t k = 0; k < n->port[pi].n_in; k++) {
+            in_sig *in = &n->port[pi].in[k];
+            if (in->ep != e->node) { /* once (the episode lasts while it is here) */
+                domain_events_link(n->dev, in->node, e->node);
+                in->ep = e->node;
+            }
+        }
 }
 
 static void episode_close_if_done(segnet *n, struct rep_episode *e)
@@ -402,7 +407,7 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
                                                   ev->time - medium_delay(g->med, tap, p->tap),
                                                   tap < g->n_st || tap >= g->rp_end)
                                : NONE;
-        p->in[p->n_in++] = (in_sig){tap, key, node}; /* the event's reference moves here */
+        p->in[p->n_in++] = (in_sig){tap, key, node, NONE}; /* the event's reference moves here */
     } else {
         uint32_t i = 0;
         while (i < p->n_in && p->in[i].tap != tap)
