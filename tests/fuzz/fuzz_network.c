@@ -562,9 +562,12 @@ static void check_results(const scenario *sc, const results *r, bool before_warm
         if (r->stations[i].segment != scenario_station_segment(sc, i) ||
             r->stations[i].segment >= r->n_segments)
             fail("station %u on segment %u", i, r->stations[i].segment);
-    if (sent != r->frames_ok || late != r->late_collisions || coll != r->collisions)
+    /* the run counts each collision domain's collisions once: one seen on
+     * several segments counts on each of them (stations/MODEL.md,
+     * "Collision events") */
+    if (sent != r->frames_ok || late != r->late_collisions || coll < r->collisions)
         fail("the segments' frames_sent %llu, late_collisions %llu, collisions %llu; the run's "
-             "%llu, %llu, %llu",
+             "%llu, %llu, %llu (at most the segments')",
              (unsigned long long)sent, (unsigned long long)late, (unsigned long long)coll,
              (unsigned long long)r->frames_ok, (unsigned long long)r->late_collisions,
              (unsigned long long)r->collisions);
