@@ -105,6 +105,15 @@ static void free_scenario(scenario *sc)
     mu_scenario_free(sc);
 }
 
+/* Coax segments a and b (0 and 1), joined by repeater r1 of 8 bit times
+ * at a's far end and b's start. */
+static void two_coax(scenario *sc, double a_m, double b_m)
+{
+    add_coax(sc, "a", a_m);
+    add_coax(sc, "b", b_m);
+    add_repeater(sc, "r1", 8, 2, 0u, a_m, 1u, 0.0);
+}
+
 static sim_time coax(double metres)
 {
     return mu_cable_ps(0.77, metres);
@@ -118,9 +127,7 @@ static void test_arrival_across_repeater(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 512);
-    add_coax(&sc, "a", 500);
-    add_coax(&sc, "b", 500);
-    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    two_coax(&sc, 500, 500);
     add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
     add_group(&sc, "right", 1, TRAFFIC_NONE, 1, (double[]){200});
     mu_run run;
@@ -188,9 +195,7 @@ static void test_collision_between_segments(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 512);
-    add_coax(&sc, "a", 500);
-    add_coax(&sc, "b", 500);
-    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    two_coax(&sc, 500, 500);
     add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
     add_group(&sc, "right", 1, TRAFFIC_BATCH, 1, (double[]){100});
     mu_run run;
@@ -228,9 +233,7 @@ static void test_one_collision_across_a_repeater(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 512);
-    add_coax(&sc, "a", 500);
-    add_coax(&sc, "b", 500);
-    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    two_coax(&sc, 500, 500);
     add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
     add_group(&sc, "right", 1, TRAFFIC_BATCH, 1, (double[]){100});
     sc.duration = 18 * 1000000LL;
@@ -337,9 +340,7 @@ static void test_fragment_extension(void **state)
     net_scenario(&sc, TRAFFIC_BATCH, 64);
     sc.phy.preamble_bits = 8;
     sc.phy.jam_bits = 8;
-    add_coax(&sc, "a", 100);
-    add_coax(&sc, "b", 100);
-    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    two_coax(&sc, 100, 100);
     add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 0});
     add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
     sc.duration = 20 * 1000000LL;
@@ -371,9 +372,7 @@ static void test_two_ends_at_one_instant(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    add_coax(&sc, "a", 100);
-    add_coax(&sc, "b", 100);
-    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    two_coax(&sc, 100, 100);
     add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
     add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
     sc.duration = 5 * 1000000000LL; /* 5 ms */
@@ -410,9 +409,7 @@ static void test_receive_collision_answered_elsewhere(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    add_coax(&sc, "a", 100);
-    add_coax(&sc, "b", 100);
-    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    two_coax(&sc, 100, 100);
     add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 50});
     add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
     sc.duration = 15 * 1000000LL; /* 15 us: the first collision only */
@@ -465,9 +462,7 @@ static void test_receive_then_transmit_collision(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    add_coax(&sc, "a", 100);
-    add_coax(&sc, "b", 500);
-    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    two_coax(&sc, 100, 500);
     add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
     /* b's station at 500 m starts at 0 too: its signal reaches the port
      * at coax(500), after the pair's collision (at 0) began the jam on b
