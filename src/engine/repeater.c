@@ -211,29 +211,31 @@ static inline void decide_port(segnet *n, rep_run *r, uint32_t pi, int act, uint
 
 /* ---- the repeater's episodes (domain_events.h) ---------------------------- */
 
-/* The inputs of a decision with some port active: the current episode's
- * (one opened, the repeater leaving idle), all overlapping at it. */
-static void episode_inputs(segnet *n, rep_run *r)
+/* The repeater's episode under way (not yet idle), or NULL. */
+static struct rep_episode *episode_open(rep_run *r)
 {
     struct rep_episode *e = &r->ep[r->ep_cur];
-    if (e->node == NONE || e->idle) {
-        r->ep_cur = (r->ep_cur + 1) % REP_EPISODES;
-        e = &r->ep[r->ep_cur];
-        domain_events_close(n->dev, e->node); /* (never: see REP_EPISODES) */
-        e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
-        e->pending = 0;
-        e->idle = false;
-        if (e->node == NONE)
-            *n->no_memory = true;
-    }
+    return e->node != NONE && !e->idle ? e : NULL;
+}
+
+/* A decision with some port active: the repeater leaving idle opens an
+ * episode, and every input present overlaps at it (an input that comes
+ * while one is under way joins it at once: rep_input). */
+static void episode_inputs(segnet *n, rep_run *r)
+{
+    if (episode_open(r))
+        return;
+    r->ep_cur = (r->ep_cur + 1) % REP_EPISODES;
+    struct rep_episode *e = &r->ep[r->ep_cur];
+    domain_events_close(n->dev, e->node); /* (never: see REP_EPISODES) */
+    e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
+    e->pending = 0;
+    e->idle = false;
+    if (e->node == NONE)
+        *n->no_memory = true;
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
-        for (uint32_t k = 0; k < n->port[pi].n_in; k++) {
-            in_sig *in = &n->port[pi].in[k];
-            if (in->ep != e->node) { /* once (the episode lasts while it is here) */
-                domain_events_link(n->dev, in->node, e->node);
-                in->ep = e->node;
-            }
-        }
+        for (uint32_t k = 0; k < n->port[pi].n_in; k++)
+            domain_events_link(n->dev, n->port[pi].in[k].node, e->node);
 }
 
 static void episode_close_if_done(segnet *n, struct rep_episode *e)
@@ -403,11 +405,16 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
         }
         /* its transmission began at the tap the cable's delay ago */
         const seg_run *g = &n->seg[p->seg];
-        uint32_t node = n->dev ? domain_events_tx(n->dev, p->seg, tap,
-                                                  ev->time - medium_delay(g->med, tap, p->tap),
-                                                  tap < g->n_st || tap >= g->rp_end)
-                               : NONE;
-        p->in[p->n_in++] = (in_sig){tap, key, node, NONE}; /* the event's reference moves here */
+        uint32_t node = NONE;
+        if (n->dev) {
+            node = domain_events_tx(n->dev, p->seg, tap,
+                                    ev->time - medium_delay(g->med, tap, p->tap),
+                                    tap < g->n_st || tap >= g->rp_end);
+            const struct rep_episode *e = episode_open(&n->rep[p->rep]);
+            if (e)
+                domain_events_link(n->dev, node, e->node);
+        }
+        p->in[p->n_in++] = (in_sig){tap, key, node}; /* the event's reference moves here */
     } else {
         uint32_t i = 0;
         while (i < p->n_in && p->in[i].tap != tap)

@@ -67,7 +67,6 @@ typedef struct carried {
 typedef struct in_sig {
     uint32_t tap, key;
     uint32_t node;        /* its transmission's node in the domain's events */
-    uint32_t ep;          /* the repeater's episode it is linked to, or NONE */
 } in_sig;
 
 typedef struct port_run {
