@@ -225,14 +225,26 @@ static void episode_inputs(segnet *n, rep_run *r)
 {
     if (episode_open(r))
         return;
-    r->ep_cur = (r->ep_cur + 1) % REP_EPISODES;
-    struct rep_episode *e = &r->ep[r->ep_cur];
-    domain_events_close(n->dev, e->node); /* (never: see REP_EPISODES) */
-    e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
-    e->pending = 0;
-    e->idle = false;
-    if (e->node == NONE)
-        *n->no_memory = true;
+    uint32_t slot = r->ep_cur; /* a free slot, the next one first */
+    for (uint32_t i = 1; i <= REP_EPISODES; i++)
+        if (r->ep[(r->ep_cur + i) % REP_EPISODES].node == NONE) {
+            slot = (r->ep_cur + i) % REP_EPISODES;
+            break;
+        }
+    r->ep_cur = slot;
+    struct rep_episode *e = &r->ep[slot];
+    if (e->node != NONE) {
+        /* Every slot's outputs still on their way (a repeater delay
+         * longer than REP_EPISODES episodes): the last one goes on, which
+         * can only join two events that should be two. */
+        e->idle = false;
+    } else {
+        e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
+        e->pending = 0;
+        e->idle = false;
+        if (e->node == NONE)
+            *n->no_memory = true;
+    }
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
         for (uint32_t k = 0; k < n->port[pi].n_in; k++)
             domain_events_link(n->dev, n->port[pi].in[k].node, e->node);

@@ -41,8 +41,9 @@ enum { ACT_FRAME, ACT_JAM, ACT_END };           /* what a decision asks of a por
 enum { R_IDLE, R_REPEAT, R_JAM, R_RX_COL };
 enum { RELAY_NONE, RELAY_ON, RELAY_WHOLE, RELAY_CUT }; /* a frame's relay onto a segment */
 /* A repeater's episodes whose outputs may be on their way at once (an
- * output event carries 5 bits of slot; an episode lasts longer than the
- * repeater's delay, so two would do). */
+ * output event carries 5 bits of slot; an episode lasts at least its
+ * shortest input, 96 bit times unless the preamble and jam are made
+ * shorter, so a few do at the default delays). */
 #define REP_EPISODES 32
 
 typedef struct carried {
