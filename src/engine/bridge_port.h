@@ -8,7 +8,7 @@
  * reaches it (bport_hear, then bport_rx: received if nothing overlapped
  * it there), hands it to the bridge's filtering database (bridge.c:
  * learn, filter, forward or flood, 7.7 and 7.8) and, after the last bit
- * and the bridge's latency (store and forward, 7.6), to the output ports'
+ * and the bridge's latency (store and forward: the Forwarding Process, 7.7), to the output ports'
  * MACs (bport_forward), whose queues (mac_forward) drop a copy when full.
  * A copy lost on the one path from a frame's sender to its destination is
  * that frame's loss (verdict_final). The ports' own MAC events become the

@@ -2,12 +2,12 @@
  * repeater.h.
  *
  * After the inputs of an instant have changed, the repeater decides once
- * (the states of Clause 9's repeater state diagram, 9.6, and Clause 27's,
- * 27.3.2):
+ * (the states of the repeater state diagrams of Clause 9, 9.6, and of
+ * Clause 27, 27.3):
  *   - idle, and one port active with one signal: repeat it to every other
- *     port (9.5.1, 27.3.1.1);
+ *     port (Clause 9.5, 27.3);
  *   - two ports active: TRANSMIT COLLISION, jam every port, the active
- *     ones included (9.5.6, 27.3.1.4);
+ *     ones included (collision handling: 9.5.6, 27.3);
  *   - one port active with two signals (the port's transceiver sees a
  *     collision on its segment), the repeater idle or repeating: RECEIVE
  *     COLLISION, jam every other port until that one falls silent; its
@@ -17,7 +17,8 @@
  *     handled, not a new one): ONE PORT LEFT, jam every port but that one
  *     until it falls silent;
  *   - nothing active: stop, every output lasting at least 96 bit times
- *     (a shorter fragment is extended: 9.5.5, 27.3.1.3).
+ *     (a shorter fragment is extended: Clause 9's and 27's fragment
+ *     extension).
  * What it decides at t happens at its ports at t + its delay.
  */
 #include "repeater.h"
@@ -303,7 +304,7 @@ void rep_decide(segnet *n, uint32_t ri, sim_time t, bool starts)
     if (active > 1) {
         /* TRANSMIT COLLISION (activity on two ports at once): jam every
          * port. Counted when entered from any state but ONE PORT LEFT
-         * (aTransmitCollisions, 30.4.3.1). */
+         * (Clause 30's aTransmitCollisions). */
         if (r->state == R_IDLE || r->state == R_REPEAT) {
             r->transmit_collisions++;
             for (uint32_t pi = r->first_port; pi < end; pi++) {

@@ -10,12 +10,13 @@
  * that touching signals are no collision) and, its delay later, carries
  * the decision out at each port (rep_output) as a relay of its own on that
  * port's tap (mac_relay_begin / _jam / _end): repeat the one active input
- * to every other port (9.5.1, 27.3.1.1), jam on a collision (9.5.6,
- * 27.3.1.4: every port when two ports are active, every other port when
- * one port receives a collision), extend a fragment to 96 bits (9.5.5,
- * 27.3.1.3). So carrier
+ * to every other port (Clause 9.5, 27.3), jam on a collision (9.5.6 and
+ * the state diagrams of 9.6 and 27.3: every port when two ports are
+ * active, every other port when one port receives a collision), extend a
+ * fragment to 96 bits (fragment extension). So carrier
  * sense, collision detection and every MAC rule work unchanged on each
- * segment. The repeater's counters are Clause 30's (30.4.3, 30.4.6).
+ * segment. The repeater's counters are Clause 30's repeater attributes
+ * (aTransmitCollisions, aReadableFrames, aCollisions).
  */
 #ifndef CSMACD_REPEATER_H
 #define CSMACD_REPEATER_H
@@ -25,8 +26,8 @@
 
 #include "segnet_int.h"
 
-/* The minimum a repeater's output lasts (fragment extension, 9.5.5 and
- * 27.3.1.3: preamble and jam make at least 96 bits). */
+/* The minimum a repeater's output lasts (Clause 9's and 27's fragment
+ * extension: preamble and jam make at least 96 bits). */
 #define MIN_OUTPUT_BITS 96
 
 /* A signal begins or ends at tap of segment g at now, carrying frame

@@ -7,9 +7,10 @@
  * (or a broadcast) is judged when its last bit reaches the receiver along
  * the path (cables and repeaters; every station of the domain, for a
  * broadcast): received if the relay that carried it onto the receiver's
- * segment was whole (its repeaters never cut it to jam nor extended it,
- * 9.5.5 and 9.5.6) and nothing overlapped that relay at the receiver, as
- * a station on one cable judges (4.2.4.2). A frame whose receiver is
+ * segment was whole (its repeaters never cut it to jam nor extended it:
+ * collision handling, 9.5.6, and fragment extension) and nothing
+ * overlapped that relay at the receiver, as a station on one cable
+ * judges. A frame whose receiver is
  * beyond a bridge is judged by the bridge port on its path
  * (bridge_port.h), and its loss there, in a queue or at the last hop, is
  * told to its sender here (verdict_final).
