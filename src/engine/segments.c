@@ -5,8 +5,9 @@
  * The rooms (segnet_int.h): repeater.c (Clause 9 / 27), bridge_port.c
  * (802.1D's ports, store and forward; bridge.c: the filtering database),
  * verdict.c (whether a frame reached its receiver whole), and below them
- * segnet_int.c (the frames' records, the paths). Here: the MACs' hooks,
- * building and tearing down, the queries and the measures.
+ * segnet_int.c (the frames' records, the paths) and domain_events.c (a
+ * collision domain's collisions). Here: the MACs' hooks, building and
+ * tearing down, the queries and the measures.
  */
 #include "segments.h"
 

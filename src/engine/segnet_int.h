@@ -9,7 +9,10 @@
  *   repeater.c     the Clause 9 / Clause 27 repeater (port_run, rep_run);
  *   bridge_port.c  a bridge's ports: reception, store and forward, queues
  *                  and traces (bport_run, br_run; bridge.c decides);
- *   verdict.c      whether a frame reached its receiver(s) whole.
+ *   verdict.c      whether a frame reached its receiver(s) whole;
+ *   domain_events.c  a collision domain's collision events, one
+ *                  collision once (the repeater and the segments' trackers
+ *                  link them).
  *
  * Event phases around the MAC's (mac.h): a signal's end reaches a port
  * (0) and the repeater decides on ends (1), both before any MAC event at
