@@ -114,6 +114,15 @@ static void two_coax(scenario *sc, double a_m, double b_m)
     add_repeater(sc, "r1", 8, 2, 0u, a_m, 1u, 0.0);
 }
 
+/* The first event of `kind` on segment `segment`, or NULL. */
+static const trace_event *first_on(const mu_trace *tr, trace_kind kind, uint32_t segment)
+{
+    for (size_t i = 0; i < tr->n; i++)
+        if (tr->ev[i].kind == kind && tr->ev[i].segment == segment)
+            return &tr->ev[i];
+    return NULL;
+}
+
 static sim_time coax(double metres)
 {
     return mu_cable_ps(0.77, metres);
@@ -380,10 +389,7 @@ static void test_two_ends_at_one_instant(void **state)
     mu_run_scenario(&sc, &run);
     /* both start at 0, collide at once, end their preamble and jam at
      * 96 bits; the repeater jams b from 8 bits to 96 + 8 bits */
-    const trace_event *end = NULL;
-    for (size_t i = 0; i < run.tr.n && !end; i++)
-        if (run.tr.ev[i].kind == TRACE_RELAY_END && run.tr.ev[i].segment == 1)
-            end = &run.tr.ev[i];
+    const trace_event *end = first_on(&run.tr, TRACE_RELAY_END, 1);
     assert_non_null(end);
     assert_int_equal(end->time, (96 + 8) * (sim_time)BIT_10);
     /* each of the pair's collisions is one its port receives: answered on
@@ -398,7 +404,7 @@ static void test_two_ends_at_one_instant(void **state)
 
 /* A collision that one port receives (two stations of segment a, at 0 m
  * and 50 m, start at 0; the repeater's port is at a's 100 m) is answered
- * on the other port only (RECEIVE COLLISION, Clause 9.6 / 27.3.2): the
+ * on the other port only (RECEIVE COLLISION, Clause 9.6 / 27.3): the
  * 50 m station's signal reaches the port first and is repeated onto b,
  * the 0 m one's 50 m later turns that relay to jam, which ends with the
  * last signal at the port; nothing is sent back onto a, whose collision
@@ -471,10 +477,7 @@ static void test_receive_then_transmit_collision(void **state)
     sc.duration = 15 * 1000000LL;
     mu_run run;
     mu_run_scenario(&sc, &run);
-    const trace_event *a_start = NULL;
-    for (size_t i = 0; i < run.tr.n && !a_start; i++)
-        if (run.tr.ev[i].kind == TRACE_RELAY_START && run.tr.ev[i].segment == 0)
-            a_start = &run.tr.ev[i];
+    const trace_event *a_start = first_on(&run.tr, TRACE_RELAY_START, 0);
     assert_non_null(a_start);
     assert_int_equal(a_start->time, coax(500) + 8 * BIT_10);
     assert_int_equal(run.r.repeaters[0].transmit_collisions, 1);
