@@ -618,6 +618,37 @@ static void test_domain_sums(void **state)
     scenario_free(&sc);
 }
 
+/* A domain's line counts its collisions once: the two stations of a and
+ * b, on either side of repeater r, collide once (their retries come after
+ * the run's 18 us); a and b each saw it, their domain counts one, as the
+ * run does (test_segments.c, test_one_collision_across_a_repeater, the
+ * same geometry); the bridged domain beyond, none. */
+static void test_domain_counts_a_collision_once(void **state)
+{
+    (void)state;
+    scenario sc;
+    scn_load_ok(&sc, "phy = 10base5\nduration = 18us\nframe-size = 512\n"
+                 "traffic = batch\nbatch = 1\n"
+                 "[segment a]\ntype = coax\nlength = 500\n"
+                 "[segment b]\ntype = coax\nlength = 500\n"
+                 "[segment c]\ntype = coax\nlength = 100\n"
+                 "[repeater r]\nports = a@500, b@0\ndelay = 8\n"
+                 "[bridge x]\nports = b@500, c@100\n"
+                 "[group left]\nstations = 1\nsegment = a\npositions = 0\n"
+                 "[group right]\nstations = 1\nsegment = b\npositions = 100\n"
+                 "[group far]\nstations = 1\nsegment = c\npositions = 0\ntraffic = none\n");
+    results r;
+    engine *e = scn_run(&sc, &r);
+    assert_int_equal(r.n_domains, 2);
+    assert_int_equal(r.segments[0].collisions, 1);
+    assert_int_equal(r.segments[1].collisions, 1);
+    assert_int_equal(r.domains[0].collisions, 1);
+    assert_int_equal(r.domains[1].collisions, 0);
+    assert_int_equal(r.collisions, 1);
+    engine_destroy(e);
+    scenario_free(&sc);
+}
+
 /* The measures written: JSON objects `domains` and `bridges` (with
  * `ports`), their CSV columns beside the values, their text lines. */
 static void test_outputs(void **state)
@@ -703,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_aloha_across),
         cmocka_unit_test(test_half_duplex_port_collides),
         cmocka_unit_test(test_domain_sums),
+        cmocka_unit_test(test_domain_counts_a_collision_once),
         cmocka_unit_test(test_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
