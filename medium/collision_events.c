@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
+#define LINKED 0x80000000u /* in scratch: an entry x's end was linked to */
 
 typedef struct entry {
     uint32_t station;
@@ -241,6 +242,26 @@ static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
     return y;
 }
 
+/* The listener's calls, out of the way of the hot paths (only a network's
+ * collision domain listens). */
+__attribute__((noinline, cold)) static void tell_dropped(const collision_events *c,
+                                                         const entry *x)
+{
+    c->listener.dropped(c->listener.ctx, x->station, x->start);
+}
+
+/* x's end linked it to the kept transmissions marked LINKED among the
+ * first n of scratch (one per component it joined). */
+__attribute__((noinline, cold)) static void tell_linked(const collision_events *c,
+                                                        const entry *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c->scratch[i] & LINKED) {
+            const entry *y = &c->pool[c->scratch[i] & ~LINKED];
+            c->listener.linked(c->listener.ctx, x->station, x->start, y->station, y->start);
+        }
+}
+
 /* Drops the kept transmissions nothing can be linked to from `now` on. */
 static void drop_passed(collision_events *c, sim_time now)
 {
@@ -271,8 +292,8 @@ static void drop_passed(collision_events *c, sim_time now)
             k->head = x->next;
         if (x->next != NONE)
             c->pool[x->next].prev = x->prev;
-        if (c->listener.dropped)
-            c->listener.dropped(c->listener.ctx, x->station, x->start);
+        if (__builtin_expect(c->listener.dropped != NULL, 0))
+            tell_dropped(c, x);
         if (--k->ended == 0)
             ended_remove(c, x->comp);
         if (--k->open == 0) {
@@ -364,14 +385,14 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
             if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
                 merge(c, k, x->comp);
-                if (c->listener.linked)
-                    c->listener.linked(c->listener.ctx, x->station, x->start,
-                                       c->pool[y].station, c->pool[y].start);
+                c->scratch[i] = LINKED | y; /* (for the listener, below) */
                 break;
             }
     }
     if (c->comps[x->comp].ended++ == 0)
         ended_add(c, x->comp);
+    if (__builtin_expect(c->listener.linked != NULL, 0)) /* last: a tail call */
+        tell_linked(c, x, n);
 }
 
 void collision_events_listen(collision_events *c, const collision_listener *l)
