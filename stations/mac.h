@@ -63,7 +63,7 @@ enum {
     MAC_PHASE_DELIVER = 6,
     MAC_PHASE_READY = 8, /* traffic arrivals share this phase */
     MAC_PHASE_START = 10,
-    /* A network's repeaters (src/engine/segments.c) take the phases
+    /* A network's repeaters (src/engine/repeater.c) take the phases
      * around these: a relay ends before any MAC event at its instant and
      * begins after every one of them. */
 };

@@ -196,12 +196,12 @@ struct segnet {
     uint32_t *dist;            /* tree distances: domains, then bridges */
     bool fd_any;
     backoff_policy *port_policy;
-    const trace_sink *sinks;   /* the run's (segnet_macs), for filter_event */
+    const trace_sink *sinks;   /* the run's (segnet_macs), for bport_filter_event */
     const uint32_t *sink_kinds;
     size_t n_sinks;
-    uint32_t port_kinds;       /* the kinds filter_event asks for */
+    uint32_t port_kinds;       /* the kinds bport_filter_event asks for */
     uint32_t br_kinds;         /* the TRACE_BRIDGE_* kinds some sink wants */
-    port_copy pending;         /* the copy on_forward hands to a port's MAC */
+    port_copy pending;         /* the copy bport_forward hands to a port's MAC */
     domain_result *dom_res;
     domain_events *dev;        /* the collision domains' events (with repeaters), or NULL */
     uint64_t *dom_now;         /* per domain: its collision events, as last counted */
