@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
+#define LINKED 0x80000000u /* in scratch: an entry x's end was linked to */
 
 typedef struct entry {
     uint32_t station;
@@ -63,6 +64,7 @@ struct collision_events {
     uint32_t *scratch;   /* room for every component: those to judge an end against */
     sim_time next_drop;  /* no kept transmission can be dropped before this */
     uint64_t complete;   /* components of two or more, complete */
+    collision_listener listener; /* .linked NULL: none */
 };
 
 static int cmp_time(const void *a, const void *b)
@@ -240,6 +242,26 @@ static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
     return y;
 }
 
+/* The listener's calls, out of the way of the hot paths (only a network's
+ * collision domain listens). */
+__attribute__((noinline, cold)) static void tell_dropped(const collision_events *c,
+                                                         const entry *x)
+{
+    c->listener.dropped(c->listener.ctx, x->station, x->start);
+}
+
+/* x's end linked it to the kept transmissions marked LINKED among the
+ * first n of scratch (one per component it joined). */
+__attribute__((noinline, cold)) static void tell_linked(const collision_events *c,
+                                                        const entry *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c->scratch[i] & LINKED) {
+            const entry *y = &c->pool[c->scratch[i] & ~LINKED];
+            c->listener.linked(c->listener.ctx, x->station, x->start, y->station, y->start);
+        }
+}
+
 /* Drops the kept transmissions nothing can be linked to from `now` on. */
 static void drop_passed(collision_events *c, sim_time now)
 {
@@ -270,6 +292,8 @@ static void drop_passed(collision_events *c, sim_time now)
             k->head = x->next;
         if (x->next != NONE)
             c->pool[x->next].prev = x->prev;
+        if (__builtin_expect(c->listener.dropped != NULL, 0))
+            tell_dropped(c, x);
         if (--k->ended == 0)
             ended_remove(c, x->comp);
         if (--k->open == 0) {
@@ -361,11 +385,19 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
             if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
                 merge(c, k, x->comp);
+                c->scratch[i] = LINKED | y; /* (for the listener, below) */
                 break;
             }
     }
     if (c->comps[x->comp].ended++ == 0)
         ended_add(c, x->comp);
+    if (__builtin_expect(c->listener.linked != NULL, 0)) /* last: a tail call */
+        tell_linked(c, x, n);
+}
+
+void collision_events_listen(collision_events *c, const collision_listener *l)
+{
+    c->listener = l ? *l : (collision_listener){0};
 }
 
 uint64_t collision_events_count(collision_events *c, sim_time now)

@@ -58,6 +58,20 @@ int collision_events_begin(collision_events *c, uint32_t s, sim_time start);
 /* Station s's transmission under way ends at `end`. */
 void collision_events_end(collision_events *c, uint32_t s, sim_time end);
 
+/* Who else wants the links (a network of segments: its collision domain's
+ * events join the links of its segments through the repeaters). Stations
+ * a and b's transmissions begun at sa and sb are linked: called once per
+ * merge of two components (so every component's members are joined by
+ * the links reported). dropped: station s's transmission begun at
+ * `start` is dropped, nothing will be linked to it any more. */
+typedef struct collision_listener {
+    void (*linked)(void *ctx, uint32_t a, sim_time sa, uint32_t b, sim_time sb);
+    void (*dropped)(void *ctx, uint32_t s, sim_time start);
+    void *ctx;
+} collision_listener;
+/* Sets (a copy of) l; NULL: none, the default. */
+void collision_events_listen(collision_events *c, const collision_listener *l);
+
 /* Collision events complete before `now` (not earlier than the last begin
  * or end). */
 uint64_t collision_events_count(collision_events *c, sim_time now);

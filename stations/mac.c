@@ -1779,6 +1779,11 @@ uint32_t mac_queue_len(const mac *m, uint32_t s)
     return m->st[s].q_len + (m->st[s].has_frame ? 1 : 0);
 }
 
+void mac_collision_listen(mac *m, const collision_listener *l)
+{
+    collision_events_listen(m->events, l);
+}
+
 uint64_t mac_collision_events(mac *m, sim_time now)
 {
     return collision_events_count(m->events, now);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "backoff.h"
+#include "collision_events.h"
 #include "evq.h"
 #include "medium.h"
 #include "phy.h"
@@ -62,7 +63,7 @@ enum {
     MAC_PHASE_DELIVER = 6,
     MAC_PHASE_READY = 8, /* traffic arrivals share this phase */
     MAC_PHASE_START = 10,
-    /* A network's repeaters (src/engine/segments.c) take the phases
+    /* A network's repeaters (src/engine/repeater.c) take the phases
      * around these: a relay ends before any MAC event at its instant and
      * begins after every one of them. */
 };
@@ -271,6 +272,9 @@ uint32_t mac_queue_len(const mac *m, uint32_t station);
 /* Collision events on the medium (collision_events.h) complete before
  * `now`, the engine's current instant. */
 uint64_t mac_collision_events(mac *m, sim_time now);
+/* Tells l of the links and drops of those collision events (a network's
+ * collision domain counts its own: collision_events_listen). */
+void mac_collision_listen(mac *m, const collision_listener *l);
 /* now -= then, field by field: the counts of the window between them. */
 void mac_counters_since(mac_counters *now, const mac_counters *then);
 size_t mac_bytes(const mac *m);

@@ -10,8 +10,8 @@
  *   - flooded to every other port when not known, or a broadcast.
  * The counters per port are those of 802.1D's dot1dTpPortTable where they
  * exist (frames received: dot1dTpPortInFrames; frames filtered:
- * dot1dTpPortInDiscards), and csmacd's own beside them. Pure: the network
- * (segments.c) calls it and moves the frames.
+ * dot1dTpPortInDiscards), and csmacd's own beside them. Pure: the bridge's
+ * ports (bridge_port.c) call it and move the frames.
  */
 #ifndef CSMACD_BRIDGE_H
 #define CSMACD_BRIDGE_H

@@ -107,7 +107,7 @@ static const mac_counters *counters_of(const engine *e, uint32_t s)
     return mac_station_counters(m, tap);
 }
 
-static uint64_t collision_events(engine *e, sim_time t)
+static uint64_t run_collisions(engine *e, sim_time t)
 {
     return e->net ? segnet_collision_events(e->net, t) : mac_collision_events(e->mac, t);
 }
@@ -590,7 +590,7 @@ static void end_warmup(engine *e)
 {
     for (uint32_t s = 0; s < e->sc.n_stations; s++)
         e->at_warmup[s] = *counters_of(e, s);
-    e->collisions_at_warmup = collision_events(e, e->sc.warmup);
+    e->collisions_at_warmup = run_collisions(e, e->sc.warmup);
     if (e->net)
         segnet_mark(e->net, e->sc.warmup);
     e->warm = true;
@@ -754,7 +754,7 @@ void engine_results(engine *e, results *r)
         r->collisions_seen += p->c.collisions;
         r->late_collisions += p->c.late_collisions;
     }
-    r->collisions = e->warm ? collision_events(e, e->now) - e->collisions_at_warmup : 0;
+    r->collisions = e->warm ? run_collisions(e, e->now) - e->collisions_at_warmup : 0;
     /* No frame sent OK: no ratio (NAN, printed as null), however many
      * collisions there were. */
     r->collisions_per_frame =

@@ -50,6 +50,8 @@ shape "collapse N=64" 0.003 0.009 $collapse --stations 64
 shape "collapse N=256" 0.001 0.003 $collapse --stations 256
 # shellcheck disable=SC2086
 shape "collapse N=1024" 0.001 0.002 $collapse --stations 1024
+# (f): 5 coax segments of 100 saturated stations and 4 repeaters
+shape "(f) 5 coax x 100, 4 repeaters" 0.05 0.25 --scenario "$(dirname "$0")/net_f.ini"
 # (g0) and (g): one bus against a 64-port full-duplex switch, 1518 B
 shape "(g0) 10base5 N=64 1518 B" 0.5 1.5 --phy 10base5 --stations 64 --traffic saturated \
     --frame-size 1518

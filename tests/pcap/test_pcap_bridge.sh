@@ -25,6 +25,11 @@ W=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/tshark_lib.sh"
 LX="-X lua_script:$LUA"
+# lines_are N PATTERN FILE WHAT: exactly N lines of FILE match PATTERN.
+lines_are() {
+    got=$(grep -c -- "$2" "$3" || true)
+    [ "$got" -eq "$1" ] || fail "$4: $got lines, not $1"
+}
 
 "$CSMACD" run --scenario "$HERE/net_bridge.ini" --pcap br.pcapng --events br.csv >br.txt
 
@@ -43,7 +48,7 @@ b-frames;946684800.000297226;02:00:00:00:00:01;02:00:00:00:00:03;forwarded by br
 W
 same recs.want recs.txt "the bridged network's records"
 # The filtered reply (station 1's frame 1) is on a only.
-[ "$(grep -c 'station 1, frame 1,' recs.txt)" -eq 1 ] || fail "the filtered frame left its segment"
+lines_are 1 'station 1, frame 1,' recs.txt "the filtered frame left its segment"
 
 # 2. A frame crossing the bridge is the same octets on both segments (the
 # forwarded reply's header says attempt 1, queued 9.600 us: its sender's),
@@ -124,7 +129,7 @@ grep -q '^link[1-4]-fragments;[a-z]* by bridge switch, port link[1-4]: station [
     fail "no collided attempt of a switch port"
 grep -q '^link[1-4]-frames;[a-z]* by bridge switch, port link[1-4]: station [1-4], frame [0-9]*, attempt [2-9] (retry), sent whole, backoff [0-9]* slots*, queued [0-9.]* us in the port, segment link[1-4]$' swc.txt ||
     fail "no retry of a switch port sent whole"
-[ "$(grep -c 'by bridge' swc.txt)" -eq "$(grep -c ',bridge_tx_end,' sw.csv)" ] || fail "records of the switch"
+lines_are "$(grep -c ',bridge_tx_end,' sw.csv)" 'by bridge' swc.txt "records of the switch"
 # The jam of a port's first attempt: c5 01 00 00 (attempt 1, no station).
 TS -r sw.pcapng -Y 'frame.comment contains "by bridge" && frame.comment contains "attempt 1, collision 1,"' \
     -x >jam.txt
@@ -176,8 +181,8 @@ segment = l3
 traffic = none
 W
 "$CSMACD" run --scenario q.ini --pcap q.pcapng --events q.csv >/dev/null
-[ "$(grep -c ',bridge_drop,0,0,[0-9]*,1518,[ab],l3,sw$' q.csv)" -eq 7 ] || fail "not 7 bridge_drop lines on l3"
-[ "$(grep -c ',bridge_drop,' q.csv)" -eq 7 ] || fail "bridge_drop elsewhere than l3"
+lines_are 7 ',bridge_drop,0,0,[0-9]*,1518,[ab],l3,sw$' q.csv "bridge_drop lines on l3"
+lines_are 7 ',bridge_drop,' q.csv "bridge_drop lines anywhere"
 TS -r q.pcapng -Y 'frame.interface_name == "l3-frames"' -T fields -e frame.comment >l3.txt
-[ "$(grep -c 'by bridge sw, port l3: ' l3.txt)" -eq 13 ] || fail "not 13 copies on l3"
+lines_are 13 'by bridge sw, port l3: ' l3.txt "copies on l3"
 echo "pcap bridge: ok"

@@ -17,6 +17,7 @@
 
 #include "model_util.h"
 #include "output.h"
+#include "scenario_text.h"
 
 #define BIT_10 100000 /* ps per bit at 10 Mb/s */
 
@@ -104,6 +105,24 @@ static void free_scenario(scenario *sc)
     mu_scenario_free(sc);
 }
 
+/* Coax segments a and b (0 and 1), joined by repeater r1 of 8 bit times
+ * at a's far end and b's start. */
+static void two_coax(scenario *sc, double a_m, double b_m)
+{
+    add_coax(sc, "a", a_m);
+    add_coax(sc, "b", b_m);
+    add_repeater(sc, "r1", 8, 2, 0u, a_m, 1u, 0.0);
+}
+
+/* The first event of `kind` on segment `segment`, or NULL. */
+static const trace_event *first_on(const mu_trace *tr, trace_kind kind, uint32_t segment)
+{
+    for (size_t i = 0; i < tr->n; i++)
+        if (tr->ev[i].kind == kind && tr->ev[i].segment == segment)
+            return &tr->ev[i];
+    return NULL;
+}
+
 static sim_time coax(double metres)
 {
     return mu_cable_ps(0.77, metres);
@@ -117,9 +136,7 @@ static void test_arrival_across_repeater(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 512);
-    add_coax(&sc, "a", 500);
-    add_coax(&sc, "b", 500);
-    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    two_coax(&sc, 500, 500);
     add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
     add_group(&sc, "right", 1, TRAFFIC_NONE, 1, (double[]){200});
     mu_run run;
@@ -187,9 +204,7 @@ static void test_collision_between_segments(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 512);
-    add_coax(&sc, "a", 500);
-    add_coax(&sc, "b", 500);
-    add_repeater(&sc, "r1", 8, 2, 0u, 500.0, 1u, 0.0);
+    two_coax(&sc, 500, 500);
     add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
     add_group(&sc, "right", 1, TRAFFIC_BATCH, 1, (double[]){100});
     mu_run run;
@@ -211,6 +226,33 @@ static void test_collision_between_segments(void **state)
     assert_int_equal(first->time, 96 * BIT_10);
     /* the frames get through in the end, each to the other side */
     assert_int_equal(run.r.frames_delivered, 2);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* One collision is one collision: the two stations of
+ * test_collision_between_segments, one on each side of the repeater,
+ * collide once (each sees it at the path's delay; their retries come
+ * after the run's 18 us, the first at 9.6 + 9.6 us). Each segment saw it
+ * (its station and the repeater's relay, then jam), so each counts one;
+ * the run, which counts the collision domain's events, counts one, not
+ * the segments' sum. */
+static void test_one_collision_across_a_repeater(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 512);
+    two_coax(&sc, 500, 500);
+    add_group(&sc, "left", 0, TRAFFIC_BATCH, 1, (double[]){0});
+    add_group(&sc, "right", 1, TRAFFIC_BATCH, 1, (double[]){100});
+    sc.duration = 18 * 1000000LL;
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    assert_int_equal(mu_count(&run.tr, TRACE_COLLISION, 0), 1);
+    assert_int_equal(mu_count(&run.tr, TRACE_COLLISION, 1), 1);
+    assert_int_equal(run.r.segments[0].collisions, 1);
+    assert_int_equal(run.r.segments[1].collisions, 1);
+    assert_int_equal(run.r.collisions, 1);
     mu_run_free(&run);
     free_scenario(&sc);
 }
@@ -307,9 +349,7 @@ static void test_fragment_extension(void **state)
     net_scenario(&sc, TRAFFIC_BATCH, 64);
     sc.phy.preamble_bits = 8;
     sc.phy.jam_bits = 8;
-    add_coax(&sc, "a", 100);
-    add_coax(&sc, "b", 100);
-    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    two_coax(&sc, 100, 100);
     add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 0});
     add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
     sc.duration = 20 * 1000000LL;
@@ -341,9 +381,7 @@ static void test_two_ends_at_one_instant(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    add_coax(&sc, "a", 100);
-    add_coax(&sc, "b", 100);
-    add_repeater(&sc, "r1", 8, 2, 0u, 100.0, 1u, 0.0);
+    two_coax(&sc, 100, 100);
     add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
     add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
     sc.duration = 5 * 1000000000LL; /* 5 ms */
@@ -351,16 +389,155 @@ static void test_two_ends_at_one_instant(void **state)
     mu_run_scenario(&sc, &run);
     /* both start at 0, collide at once, end their preamble and jam at
      * 96 bits; the repeater jams b from 8 bits to 96 + 8 bits */
-    const trace_event *end = NULL;
-    for (size_t i = 0; i < run.tr.n && !end; i++)
-        if (run.tr.ev[i].kind == TRACE_RELAY_END && run.tr.ev[i].segment == 1)
-            end = &run.tr.ev[i];
+    const trace_event *end = first_on(&run.tr, TRACE_RELAY_END, 1);
     assert_non_null(end);
     assert_int_equal(end->time, (96 + 8) * (sim_time)BIT_10);
-    assert_int_equal(run.r.repeaters[0].transmit_collisions, mu_count(&run.tr, TRACE_COLLISION, 0));
+    /* each of the pair's collisions is one its port receives: answered on
+     * b only (no transmit collision, nothing sent back onto a) */
+    assert_int_equal(run.r.repeaters[0].transmit_collisions, 0);
+    assert_int_equal(run.r.repeaters[0].port_collisions, mu_count(&run.tr, TRACE_COLLISION, 0));
+    assert_int_equal(run.r.segments[0].frames_relayed, 0);
     assert_int_equal(run.r.frames_delivered, 2);
     mu_run_free(&run);
     free_scenario(&sc);
+}
+
+/* A collision that one port receives (two stations of segment a, at 0 m
+ * and 50 m, start at 0; the repeater's port is at a's 100 m) is answered
+ * on the other port only (RECEIVE COLLISION, Clause 9.6 / 27.3): the
+ * 50 m station's signal reaches the port first and is repeated onto b,
+ * the 0 m one's 50 m later turns that relay to jam, which ends with the
+ * last signal at the port; nothing is sent back onto a, whose collision
+ * is its own. Instants from the geometry: 100 m of coax, 8 bit times of
+ * repeater delay, each station's 64 bits of preamble and 32 of jam. */
+static void test_receive_collision_answered_elsewhere(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 64);
+    two_coax(&sc, 100, 100);
+    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 50});
+    add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
+    sc.duration = 15 * 1000000LL; /* 15 us: the first collision only */
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const sim_time delay = 8 * BIT_10;
+    size_t on_a = 0, on_b = 0;
+    const trace_event *start = NULL, *jam = NULL, *end = NULL;
+    for (size_t i = 0; i < run.tr.n; i++) {
+        const trace_event *x = &run.tr.ev[i];
+        if (x->kind != TRACE_RELAY_START && x->kind != TRACE_RELAY_JAM &&
+            x->kind != TRACE_RELAY_END)
+            continue;
+        if (x->segment == 0) {
+            on_a++;
+            continue;
+        }
+        on_b++;
+        if (x->kind == TRACE_RELAY_START)
+            start = x;
+        else if (x->kind == TRACE_RELAY_JAM)
+            jam = x;
+        else if (x->kind == TRACE_RELAY_END)
+            end = x;
+    }
+    assert_int_equal(on_a, 0); /* no jam back onto the segment that collided */
+    assert_int_equal(on_b, 3);
+    assert_non_null(start);
+    assert_non_null(jam);
+    assert_non_null(end);
+    assert_int_equal(start->time, coax(50) + delay);
+    assert_int_equal(jam->time, coax(100) + delay);
+    /* both stations end their 96 bits at 96 bits (each sees the other
+     * within its preamble); the 0 m one's end is the last at the port */
+    assert_int_equal(mu_find(&run.tr, TRACE_TX_END, 0, 0)->time, 96 * BIT_10);
+    assert_int_equal(mu_find(&run.tr, TRACE_TX_END, 1, 0)->time, 96 * BIT_10);
+    assert_int_equal(end->time, 96 * BIT_10 + coax(100) + delay);
+    assert_int_equal(run.r.repeaters[0].transmit_collisions, 0);
+    assert_int_equal(run.r.repeaters[0].port_collisions, 1);
+    assert_int_equal(run.r.repeaters[0].jams_sent, 1);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* Activity on two ports at once is still a transmit collision, jammed on
+ * every port (test_jam_on_every_port); here, a receive collision on a
+ * that b's station then joins: the repeater jams a too from then on. */
+static void test_receive_then_transmit_collision(void **state)
+{
+    (void)state;
+    scenario sc;
+    net_scenario(&sc, TRAFFIC_BATCH, 64);
+    two_coax(&sc, 100, 500);
+    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
+    /* b's station at 500 m starts at 0 too: its signal reaches the port
+     * at coax(500), after the pair's collision (at 0) began the jam on b
+     * at 8 bits but before that jam reaches it (8 bits + coax(500)) */
+    add_group(&sc, "far", 1, TRAFFIC_BATCH, 1, (double[]){500});
+    sc.duration = 15 * 1000000LL;
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    const trace_event *a_start = first_on(&run.tr, TRACE_RELAY_START, 0);
+    assert_non_null(a_start);
+    assert_int_equal(a_start->time, coax(500) + 8 * BIT_10);
+    assert_int_equal(run.r.repeaters[0].transmit_collisions, 1);
+    mu_run_free(&run);
+    free_scenario(&sc);
+}
+
+/* A hub whose uplink goes to an idle coax gives its stations exactly what
+ * the same hub alone gives: the uplink's port sees the hub's collisions
+ * as two signals on one port and answers them on the coax only, never
+ * back into the hub (which made every collision of the hub's stations
+ * last at least 96 bits longer). Every counter of every station, and the
+ * group's delays, equal. */
+static void hub_text(char *buf, size_t len, bool uplink)
+{
+    snprintf(buf, len, "%s%s%s%s",
+             "phy = 10baset\nduration = 20ms\nseed = 11\nframe-size = 128\n"
+             "[segment hub]\ntype = hub\nlength = 100\n",
+             uplink ? "uplink = coax@0\n" : "",
+             "[group talkers]\nstations = 6\nsegment = hub\ndest = local:1\n",
+             uplink ? "[segment coax]\ntype = coax\nlength = 185\n"
+                      "[group quiet]\nstations = 1\nsegment = coax\ntraffic = none\n"
+                    : "");
+}
+
+static void test_hub_uplink_to_idle_coax_is_the_hub(void **state)
+{
+    (void)state;
+    char alone[512], uplinked[512];
+    hub_text(alone, sizeof alone, false);
+    hub_text(uplinked, sizeof uplinked, true);
+    scenario a, u;
+    scn_load_ok(&a, alone);
+    scn_load_ok(&u, uplinked);
+    results ra, ru;
+    engine *ea = scn_run(&a, &ra);
+    engine *eu = scn_run(&u, &ru);
+    assert_true(ra.collisions > 20); /* the hub's stations do collide (47 times) */
+    assert_true(ru.repeaters[0].port_collisions > 20);
+    for (uint32_t s = 0; s < 6; s++) {
+        const station_result *x = &ra.stations[s], *y = &ru.stations[s];
+        if (memcmp(&x->c, &y->c, sizeof x->c) != 0)
+            fail_msg("station %u: attempts %llu / %llu, collisions %llu / %llu, sent %llu / %llu",
+                     s, (unsigned long long)x->c.attempts, (unsigned long long)y->c.attempts,
+                     (unsigned long long)x->c.collisions, (unsigned long long)y->c.collisions,
+                     (unsigned long long)x->c.frames_transmitted_ok,
+                     (unsigned long long)y->c.frames_transmitted_ok);
+        assert_int_equal(x->bits_delivered, y->bits_delivered);
+        assert_int_equal(x->queue_len, y->queue_len);
+    }
+    assert_true(ra.groups[0].mean_delay_us == ru.groups[0].mean_delay_us);
+    assert_true(ra.groups[0].p99_delay_us == ru.groups[0].p99_delay_us);
+    assert_int_equal(ra.segments[0].collisions, ru.segments[0].collisions);
+    /* the domain's collisions are the hub's (the coax's relay of them is
+     * the same collision, and alone on it) */
+    assert_int_equal(ru.collisions, ra.collisions);
+    engine_destroy(ea);
+    engine_destroy(eu);
+    scenario_free(&a);
+    scenario_free(&u);
 }
 
 /* A chain of five coax segments and four repeaters: a repeater's jam on a
@@ -479,7 +656,10 @@ static void test_nothing_counts_before_warmup(void **state)
     assert_int_equal(engine_run_all(e), ENGINE_DONE);
     engine_results(e, &r);
     assert_true(r.frames_ok > 0);
-    assert_int_equal(r.segments[0].collisions + r.segments[1].collisions, r.collisions);
+    /* the run counts the domain's collisions, each once: one seen on both
+     * segments counts on each of them */
+    assert_true(r.collisions > 0);
+    assert_true(r.collisions <= r.segments[0].collisions + r.segments[1].collisions);
     assert_true(r.segments[0].frames_relayed + r.segments[1].frames_relayed > 0);
     assert_true(r.segments[0].frames_relayed + r.segments[1].frames_relayed <=
                 r.repeaters[0].readable_frames);
@@ -622,6 +802,10 @@ int main(void)
         cmocka_unit_test(test_relay_jam_traced),
         cmocka_unit_test(test_fragment_extension),
         cmocka_unit_test(test_two_ends_at_one_instant),
+        cmocka_unit_test(test_one_collision_across_a_repeater),
+        cmocka_unit_test(test_receive_collision_answered_elsewhere),
+        cmocka_unit_test(test_receive_then_transmit_collision),
+        cmocka_unit_test(test_hub_uplink_to_idle_coax_is_the_hub),
         cmocka_unit_test(test_chain_of_repeaters),
         cmocka_unit_test(test_three_repeaters_on_one_segment),
         cmocka_unit_test(test_nothing_counts_before_warmup),
