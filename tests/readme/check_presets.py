@@ -40,6 +40,7 @@ def cascaded(rows):
     rt = [f(r, 'model_round_trip_bits') for r in rows]
     late = [f(r, 'late_collisions') for r in rows]
     s = [f(r, 'throughput') for r in rows]
+    col = [f(r, 'collisions') for r in rows]
     assert late[:3] == [0, 0, 0], late
     return [
         '%.1f, %.1f, %.2f (the standard\'s worked example, just within) and\n%.2f bit times'
@@ -47,6 +48,7 @@ def cascaded(rows):
         'is %.0f, %.0f, %.0f and %.0f bit times' % tuple(rt),
         'about %.0f of them per\n100 ms run are late (0 with one or two hubs)' % late[3],
         'Throughput hardly moves\n(%.3f to %.3f)' % (min(s), max(s)),
+        'nor do the collision events (%.0f to %.0f per run' % (min(col), max(col)),
     ]
 
 
@@ -56,6 +58,7 @@ def five_four_three(rows):
     lost = [f(r, 'frames_corrupted') for r in rows]
     late = [f(r, 'late_collisions') for r in rows]
     s = [f(r, 'throughput') for r in rows]
+    col = [f(r, 'collisions') for r in rows]
     assert lost[:5] == [0] * 5 and late[:5] == [0] * 5, (lost, late)
     # "about 70": the lost frames per run with six and seven repeaters, to the ten
     about = round((lost[5] + lost[6]) / 2, -1)
@@ -66,7 +69,8 @@ def five_four_three(rows):
         % (rt[0], rt[4], rt[5]),
         'about %.0f frames per 500 ms run are lost so' % about,
         'is late (%.1f to %.1f per run)' % (min(late[5:]), max(late[5:])),
-        'Throughput hardly moves (%.2f\nto %.2f)' % (max(s), min(s)),
+        'Throughput hardly moves (%.3f\nto %.3f)' % (max(s), min(s)),
+        'nor do the collision events\n(%.0f to %.0f per run' % (min(col), max(col)),
     ]
 
 
