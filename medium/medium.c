@@ -804,32 +804,42 @@ const medium_tx *medium_live_at(const medium *m, size_t i) { return slot(m, i); 
 
 size_t medium_signal_count(const medium *m) { return m->count + (m->fault ? 1 : 0); }
 
-/* Puts x into out[0..k), which is in order of arrival, after every entry
- * that arrives no later: one step of a stable insertion sort. */
+/* The order of signals at a station: by arrival, then by place in the
+ * live order (medium_signals_at). */
+static inline bool signal_before(const medium_signal *a, const medium_signal *b)
+{
+    return a->from < b->from || (a->from == b->from && a->seq < b->seq);
+}
+
+/* Puts x into out[0..k), which is in order, after every entry before it:
+ * one step of an insertion sort. */
 static inline void insert_signal(medium_signal *out, size_t k, medium_signal x)
 {
-    while (k > 0 && out[k - 1].from > x.from) {
+    while (k > 0 && signal_before(&x, &out[k - 1])) {
         out[k] = out[k - 1];
         k--;
     }
     out[k] = x;
 }
 
-/* Sorts signals by arrival: insertion sort for short runs (the usual case:
- * a handful of live signals, nearly in order), quicksort with a
- * median-of-three pivot above that (a crowded collision). The comparison
- * is inlined, which is what makes it cheaper than qsort here. */
+/* Sorts signals (signal_before): insertion sort for short runs (the usual
+ * case: a handful of live signals, nearly in order), quicksort with a
+ * median-of-three pivot above that (a crowded collision). Keys are
+ * distinct (no two signals share a place in the live order), so the
+ * result does not depend on the algorithm. The comparison is inlined,
+ * which is what makes it cheaper than qsort here. */
 static void sort_signals(medium_signal *a, size_t n)
 {
     while (n > 24) {
-        size_t mid = n / 2;
-        sim_time x = a[0].from, y = a[mid].from, z = a[n - 1].from;
-        sim_time pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        const medium_signal *x = &a[0], *y = &a[n / 2], *z = &a[n - 1];
+        medium_signal pivot = signal_before(x, y)
+                                  ? (signal_before(y, z) ? *y : (signal_before(x, z) ? *z : *x))
+                                  : (signal_before(x, z) ? *x : (signal_before(y, z) ? *z : *y));
         size_t i = 0, j = n - 1;
         for (;;) {
-            while (a[i].from < pivot)
+            while (signal_before(&a[i], &pivot))
                 i++;
-            while (a[j].from > pivot)
+            while (signal_before(&pivot, &a[j]))
                 j--;
             if (i >= j)
                 break;
@@ -852,7 +862,7 @@ static void sort_signals(medium_signal *a, size_t n)
         insert_signal(a, i, a[i]);
 }
 
-/* Appends x to out[0..k), or inserts it in order of arrival. */
+/* Appends x to out[0..k), or inserts it in order. */
 static inline void put_signal(medium_signal *out, size_t k, medium_signal x, bool insert)
 {
     if (insert)
@@ -866,19 +876,20 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
     size_t n = medium_signal_count(m);
     if (n > cap)
         n = cap;
-    /* A handful of signals (the usual case) are sorted as they are made,
-     * and ties keep the live order; a crowd is made, then sorted. */
+    /* A handful of signals (the usual case) are sorted as they are made;
+     * a crowd is made, then sorted. */
     bool insert = n <= 24;
     size_t k = 0;
     for (size_t i = 0; i < m->count && k < cap; i++) {
         const medium_tx *t = slot(m, i);
         sim_time d = medium_delay(m, t->station, j);
         medium_signal x = {t->start + d, t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
-                           t->station, t->station == j};
+                           t->station, (uint32_t)i, t->station == j};
         put_signal(out, k++, x, insert);
     }
     if (m->fault && k < cap) { /* present everywhere at once: no delay */
-        medium_signal x = {m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+        medium_signal x = {m->fault_start, m->fault_end, MEDIUM_FAULT_STATION,
+                           (uint32_t)m->count, false};
         put_signal(out, k++, x, insert);
     }
     if (!insert)
@@ -897,10 +908,11 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
             continue;
         out[k++] = (medium_signal){t->start + d,
                                    t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
-                                   t->station, t->station == j};
+                                   t->station, (uint32_t)i, t->station == j};
     }
     if (m->fault && m->fault_end >= t0 && k < cap)
-        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION,
+                                   (uint32_t)m->count, false};
     if (k <= 24) {
         for (size_t i = 1; i < k; i++)
             insert_signal(out, i, out[i]);

@@ -99,6 +99,9 @@ typedef struct medium_tx {
 typedef struct medium_signal {
     sim_time from, until; /* until = SIM_TIME_NEVER while under way */
     uint32_t station;     /* the transmitter */
+    uint32_t seq;         /* its place in the live order (the fault's: after
+                             every record); signals that arrive together are
+                             listed in this order */
     bool own;             /* the station's own transmission */
 } medium_signal;
 
@@ -158,7 +161,11 @@ const medium_tx *medium_live_at(const medium *m, size_t i);
 size_t medium_signal_count(const medium *m);
 
 /* Signal intervals of every live transmission as seen at station j, and
- * the fault's, if any, in order of arrival at j (`from`). Writes at most
+ * the fault's, if any, in order of arrival at j (`from`), ties in the live
+ * order (`seq`): a total order, so that which of two signals arriving
+ * together comes first is a rule the MAC can follow without the sort
+ * (on a hub whose drops are of one length, every station that starts at
+ * one instant arrives everywhere at one instant). Writes at most
  * `cap` entries; returns the number written. O(L log L) for L live
  * transmissions: only for a full replay of deference and where a
  * reception is judged. */
@@ -166,8 +173,7 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
 
 /* Like medium_signals_at, but only the signals still present at j at t0
  * or later (those whose end at j is t0 or later, or unknown): O(L) to
- * choose them, O(K log K) to sort the K chosen. Ties in arrival may come
- * in another order than medium_signals_at's. */
+ * choose them, O(K log K) to sort the K chosen, in the same order. */
 size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_signal *out,
                             size_t cap);
 

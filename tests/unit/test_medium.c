@@ -107,6 +107,49 @@ static medium *star(const sim_time *pos, uint32_t n, sim_time hub)
     return m;
 }
 
+/* A hub whose drops are of one length: stations that start at one
+ * instant arrive everywhere at one instant. Signals that arrive together
+ * are listed in the order their transmissions started (the live order),
+ * in a handful (the insertion path) and in a crowd (the quicksort), by
+ * medium_signals_at and medium_signals_since alike: deference's blocker
+ * among tied signals follows that order (stations/MODEL.md). Stations
+ * start in a scrambled order, in three groups of simultaneous starts. */
+static void test_ties_in_live_order(void **state)
+{
+    (void)state;
+    enum { N = 60 };
+    sim_time pos[N];
+    for (uint32_t i = 0; i < N; i++)
+        pos[i] = 500;
+    for (uint32_t n = 6; n <= N; n += N - 6) { /* 6: a handful; 60: a crowd */
+        medium *m = star(pos, n, 1000);
+        uint32_t order[N];
+        for (uint32_t i = 0; i < n; i++) {
+            order[i] = (i * 7 + 3) % n; /* 7 and n coprime */
+            medium_tx_begin(m, order[i], (sim_time)(i / (n / 3)) * 10, 0);
+        }
+        medium_signal sig[N];
+        uint32_t j = order[n - 1]; /* seen from the last to start: its own
+                                      signal (no delay) arrives first */
+        for (int since = 0; since < 2; since++) {
+            size_t got = since ? medium_signals_since(m, j, 0, sig, N)
+                               : medium_signals_at(m, j, sig, N);
+            assert_int_equal(got, n);
+            assert_int_equal(sig[0].station, j);
+            assert_true(sig[0].own);
+            assert_int_equal(sig[0].from, 20);
+            size_t k = 1;
+            for (uint32_t i = 0; i < n - 1; i++, k++) {
+                assert_int_equal(sig[k].station, order[i]);
+                assert_int_equal(sig[k].seq, i);
+                assert_int_equal(sig[k].from, (sim_time)(i / (n / 3)) * 10 + 2000);
+            }
+            assert_int_equal(k, n);
+        }
+        medium_destroy(m);
+    }
+}
+
 /* By hand, on a bus of three stations at 0, 3000 and 1000 (so the
  * position order is 0, 2, 1): station 1 transmits from 500, station 2
  * sent [0, 800). */
@@ -345,6 +388,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arrival_order),
         cmocka_unit_test(test_crowd_order),
+        cmocka_unit_test(test_ties_in_live_order),
         cmocka_unit_test(test_carrier_index_by_hand),
         cmocka_unit_test(test_indexes_against_scan),
         cmocka_unit_test(test_live_records_window),
