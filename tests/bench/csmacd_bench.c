@@ -9,6 +9,9 @@
  *       (--policy fixed), 20 s: a collapse, hundreds of overlapping signals;
  *   (e) the cost per event in that collapse at N = 16, 64, 256, 1024
  *       (about five million events each), printed as a series;
+ *   (f0)/(f), (g0)/(g) a network and a switch against one bus;
+ *   (h0)/(h) a 10BASE-T hub of 5000 saturated stations against a 10BASE5
+ *       bus of 5000, 0.1 s each: the hub's cost per event over the bus's;
  * then the cost per event at N = 64, 256, 1024 in two shapes: (b)'s (every
  * station saturated, 10 s each), where contention itself grows with N, and
  * Poisson G = 0.8 of all stations together (100 s each), where the work
@@ -383,6 +386,40 @@ static double collapse_series(int cpu, double scale)
     return g;
 }
 
+/* (h0) and (h): a 10BASE-T hub of 5000 saturated stations (drops of one
+ * length, so every station hears every signal at one instant) against a
+ * 10BASE5 bus of 5000, 512-byte frames, 100 ms each: the cost per event
+ * of each and their ratio (target: the hub at most twice the bus).
+ * Returns the ratio, or -1 when a run fails. */
+static double hub_cost(int cpu, double scale)
+{
+    printf("\na crowded hub against a bus (5000 saturated stations, 512 B, %.0f ms simulated "
+           "each):\n", 100 * scale);
+    const bench_case bus = {"(h0) 10base5 bus, 5000 stations", "10base5", 5000,
+                            TRAFFIC_SATURATED, 0, 512, 0.1 * scale, 0, NULL, 0, 0, 0, false};
+    const bench_case hub = {"(h) 10baset hub, 5000 stations", "10baset", 5000,
+                            TRAFFIC_SATURATED, 0, 512, 0.1 * scale, 0, NULL, 0, 0, 0, false};
+    double ns[2];
+    const bench_case *c[2] = {&bus, &hub};
+    for (int i = 0; i < 2; i++) {
+        bench_out o;
+        long rss = 0;
+        if (run_child(c[i], cpu, &o, &rss) != 0 || !o.ok) {
+            fprintf(stderr, "csmacd_bench: %s failed: %s\n", c[i]->name, o.err);
+            return -1;
+        }
+        ns[i] = o.wall_s * 1e9 / (double)o.events;
+        printf("  %-40s %12llu events %8.3f s %8.1f ns/event, throughput %.4f, %.1f events per "
+               "frame\n",
+               c[i]->name, (unsigned long long)o.events, o.wall_s, ns[i], o.throughput,
+               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0);
+    }
+    double ratio = ns[1] / ns[0];
+    printf("  the hub costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
+           ratio <= 2 ? "ok" : "MISSED");
+    return ratio;
+}
+
 int main(int argc, char **argv)
 {
     double scale = (argc > 1 && strcmp(argv[1], "--quick") == 0) ? 0.1 : 1.0;
@@ -454,6 +491,11 @@ int main(int argc, char **argv)
     if (g_col < 0)
         return 1;
     all_ok &= g_col <= 2.0;
+
+    double g_hub = hub_cost(cpu, scale);
+    if (g_hub < 0)
+        return 1;
+    all_ok &= g_hub <= 2.0;
 
     /* log2 N goes 6 -> 8 -> 10: logarithmic growth allows at most
      * 10/6 = 1.67x from N = 64 to 1024; linear growth would be 16x. */
