@@ -604,14 +604,13 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
         /* The replay over the signals that can matter: those present at s
          * after r - interFrameGap, and after the end of s's own last
          * transmission unless s is known to have taken no part in the
-         * period (else its own signal may be in it); a handful: all. */
-        sim_time since = INT64_MIN;
-        if (crowd) {
-            since = r - m->ifg_ps;
-            sim_time own_end = medium_own_end(m->med, s);
-            if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
-                since = own_end; /* INT64_MIN: none yet */
-        }
+         * period (else its own signal may be in it). On a quiet medium
+         * too: the records kept for receptions and chains not yet judged
+         * are skipped at one comparison each. */
+        sim_time since = r - m->ifg_ps;
+        sim_time own_end = medium_own_end(m->med, s);
+        if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
+            since = own_end; /* INT64_MIN: none yet */
         bool own = false;
         sim_time end = SIM_TIME_NEVER;
         plan = defer_replay(m, s, r, since, blocker, horizon, &own, &end);
