@@ -130,6 +130,10 @@ struct medium {
      * `stale`, and the next question repairs the trees first. */
     bool resting;
     dirty_set stale;
+    /* The latest instant at which a retired record's carrier may end
+     * anywhere (its end plus the longest delay): a scan of the live
+     * records finds the latest end at a station when it is later. */
+    sim_time retired_dead;
     /* The last answers of the two walks, for station memo_j (CI_NONE:
      * none): the MAC asks about one station twice at one instant (its
      * deference when a backoff ends, then collision detect at the start
@@ -420,10 +424,30 @@ static inline void memo_for(medium *m, uint32_t j)
     }
 }
 
+static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
+
+/* Whether questions scan the live records rather than wake the index:
+ * a handful of them (the index rests). */
+static inline bool scan_instead(const medium *m)
+{
+    return m->resting && m->count <= MEDIUM_QUIET;
+}
+
 sim_time medium_open_arrival(medium *m, uint32_t j)
 {
     if (m->memo_j == j && m->memo_open_ok)
         return m->memo_open;
+    if (scan_instead(m)) { /* every transmission under way is live */
+        sim_time best = SIM_TIME_NEVER;
+        for (size_t i = 0; i < m->count; i++) {
+            const medium_tx *t = slot(m, i);
+            if (t->end == SIM_TIME_NEVER && t->station != j) {
+                sim_time a = t->start + medium_delay(m, t->station, j);
+                best = a < best ? a : best;
+            }
+        }
+        return best;
+    }
     index_wake(m);
     sim_time best = SIM_TIME_NEVER, kl, kr;
     walk_min(m, m->open_l, m->open_r, m->rank[j], &kl, &kr);
@@ -477,6 +501,32 @@ sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from)
     if (m->last_end[j] != CI_EMPTY_MAX && m->last_end[j] > best) {
         best = m->last_end[j];
         *who = j;
+    }
+    if (*who != CI_NONE)
+        *from = m->last_start[*who] + medium_delay(m, *who, j);
+    return best;
+}
+
+sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t *who,
+                                sim_time *from)
+{
+    if (!scan_instead(m) || m->retired_dead >= floor)
+        return medium_closed_end(m, j, who, from);
+    /* Every retired record's carrier ended everywhere before floor, and a
+     * station's last finished transmission ends after its earlier ones:
+     * the latest end of the live records (and j's own last) is the
+     * answer when it is floor or later, and below floor when it is. */
+    sim_time best = m->last_end[j];
+    *who = best != CI_EMPTY_MAX ? j : CI_NONE;
+    for (size_t i = 0; i < m->count; i++) {
+        const medium_tx *t = slot(m, i);
+        if (t->end != SIM_TIME_NEVER && t->station != j) {
+            sim_time e = t->end + medium_delay(m, t->station, j);
+            if (e > best) {
+                best = e;
+                *who = t->station;
+            }
+        }
     }
     if (*who != CI_NONE)
         *from = m->last_start[*who] + medium_delay(m, *who, j);
@@ -587,6 +637,7 @@ int medium_create(const medium_config *cfg, medium **out)
     m->dead_all = INT64_MIN;
     m->memo_j = CI_NONE;
     m->resting = true; /* (every leaf is empty, as the trees are) */
+    m->retired_dead = INT64_MIN;
     for (uint32_t i = 0; i < m->n; i++) {
         m->open_start[i] = SIM_TIME_NEVER;
         m->last_start[i] = SIM_TIME_NEVER;
@@ -642,7 +693,6 @@ sim_time medium_probe_delay(const medium *m, uint32_t s)
 
 sim_time medium_max_delay(const medium *m) { return m->max_delay; }
 
-static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
 
 uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user)
 {
@@ -717,6 +767,10 @@ void medium_release(medium *m, uint64_t id)
 
 static void pop_front(medium *m, size_t k)
 {
+    for (size_t i = 0; i < k; i++) {
+        sim_time dead = m->live[i].end + m->max_delay;
+        m->retired_dead = dead > m->retired_dead ? dead : m->retired_dead;
+    }
     m->live += k;
     m->count -= k;
     m->first_id += k;

@@ -194,7 +194,8 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t);
  * and its collision detect at the start that follows ask the same). */
 /* The earliest arrival at j of the signal of a transmission under way of
  * another station, or SIM_TIME_NEVER when no other station transmits.
- * O(log n). */
+ * O(log n); a scan of the live records while at most MEDIUM_QUIET are
+ * live (the index rests). */
 sim_time medium_open_arrival(medium *m, uint32_t j);
 /* The latest instant at which the carrier of a finished transmission
  * ends at j (j's own included, with no delay), the station that sent it
@@ -202,6 +203,13 @@ sim_time medium_open_arrival(medium *m, uint32_t j);
  * no transmission has ended yet. Records already retired count too: they
  * ended long before any instant a caller asks about. O(log n). */
 sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from);
+/* The same when its answer is `floor` or later; else some instant before
+ * floor (INT64_MIN, or the answer). While at most MEDIUM_QUIET records
+ * are live it scans them and leaves the index resting, O(L); else as
+ * medium_closed_end. (Deference only compares the end with W when it is
+ * earlier.) */
+sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t *who,
+                                sim_time *from);
 /* The end of station j's last finished transmission, INT64_MIN when it
  * has not finished one. O(1). */
 sim_time medium_own_end(const medium *m, uint32_t j);

@@ -514,7 +514,7 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
     } else {
         uint32_t z;
         sim_time z_from = 0;
-        sim_time e = medium_closed_end(m->med, s, &z, &z_from);
+        sim_time e = medium_closed_end_from(m->med, s, w, &z, &z_from); /* (exact if >= w) */
         if (e < w && (!fault || fe < w)) {
             if (u >= r) { /* idle since w, and nothing arrives before r */
                 *plan = r;
@@ -598,8 +598,22 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
 {
     station *x = &m->st[s];
     sim_time plan;
-    bool crowd = medium_live_count(m->med) > CROWD;
-    bool shortcut = crowd && defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    bool shortcut;
+    if (x->timed != NONE && released_by == NONE) {
+        /* A timed contender reached by a new signal before min(planned
+         * start, horizon) (replan_after_start): the signal arrives during
+         * the period it defers to, whose end b is known, or in the
+         * restartable part 1 of its gap, so the period goes on and is
+         * open now (defer_shortcut's rule, without its questions): wait. */
+        assert(x->chain_end != SIM_TIME_NEVER && x->chain_own >= 0);
+        shortcut = open_blocker(m, s, r, blocker);
+        if (shortcut) {
+            x->chain_end = SIM_TIME_NEVER;
+            plan = *horizon = SIM_TIME_NEVER;
+        }
+    } else {
+        shortcut = defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    }
     if (!shortcut) {
         /* The replay over the signals that can matter: those present at s
          * after r - interFrameGap, and after the end of s's own last
