@@ -249,19 +249,12 @@ static int run_child(const bench_case *c, int cpu, bench_out *out, long *maxrss_
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* A network of 5 coax segments of 100 stations each, against one bus of
- * the same 500 stations on the same 500 m: the cost per event of each
- * and their ratio (target: the network at most twice the bus). */
-static double network_cost(int cpu, double scale)
+/* Runs `base` then `other`, prints each one's cost per event, and
+ * returns other's over base's, or -1 when a run fails. */
+static double cost_ratio(const bench_case *base, const bench_case *other, int cpu)
 {
-    printf("\na network of segments against one bus (10base5, 500 saturated stations, 512 B, "
-           "%.0f s simulated each):\n", 2 * scale);
-    const bench_case bus = {"(f0) one bus, 500 stations", "10base5", 500, TRAFFIC_SATURATED, 0,
-                            512, 2 * scale, 0, NULL, 0, 0, 0, false};
-    const bench_case net = {"(f) 5 coax segments x 100, 4 repeaters", "10base5", 500,
-                            TRAFFIC_SATURATED, 0, 512, 2 * scale, 0, NULL, 0, 0, 5, false};
     double ns[2];
-    const bench_case *c[2] = {&bus, &net};
+    const bench_case *c[2] = {base, other};
     for (int i = 0; i < 2; i++) {
         bench_out o;
         long rss = 0;
@@ -274,7 +267,23 @@ static double network_cost(int cpu, double scale)
                c[i]->name, (unsigned long long)o.events, o.wall_s, ns[i], o.throughput,
                o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0);
     }
-    double ratio = ns[1] / ns[0];
+    return ns[1] / ns[0];
+}
+
+/* A network of 5 coax segments of 100 stations each, against one bus of
+ * the same 500 stations on the same 500 m: the cost per event of each
+ * and their ratio (target: the network at most twice the bus). */
+static double network_cost(int cpu, double scale)
+{
+    printf("\na network of segments against one bus (10base5, 500 saturated stations, 512 B, "
+           "%.0f s simulated each):\n", 2 * scale);
+    const bench_case bus = {"(f0) one bus, 500 stations", "10base5", 500, TRAFFIC_SATURATED, 0,
+                            512, 2 * scale, 0, NULL, 0, 0, 0, false};
+    const bench_case net = {"(f) 5 coax segments x 100, 4 repeaters", "10base5", 500,
+                            TRAFFIC_SATURATED, 0, 512, 2 * scale, 0, NULL, 0, 0, 5, false};
+    double ratio = cost_ratio(&bus, &net, cpu);
+    if (ratio < 0)
+        return -1;
     printf("  the network costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
            ratio <= 2 ? "ok" : "MISSED");
     return ratio;
@@ -399,22 +408,9 @@ static double hub_cost(int cpu, double scale)
                             TRAFFIC_SATURATED, 0, 512, 0.1 * scale, 0, NULL, 0, 0, 0, false};
     const bench_case hub = {"(h) 10baset hub, 5000 stations", "10baset", 5000,
                             TRAFFIC_SATURATED, 0, 512, 0.1 * scale, 0, NULL, 0, 0, 0, false};
-    double ns[2];
-    const bench_case *c[2] = {&bus, &hub};
-    for (int i = 0; i < 2; i++) {
-        bench_out o;
-        long rss = 0;
-        if (run_child(c[i], cpu, &o, &rss) != 0 || !o.ok) {
-            fprintf(stderr, "csmacd_bench: %s failed: %s\n", c[i]->name, o.err);
-            return -1;
-        }
-        ns[i] = o.wall_s * 1e9 / (double)o.events;
-        printf("  %-40s %12llu events %8.3f s %8.1f ns/event, throughput %.4f, %.1f events per "
-               "frame\n",
-               c[i]->name, (unsigned long long)o.events, o.wall_s, ns[i], o.throughput,
-               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0);
-    }
-    double ratio = ns[1] / ns[0];
+    double ratio = cost_ratio(&bus, &hub, cpu);
+    if (ratio < 0)
+        return -1;
     printf("  the hub costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
            ratio <= 2 ? "ok" : "MISSED");
     return ratio;
