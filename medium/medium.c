@@ -515,7 +515,8 @@ sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t 
     /* Every retired record's carrier ended everywhere before floor, and a
      * station's last finished transmission ends after its earlier ones:
      * the latest end of the live records (and j's own last) is the
-     * answer when it is floor or later, and below floor when it is. */
+     * answer when that is floor or later; when it is not, neither is the
+     * answer. */
     sim_time best = m->last_end[j];
     *who = best != CI_EMPTY_MAX ? j : CI_NONE;
     for (size_t i = 0; i < m->count; i++) {
@@ -692,7 +693,6 @@ sim_time medium_probe_delay(const medium *m, uint32_t s)
 }
 
 sim_time medium_max_delay(const medium *m) { return m->max_delay; }
-
 
 uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user)
 {
