@@ -249,9 +249,11 @@ static int run_child(const bench_case *c, int cpu, bench_out *out, long *maxrss_
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Runs `base` then `other`, prints each one's cost per event, and
- * returns other's over base's, or -1 when a run fails. */
-static double cost_ratio(const bench_case *base, const bench_case *other, int cpu)
+/* Runs the bus `base` then `other`, prints each one's cost per event and
+ * their ratio against the target (`other` at most twice the bus), and
+ * returns the ratio, or -1 when a run fails. */
+static double cost_ratio(const bench_case *base, const bench_case *other, const char *what,
+                         int cpu)
 {
     double ns[2];
     const bench_case *c[2] = {base, other};
@@ -267,7 +269,10 @@ static double cost_ratio(const bench_case *base, const bench_case *other, int cp
                c[i]->name, (unsigned long long)o.events, o.wall_s, ns[i], o.throughput,
                o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0);
     }
-    return ns[1] / ns[0];
+    double ratio = ns[1] / ns[0];
+    printf("  the %s costs %.2fx per event what the bus does (target <= 2): %s\n", what, ratio,
+           ratio <= 2 ? "ok" : "MISSED");
+    return ratio;
 }
 
 /* A network of 5 coax segments of 100 stations each, against one bus of
@@ -281,12 +286,7 @@ static double network_cost(int cpu, double scale)
                             512, 2 * scale, 0, NULL, 0, 0, 0, false};
     const bench_case net = {"(f) 5 coax segments x 100, 4 repeaters", "10base5", 500,
                             TRAFFIC_SATURATED, 0, 512, 2 * scale, 0, NULL, 0, 0, 5, false};
-    double ratio = cost_ratio(&bus, &net, cpu);
-    if (ratio < 0)
-        return -1;
-    printf("  the network costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
-           ratio <= 2 ? "ok" : "MISSED");
-    return ratio;
+    return cost_ratio(&bus, &net, "network", cpu);
 }
 
 /* A 64-port full-duplex switch with 64 saturated stations of 1518-byte
@@ -408,12 +408,7 @@ static double hub_cost(int cpu, double scale)
                             TRAFFIC_SATURATED, 0, 512, 0.1 * scale, 0, NULL, 0, 0, 0, false};
     const bench_case hub = {"(h) 10baset hub, 5000 stations", "10baset", 5000,
                             TRAFFIC_SATURATED, 0, 512, 0.1 * scale, 0, NULL, 0, 0, 0, false};
-    double ratio = cost_ratio(&bus, &hub, cpu);
-    if (ratio < 0)
-        return -1;
-    printf("  the hub costs %.2fx per event what the bus does (target <= 2): %s\n", ratio,
-           ratio <= 2 ? "ok" : "MISSED");
-    return ratio;
+    return cost_ratio(&bus, &hub, "hub", cpu);
 }
 
 int main(int argc, char **argv)
