@@ -282,9 +282,9 @@ int evq_push(evq *q, const sim_event *e)
     return heap_push(ev.time - q->last < q->horizon ? &q->near : &q->far, &ev);
 }
 
-/* The first event: the front, else the first of the heaps' tops and the
- * runs' heads. *h is the heap that holds it and *r the run (-1: none of
- * either: the front, or NULL when the queue is empty). */
+/* The first event, or NULL when the queue is empty: the front, else the
+ * first of the heaps' tops and the runs' heads. *h is the heap that holds
+ * it, or NULL; *r the run, or -1 (both: the front). */
 static inline const sim_event *first_event(const evq *q, heap **h, int *r)
 {
     *h = NULL;
