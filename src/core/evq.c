@@ -6,19 +6,9 @@
  * within the horizon go to the "near" heap, which stays small; the others
  * to the "far" heap, which is touched only when they are pushed and when
  * their turn comes. A pop takes the lesser of the two tops, so the order
- * is exactly that of one heap; only the cost changes.
- *
- * Events cluster near "now": an event handled pushes the next few (the end
- * of a frame, a collision, a start after the gap), due before anything
- * queued. Those wait in the soon list, a sorted ring of up to SOON events
- * that all come before every event of the heaps and runs: a pop there is
- * one copy, and a push an insertion among a few (the latest of a full list
- * moves to a heap). On 64 saturated stations on a bus nearly three pushes
- * in four go there; a list of 8 took the queue from about 150 to about 130
- * instructions per event there, of 16 made crowds (1024 stations, a network
- * of 500) dearer by its shifts, and one slot (the "front" it replaces) left
- * the rest to the near heap. evq_push stays out of line: inlined into the
- * network's hooks, it pushed their handler out of the engine's loop.
+ * is exactly that of one heap; only the cost changes. An event pushed
+ * ahead of everything queued (a collision due shortly, the end of a jam)
+ * waits in `front` and touches neither heap.
  *
  * Runs (evq_use_runs, for networks with full-duplex links): links in step
  * push crowds of events in order (64 frame ends at one instant, each
@@ -38,6 +28,13 @@
  * ran 5 to 15 % slower by the wall clock on 64 saturated stations and on
  * a fixed-retry collapse of 1024 (its pops walk linked lists), so the
  * heaps stay.
+ *
+ * A "soon list" was measured in place of the front: a sorted ring of up to
+ * 8 events ahead of the heaps (three pushes in four on 64 saturated
+ * stations on a bus went there, a pop there one copy). Instructions per
+ * event fell (683 to 666 on those 64 stations, 835 to 809 on 256 Poisson
+ * stations at 100 Mb/s; +11 on 1024 stations), but CPU time rose by 2 to
+ * 7 % (tests/bench/README.md, "The soon list"), so the front stays.
  */
 #include "evq.h"
 
@@ -58,13 +55,9 @@ typedef struct run {
 
 #define RUNS 2
 
-/* The soon list (see above): a sorted ring of up to SOON events, every one
- * of them before every event of the heaps and runs (a power of two). */
-#define SOON 8
-
 struct evq {
-    sim_event soon[SOON];
-    uint32_t soon_head, soon_len;
+    sim_event front; /* when has_front: before every other event */
+    bool has_front;
     bool runs_on;    /* evq_use_runs */
     run runs[RUNS];
     heap near, far;
@@ -268,63 +261,43 @@ static inline heap *first(const evq *q)
     return key(&n->v[0]) < key(&f->v[0]) ? n : f;
 }
 
-static inline sim_event *soon_at(evq *q, uint32_t i) { return &q->soon[(q->soon_head + i) & (SOON - 1)]; }
-
-/* Files ev (key k) after the soon list: in a run, else in a heap. */
-static int push_behind(evq *q, const sim_event *ev, unsigned __int128 k)
-{
-    if (q->runs_on) {
-        int rc = run_push(q, ev, k);
-        if (rc != 0)
-            return rc > 0 ? 0 : -1;
-    }
-    return heap_push(ev->time - q->last < q->horizon ? &q->near : &q->far, ev);
-}
-
-__attribute__((noinline)) int evq_push(evq *q, const sim_event *e)
+int evq_push(evq *q, const sim_event *e)
 {
     assert(e->phase < 256 && e->time >= 0);
     sim_event ev = *e;
     ev.order = ((uint64_t)ev.phase << 56) | (q->seq++ & ((1ULL << 56) - 1));
     unsigned __int128 k = key(&ev);
-    uint32_t n = q->soon_len;
-    if (n && k < key(soon_at(q, n - 1))) {
-        /* inside the list: the last one moves behind when the list is full */
-        if (n == SOON) {
-            sim_event *last = soon_at(q, n - 1);
-            if (push_behind(q, last, key(last)) != 0)
-                return -1;
-            n--;
+    if (q->has_front) {
+        if (k < key(&q->front)) {
+            sim_event t = q->front;
+            q->front = ev;
+            ev = t;
         }
-        uint32_t i = n;
-        for (; i > 0 && k < key(soon_at(q, i - 1)); i--)
-            *soon_at(q, i) = *soon_at(q, i - 1);
-        *soon_at(q, i) = ev;
-        q->soon_len = n + 1;
-        return 0;
-    }
-    /* after the list (or none): appended when it comes before everything
-     * else, as the events of the next instants do */
-    if (n < SOON) {
+    } else {
         const heap *h = first(q);
         if ((!h || k < key(&h->v[0])) && (!q->runs_on || first_run(q, k) < 0)) {
-            *soon_at(q, n) = ev;
-            q->soon_len = n + 1;
+            q->front = ev;
+            q->has_front = true;
             return 0;
         }
     }
-    return push_behind(q, &ev, k);
+    if (q->runs_on) {
+        int rc = run_push(q, &ev, key(&ev));
+        if (rc != 0)
+            return rc > 0 ? 0 : -1;
+    }
+    return heap_push(ev.time - q->last < q->horizon ? &q->near : &q->far, &ev);
 }
 
-/* The first event, or NULL when the queue is empty: the soon list's head,
- * else the first of the heaps' tops and the runs' heads. *h is the heap
- * that holds it, or NULL; *r the run, or -1 (both: the soon list). */
+/* The first event, or NULL when the queue is empty: the front, else the
+ * first of the heaps' tops and the runs' heads. *h is the heap that holds
+ * it, or NULL; *r the run, or -1 (both: the front). */
 static inline const sim_event *first_event(const evq *q, heap **h, int *r)
 {
     *h = NULL;
     *r = -1;
-    if (q->soon_len)
-        return &q->soon[q->soon_head];
+    if (q->has_front)
+        return &q->front;
     heap *t = first(q);
     *r = q->runs_on ? first_run(q, t ? key(&t->v[0]) : NO_KEY) : -1;
     if (*r >= 0)
@@ -343,9 +316,8 @@ static inline void take(evq *q, heap *h, int r, sim_event *out)
     if (h) {
         heap_pop(h, out);
     } else {
-        *out = q->soon[q->soon_head];
-        q->soon_head = (q->soon_head + 1) & (SOON - 1);
-        q->soon_len--;
+        *out = q->front;
+        q->has_front = false;
     }
     q->last = out->time;
 }
@@ -380,7 +352,7 @@ const sim_event *evq_peek(const evq *q)
 
 size_t evq_size(const evq *q)
 {
-    size_t n = q->soon_len + q->near.size + q->far.size;
+    size_t n = q->has_front + q->near.size + q->far.size;
     for (int r = 0; r < RUNS; r++)
         n += q->runs[r].len;
     return n;

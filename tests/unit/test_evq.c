@@ -1,6 +1,6 @@
 /* test_evq.c - pins the event order contract of src/core/evq.h:
  * time first, then phase, then insertion order (FIFO); and that the queue
- * (its soon list, near and far heaps, sorted runs) stays correct through growth, ties,
+ * (its front slot, near and far heaps, sorted runs) stays correct through growth, ties,
  * long gaps, times near the end of sim_time's range, and interleaved
  * pushes, peeks and pops, whatever the near/far horizon.
  * It does not test the engine's use of phases (the model tests do). */
@@ -52,7 +52,7 @@ static void test_pop_before(void **state)
     assert_int_equal(evq_pop_before(q, 100, &out), -1); /* empty */
     assert_int_equal(evq_push(q, &ev(30, 0, 2)), 0);     /* far */
     assert_int_equal(evq_push(q, &ev(7, 0, 1)), 0);      /* near */
-    assert_int_equal(evq_push(q, &ev(5, 0, 0)), 0);      /* ahead of all: the soon list */
+    assert_int_equal(evq_push(q, &ev(5, 0, 0)), 0);      /* ahead of all: the front */
     assert_int_equal(evq_pop_before(q, 5, &out), -1);    /* due at the limit: not before */
     assert_int_equal(out.target, 99);                   /* untouched */
     assert_int_equal(evq_size(q), 3);
@@ -71,13 +71,13 @@ static void test_pop_before(void **state)
 /* The events due at the instant of the last pop are ordered by phase,
  * then FIFO, however they arrived: pushed before that instant was reached,
  * or pushed at it, including with a phase lower than that of the event
- * just popped (which then goes to the soon list, ahead of both heaps). */
+ * just popped (which then goes to the front, ahead of both heaps). */
 static void test_same_instant(void **state)
 {
     (void)state;
     evq *q;
     assert_int_equal(evq_create(&q, 4), 0);
-    /* before 999 is popped, all but the soon list's go far; after it, the
+    /* before 999 is popped, all but the front go far; after it, the
      * pushes at 1000 go near: one instant across all three places */
     evq_set_horizon(q, 2);
     sim_event out;
@@ -237,10 +237,9 @@ static void test_random_against_model(void **state)
     }
 }
 
-/* Events each due before everything queued fill the soon list (a few
- * events kept apart, ahead of the heaps) past its size, in reverse and
- * then inside it: the latest of a full list moves to a heap, and the order
- * holds. */
+/* Events each due before everything queued, in reverse (each takes the
+ * front and sends the one there to a heap), then between queued ones:
+ * the order holds. */
 static void test_soon_overflow(void **state)
 {
     (void)state;
