@@ -34,7 +34,8 @@
  * stations on a bus went there, a pop there one copy). Instructions per
  * event fell (683 to 666 on those 64 stations, 835 to 809 on 256 Poisson
  * stations at 100 Mb/s; +11 on 1024 stations), but CPU time rose by 2 to
- * 7 % (tests/bench/README.md, "The soon list"), so the front stays.
+ * 7 % (tests/bench/README.md, "The soon list, measured and left out"),
+ * so the front stays.
  */
 #include "evq.h"
 
