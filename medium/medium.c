@@ -130,6 +130,10 @@ struct medium {
      * `stale`, and the next question repairs the trees first. */
     bool resting;
     dirty_set stale;
+    /* The latest instant at which a retired record's carrier may end
+     * anywhere (its end plus the longest delay): a scan of the live
+     * records finds the latest end at a station when it is later. */
+    sim_time retired_dead;
     /* The last answers of the two walks, for station memo_j (CI_NONE:
      * none): the MAC asks about one station twice at one instant (its
      * deference when a backoff ends, then collision detect at the start
@@ -420,10 +424,30 @@ static inline void memo_for(medium *m, uint32_t j)
     }
 }
 
+static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
+
+/* Whether questions scan the live records rather than wake the index:
+ * a handful of them (the index rests). */
+static inline bool scan_instead(const medium *m)
+{
+    return m->resting && m->count <= MEDIUM_QUIET;
+}
+
 sim_time medium_open_arrival(medium *m, uint32_t j)
 {
     if (m->memo_j == j && m->memo_open_ok)
         return m->memo_open;
+    if (scan_instead(m)) { /* every transmission under way is live */
+        sim_time best = SIM_TIME_NEVER;
+        for (size_t i = 0; i < m->count; i++) {
+            const medium_tx *t = slot(m, i);
+            if (t->end == SIM_TIME_NEVER && t->station != j) {
+                sim_time a = t->start + medium_delay(m, t->station, j);
+                best = a < best ? a : best;
+            }
+        }
+        return best;
+    }
     index_wake(m);
     sim_time best = SIM_TIME_NEVER, kl, kr;
     walk_min(m, m->open_l, m->open_r, m->rank[j], &kl, &kr);
@@ -477,6 +501,33 @@ sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from)
     if (m->last_end[j] != CI_EMPTY_MAX && m->last_end[j] > best) {
         best = m->last_end[j];
         *who = j;
+    }
+    if (*who != CI_NONE)
+        *from = m->last_start[*who] + medium_delay(m, *who, j);
+    return best;
+}
+
+sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t *who,
+                                sim_time *from)
+{
+    if (!scan_instead(m) || m->retired_dead >= floor)
+        return medium_closed_end(m, j, who, from);
+    /* Every retired record's carrier ended everywhere before floor, and a
+     * station's last finished transmission ends after its earlier ones:
+     * the latest end of the live records (and j's own last) is the
+     * answer when that is floor or later; when it is not, neither is the
+     * answer. */
+    sim_time best = m->last_end[j];
+    *who = best != CI_EMPTY_MAX ? j : CI_NONE;
+    for (size_t i = 0; i < m->count; i++) {
+        const medium_tx *t = slot(m, i);
+        if (t->end != SIM_TIME_NEVER && t->station != j) {
+            sim_time e = t->end + medium_delay(m, t->station, j);
+            if (e > best) {
+                best = e;
+                *who = t->station;
+            }
+        }
     }
     if (*who != CI_NONE)
         *from = m->last_start[*who] + medium_delay(m, *who, j);
@@ -587,6 +638,7 @@ int medium_create(const medium_config *cfg, medium **out)
     m->dead_all = INT64_MIN;
     m->memo_j = CI_NONE;
     m->resting = true; /* (every leaf is empty, as the trees are) */
+    m->retired_dead = INT64_MIN;
     for (uint32_t i = 0; i < m->n; i++) {
         m->open_start[i] = SIM_TIME_NEVER;
         m->last_start[i] = SIM_TIME_NEVER;
@@ -641,8 +693,6 @@ sim_time medium_probe_delay(const medium *m, uint32_t s)
 }
 
 sim_time medium_max_delay(const medium *m) { return m->max_delay; }
-
-static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
 
 uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t user)
 {
@@ -717,6 +767,10 @@ void medium_release(medium *m, uint64_t id)
 
 static void pop_front(medium *m, size_t k)
 {
+    for (size_t i = 0; i < k; i++) {
+        sim_time dead = m->live[i].end + m->max_delay;
+        m->retired_dead = dead > m->retired_dead ? dead : m->retired_dead;
+    }
     m->live += k;
     m->count -= k;
     m->first_id += k;
@@ -804,32 +858,42 @@ const medium_tx *medium_live_at(const medium *m, size_t i) { return slot(m, i); 
 
 size_t medium_signal_count(const medium *m) { return m->count + (m->fault ? 1 : 0); }
 
-/* Puts x into out[0..k), which is in order of arrival, after every entry
- * that arrives no later: one step of a stable insertion sort. */
+/* The order of signals at a station: by arrival, then by place in the
+ * live order (medium_signals_at). */
+static inline bool signal_before(const medium_signal *a, const medium_signal *b)
+{
+    return a->from < b->from || (a->from == b->from && a->seq < b->seq);
+}
+
+/* Puts x into out[0..k), which is in order, after every entry before it:
+ * one step of an insertion sort. */
 static inline void insert_signal(medium_signal *out, size_t k, medium_signal x)
 {
-    while (k > 0 && out[k - 1].from > x.from) {
+    while (k > 0 && signal_before(&x, &out[k - 1])) {
         out[k] = out[k - 1];
         k--;
     }
     out[k] = x;
 }
 
-/* Sorts signals by arrival: insertion sort for short runs (the usual case:
- * a handful of live signals, nearly in order), quicksort with a
- * median-of-three pivot above that (a crowded collision). The comparison
- * is inlined, which is what makes it cheaper than qsort here. */
+/* Sorts signals (signal_before): insertion sort for short runs (the usual
+ * case: a handful of live signals, nearly in order), quicksort with a
+ * median-of-three pivot above that (a crowded collision). Keys are
+ * distinct (no two signals share a place in the live order), so the
+ * result does not depend on the algorithm. The comparison is inlined,
+ * which is what makes it cheaper than qsort here. */
 static void sort_signals(medium_signal *a, size_t n)
 {
     while (n > 24) {
-        size_t mid = n / 2;
-        sim_time x = a[0].from, y = a[mid].from, z = a[n - 1].from;
-        sim_time pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        const medium_signal *x = &a[0], *y = &a[n / 2], *z = &a[n - 1];
+        medium_signal pivot = signal_before(x, y)
+                                  ? (signal_before(y, z) ? *y : (signal_before(x, z) ? *z : *x))
+                                  : (signal_before(x, z) ? *x : (signal_before(y, z) ? *z : *y));
         size_t i = 0, j = n - 1;
         for (;;) {
-            while (a[i].from < pivot)
+            while (signal_before(&a[i], &pivot))
                 i++;
-            while (a[j].from > pivot)
+            while (signal_before(&pivot, &a[j]))
                 j--;
             if (i >= j)
                 break;
@@ -852,7 +916,7 @@ static void sort_signals(medium_signal *a, size_t n)
         insert_signal(a, i, a[i]);
 }
 
-/* Appends x to out[0..k), or inserts it in order of arrival. */
+/* Appends x to out[0..k), or inserts it in order. */
 static inline void put_signal(medium_signal *out, size_t k, medium_signal x, bool insert)
 {
     if (insert)
@@ -866,19 +930,20 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
     size_t n = medium_signal_count(m);
     if (n > cap)
         n = cap;
-    /* A handful of signals (the usual case) are sorted as they are made,
-     * and ties keep the live order; a crowd is made, then sorted. */
+    /* A handful of signals (the usual case) are sorted as they are made;
+     * a crowd is made, then sorted. */
     bool insert = n <= 24;
     size_t k = 0;
     for (size_t i = 0; i < m->count && k < cap; i++) {
         const medium_tx *t = slot(m, i);
         sim_time d = medium_delay(m, t->station, j);
         medium_signal x = {t->start + d, t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
-                           t->station, t->station == j};
+                           t->station, (uint32_t)i, t->station == j};
         put_signal(out, k++, x, insert);
     }
     if (m->fault && k < cap) { /* present everywhere at once: no delay */
-        medium_signal x = {m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+        medium_signal x = {m->fault_start, m->fault_end, MEDIUM_FAULT_STATION,
+                           (uint32_t)m->count, false};
         put_signal(out, k++, x, insert);
     }
     if (!insert)
@@ -897,10 +962,11 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
             continue;
         out[k++] = (medium_signal){t->start + d,
                                    t->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : t->end + d,
-                                   t->station, t->station == j};
+                                   t->station, (uint32_t)i, t->station == j};
     }
     if (m->fault && m->fault_end >= t0 && k < cap)
-        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION, false};
+        out[k++] = (medium_signal){m->fault_start, m->fault_end, MEDIUM_FAULT_STATION,
+                                   (uint32_t)m->count, false};
     if (k <= 24) {
         for (size_t i = 1; i < k; i++)
             insert_signal(out, i, out[i]);

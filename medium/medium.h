@@ -99,7 +99,11 @@ typedef struct medium_tx {
 typedef struct medium_signal {
     sim_time from, until; /* until = SIM_TIME_NEVER while under way */
     uint32_t station;     /* the transmitter */
-    bool own;             /* the station's own transmission */
+    uint32_t seq : 31;    /* its place in the live order (the fault's: after
+                             every record); signals that arrive together are
+                             listed in this order */
+    uint32_t own : 1;     /* the station's own transmission (packed with seq:
+                             the replay copies signals around, 24 bytes each) */
 } medium_signal;
 
 /* Returns 0, or -1 when memory cannot be had. */
@@ -158,7 +162,11 @@ const medium_tx *medium_live_at(const medium *m, size_t i);
 size_t medium_signal_count(const medium *m);
 
 /* Signal intervals of every live transmission as seen at station j, and
- * the fault's, if any, in order of arrival at j (`from`). Writes at most
+ * the fault's, if any, in order of arrival at j (`from`), ties in the live
+ * order (`seq`): a total order, so that which of two signals arriving
+ * together comes first is a rule the MAC can follow without the sort
+ * (on a hub whose drops are of one length, every station that starts at
+ * one instant arrives everywhere at one instant). Writes at most
  * `cap` entries; returns the number written. O(L log L) for L live
  * transmissions: only for a full replay of deference and where a
  * reception is judged. */
@@ -166,8 +174,7 @@ size_t medium_signals_at(const medium *m, uint32_t j, medium_signal *out, size_t
 
 /* Like medium_signals_at, but only the signals still present at j at t0
  * or later (those whose end at j is t0 or later, or unknown): O(L) to
- * choose them, O(K log K) to sort the K chosen. Ties in arrival may come
- * in another order than medium_signals_at's. */
+ * choose them, O(K log K) to sort the K chosen, in the same order. */
 size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_signal *out,
                             size_t cap);
 
@@ -188,7 +195,8 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t);
  * and its collision detect at the start that follows ask the same). */
 /* The earliest arrival at j of the signal of a transmission under way of
  * another station, or SIM_TIME_NEVER when no other station transmits.
- * O(log n). */
+ * O(log n); a scan of the live records while at most MEDIUM_QUIET are
+ * live (the index rests). */
 sim_time medium_open_arrival(medium *m, uint32_t j);
 /* The latest instant at which the carrier of a finished transmission
  * ends at j (j's own included, with no delay), the station that sent it
@@ -196,6 +204,13 @@ sim_time medium_open_arrival(medium *m, uint32_t j);
  * no transmission has ended yet. Records already retired count too: they
  * ended long before any instant a caller asks about. O(log n). */
 sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from);
+/* The same when its answer is `floor` or later; else some instant before
+ * floor (INT64_MIN, or the answer). While at most MEDIUM_QUIET records
+ * are live it scans them and leaves the index resting, O(L); else as
+ * medium_closed_end. (Deference only compares the end with W when it is
+ * earlier.) */
+sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t *who,
+                                sim_time *from);
 /* The end of station j's last finished transmission, INT64_MIN when it
  * has not finished one. O(1). */
 sim_time medium_own_end(const medium *m, uint32_t j);

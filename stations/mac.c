@@ -8,8 +8,9 @@
  * it is computed, not tracked: defer_replay() replays the process over the
  * live signals and returns the instant the ready frame may start;
  * defer_plan() gets the same answer from the medium's carrier index where
- * it can (defer_shortcut, O(log n)), else replays only the signals that
- * can matter (stations/MODEL.md, "Deference in a crowd"). A
+ * it can (defer_shortcut, O(log n); on a quiet medium from a scan of its
+ * few live records), else replays only the signals that can matter
+ * (stations/MODEL.md, "Deference in a crowd"). A
  * station with a frame ready and not backing off is a "contender". A
  * contender's plan changes only in two ways, so only those contenders are
  * re-planned:
@@ -368,8 +369,7 @@ static void note_open(const mac *m, blocker_pick *p, const medium_signal *x, sim
 /* The replay. With `since` = INT64_MIN it reads every live signal; else
  * only those still present at s at `since` or later, which gives the same
  * answer when `since` <= r - interFrameGap and `since` <= the end of the
- * station's own last transmission (MODEL.md, "Deference in a crowd"),
- * except which of two tied candidates becomes the blocker. */
+ * station's own last transmission (MODEL.md, "Deference in a crowd"). */
 static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
                              uint32_t *blocker, sim_time *horizon, bool *own_out,
                              sim_time *end_out)
@@ -441,12 +441,20 @@ static sim_time defer_replay(mac *m, uint32_t s, sim_time r, sim_time since,
     return r;
 }
 
+/* Whether entry i of the transmitters started after entry j (NONE: none),
+ * i.e. comes later in the medium's live order: the replay's order of two
+ * signals that arrive together. */
+static inline bool tx_later(const mac *m, uint32_t i, uint32_t j)
+{
+    return j == NONE || m->st[m->transmitters[i]].tx_id > m->st[m->transmitters[j]].tx_id;
+}
+
 /* The blocker of a station whose carrier period is open, as the replay
  * picks it: of the transmissions under way whose signal has reached s by
- * r, the one expected to end last (ties: the later arrival); with none
- * arrived, the first to arrive. Every transmission under way is then in
- * the period. Returns false when two candidates tie on both counts (the
- * replay's order between them is that of its sort). O(k) for k
+ * r, the one expected to end last (ties: the later arrival, then the later
+ * in the live order, i.e. the later record); with none arrived, the first
+ * to arrive (ties: the earlier record). Every transmission under way is
+ * then in the period. Returns false when none is under way. O(k) for k
  * transmissions under way. */
 static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
 {
@@ -459,19 +467,16 @@ static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker
                              : m->hub_ps + medium_station_pos(m->med, s);
     uint32_t best = NONE;
     sim_time b_end = INT64_MIN, b_from = INT64_MIN;
-    bool tie = false;
     for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
         sim_time d = pos[i] + off;
         sim_time from = start[i] + (d < 0 ? -d : d);
         if (from > r)
             continue;
-        if (end[i] > b_end || (end[i] == b_end && from > b_from)) {
+        if (end[i] > b_end || (end[i] == b_end && from > b_from) ||
+            (end[i] == b_end && from == b_from && tx_later(m, i, best))) {
             best = i;
             b_end = end[i];
             b_from = from;
-            tie = false;
-        } else if (end[i] == b_end && from == b_from) {
-            tie = true;
         }
     }
     if (best == NONE) { /* none arrived: the first to arrive */
@@ -479,17 +484,14 @@ static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker
         for (uint32_t i = 0; i < n; i++) {
             sim_time d = pos[i] + off;
             sim_time from = start[i] + (d < 0 ? -d : d);
-            if (from < b_from) {
+            if (from < b_from || (from == b_from && tx_later(m, best, i))) {
                 best = i;
                 b_from = from;
-                tie = false;
-            } else if (from == b_from) {
-                tie = true;
             }
         }
     }
     *blocker = best == NONE ? NONE : m->transmitters[best];
-    return best != NONE && !tie;
+    return best != NONE;
 }
 
 /* The replay's answer from the carrier index, where it can be had without
@@ -513,7 +515,7 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
     } else {
         uint32_t z;
         sim_time z_from = 0;
-        sim_time e = medium_closed_end(m->med, s, &z, &z_from);
+        sim_time e = medium_closed_end_from(m->med, s, w, &z, &z_from); /* (exact if >= w) */
         if (e < w && (!fault || fe < w)) {
             if (u >= r) { /* idle since w, and nothing arrives before r */
                 *plan = r;
@@ -597,25 +599,36 @@ static sim_time defer_plan(mac *m, uint32_t s, sim_time r, uint32_t released_by,
 {
     station *x = &m->st[s];
     sim_time plan;
-    bool crowd = medium_live_count(m->med) > CROWD;
-    bool shortcut = crowd && defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    bool shortcut;
+    if (x->timed != NONE && released_by == NONE) {
+        /* A timed contender reached by a new signal before min(planned
+         * start, horizon) (replan_after_start): the signal arrives during
+         * the period it defers to, whose end b is known, or in the
+         * restartable part 1 of its gap, so the period goes on and is
+         * open now (defer_shortcut's rule, without its questions): wait. */
+        assert(x->chain_end != SIM_TIME_NEVER && x->chain_own >= 0);
+        shortcut = open_blocker(m, s, r, blocker);
+        if (shortcut) {
+            x->chain_end = SIM_TIME_NEVER;
+            plan = *horizon = SIM_TIME_NEVER;
+        }
+    } else {
+        shortcut = defer_shortcut(m, s, r, released_by, &plan, blocker, horizon);
+    }
     if (!shortcut) {
         /* The replay over the signals that can matter: those present at s
          * after r - interFrameGap, and after the end of s's own last
          * transmission unless s is known to have taken no part in the
-         * period (else its own signal may be in it); a handful: all. */
-        sim_time since = INT64_MIN;
-        if (crowd) {
-            since = r - m->ifg_ps;
-            sim_time own_end = medium_own_end(m->med, s);
-            if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
-                since = own_end; /* INT64_MIN: none yet */
-        }
+         * period (else its own signal may be in it). On a quiet medium
+         * too: the records kept for receptions and chains not yet judged
+         * are skipped at one comparison each. */
+        sim_time since = r - m->ifg_ps;
+        sim_time own_end = medium_own_end(m->med, s);
+        if (x->chain_own != 0 && own_end != INT64_MIN && own_end < since)
+            since = own_end; /* INT64_MIN: none yet */
         bool own = false;
         sim_time end = SIM_TIME_NEVER;
         plan = defer_replay(m, s, r, since, blocker, horizon, &own, &end);
-        if (since != INT64_MIN && plan == SIM_TIME_NEVER && !open_blocker(m, s, r, blocker))
-            plan = defer_replay(m, s, r, INT64_MIN, blocker, horizon, &own, &end); /* a tie */
         if (plan != r) {
             x->chain_own = own;
             x->chain_end = end;

@@ -57,3 +57,9 @@ shape "(g0) 10base5 N=64 1518 B" 0.5 1.5 --phy 10base5 --stations 64 --traffic s
     --frame-size 1518
 shape "(g) FD switch N=64 1518 B" 0.1 0.3 --phy 10baset --topology switch --duplex full \
     --stations 64 --traffic saturated --frame-size 1518
+# (h0) and (h): a bus of 5000 against a hub of 5000 (drops of one length),
+# after the first 30 ms (the start's pile-up of 5000 first frames)
+shape "(h0) 10base5 N=5000 512 B" 0.03 0.08 --phy 10base5 --stations 5000 --traffic saturated \
+    --frame-size 512
+shape "(h) 10baset hub N=5000 512 B" 0.03 0.08 --phy 10baset --stations 5000 --traffic saturated \
+    --frame-size 512

@@ -237,6 +237,39 @@ static void test_random_against_model(void **state)
     }
 }
 
+/* Events each due before everything queued, in reverse (each takes the
+ * front and sends the one there to a heap), then between queued ones:
+ * the order holds. */
+static void test_soon_overflow(void **state)
+{
+    (void)state;
+    evq *q;
+    assert_int_equal(evq_create(&q, 4), 0);
+    evq_set_horizon(q, 1000);
+    for (uint32_t i = 0; i < 40; i++) /* ids 39..0 at times 390..0 */
+        assert_int_equal(evq_push(q, &ev((sim_time)(390 - 10 * i), 0, 39 - i)), 0);
+    sim_event out;
+    for (uint32_t want = 0; want < 20; want++) {
+        assert_int_equal(evq_pop(q, &out), 0);
+        assert_int_equal(out.target, want);
+    }
+    /* now 200; between queued ones, ids 100+ after the one of their time */
+    for (uint32_t i = 0; i < 20; i++)
+        assert_int_equal(evq_push(q, &ev((sim_time)(200 + 10 * (i % 10)), 0, 100 + i)), 0);
+    for (uint32_t t = 20; t < 40; t++) {
+        assert_int_equal(evq_pop(q, &out), 0);
+        assert_int_equal(out.target, t);
+        if (t < 30) {
+            for (uint32_t k = 0; k < 2; k++) {
+                assert_int_equal(evq_pop(q, &out), 0);
+                assert_int_equal(out.target, 100 + (t - 20) + 10 * k);
+            }
+        }
+    }
+    assert_int_equal(evq_size(q), 0);
+    evq_destroy(q);
+}
+
 /* Crowds in step, as full-duplex links make them: at each instant 300
  * senders each push an event a little later and one much later, in
  * sender order (with runs on, runs take them, growing and wrapping
@@ -282,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_order_contract),
         cmocka_unit_test(test_pop_before),
         cmocka_unit_test(test_runs_in_step),
+        cmocka_unit_test(test_soon_overflow),
         cmocka_unit_test(test_same_instant),
         cmocka_unit_test(test_growth_and_ties),
         cmocka_unit_test(test_extreme_times),

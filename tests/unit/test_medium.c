@@ -97,6 +97,41 @@ static void test_crowd_order(void **state)
     medium_destroy(m);
 }
 
+/* The latest end of carrier from a floor (medium_closed_end_from), by
+ * hand on a bus at 0, 1000 and 3000: while few records are live it scans
+ * them; once records have retired it answers from them only above the
+ * instant by which every retired carrier had ended everywhere, and asks
+ * the index below it. */
+static void test_closed_end_from(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 1000, 3000};
+    medium *m = bus(pos, 3, 0, 0);
+    uint64_t a = medium_tx_begin(m, 1, 0, 0);
+    uint64_t b = medium_tx_begin(m, 2, 100, 0);
+    medium_tx_end(m, a, 500);  /* at 0: 1500 */
+    medium_tx_end(m, b, 700);  /* at 0: 3700, from 3100 */
+    uint32_t who = 0;
+    sim_time from = 0;
+    assert_int_equal(medium_closed_end_from(m, 0, 0, &who, &from), 3700);
+    assert_int_equal(who, 2);
+    assert_int_equal(from, 3100);
+    assert_true(medium_closed_end_from(m, 0, 4000, &who, &from) < 4000);
+    uint64_t c = medium_tx_begin(m, 0, 5000, 0);
+    medium_tx_end(m, c, 5600); /* its own: no delay */
+    assert_int_equal(medium_closed_end_from(m, 0, 0, &who, &from), 5600);
+    assert_int_equal(who, 0);
+    assert_int_equal(from, 5000);
+    medium_retire(m, 1000000); /* every record goes: ended everywhere by 8600 */
+    assert_int_equal(medium_live_count(m), 0);
+    /* at 1: its own 500, 2's 2700, 0's 6600 */
+    assert_true(medium_closed_end_from(m, 1, 9000, &who, &from) < 9000);
+    assert_int_equal(medium_closed_end_from(m, 1, 6000, &who, &from), 6600);
+    assert_int_equal(who, 0);
+    assert_int_equal(from, 6000);
+    medium_destroy(m);
+}
+
 /* A star with drops `pos` and the hub's delay. */
 static medium *star(const sim_time *pos, uint32_t n, sim_time hub)
 {
@@ -105,6 +140,49 @@ static medium *star(const sim_time *pos, uint32_t n, sim_time hub)
     medium *m;
     assert_int_equal(medium_create(&c, &m), 0);
     return m;
+}
+
+/* A hub whose drops are of one length: stations that start at one
+ * instant arrive everywhere at one instant. Signals that arrive together
+ * are listed in the order their transmissions started (the live order),
+ * in a handful (the insertion path) and in a crowd (the quicksort), by
+ * medium_signals_at and medium_signals_since alike: deference's blocker
+ * among tied signals follows that order (stations/MODEL.md). Stations
+ * start in a scrambled order, in three groups of simultaneous starts. */
+static void test_ties_in_live_order(void **state)
+{
+    (void)state;
+    enum { N = 60 };
+    sim_time pos[N];
+    for (uint32_t i = 0; i < N; i++)
+        pos[i] = 500;
+    for (uint32_t n = 6; n <= N; n += N - 6) { /* 6: a handful; 60: a crowd */
+        medium *m = star(pos, n, 1000);
+        uint32_t order[N];
+        for (uint32_t i = 0; i < n; i++) {
+            order[i] = (i * 7 + 3) % n; /* 7 and n coprime */
+            medium_tx_begin(m, order[i], (sim_time)(i / (n / 3)) * 10, 0);
+        }
+        medium_signal sig[N];
+        uint32_t j = order[n - 1]; /* seen from the last to start: its own
+                                      signal (no delay) arrives first */
+        for (int since = 0; since < 2; since++) {
+            size_t got = since ? medium_signals_since(m, j, 0, sig, N)
+                               : medium_signals_at(m, j, sig, N);
+            assert_int_equal(got, n);
+            assert_int_equal(sig[0].station, j);
+            assert_true(sig[0].own);
+            assert_int_equal(sig[0].from, 20);
+            size_t k = 1;
+            for (uint32_t i = 0; i < n - 1; i++, k++) {
+                assert_int_equal(sig[k].station, order[i]);
+                assert_int_equal(sig[k].seq, i);
+                assert_int_equal(sig[k].from, (sim_time)(i / (n / 3)) * 10 + 2000);
+            }
+            assert_int_equal(k, n);
+        }
+        medium_destroy(m);
+    }
 }
 
 /* By hand, on a bus of three stations at 0, 3000 and 1000 (so the
@@ -194,9 +272,23 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
             if (le[t] != INT64_MIN && le[t] + d > want_end)
                 want_end = le[t] + d;
         }
-        assert_int_equal(medium_open_arrival(m, j), want_open);
+        /* the latest end from a floor (a scan while few records are live): the
+         * answer when it is the floor or later, else below the floor;
+         * deference's floor is now - interFrameGap (retain_ps here) */
         uint32_t who;
         sim_time from = 0;
+        for (int q = 0; q < 2; q++) {
+            sim_time floor = now - (q ? (sim_time)(rng_next(r) % 20000) : 9600);
+            sim_time end2 = medium_closed_end_from(m, j, floor, &who, &from);
+            if (want_end >= floor) {
+                assert_int_equal(end2, want_end);
+                assert_int_equal(le[who] + medium_delay(m, who, j), end2);
+                assert_int_equal(from, ls[who] + medium_delay(m, who, j));
+            } else {
+                assert_true(end2 < floor);
+            }
+        }
+        assert_int_equal(medium_open_arrival(m, j), want_open);
         sim_time end = medium_closed_end(m, j, &who, &from);
         assert_int_equal(end, want_end);
         if (end != INT64_MIN) {
@@ -345,6 +437,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arrival_order),
         cmocka_unit_test(test_crowd_order),
+        cmocka_unit_test(test_ties_in_live_order),
+        cmocka_unit_test(test_closed_end_from),
         cmocka_unit_test(test_carrier_index_by_hand),
         cmocka_unit_test(test_indexes_against_scan),
         cmocka_unit_test(test_live_records_window),

@@ -539,6 +539,45 @@ static void run_bystander(double x_m, bool two_part, sim_time want_b, bool need_
     assert_true(found);
 }
 
+/* A crowded hub whose drops are of one length: every station that starts
+ * at one instant arrives everywhere at one instant, so deference's
+ * blocker is chosen among tied signals all the time, and a crowd of them
+ * takes the replay's quicksort path (more than 24 signals). Under fixed
+ * retry the stations go in clusters. Every attempt is checked against the
+ * reference, and in the check build (CSMACD_CHECK_DEFERENCE) every
+ * shortcut's answer and blocker against the full replay's, whose order of
+ * tied signals is the live order (stations/MODEL.md). */
+static void test_crowded_hub_ties(void **state)
+{
+    (void)state;
+    enum { N = 48 };
+    double pos[N];
+    for (uint32_t i = 0; i < N; i++)
+        pos[i] = 100;
+    scenario sc;
+    mu_scenario(&sc, "10baset", N, pos, TRAFFIC_SATURATED, 64, 3 * SIM_PS_PER_MS, 7);
+    mu_set_policy(&sc, "fixed");
+    mu_run run;
+    mu_run_scenario(&sc, &run);
+    size_t most = 0, same = 0;
+    sim_time at = -1;
+    for (size_t i = 0; i < run.tr.n; i++) {
+        const trace_event *e = &run.tr.ev[i];
+        if (e->kind != TRACE_TX_START)
+            continue;
+        same = e->time == at ? same + 1 : 1;
+        at = e->time;
+        if (same > most)
+            most = same;
+    }
+    assert_true(most > 24);
+    mu_coverage cov;
+    mu_check_model(&sc, &run, &cov);
+    assert_true(cov.waited > 100);
+    mu_run_free(&run);
+    mu_scenario_free(&sc);
+}
+
 static void test_bystander_part1_restarts(void **state)
 {
     (void)state;
@@ -1091,6 +1130,7 @@ int main(void)
         cmocka_unit_test(test_gigabit_collision_in_extension),
         cmocka_unit_test(test_undetected_collision),
         cmocka_unit_test(test_reference_all_profiles),
+        cmocka_unit_test(test_crowded_hub_ties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
