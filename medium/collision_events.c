@@ -26,7 +26,6 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
-#define LINKED 0x80000000u /* in scratch: an entry x's end was linked to */
 
 typedef struct entry {
     uint32_t station;
@@ -43,6 +42,7 @@ typedef struct comp {
     uint32_t head;   /* first member kept */
     uint32_t prev_ended, next_ended; /* the components with ended > 0 */
     uint32_t next_free;
+    uint32_t tag;    /* the listener's, 0: none (collision_events_tag) */
 } comp;
 
 struct collision_events {
@@ -64,7 +64,7 @@ struct collision_events {
     uint32_t *scratch;   /* room for every component: those to judge an end against */
     sim_time next_drop;  /* no kept transmission can be dropped before this */
     uint64_t complete;   /* components of two or more, complete */
-    collision_listener listener; /* .linked NULL: none */
+    collision_listener listener; /* .merged NULL: none */
 };
 
 static int cmp_time(const void *a, const void *b)
@@ -238,28 +238,14 @@ static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
     to->size += from->size;
     to->open += from->open;
     to->ended += from->ended;
+    if (__builtin_expect(from->tag != 0, 0)) { /* only a listener tags */
+        if (to->tag == 0)
+            to->tag = from->tag;
+        else
+            c->listener.merged(c->listener.ctx, to->tag, from->tag);
+    }
     comp_free(c, x);
     return y;
-}
-
-/* The listener's calls, out of the way of the hot paths (only a network's
- * collision domain listens). */
-__attribute__((noinline, cold)) static void tell_dropped(const collision_events *c,
-                                                         const entry *x)
-{
-    c->listener.dropped(c->listener.ctx, x->station, x->start);
-}
-
-/* x's end linked it to the kept transmissions marked LINKED among the
- * first n of scratch (one per component it joined). */
-__attribute__((noinline, cold)) static void tell_linked(const collision_events *c,
-                                                        const entry *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (c->scratch[i] & LINKED) {
-            const entry *y = &c->pool[c->scratch[i] & ~LINKED];
-            c->listener.linked(c->listener.ctx, x->station, x->start, y->station, y->start);
-        }
 }
 
 /* Drops the kept transmissions nothing can be linked to from `now` on. */
@@ -292,13 +278,13 @@ static void drop_passed(collision_events *c, sim_time now)
             k->head = x->next;
         if (x->next != NONE)
             c->pool[x->next].prev = x->prev;
-        if (__builtin_expect(c->listener.dropped != NULL, 0))
-            tell_dropped(c, x);
         if (--k->ended == 0)
             ended_remove(c, x->comp);
         if (--k->open == 0) {
             if (k->size >= 2)
                 c->complete++;
+            if (__builtin_expect(k->tag != 0, 0)) /* only a listener tags */
+                c->listener.complete(c->listener.ctx, k->tag, k->size);
             comp_free(c, x->comp);
         }
         x->comp = c->pool_free;
@@ -385,19 +371,30 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
             if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
                 merge(c, k, x->comp);
-                c->scratch[i] = LINKED | y; /* (for the listener, below) */
                 break;
             }
     }
     if (c->comps[x->comp].ended++ == 0)
         ended_add(c, x->comp);
-    if (__builtin_expect(c->listener.linked != NULL, 0)) /* last: a tail call */
-        tell_linked(c, x, n);
 }
 
 void collision_events_listen(collision_events *c, const collision_listener *l)
 {
     c->listener = l ? *l : (collision_listener){0};
+}
+
+uint32_t *collision_events_tag(collision_events *c, uint32_t s, sim_time start)
+{
+    uint32_t e = c->under_way[s];
+    if (e == NONE || c->pool[e].start != start) { /* ended already: look among the kept */
+        e = NONE;
+        for (size_t i = 0; i < c->n_kept && e == NONE; i++)
+            if (c->pool[c->kept[i]].station == s && c->pool[c->kept[i]].start == start)
+                e = c->kept[i];
+        if (e == NONE)
+            return NULL;
+    }
+    return &c->comps[c->pool[e].comp].tag;
 }
 
 uint64_t collision_events_count(collision_events *c, sim_time now)

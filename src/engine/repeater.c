@@ -39,8 +39,10 @@ void rep_port_signal(segnet *n, seg_run *g, uint32_t tap, bool begin, sim_time n
         p->end_key = NONE; /* its reference goes to the ends pushed below */
     } else {
         key_ref(n, key);   /* balanced by the release below */
-        if (n->dev)
-            p->out_node = domain_events_tx(n->dev, g->index, tap, now, false);
+        if (n->dev) { /* a relay, no station's transmission */
+            p->out_node = seg_comp_node(g, tap, now);
+            domain_events_weigh(n->dev, p->out_node, -1);
+        }
     }
     if (!begin && whole && key != NONE && g->n_taps > g->rp_end) {
         g->bits_whole += 8ull * rec(n, key)->f.bytes;
@@ -240,7 +242,7 @@ static void episode_inputs(segnet *n, rep_run *r)
          * can only join two events that should be two. */
         e->idle = false;
     } else {
-        e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
+        e->node = domain_events_node(n->dev, n->seg[n->port[r->first_port].seg].domain);
         e->pending = 0;
         e->idle = false;
         if (e->node == NONE)
@@ -254,7 +256,7 @@ static void episode_inputs(segnet *n, rep_run *r)
 static void episode_close_if_done(segnet *n, struct rep_episode *e)
 {
     if (e->idle && e->pending == 0 && e->node != NONE) {
-        domain_events_close(n->dev, e->node);
+        domain_events_close(n->dev, e->node, 0);
         e->node = NONE;
     }
 }
@@ -417,12 +419,10 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
             p->cap_in = cap;
         }
         /* its transmission began at the tap the cable's delay ago */
-        const seg_run *g = &n->seg[p->seg];
+        seg_run *g = &n->seg[p->seg];
         uint32_t node = NONE;
         if (n->dev) {
-            node = domain_events_tx(n->dev, p->seg, tap,
-                                    ev->time - medium_delay(g->med, tap, p->tap),
-                                    tap < g->n_st || tap >= g->rp_end);
+            node = seg_comp_node(g, tap, ev->time - medium_delay(g->med, tap, p->tap));
             const struct rep_episode *e = episode_open(&n->rep[p->rep]);
             if (e)
                 domain_events_link(n->dev, node, e->node);

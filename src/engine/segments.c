@@ -75,28 +75,40 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
         rep_hear(n, g, tap, key, begin, whole, now);
 }
 
-/* The segment trackers' links and drops, for the collision events of a
- * domain of several segments (domain_events.h). A station's or a bridge
- * port's transmission counts towards a collision; a relay does not. */
-static uint32_t tx_node(seg_run *g, uint32_t tap, sim_time start)
+/* The segment trackers' components, for the collision events of a domain
+ * of several segments (domain_events.h): a component's node is its tag
+ * less one, made the first time a repeater hears one of its members. */
+uint32_t seg_comp_node(seg_run *g, uint32_t tap, sim_time start)
 {
-    uint32_t k = domain_events_tx(g->net->dev, g->index, tap, start,
-                                  tap < g->n_st || tap >= g->rp_end);
-    if (k == NONE)
-        *g->net->no_memory = true;
-    return k;
+    uint32_t *tag = mac_collision_tag(g->mac, tap, start);
+    if (!tag)
+        return NONE;
+    if (*tag == 0) {
+        uint32_t k = domain_events_node(g->net->dev, g->domain);
+        if (k == NONE) {
+            *g->net->no_memory = true;
+            return NONE;
+        }
+        *tag = k + 1;
+    }
+    return *tag - 1;
 }
 
-static void on_linked(void *ctx, uint32_t a, sim_time sa, uint32_t b, sim_time sb)
+/* Two components merged on g: their nodes are linked, b's closed (a
+ * stands for both from now on). */
+static void on_merged(void *ctx, uint32_t a, uint32_t b)
 {
     seg_run *g = ctx;
-    domain_events_link(g->net->dev, tx_node(g, a, sa), tx_node(g, b, sb));
+    domain_events_link(g->net->dev, a - 1, b - 1);
+    domain_events_close(g->net->dev, b - 1, 0);
 }
 
-static void on_dropped(void *ctx, uint32_t tap, sim_time start)
+/* A component complete on g: its transmissions count (the relays among
+ * them were taken off as they began: rep_port_signal). */
+static void on_complete(void *ctx, uint32_t tag, uint64_t size)
 {
     seg_run *g = ctx;
-    domain_events_dropped(g->net->dev, g->index, tap, start);
+    domain_events_close(g->net->dev, tag - 1, size);
 }
 
 mac *const *segnet_macs_by_segment(const segnet *n)
@@ -288,20 +300,9 @@ int segnet_create(const scenario *sc, segnet **out)
     n->dom_now = calloc(n->n_dom, sizeof *n->dom_now);
     if (!n->dom_now)
         return -1;
-    if (n->n_rep > 0) { /* domains of several segments count their own collisions */
-        uint32_t *taps = malloc(n->n_seg * sizeof *taps), *dom = malloc(n->n_seg * sizeof *dom);
-        int rc = taps && dom ? 0 : -1;
-        for (uint32_t s = 0; rc == 0 && s < n->n_seg; s++) {
-            taps[s] = n->seg[s].n_taps;
-            dom[s] = n->seg[s].domain;
-        }
-        if (rc == 0)
-            rc = domain_events_create(n->n_seg, taps, dom, n->n_dom, &n->dev);
-        free(taps);
-        free(dom);
-        if (rc != 0)
-            return -1;
-    }
+    /* domains of several segments count their own collisions */
+    if (n->n_rep > 0 && domain_events_create(n->n_dom, &n->dev) != 0)
+        return -1;
     /* An upper bound of the longest path: every segment crossed end to
      * end, and every repeater (a bound is all engine_judge_ps needs). */
     for (uint32_t s = 0; s < n->n_seg; s++)
@@ -468,7 +469,7 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
         int rc = mac_create(&mc, &g->mac);
         n->macs[s] = g->mac;
         if (rc == 0 && n->dev && !g->fd && n->dom_res[g->domain].segments > 1) {
-            collision_listener l = {.linked = on_linked, .dropped = on_dropped, .ctx = g};
+            collision_listener l = {.merged = on_merged, .complete = on_complete, .ctx = g};
             mac_collision_listen(g->mac, &l);
         }
         free(class_of);
