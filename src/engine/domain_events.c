@@ -12,10 +12,9 @@ typedef struct dnode {
     uint32_t next;   /* the set's members, from its root */
     uint32_t tail;   /* root: the last member */
     uint32_t size;   /* root: members */
-    uint32_t open;   /* root: members not closed */
+    uint32_t open;   /* root: references not released */
     uint32_t domain;
     int64_t macs;    /* root: stations' and bridge ports' transmissions */
-    bool closed;
 } dnode;
 
 struct domain_events {
@@ -96,6 +95,13 @@ void domain_events_link(domain_events *d, uint32_t a, uint32_t b)
     to->macs += from->macs;
 }
 
+void domain_events_hold(domain_events *d, uint32_t node, int64_t macs)
+{
+    dnode *root = &d->nodes[find(d, node)];
+    root->open++;
+    root->macs += macs;
+}
+
 void domain_events_weigh(domain_events *d, uint32_t node, int64_t macs)
 {
     if (node != NONE)
@@ -104,9 +110,8 @@ void domain_events_weigh(domain_events *d, uint32_t node, int64_t macs)
 
 void domain_events_close(domain_events *d, uint32_t node, uint64_t transmissions)
 {
-    if (node == NONE || d->nodes[node].closed)
+    if (node == NONE)
         return;
-    d->nodes[node].closed = true;
     uint32_t x = find(d, node);
     dnode *root = &d->nodes[x];
     root->macs += (int64_t)transmissions;

@@ -39,10 +39,7 @@ void rep_port_signal(segnet *n, seg_run *g, uint32_t tap, bool begin, sim_time n
         p->end_key = NONE; /* its reference goes to the ends pushed below */
     } else {
         key_ref(n, key);   /* balanced by the release below */
-        if (n->dev) { /* a relay, no station's transmission */
-            p->out_node = seg_comp_node(g, tap, now);
-            domain_events_weigh(n->dev, p->out_node, -1);
-        }
+        p->out_relay_new = true; /* (episode_output) */
     }
     if (!begin && whole && key != NONE && g->n_taps > g->rp_end) {
         g->bits_whole += 8ull * rec(n, key)->f.bytes;
@@ -150,7 +147,7 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
 
 /* Carries out at u what the repeater decided for port p. `gen`: for an
  * end, the stamp of an extended end (GEN_NONE: a decision's own). */
-static void episode_output(segnet *n, rep_run *r, const port_run *p, uint32_t slot, bool queued);
+static void episode_output(segnet *n, rep_run *r, port_run *p, uint32_t slot, bool queued);
 
 static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uint32_t gen,
                   uint32_t slot, bool queued, sim_time u)
@@ -250,7 +247,8 @@ static void episode_inputs(segnet *n, rep_run *r)
     }
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
         for (uint32_t k = 0; k < n->port[pi].n_in; k++)
-            domain_events_link(n->dev, n->port[pi].in[k].node, e->node);
+            seg_join(&n->seg[n->port[pi].seg], n->port[pi].in[k].tap, n->port[pi].in[k].start,
+                     e->node, 0);
 }
 
 static void episode_close_if_done(segnet *n, struct rep_episode *e)
@@ -274,11 +272,13 @@ static void episode_idle(segnet *n, rep_run *r)
 
 /* An output the episode in `slot` decided (begun, or carried on by a port
  * already sending) belongs to it. */
-static void episode_output(segnet *n, rep_run *r, const port_run *p, uint32_t slot, bool queued)
+static void episode_output(segnet *n, rep_run *r, port_run *p, uint32_t slot, bool queued)
 {
     struct rep_episode *e = &r->ep[slot];
-    if (p->out != OUT_NONE)
-        domain_events_link(n->dev, p->out_node, e->node);
+    if (p->out != OUT_NONE) { /* a relay is no station's transmission */
+        seg_join(&n->seg[p->seg], p->tap, p->out_begin, e->node, p->out_relay_new ? -1 : 0);
+        p->out_relay_new = false;
+    }
     if (queued)
         e->pending--;
     episode_close_if_done(n, e);
@@ -420,14 +420,13 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
         }
         /* its transmission began at the tap the cable's delay ago */
         seg_run *g = &n->seg[p->seg];
-        uint32_t node = NONE;
+        sim_time start = ev->time - medium_delay(g->med, tap, p->tap);
         if (n->dev) {
-            node = seg_comp_node(g, tap, ev->time - medium_delay(g->med, tap, p->tap));
             const struct rep_episode *e = episode_open(&n->rep[p->rep]);
             if (e)
-                domain_events_link(n->dev, node, e->node);
+                seg_join(g, tap, start, e->node, 0);
         }
-        p->in[p->n_in++] = (in_sig){tap, key, node}; /* the event's reference moves here */
+        p->in[p->n_in++] = (in_sig){tap, key, start}; /* the event's reference moves here */
     } else {
         uint32_t i = 0;
         while (i < p->n_in && p->in[i].tap != tap)

@@ -76,26 +76,27 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
 }
 
 /* The segment trackers' components, for the collision events of a domain
- * of several segments (domain_events.h): a component's node is its tag
- * less one, made the first time a repeater hears one of its members. */
-uint32_t seg_comp_node(seg_run *g, uint32_t tap, sim_time start)
+ * of several segments (domain_events.h): a component joins a repeater's
+ * episode when the repeater hears one of its members or relays into it;
+ * the first episode it joins is its tag (less one) and holds a
+ * reference for it, later ones are linked to it. */
+void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t macs)
 {
     uint32_t *tag = mac_collision_tag(g->mac, tap, start);
-    if (!tag)
-        return NONE;
+    if (!tag || node == NONE)
+        return;
     if (*tag == 0) {
-        uint32_t k = domain_events_node(g->net->dev, g->domain);
-        if (k == NONE) {
-            *g->net->no_memory = true;
-            return NONE;
-        }
-        *tag = k + 1;
+        *tag = node + 1;
+        domain_events_hold(g->net->dev, node, macs);
+        return;
     }
-    return *tag - 1;
+    domain_events_link(g->net->dev, *tag - 1, node);
+    if (macs != 0)
+        domain_events_weigh(g->net->dev, node, macs);
 }
 
-/* Two components merged on g: their nodes are linked, b's closed (a
- * stands for both from now on). */
+/* Two components merged on g: their nodes are linked, b's reference
+ * released (a stands for both from now on). */
 static void on_merged(void *ctx, uint32_t a, uint32_t b)
 {
     seg_run *g = ctx;
@@ -104,7 +105,7 @@ static void on_merged(void *ctx, uint32_t a, uint32_t b)
 }
 
 /* A component complete on g: its transmissions count (the relays among
- * them were taken off as they began: rep_port_signal). */
+ * them were taken off as they joined: seg_join), its reference released. */
 static void on_complete(void *ctx, uint32_t tag, uint64_t size)
 {
     seg_run *g = ctx;
@@ -210,7 +211,7 @@ int segnet_create(const scenario *sc, segnet **out)
             uint32_t s = nr->ports[k].segment;
             n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
                                      .key = NONE, .last_key = NONE, .end_key = NONE,
-                                     .left_at = -1, .out_node = NONE};
+                                     .left_at = -1};
         }
     }
     for (uint32_t s = 0; s < n->n_seg; s++)
