@@ -74,13 +74,12 @@ uint32_t domain_events_node(domain_events *d, uint32_t domain)
     return x;
 }
 
-void domain_events_link(domain_events *d, uint32_t a, uint32_t b)
+/* Links a and b; returns their set's root. */
+static uint32_t link_roots(domain_events *d, uint32_t a, uint32_t b)
 {
-    if (a == NONE || b == NONE)
-        return;
     uint32_t x = find(d, a), y = find(d, b);
     if (x == y)
-        return;
+        return x;
     if (d->nodes[x].size > d->nodes[y].size) { /* the smaller under the larger */
         uint32_t t = x;
         x = y;
@@ -93,6 +92,18 @@ void domain_events_link(domain_events *d, uint32_t a, uint32_t b)
     to->size += from->size;
     to->open += from->open;
     to->macs += from->macs;
+    return y;
+}
+
+void domain_events_link(domain_events *d, uint32_t a, uint32_t b)
+{
+    if (a != NONE && b != NONE && a != b)
+        link_roots(d, a, b);
+}
+
+void domain_events_merge(domain_events *d, uint32_t a, uint32_t b)
+{
+    d->nodes[link_roots(d, a, b)].open--; /* a's reference still holds it */
 }
 
 void domain_events_hold(domain_events *d, uint32_t node, int64_t macs)

@@ -42,6 +42,9 @@ uint32_t domain_events_node(domain_events *d, uint32_t domain);
 void domain_events_hold(domain_events *d, uint32_t node, int64_t macs);
 /* Links two nodes (either DOMAIN_EVENTS_NONE: nothing). */
 void domain_events_link(domain_events *d, uint32_t a, uint32_t b);
+/* Links a and b and releases b's reference (a's stands for both; neither
+ * DOMAIN_EVENTS_NONE). */
+void domain_events_merge(domain_events *d, uint32_t a, uint32_t b);
 /* The stations' and bridge ports' transmissions of node's set change by
  * `macs` (a relay joining a component: -1; DOMAIN_EVENTS_NONE: nothing). */
 void domain_events_weigh(domain_events *d, uint32_t node, int64_t macs);

@@ -275,7 +275,7 @@ static void episode_idle(segnet *n, rep_run *r)
 static void episode_output(segnet *n, rep_run *r, port_run *p, uint32_t slot, bool queued)
 {
     struct rep_episode *e = &r->ep[slot];
-    if (p->out != OUT_NONE) { /* a relay is no station's transmission */
+    if (p->out != OUT_NONE) { /* a relay is no station's transmission: taken off once */
         seg_join(&n->seg[p->seg], p->tap, p->out_begin, e->node, p->out_relay_new ? -1 : 0);
         p->out_relay_new = false;
     }
@@ -420,8 +420,9 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
         }
         /* its transmission began at the tap the cable's delay ago */
         seg_run *g = &n->seg[p->seg];
-        sim_time start = ev->time - medium_delay(g->med, tap, p->tap);
+        sim_time start = 0;
         if (n->dev) {
+            start = ev->time - medium_delay(g->med, tap, p->tap);
             const struct rep_episode *e = episode_open(&n->rep[p->rep]);
             if (e)
                 seg_join(g, tap, start, e->node, 0);

@@ -90,7 +90,8 @@ void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t m
         domain_events_hold(g->net->dev, node, macs);
         return;
     }
-    domain_events_link(g->net->dev, *tag - 1, node);
+    if (*tag != node + 1) /* (mostly it is: a component joins its own episode again) */
+        domain_events_link(g->net->dev, *tag - 1, node);
     if (macs != 0)
         domain_events_weigh(g->net->dev, node, macs);
 }
@@ -100,8 +101,7 @@ void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t m
 static void on_merged(void *ctx, uint32_t a, uint32_t b)
 {
     seg_run *g = ctx;
-    domain_events_link(g->net->dev, a - 1, b - 1);
-    domain_events_close(g->net->dev, b - 1, 0);
+    domain_events_merge(g->net->dev, a - 1, b - 1);
 }
 
 /* A component complete on g: its transmissions count (the relays among

@@ -70,7 +70,7 @@ typedef struct carried {
 
 typedef struct in_sig {
     uint32_t tap, key;
-    sim_time start;       /* its transmission's start at the tap (domain_events.h) */
+    sim_time start;       /* its transmission's start at the tap (with domain events) */
 } in_sig;
 
 typedef struct port_run {
@@ -91,7 +91,7 @@ typedef struct port_run {
     uint64_t readable, collisions;
     sim_time left_at;     /* when the repeater last left it alone active
                              (one port left), -1: a jam decided since */
-    bool out_relay_new;   /* its output began and is not yet in an episode's set */
+    bool out_relay_new;   /* its output began and is in no episode's set yet */
 } port_run;
 
 typedef struct rep_run {
