@@ -26,6 +26,10 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
+/* In a component's size: it carries a listener's tag. A tagged component
+ * is told of when complete, so the test for a tag hides in the test for
+ * two or more members (an untagged one of one member passes both). */
+#define TAGGED ((uint64_t)1 << 63)
 
 typedef struct entry {
     uint32_t station;
@@ -36,13 +40,15 @@ typedef struct entry {
 } entry;
 
 typedef struct comp {
-    uint64_t size;   /* transmissions linked into it; 0 when free */
+    uint64_t size;   /* transmissions linked into it, | TAGGED; 0 when free */
     uint32_t open;   /* of them, still kept */
     uint32_t ended;  /* of those, ended */
     uint32_t head;   /* first member kept */
     uint32_t prev_ended, next_ended; /* the components with ended > 0 */
-    uint32_t next_free;
-    uint32_t tag;    /* the listener's, 0: none (collision_events_tag) */
+    union {
+        uint32_t next_free; /* while free */
+        uint32_t tag;       /* while in use: the listener's (collision_events_tag) */
+    };
 } comp;
 
 struct collision_events {
@@ -235,15 +241,17 @@ static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
         if (to->ended == 0)
             ended_add(c, y);
     }
+    if (__builtin_expect(from->size & TAGGED, 0)) { /* only a listener tags */
+        if (to->size & TAGGED)
+            c->listener.merged(c->listener.ctx, to->tag, from->tag);
+        else
+            to->tag = from->tag;
+        to->size |= TAGGED;
+        from->size &= ~TAGGED;
+    }
     to->size += from->size;
     to->open += from->open;
     to->ended += from->ended;
-    if (__builtin_expect(from->tag != 0, 0)) { /* only a listener tags */
-        if (to->tag == 0)
-            to->tag = from->tag;
-        else
-            c->listener.merged(c->listener.ctx, to->tag, from->tag);
-    }
     comp_free(c, x);
     return y;
 }
@@ -281,10 +289,12 @@ static void drop_passed(collision_events *c, sim_time now)
         if (--k->ended == 0)
             ended_remove(c, x->comp);
         if (--k->open == 0) {
-            if (k->size >= 2)
-                c->complete++;
-            if (__builtin_expect(k->tag != 0, 0)) /* only a listener tags */
-                c->listener.complete(c->listener.ctx, k->tag, k->size);
+            if (k->size >= 2) {
+                if (__builtin_expect(k->size & TAGGED, 0))
+                    c->listener.complete(c->listener.ctx, k->tag, k->size & ~TAGGED);
+                if ((k->size & ~TAGGED) >= 2)
+                    c->complete++;
+            }
             comp_free(c, x->comp);
         }
         x->comp = c->pool_free;
@@ -340,7 +350,7 @@ int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
     uint32_t e = c->pool_free, k = c->comp_free;
     c->pool_free = c->pool[e].comp;
     c->comp_free = c->comps[k].next_free;
-    c->comps[k] = (comp){.size = 1, .open = 1, .head = e, .next_free = NONE};
+    c->comps[k] = (comp){.size = 1, .open = 1, .head = e, .tag = 0};
     c->pool[e] = (entry){.station = s, .comp = k, .prev = NONE, .next = NONE, .start = start,
                          .end = SIM_TIME_NEVER};
     c->kept[c->n_kept++] = e; /* room reserved with the pool */
@@ -383,7 +393,7 @@ void collision_events_listen(collision_events *c, const collision_listener *l)
     c->listener = l ? *l : (collision_listener){0};
 }
 
-uint32_t *collision_events_tag(collision_events *c, uint32_t s, sim_time start)
+uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag)
 {
     uint32_t e = c->under_way[s];
     if (e == NONE || c->pool[e].start != start) { /* ended already: look among the kept */
@@ -392,9 +402,14 @@ uint32_t *collision_events_tag(collision_events *c, uint32_t s, sim_time start)
             if (c->pool[c->kept[i]].station == s && c->pool[c->kept[i]].start == start)
                 e = c->kept[i];
         if (e == NONE)
-            return NULL;
+            return NONE;
     }
-    return &c->comps[c->pool[e].comp].tag;
+    comp *k = &c->comps[c->pool[e].comp];
+    if (k->size & TAGGED)
+        return k->tag;
+    k->size |= TAGGED;
+    k->tag = tag;
+    return 0;
 }
 
 uint64_t collision_events_count(collision_events *c, sim_time now)

@@ -60,7 +60,7 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end);
 
 /* Who else follows the components (a network of segments: its collision
  * domain's events join its segments' components through the repeaters).
- * A component carries a tag, 0 (none) until the listener sets one through
+ * A component carries a tag (not 0) once the listener gives it one through
  * collision_events_tag; the tracker only carries it. merged: components
  * tagged a and b have merged, the merged one keeps tag a (b's is
  * forgotten). complete: a tagged component is complete; `size` is the
@@ -74,9 +74,10 @@ typedef struct collision_listener {
 /* Sets (a copy of) l; NULL: none, the default. */
 void collision_events_listen(collision_events *c, const collision_listener *l);
 /* The tag of the component that holds station s's transmission begun at
- * `start`, to read or set; NULL when that transmission is not kept (it
- * is kept from its start until nothing can be linked to it any more). */
-uint32_t *collision_events_tag(collision_events *c, uint32_t s, sim_time start);
+ * `start`; 0 when it had none, and now carries `tag` (not 0);
+ * UINT32_MAX when that transmission is not kept (it is kept from its
+ * start until nothing can be linked to it any more). */
+uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag);
 
 /* Collision events complete before `now` (not earlier than the last begin
  * or end). */

@@ -82,16 +82,17 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
  * reference for it, later ones are linked to it. */
 void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t macs)
 {
-    uint32_t *tag = mac_collision_tag(g->mac, tap, start);
-    if (!tag || node == NONE)
+    if (node == NONE)
         return;
-    if (*tag == 0) {
-        *tag = node + 1;
+    uint32_t had = mac_collision_tag(g->mac, tap, start, node + 1);
+    if (had == NONE)
+        return;
+    if (had == 0) {
         domain_events_hold(g->net->dev, node, macs);
         return;
     }
-    if (*tag != node + 1) /* (mostly it is: a component joins its own episode again) */
-        domain_events_link(g->net->dev, *tag - 1, node);
+    if (had != node + 1) /* (mostly it is: a component joins its own episode again) */
+        domain_events_link(g->net->dev, had - 1, node);
     if (macs != 0)
         domain_events_weigh(g->net->dev, node, macs);
 }
