@@ -393,17 +393,23 @@ void collision_events_listen(collision_events *c, const collision_listener *l)
     c->listener = l ? *l : (collision_listener){0};
 }
 
+/* The kept entry of station s's transmission begun at start that is no
+ * longer under way (rare: one shorter than a cable's delay), or NONE. */
+__attribute__((noinline, cold)) static uint32_t kept_entry(const collision_events *c, uint32_t s,
+                                                           sim_time start)
+{
+    for (size_t i = 0; i < c->n_kept; i++)
+        if (c->pool[c->kept[i]].station == s && c->pool[c->kept[i]].start == start)
+            return c->kept[i];
+    return NONE;
+}
+
 uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag)
 {
     uint32_t e = c->under_way[s];
-    if (e == NONE || c->pool[e].start != start) { /* ended already: look among the kept */
-        e = NONE;
-        for (size_t i = 0; i < c->n_kept && e == NONE; i++)
-            if (c->pool[c->kept[i]].station == s && c->pool[c->kept[i]].start == start)
-                e = c->kept[i];
-        if (e == NONE)
-            return NONE;
-    }
+    if (__builtin_expect(e == NONE || c->pool[e].start != start, 0) &&
+        (e = kept_entry(c, s, start)) == NONE)
+        return NONE;
     comp *k = &c->comps[c->pool[e].comp];
     if (k->size & TAGGED)
         return k->tag;
