@@ -211,19 +211,12 @@ static inline void decide_port(segnet *n, rep_run *r, uint32_t pi, int act, uint
 
 /* ---- the repeater's episodes (domain_events.h) ---------------------------- */
 
-/* The repeater's episode under way (not yet idle), or NULL. */
-static struct rep_episode *episode_open(rep_run *r)
-{
-    struct rep_episode *e = &r->ep[r->ep_cur];
-    return e->node != NONE && !e->idle ? e : NULL;
-}
-
 /* A decision with some port active: the repeater leaving idle opens an
  * episode, and every input present overlaps at it (an input that comes
  * while one is under way joins it at once: rep_input). */
 static void episode_inputs(segnet *n, rep_run *r)
 {
-    if (episode_open(r))
+    if (r->ep_open != NONE)
         return;
     uint32_t slot = r->ep_cur; /* a free slot, the next one first */
     for (uint32_t i = 1; i <= REP_EPISODES; i++)
@@ -245,6 +238,7 @@ static void episode_inputs(segnet *n, rep_run *r)
         if (e->node == NONE)
             *n->no_memory = true;
     }
+    r->ep_open = e->node;
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
         for (uint32_t k = 0; k < n->port[pi].n_in; k++)
             seg_join(&n->seg[n->port[pi].seg], n->port[pi].in[k].tap, n->port[pi].in[k].start,
@@ -264,6 +258,7 @@ static void episode_close_if_done(segnet *n, struct rep_episode *e)
 static void episode_idle(segnet *n, rep_run *r)
 {
     struct rep_episode *e = &r->ep[r->ep_cur];
+    r->ep_open = NONE;
     if (e->node != NONE && !e->idle) {
         e->idle = true;
         episode_close_if_done(n, e);
@@ -423,9 +418,9 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
         sim_time start = 0;
         if (n->dev) {
             start = ev->time - medium_delay(g->med, tap, p->tap);
-            const struct rep_episode *e = episode_open(&n->rep[p->rep]);
-            if (e)
-                seg_join(g, tap, start, e->node, 0);
+            uint32_t open = n->rep[p->rep].ep_open;
+            if (open != NONE)
+                seg_join(g, tap, start, open, 0);
         }
         p->in[p->n_in++] = (in_sig){tap, key, start}; /* the event's reference moves here */
     } else {

@@ -205,7 +205,7 @@ int segnet_create(const scenario *sc, segnet **out)
         n->rep[r] = (rep_run){.first_port = pi, .n_ports = nr->n_ports,
                               .delay_ps = (sim_time)nr->delay_bits * bit_ps,
                               .min_out_ps = MIN_OUTPUT_BITS * bit_ps, .src = NONE,
-                              .decide_at = {-1, -1}};
+                              .decide_at = {-1, -1}, .ep_open = NONE};
         for (uint32_t k = 0; k < REP_EPISODES; k++)
             n->rep[r].ep[k].node = NONE;
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {

@@ -114,6 +114,7 @@ typedef struct rep_run {
         bool idle;        /* the repeater went idle since */
     } ep[REP_EPISODES];
     uint32_t ep_cur;
+    uint32_t ep_open;     /* the node of the episode under way (not yet idle), or NONE */
 } rep_run;
 
 typedef struct seg_run {
