@@ -407,6 +407,8 @@ __attribute__((noinline, cold)) static uint32_t kept_entry(const collision_event
 uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag)
 {
     uint32_t e = c->under_way[s];
+    if (c->listener.complete == NULL) /* nobody to tell of a tagged component */
+        return NONE;
     if (__builtin_expect(e == NONE || c->pool[e].start != start, 0) &&
         (e = kept_entry(c, s, start)) == NONE)
         return NONE;

@@ -76,7 +76,7 @@ void collision_events_listen(collision_events *c, const collision_listener *l);
 /* The tag of the component that holds station s's transmission begun at
  * `start`; 0 when it had none, and now carries `tag` (not 0);
  * UINT32_MAX when that transmission is not kept (it is kept from its
- * start until nothing can be linked to it any more). */
+ * start until nothing can be linked to it any more) or nobody listens. */
 uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag);
 
 /* Collision events complete before `now` (not earlier than the last begin

@@ -2,7 +2,6 @@
  * segments; see domain_events.h. */
 #include "domain_events.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 
 #define NONE DOMAIN_EVENTS_NONE
