@@ -26,7 +26,10 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
-#define LINKED 0x80000000u /* in scratch: an entry x's end was linked to */
+/* In a component's size: it carries a listener's tag. A tagged component
+ * is told of when complete, so the test for a tag hides in the test for
+ * two or more members (an untagged one of one member passes both). */
+#define TAGGED ((uint64_t)1 << 63)
 
 typedef struct entry {
     uint32_t station;
@@ -37,12 +40,15 @@ typedef struct entry {
 } entry;
 
 typedef struct comp {
-    uint64_t size;   /* transmissions linked into it; 0 when free */
+    uint64_t size;   /* transmissions linked into it, | TAGGED; 0 when free */
     uint32_t open;   /* of them, still kept */
     uint32_t ended;  /* of those, ended */
     uint32_t head;   /* first member kept */
     uint32_t prev_ended, next_ended; /* the components with ended > 0 */
-    uint32_t next_free;
+    union {
+        uint32_t next_free; /* while free */
+        uint32_t tag;       /* while in use: the listener's (collision_events_tag) */
+    };
 } comp;
 
 struct collision_events {
@@ -64,7 +70,7 @@ struct collision_events {
     uint32_t *scratch;   /* room for every component: those to judge an end against */
     sim_time next_drop;  /* no kept transmission can be dropped before this */
     uint64_t complete;   /* components of two or more, complete */
-    collision_listener listener; /* .linked NULL: none */
+    collision_listener listener; /* .merged NULL: none */
 };
 
 static int cmp_time(const void *a, const void *b)
@@ -235,31 +241,19 @@ static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
         if (to->ended == 0)
             ended_add(c, y);
     }
+    if (__builtin_expect(from->size & TAGGED, 0)) { /* only a listener tags */
+        if (to->size & TAGGED)
+            c->listener.merged(c->listener.ctx, to->tag, from->tag);
+        else
+            to->tag = from->tag;
+        to->size |= TAGGED;
+        from->size &= ~TAGGED;
+    }
     to->size += from->size;
     to->open += from->open;
     to->ended += from->ended;
     comp_free(c, x);
     return y;
-}
-
-/* The listener's calls, out of the way of the hot paths (only a network's
- * collision domain listens). */
-__attribute__((noinline, cold)) static void tell_dropped(const collision_events *c,
-                                                         const entry *x)
-{
-    c->listener.dropped(c->listener.ctx, x->station, x->start);
-}
-
-/* x's end linked it to the kept transmissions marked LINKED among the
- * first n of scratch (one per component it joined). */
-__attribute__((noinline, cold)) static void tell_linked(const collision_events *c,
-                                                        const entry *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (c->scratch[i] & LINKED) {
-            const entry *y = &c->pool[c->scratch[i] & ~LINKED];
-            c->listener.linked(c->listener.ctx, x->station, x->start, y->station, y->start);
-        }
 }
 
 /* Drops the kept transmissions nothing can be linked to from `now` on. */
@@ -292,13 +286,15 @@ static void drop_passed(collision_events *c, sim_time now)
             k->head = x->next;
         if (x->next != NONE)
             c->pool[x->next].prev = x->prev;
-        if (__builtin_expect(c->listener.dropped != NULL, 0))
-            tell_dropped(c, x);
         if (--k->ended == 0)
             ended_remove(c, x->comp);
         if (--k->open == 0) {
-            if (k->size >= 2)
-                c->complete++;
+            if (k->size >= 2) {
+                if (__builtin_expect(k->size & TAGGED, 0))
+                    c->listener.complete(c->listener.ctx, k->tag, k->size & ~TAGGED);
+                if ((k->size & ~TAGGED) >= 2)
+                    c->complete++;
+            }
             comp_free(c, x->comp);
         }
         x->comp = c->pool_free;
@@ -354,7 +350,7 @@ int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
     uint32_t e = c->pool_free, k = c->comp_free;
     c->pool_free = c->pool[e].comp;
     c->comp_free = c->comps[k].next_free;
-    c->comps[k] = (comp){.size = 1, .open = 1, .head = e, .next_free = NONE};
+    c->comps[k] = (comp){.size = 1, .open = 1, .head = e, .tag = 0};
     c->pool[e] = (entry){.station = s, .comp = k, .prev = NONE, .next = NONE, .start = start,
                          .end = SIM_TIME_NEVER};
     c->kept[c->n_kept++] = e; /* room reserved with the pool */
@@ -385,19 +381,43 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
             if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
                 merge(c, k, x->comp);
-                c->scratch[i] = LINKED | y; /* (for the listener, below) */
                 break;
             }
     }
     if (c->comps[x->comp].ended++ == 0)
         ended_add(c, x->comp);
-    if (__builtin_expect(c->listener.linked != NULL, 0)) /* last: a tail call */
-        tell_linked(c, x, n);
 }
 
 void collision_events_listen(collision_events *c, const collision_listener *l)
 {
     c->listener = l ? *l : (collision_listener){0};
+}
+
+/* The kept entry of station s's transmission begun at start that is no
+ * longer under way (rare: one shorter than a cable's delay), or NONE. */
+__attribute__((noinline, cold)) static uint32_t kept_entry(const collision_events *c, uint32_t s,
+                                                           sim_time start)
+{
+    for (size_t i = 0; i < c->n_kept; i++)
+        if (c->pool[c->kept[i]].station == s && c->pool[c->kept[i]].start == start)
+            return c->kept[i];
+    return NONE;
+}
+
+uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag)
+{
+    uint32_t e = c->under_way[s];
+    if (c->listener.complete == NULL) /* nobody to tell of a tagged component */
+        return NONE;
+    if (__builtin_expect(e == NONE || c->pool[e].start != start, 0) &&
+        (e = kept_entry(c, s, start)) == NONE)
+        return NONE;
+    comp *k = &c->comps[c->pool[e].comp];
+    if (k->size & TAGGED)
+        return k->tag;
+    k->size |= TAGGED;
+    k->tag = tag;
+    return 0;
 }
 
 uint64_t collision_events_count(collision_events *c, sim_time now)

@@ -58,19 +58,26 @@ int collision_events_begin(collision_events *c, uint32_t s, sim_time start);
 /* Station s's transmission under way ends at `end`. */
 void collision_events_end(collision_events *c, uint32_t s, sim_time end);
 
-/* Who else wants the links (a network of segments: its collision domain's
- * events join the links of its segments through the repeaters). Stations
- * a and b's transmissions begun at sa and sb are linked: called once per
- * merge of two components (so every component's members are joined by
- * the links reported). dropped: station s's transmission begun at
- * `start` is dropped, nothing will be linked to it any more. */
+/* Who else follows the components (a network of segments: its collision
+ * domain's events join its segments' components through the repeaters).
+ * A component carries a tag (not 0) once the listener gives it one through
+ * collision_events_tag; the tracker only carries it. merged: components
+ * tagged a and b have merged, the merged one keeps tag a (b's is
+ * forgotten). complete: a tagged component is complete; `size` is the
+ * number of transmissions it held. An untagged component is never told
+ * of, so a medium nobody tags pays nothing. */
 typedef struct collision_listener {
-    void (*linked)(void *ctx, uint32_t a, sim_time sa, uint32_t b, sim_time sb);
-    void (*dropped)(void *ctx, uint32_t s, sim_time start);
+    void (*merged)(void *ctx, uint32_t a, uint32_t b);
+    void (*complete)(void *ctx, uint32_t tag, uint64_t size);
     void *ctx;
 } collision_listener;
 /* Sets (a copy of) l; NULL: none, the default. */
 void collision_events_listen(collision_events *c, const collision_listener *l);
+/* The tag of the component that holds station s's transmission begun at
+ * `start`; 0 when it had none, and now carries `tag` (not 0);
+ * UINT32_MAX when that transmission is not kept (it is kept from its
+ * start until nothing can be linked to it any more) or nobody listens. */
+uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, uint32_t tag);
 
 /* Collision events complete before `now` (not earlier than the last begin
  * or end). */

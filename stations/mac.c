@@ -1797,6 +1797,11 @@ void mac_collision_listen(mac *m, const collision_listener *l)
     collision_events_listen(m->events, l);
 }
 
+uint32_t mac_collision_tag(mac *m, uint32_t s, sim_time start, uint32_t tag)
+{
+    return m->events ? collision_events_tag(m->events, s, start, tag) : UINT32_MAX;
+}
+
 uint64_t mac_collision_events(mac *m, sim_time now)
 {
     return collision_events_count(m->events, now);

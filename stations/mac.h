@@ -272,9 +272,13 @@ uint32_t mac_queue_len(const mac *m, uint32_t station);
 /* Collision events on the medium (collision_events.h) complete before
  * `now`, the engine's current instant. */
 uint64_t mac_collision_events(mac *m, sim_time now);
-/* Tells l of the links and drops of those collision events (a network's
- * collision domain counts its own: collision_events_listen). */
+/* Tells l of the merges and completions of the components those events
+ * are made of, once tagged (a network's collision domain counts its own:
+ * collision_events_listen), and the tag of the component of station's
+ * transmission begun at start at tap s, given `tag` if it had none
+ * (collision_events_tag). */
 void mac_collision_listen(mac *m, const collision_listener *l);
+uint32_t mac_collision_tag(mac *m, uint32_t s, sim_time start, uint32_t tag);
 /* now -= then, field by field: the counts of the window between them. */
 void mac_counters_since(mac_counters *now, const mac_counters *then);
 size_t mac_bytes(const mac *m);

@@ -39,8 +39,7 @@ void rep_port_signal(segnet *n, seg_run *g, uint32_t tap, bool begin, sim_time n
         p->end_key = NONE; /* its reference goes to the ends pushed below */
     } else {
         key_ref(n, key);   /* balanced by the release below */
-        if (n->dev)
-            p->out_node = domain_events_tx(n->dev, g->index, tap, now, false);
+        p->out_relay_new = true; /* (episode_output) */
     }
     if (!begin && whole && key != NONE && g->n_taps > g->rp_end) {
         g->bits_whole += 8ull * rec(n, key)->f.bytes;
@@ -148,7 +147,7 @@ static void out_end(segnet *n, port_run *p, bool whole, sim_time u)
 
 /* Carries out at u what the repeater decided for port p. `gen`: for an
  * end, the stamp of an extended end (GEN_NONE: a decision's own). */
-static void episode_output(segnet *n, rep_run *r, const port_run *p, uint32_t slot, bool queued);
+static void episode_output(segnet *n, rep_run *r, port_run *p, uint32_t slot, bool queued);
 
 static void apply(segnet *n, port_run *p, int act, uint32_t key, bool whole, uint32_t gen,
                   uint32_t slot, bool queued, sim_time u)
@@ -212,19 +211,12 @@ static inline void decide_port(segnet *n, rep_run *r, uint32_t pi, int act, uint
 
 /* ---- the repeater's episodes (domain_events.h) ---------------------------- */
 
-/* The repeater's episode under way (not yet idle), or NULL. */
-static struct rep_episode *episode_open(rep_run *r)
-{
-    struct rep_episode *e = &r->ep[r->ep_cur];
-    return e->node != NONE && !e->idle ? e : NULL;
-}
-
 /* A decision with some port active: the repeater leaving idle opens an
  * episode, and every input present overlaps at it (an input that comes
  * while one is under way joins it at once: rep_input). */
 static void episode_inputs(segnet *n, rep_run *r)
 {
-    if (episode_open(r))
+    if (r->ep_open != NONE)
         return;
     uint32_t slot = r->ep_cur; /* a free slot, the next one first */
     for (uint32_t i = 1; i <= REP_EPISODES; i++)
@@ -240,21 +232,23 @@ static void episode_inputs(segnet *n, rep_run *r)
          * can only join two events that should be two. */
         e->idle = false;
     } else {
-        e->node = domain_events_episode(n->dev, n->seg[n->port[r->first_port].seg].domain);
+        e->node = domain_events_node(n->dev, n->seg[n->port[r->first_port].seg].domain);
         e->pending = 0;
         e->idle = false;
         if (e->node == NONE)
             *n->no_memory = true;
     }
+    r->ep_open = e->node;
     for (uint32_t pi = r->first_port; pi < r->first_port + r->n_ports; pi++)
         for (uint32_t k = 0; k < n->port[pi].n_in; k++)
-            domain_events_link(n->dev, n->port[pi].in[k].node, e->node);
+            seg_join(&n->seg[n->port[pi].seg], n->port[pi].in[k].tap, n->port[pi].in[k].start,
+                     e->node, 0);
 }
 
 static void episode_close_if_done(segnet *n, struct rep_episode *e)
 {
     if (e->idle && e->pending == 0 && e->node != NONE) {
-        domain_events_close(n->dev, e->node);
+        domain_events_close(n->dev, e->node, 0);
         e->node = NONE;
     }
 }
@@ -264,6 +258,7 @@ static void episode_close_if_done(segnet *n, struct rep_episode *e)
 static void episode_idle(segnet *n, rep_run *r)
 {
     struct rep_episode *e = &r->ep[r->ep_cur];
+    r->ep_open = NONE;
     if (e->node != NONE && !e->idle) {
         e->idle = true;
         episode_close_if_done(n, e);
@@ -272,11 +267,13 @@ static void episode_idle(segnet *n, rep_run *r)
 
 /* An output the episode in `slot` decided (begun, or carried on by a port
  * already sending) belongs to it. */
-static void episode_output(segnet *n, rep_run *r, const port_run *p, uint32_t slot, bool queued)
+static void episode_output(segnet *n, rep_run *r, port_run *p, uint32_t slot, bool queued)
 {
     struct rep_episode *e = &r->ep[slot];
-    if (p->out != OUT_NONE)
-        domain_events_link(n->dev, p->out_node, e->node);
+    if (p->out != OUT_NONE) { /* a relay is no station's transmission: taken off once */
+        seg_join(&n->seg[p->seg], p->tap, p->out_begin, e->node, p->out_relay_new ? -1 : 0);
+        p->out_relay_new = false;
+    }
     if (queued)
         e->pending--;
     episode_close_if_done(n, e);
@@ -417,17 +414,15 @@ void rep_input(segnet *n, const sim_event *ev, bool begin)
             p->cap_in = cap;
         }
         /* its transmission began at the tap the cable's delay ago */
-        const seg_run *g = &n->seg[p->seg];
-        uint32_t node = NONE;
+        seg_run *g = &n->seg[p->seg];
+        sim_time start = 0;
         if (n->dev) {
-            node = domain_events_tx(n->dev, p->seg, tap,
-                                    ev->time - medium_delay(g->med, tap, p->tap),
-                                    tap < g->n_st || tap >= g->rp_end);
-            const struct rep_episode *e = episode_open(&n->rep[p->rep]);
-            if (e)
-                domain_events_link(n->dev, node, e->node);
+            start = ev->time - medium_delay(g->med, tap, p->tap);
+            uint32_t open = n->rep[p->rep].ep_open;
+            if (open != NONE)
+                seg_join(g, tap, start, open, 0);
         }
-        p->in[p->n_in++] = (in_sig){tap, key, node}; /* the event's reference moves here */
+        p->in[p->n_in++] = (in_sig){tap, key, start}; /* the event's reference moves here */
     } else {
         uint32_t i = 0;
         while (i < p->n_in && p->in[i].tap != tap)

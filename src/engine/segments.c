@@ -75,28 +75,42 @@ static void on_signal(void *ctx, uint32_t tap, sim_time now, bool begin, const f
         rep_hear(n, g, tap, key, begin, whole, now);
 }
 
-/* The segment trackers' links and drops, for the collision events of a
- * domain of several segments (domain_events.h). A station's or a bridge
- * port's transmission counts towards a collision; a relay does not. */
-static uint32_t tx_node(seg_run *g, uint32_t tap, sim_time start)
+/* The segment trackers' components, for the collision events of a domain
+ * of several segments (domain_events.h): a component joins a repeater's
+ * episode when the repeater hears one of its members or relays into it;
+ * the first episode it joins is its tag (less one) and holds a
+ * reference for it, later ones are linked to it. */
+void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t macs)
 {
-    uint32_t k = domain_events_tx(g->net->dev, g->index, tap, start,
-                                  tap < g->n_st || tap >= g->rp_end);
-    if (k == NONE)
-        *g->net->no_memory = true;
-    return k;
+    if (node == NONE)
+        return;
+    uint32_t had = mac_collision_tag(g->mac, tap, start, node + 1);
+    if (had == NONE)
+        return;
+    if (had == 0) {
+        domain_events_hold(g->net->dev, node, macs);
+        return;
+    }
+    if (had != node + 1) /* (mostly it is: a component joins its own episode again) */
+        domain_events_link(g->net->dev, had - 1, node);
+    if (macs != 0)
+        domain_events_weigh(g->net->dev, node, macs);
 }
 
-static void on_linked(void *ctx, uint32_t a, sim_time sa, uint32_t b, sim_time sb)
+/* Two components merged on g: their nodes are linked, b's reference
+ * released (a stands for both from now on). */
+static void on_merged(void *ctx, uint32_t a, uint32_t b)
 {
     seg_run *g = ctx;
-    domain_events_link(g->net->dev, tx_node(g, a, sa), tx_node(g, b, sb));
+    domain_events_merge(g->net->dev, a - 1, b - 1);
 }
 
-static void on_dropped(void *ctx, uint32_t tap, sim_time start)
+/* A component complete on g: its transmissions count (the relays among
+ * them were taken off as they joined: seg_join), its reference released. */
+static void on_complete(void *ctx, uint32_t tag, uint64_t size)
 {
     seg_run *g = ctx;
-    domain_events_dropped(g->net->dev, g->index, tap, start);
+    domain_events_close(g->net->dev, tag - 1, size);
 }
 
 mac *const *segnet_macs_by_segment(const segnet *n)
@@ -191,14 +205,14 @@ int segnet_create(const scenario *sc, segnet **out)
         n->rep[r] = (rep_run){.first_port = pi, .n_ports = nr->n_ports,
                               .delay_ps = (sim_time)nr->delay_bits * bit_ps,
                               .min_out_ps = MIN_OUTPUT_BITS * bit_ps, .src = NONE,
-                              .decide_at = {-1, -1}};
+                              .decide_at = {-1, -1}, .ep_open = NONE};
         for (uint32_t k = 0; k < REP_EPISODES; k++)
             n->rep[r].ep[k].node = NONE;
         for (uint32_t k = 0; k < nr->n_ports; k++, pi++) {
             uint32_t s = nr->ports[k].segment;
             n->port[pi] = (port_run){.rep = r, .seg = s, .tap = n->seg[s].n_taps++,
                                      .key = NONE, .last_key = NONE, .end_key = NONE,
-                                     .left_at = -1, .out_node = NONE};
+                                     .left_at = -1};
         }
     }
     for (uint32_t s = 0; s < n->n_seg; s++)
@@ -288,20 +302,9 @@ int segnet_create(const scenario *sc, segnet **out)
     n->dom_now = calloc(n->n_dom, sizeof *n->dom_now);
     if (!n->dom_now)
         return -1;
-    if (n->n_rep > 0) { /* domains of several segments count their own collisions */
-        uint32_t *taps = malloc(n->n_seg * sizeof *taps), *dom = malloc(n->n_seg * sizeof *dom);
-        int rc = taps && dom ? 0 : -1;
-        for (uint32_t s = 0; rc == 0 && s < n->n_seg; s++) {
-            taps[s] = n->seg[s].n_taps;
-            dom[s] = n->seg[s].domain;
-        }
-        if (rc == 0)
-            rc = domain_events_create(n->n_seg, taps, dom, n->n_dom, &n->dev);
-        free(taps);
-        free(dom);
-        if (rc != 0)
-            return -1;
-    }
+    /* domains of several segments count their own collisions */
+    if (n->n_rep > 0 && domain_events_create(n->n_dom, &n->dev) != 0)
+        return -1;
     /* An upper bound of the longest path: every segment crossed end to
      * end, and every repeater (a bound is all engine_judge_ps needs). */
     for (uint32_t s = 0; s < n->n_seg; s++)
@@ -468,7 +471,7 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
         int rc = mac_create(&mc, &g->mac);
         n->macs[s] = g->mac;
         if (rc == 0 && n->dev && !g->fd && n->dom_res[g->domain].segments > 1) {
-            collision_listener l = {.linked = on_linked, .dropped = on_dropped, .ctx = g};
+            collision_listener l = {.merged = on_merged, .complete = on_complete, .ctx = g};
             mac_collision_listen(g->mac, &l);
         }
         free(class_of);

@@ -70,7 +70,7 @@ typedef struct carried {
 
 typedef struct in_sig {
     uint32_t tap, key;
-    uint32_t node;        /* its transmission's node in the domain's events */
+    sim_time start;       /* its transmission's start at the tap (with domain events) */
 } in_sig;
 
 typedef struct port_run {
@@ -91,7 +91,7 @@ typedef struct port_run {
     uint64_t readable, collisions;
     sim_time left_at;     /* when the repeater last left it alone active
                              (one port left), -1: a jam decided since */
-    uint32_t out_node;    /* its output's node in the domain's events */
+    bool out_relay_new;   /* its output began and is in no episode's set yet */
 } port_run;
 
 typedef struct rep_run {
@@ -114,6 +114,7 @@ typedef struct rep_run {
         bool idle;        /* the repeater went idle since */
     } ep[REP_EPISODES];
     uint32_t ep_cur;
+    uint32_t ep_open;     /* the node of the episode under way (not yet idle), or NONE */
 } rep_run;
 
 typedef struct seg_run {
@@ -246,6 +247,13 @@ bool segnet_path_delay(const segnet *n, uint32_t s, uint32_t tap, uint32_t to, u
 /* The longest delay from tap `tap` of segment s to any station of its
  * collision domain, along the same tree. O(stations). */
 sim_time segnet_farthest(const segnet *n, uint32_t s, uint32_t tap);
+
+/* The component of g's tracker that holds tap's transmission begun at
+ * start joins the set of node (an episode's) in the domain's events
+ * (domain_events.h), with `macs` stations' or bridge ports' transmissions
+ * more (a new relay: -1). An untagged component takes node as its tag
+ * (segments.c). */
+void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t macs);
 
 static inline uint32_t domain_of_station(const segnet *n, uint32_t s)
 {

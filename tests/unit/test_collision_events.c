@@ -16,7 +16,11 @@
  *    saw them one after the other, but one sender was still sending when
  *    the other's signal reached it): one event each;
  *  - an event is not counted until nothing can join it: a transmission
- *    still under way that started before the tail passed keeps it open.
+ *    still under way that started before the tail passed keeps it open;
+ *  - a listener's tags (what a network's collision domain counts with):
+ *    carried through merges, told of at a merge of two tagged components
+ *    and at a tagged component's completion with its size, never of an
+ *    untagged one; none where nobody listens.
  * The random cross-check against a brute-force reference over whole runs
  * is in test_counters.c.
  */
@@ -223,6 +227,89 @@ static void test_open_while_under_way(void **state)
     done(&f);
 }
 
+/* What the listener was told. */
+typedef struct heard {
+    uint32_t merged[4][2];
+    uint32_t n_merged;
+    uint32_t done_tag[4];
+    uint64_t done_size[4];
+    uint32_t n_done;
+} heard;
+
+static void on_merged(void *ctx, uint32_t a, uint32_t b)
+{
+    heard *h = ctx;
+    assert_true(h->n_merged < 4);
+    h->merged[h->n_merged][0] = a;
+    h->merged[h->n_merged++][1] = b;
+}
+
+static void on_complete(void *ctx, uint32_t tag, uint64_t size)
+{
+    heard *h = ctx;
+    assert_true(h->n_done < 4);
+    h->done_tag[h->n_done] = tag;
+    h->done_size[h->n_done++] = size;
+}
+
+/* The chain of three above (A [0, 12000) meets B [5000, 25000), B meets C
+ * [33000, 40000)), A tagged 7 and C 9, then D at 0 alone at 200000 (the
+ * event's tails long gone), tagged 5, and E alone at 300000, untagged. A
+ * and B merge carrying 7 (B had none: nothing told); C's end merges the
+ * two tagged ones: told once, the survivor keeping one of 7 and 9. The
+ * event completes with 3 transmissions, D with 1; E is never told of. */
+static void test_tags(void **state)
+{
+    (void)state;
+    const sim_time pos[] = {0, 10000, 20000};
+    fixture f = make(TOPOLOGY_BUS, pos, 3, 0);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    assert_int_equal(collision_events_tag(f.c, 0, 0, 7), UINT32_MAX); /* nobody listens */
+    heard h = {0};
+    collision_listener l = {.merged = on_merged, .complete = on_complete, .ctx = &h};
+    collision_events_listen(f.c, &l);
+    assert_int_equal(collision_events_tag(f.c, 0, 0, 7), 0);
+    assert_int_equal(collision_events_tag(f.c, 0, 0, 8), 7); /* tagged already */
+    assert_int_equal(collision_events_tag(f.c, 0, 1, 8), UINT32_MAX); /* no such start */
+    assert_int_equal(collision_events_begin(f.c, 1, 5000), 0);
+    collision_events_end(f.c, 0, 12000);
+    collision_events_end(f.c, 1, 25000);
+    assert_int_equal(h.n_merged, 0);
+    assert_int_equal(collision_events_tag(f.c, 1, 5000, 8), 7); /* B's component: A's tag */
+    tx(&f, 2, 33000, 40000);
+    assert_int_equal(h.n_merged, 0); /* C ended untagged: A's component took it in */
+    assert_int_equal(collision_events_tag(f.c, 2, 33000, 9), 7); /* ended, still kept */
+    assert_int_equal(h.n_done, 0);
+
+    /* the same with C tagged before it ends: two tagged components merge */
+    done(&f);
+    f = make(TOPOLOGY_BUS, pos, 3, 0);
+    h = (heard){0};
+    collision_events_listen(f.c, &l);
+    assert_int_equal(collision_events_begin(f.c, 0, 0), 0);
+    assert_int_equal(collision_events_tag(f.c, 0, 0, 7), 0);
+    assert_int_equal(collision_events_begin(f.c, 1, 5000), 0);
+    collision_events_end(f.c, 0, 12000);
+    collision_events_end(f.c, 1, 25000);
+    assert_int_equal(collision_events_begin(f.c, 2, 33000), 0);
+    assert_int_equal(collision_events_tag(f.c, 2, 33000, 9), 0);
+    collision_events_end(f.c, 2, 40000);
+    assert_int_equal(h.n_merged, 1);
+    uint32_t kept = h.merged[0][0], gone = h.merged[0][1];
+    assert_true((kept == 7 && gone == 9) || (kept == 9 && gone == 7));
+    tx(&f, 0, 200000, 201000);
+    assert_int_equal(collision_events_tag(f.c, 0, 200000, 5), 0);
+    assert_int_equal(h.n_done, 1); /* the event, complete at D's start */
+    assert_int_equal(h.done_tag[0], kept);
+    assert_int_equal(h.done_size[0], 3);
+    tx(&f, 1, 300000, 301000);
+    assert_int_equal(collision_events_count(f.c, 1000000), 1);
+    assert_int_equal(h.n_done, 2); /* D, alone; E untagged: never */
+    assert_int_equal(h.done_tag[1], 5);
+    assert_int_equal(h.done_size[1], 1);
+    done(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_crossing_between_stations),
         cmocka_unit_test(test_star),
         cmocka_unit_test(test_open_while_under_way),
+        cmocka_unit_test(test_tags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
