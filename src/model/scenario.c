@@ -145,11 +145,21 @@ static int set_dotted(scenario *sc, const char *key, const char *value, char *er
         snprintf(err, errlen, "%s: needs a value", key);
         return -1;
     }
+    /* The key after the dot, copied as the name is: the sections' tables
+     * compare it with strcmp, and GCC's link-time optimisation, which
+     * cannot see that a key without a dot never comes here, warned of
+     * reading past its end (-Wstringop-overread). A key longer than any
+     * is unknown. */
+    char sub[64];
+    if (snprintf(sub, sizeof sub, "%s", dot + 1) >= (int)sizeof sub) {
+        snprintf(err, errlen, "%s: unknown key", Q(key));
+        return -1;
+    }
     if (g == NULL)
         return network_set(&sc->net, seg != UINT32_MAX ? 's' : rep != UINT32_MAX ? 'r' : 'b',
-                           seg != UINT32_MAX ? seg : rep != UINT32_MAX ? rep : bri, dot + 1,
+                           seg != UINT32_MAX ? seg : rep != UINT32_MAX ? rep : bri, sub,
                            value, 0, err, errlen);
-    return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
+    return scenario_group_set(sc, g, sub, value, 0, true, err, errlen);
 }
 
 int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen)

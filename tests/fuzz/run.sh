@@ -94,7 +94,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
         echo "run.sh: needs clang (with libFuzzer)" >&2
         exit 1
     }
-    CC=$clang cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$root/configure.log" 2>&1 || {
+    CC=$clang cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCSMACD_TESTS=ON >"$root/configure.log" 2>&1 || {
         echo "run.sh: configuring $build failed (see $root/configure.log)" >&2
         exit 1
     }
