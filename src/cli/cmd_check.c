@@ -12,8 +12,10 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "engine.h"
 #include "exit_status.h"
 #include "netreport.h"
+#include "replay.h"
 
 int cmd_check_main(int argc, char **argv)
 {
@@ -40,6 +42,18 @@ int cmd_check_main(int argc, char **argv)
         cli_error("%s", err);
         scenario_free(&sc);
         return EXIT_STATUS_USAGE;
+    }
+    /* A replayed capture is read as run reads it: a file that cannot be
+     * read is the input's fault (exit 2), as in run. */
+    if (sc.traffic.kind == TRAFFIC_PCAP) {
+        struct replay *rp = NULL;
+        int loaded = engine_load_replay(&sc, &rp, err, sizeof err);
+        replay_destroy(rp);
+        if (loaded != 0) {
+            cli_error("%s", err);
+            scenario_free(&sc);
+            return loaded == ENGINE_NO_MEMORY ? EXIT_STATUS_RUNTIME : EXIT_STATUS_USAGE;
+        }
     }
     errno = 0;
     int rc = netreport_write_check(stdout, &sc);

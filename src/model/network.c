@@ -867,10 +867,23 @@ static int check_tree(network *net, char *err, size_t errlen)
 static int group_fail(const scenario *sc, const station_group *g, char *err, size_t errlen,
                       const char *reason)
 {
+    /* "FILE:LINE: " of the group's key the reason is about ("segment:
+     * ..."), when the file gave it (the last one given wins). */
+    int line = 0;
+    size_t klen = strcspn(reason, ": ");
+    for (uint32_t k = 0; k < g->n_keys; k++)
+        if (strlen(g->keys[k].key) == klen && strncmp(g->keys[k].key, reason, klen) == 0 &&
+            reason[klen] == ':')
+            line = g->keys[k].line;
+    int n = line > 0 && sc->net.file[0] != '\0'
+                ? snprintf(err, errlen, "%s:%d: ", sc->net.file, line)
+                : 0;
+    if (n < 0 || (size_t)n >= errlen)
+        return -1;
     if (sc->n_named)
-        snprintf(err, errlen, "group %s: %s", g->name, reason);
+        snprintf(err + n, errlen - (size_t)n, "group %s: %s", g->name, reason);
     else
-        snprintf(err, errlen, "%s", reason);
+        snprintf(err + n, errlen - (size_t)n, "%s", reason);
     return -1;
 }
 
@@ -998,10 +1011,18 @@ static int check_names(const scenario *sc, char *err, size_t errlen)
                  b = bridge_find(net, name);
         if (s == NONE && r == NONE && b == NONE)
             continue;
-        snprintf(err, errlen,
-                 "group %s: the name is taken by [%s %s]: segments, repeaters, bridges and "
-                 "groups share one namespace (%s.frames_ok would name both)",
-                 name, s != NONE ? "segment" : r != NONE ? "repeater" : "bridge", name, name);
+        /* said at the section's line: the group's own is not kept */
+        int line = s != NONE ? net->segments[s].line
+                   : r != NONE ? net->repeaters[r].line
+                               : net->bridges[b].line;
+        int n = line > 0 && net->file[0] != '\0'
+                    ? snprintf(err, errlen, "%s:%d: ", net->file, line)
+                    : 0;
+        if (n >= 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n,
+                     "group %s: the name is taken by [%s %s]: segments, repeaters, bridges and "
+                     "groups share one namespace (%s.frames_ok would name both)",
+                     name, s != NONE ? "segment" : r != NONE ? "repeater" : "bridge", name, name);
         return -1;
     }
     return 0;
@@ -1172,10 +1193,16 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     }
     if (!net->switched && (sc->topology_given || sc->length_given || sc->probe_given)) {
         const char *key = sc->topology_given ? "topology" : sc->length_given ? "length" : "probe";
-        snprintf(err, errlen,
-                 "%s: a network of segments has no one %s: give each [segment] its own %s", key,
-                 sc->topology_given ? "topology" : sc->length_given ? "length" : "probe",
-                 sc->topology_given ? "type (coax or hub)" : key);
+        int line = sc->topology_given ? net->topology_line
+                   : sc->length_given ? net->length_line
+                                      : net->probe_line;
+        /* the file's line, else the command line's option */
+        int n = line > 0 ? snprintf(err, errlen, "%s:%d: %s", net->file, line, key)
+                         : snprintf(err, errlen, "--%s", key);
+        if (n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n,
+                     ": a network of segments has no one %s: give each [segment] its own %s", key,
+                     sc->topology_given ? "type (coax or hub)" : key);
         return -1;
     }
     if (sc->traffic.kind == TRAFFIC_PCAP) {

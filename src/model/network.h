@@ -128,6 +128,10 @@ typedef struct network {
     net_repeater *repeaters; /* NET_MAX_REPEATERS, or NULL */
     uint32_t n_repeaters;
     char file[300];       /* the scenario file the sections came from ("" none) */
+    /* The file's lines of the scenario's own `topology`, `length` and
+     * `probe` (which a network refuses), 0 when not from it: the command
+     * line's (scenario_set clears, the file's reader sets them). */
+    int topology_line, length_line, probe_line;
     net_bridge *bridges;  /* NET_MAX_BRIDGES, or NULL */
     uint32_t n_bridges;
     /* Collision domains, by scenario_finish: the segments that repeaters
