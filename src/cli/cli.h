@@ -77,6 +77,10 @@ typedef struct cli_command {
     /* Where to store the --scenario FILE given (an argv string), so that
      * a command can refuse to overwrite it with an output; may be NULL. */
     const char **scenario_file;
+    /* The keys of the scenario file's [segment], [repeater] and [bridge]
+     * sections, with their defaults, at the end of --help (network.h's
+     * table): check's, the network command's. */
+    bool network_keys;
 } cli_command;
 
 typedef enum cli_status {

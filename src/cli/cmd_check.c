@@ -29,6 +29,7 @@ int cmd_check_main(int argc, char **argv)
                    "Each collision domain is judged at its own rate (a [segment]'s phy).\n"
                    "Over budget is reported, not refused (exit 0).",
         .scenario_options = true,
+        .network_keys = true,
     };
     char err[1024];
     scenario sc;

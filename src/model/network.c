@@ -83,6 +83,59 @@ void network_port_text(const network *net, const net_port *p, char *buf, size_t 
     snprintf(buf, len, "%s@%g", name, p->metres);
 }
 
+/* ---- the keys of the sections (network.h, net_key_doc) ---- */
+
+static const net_key_doc key_docs[] = {
+    {'s', "type", "coax, hub or link", "none: required",
+     "a shared cable with taps, a repeater hub with a drop cable per station, or a "
+     "point-to-point cable of two ends"},
+    {'s', "length", "METRES", "coax: the PHY's bus length (500 m otherwise); hub and link: the "
+     "PHY's star drop (100 m otherwise)", "coax: the cable; hub: every drop cable; link: the cable"},
+    {'s', "velocity", "fraction of c, above 0 to 1", "coax: the PHY's bus velocity (0.77 "
+     "otherwise); hub and link: the PHY's star velocity (0.585 otherwise)",
+     "signal speed on the segment's cables"},
+    {'s', "probe", "METRES", "0 m", "coax: where the segment's capture point taps the cable"},
+    {'s', "class", "I or II", "II", "hub at 100 Mb/s: its repeater class (Clause 27)"},
+    {'s', "delay", "bit times", "Class I 70, Class II 46, else the PHY's hub delay (8 at 10 Mb/s, 488 at 1 Gb/s)",
+     "hub: one-way delay through it"},
+    {'s', "uplink", "SEGMENT@METRES", "none",
+     "hub: a port on another segment (a repeater of two ports without delay)"},
+    {'s', "duplex", "half or full", "half", "link: full duplex (a link's two ends only)"},
+    {'s', "phy", "a PHY profile", "the scenario's phy", "the segment's own rate and timing"},
+    {'r', "ports", "SEGMENT@METRES, ... (a hub's port may be just HUB)", "none: required, two or "
+     "more", "the segments the repeater joins, one port each"},
+    {'r', "delay", "bit times", "Class I 70, Class II 46, else the PHY's hub delay (8 at 10 Mb/s, 488 at 1 Gb/s)",
+     "one-way delay through the repeater"},
+    {'r', "class", "I or II", "II", "at 100 Mb/s: its repeater class (Clause 27)"},
+    {'b', "ports", "SEGMENT or SEGMENT@METRES, ...", "none: required, two or more",
+     "the segments the bridge joins, one port each"},
+    {'b', "queue", "frames, 1 to 1000000", "64", "frames a port holds waiting to be sent; more "
+     "are dropped"},
+    {'b', "latency", "TIME (a bare number is seconds: give a unit, e.g. 10us)", "0 (forwarded "
+     "as soon as received whole)", "added to store and forward: a frame received whole waits "
+     "this long before it enters the output port's queue"},
+    {'b', "ageing", "TIME (a bare number is seconds)", "300s (802.1D)",
+     "how long a learned address is kept"},
+};
+
+const net_key_doc *network_key_docs(size_t *n)
+{
+    *n = sizeof key_docs / sizeof key_docs[0];
+    return key_docs;
+}
+
+/* "type, length, ...": a section's keys (its "unknown key" refusal). */
+static const char *key_list(char section, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof key_docs / sizeof key_docs[0] && len < cap; i++)
+        if (key_docs[i].section == section)
+            len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? ", " : "",
+                                    key_docs[i].key);
+    return out;
+}
+
 /* "[segment NAME] " or "[repeater NAME] " and the reason. */
 static int section_fail(char *err, size_t errlen, char kind, const char *name, const char *fmt,
                         ...) __attribute__((format(printf, 5, 6)));
@@ -338,10 +391,8 @@ static int set_segment_key(network *net, net_segment *g, const char *key, const 
                             "(e.g. phy = 100basetx), which sets the slot time, gap and "
                             "cable too");
     } else {
-        return section_fail(err, errlen, 's', g->name,
-                            "unknown key '%s' (type, length, velocity, probe, class, delay, "
-                            "uplink, duplex, phy)",
-                            Q(key));
+        return section_fail(err, errlen, 's', g->name, "unknown key '%s' (%s)", Q(key),
+                            key_list('s', r, sizeof r));
     }
     return 0;
 }
@@ -439,7 +490,7 @@ static int set_bridge_key(network *net, net_bridge *b, const char *key, const ch
         }
     } else {
         return section_fail(err, errlen, 'b', b->name,
-                            "unknown key '%s' (ports, queue, latency, ageing)", Q(key));
+                            "unknown key '%s' (%s)", Q(key), key_list('b', r, sizeof r));
     }
     return 0;
 }
@@ -463,8 +514,8 @@ static int set_repeater_key(network *net, net_repeater *rp, const char *key, con
                                 "class: '%s' is not I or II (Clause 27's repeater classes)", Q(v));
         rp->class_line = line;
     } else {
-        return section_fail(err, errlen, 'r', rp->name, "unknown key '%s' (ports, delay, class)",
-                            Q(key));
+        return section_fail(err, errlen, 'r', rp->name, "unknown key '%s' (%s)", Q(key),
+                            key_list('r', r, sizeof r));
     }
     return 0;
 }

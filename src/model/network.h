@@ -154,6 +154,16 @@ void network_free(network *net);
  * Returns 0, or -1 when memory cannot be had (dst then empty). */
 int network_copy(network *dst, const network *src);
 
+/* The keys of each section, in the order the parser lists them: its
+ * "unknown key" refusals and `csmacd check --help` (so the man page) are
+ * made from this table. section: 's' [segment], 'r' [repeater], 'b'
+ * [bridge]. A TIME without a unit is seconds, as everywhere. */
+typedef struct net_key_doc {
+    char section;
+    const char *key, *value, *deflt, *meaning;
+} net_key_doc;
+const net_key_doc *network_key_docs(size_t *n);
+
 /* Reading the sections (scenario_load_file calls these; a reason is
  * "[segment NAME] ..." or "[repeater NAME] ...", without file and line).
  * Declares every section first, so that a key may name a segment declared
