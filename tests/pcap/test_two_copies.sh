@@ -34,13 +34,22 @@ mark system >"$W/ws-plugins/csmacd.lua"
 n=$(frags)
 [ "$n" -gt 0 ] || fail "the system copy decodes no fragment"
 
+# The user's copy installed beside the system's: tshark starts without a
+# message, the copy described "$2" is the one registered, it decodes as
+# one dissector, and --install-user's output matches "$3".
+#   beside_user CASE DESCRIPTION MESSAGE
+user_lua="$HOME/.local/lib/wireshark/plugins/csmacd.lua"
+beside_user() {
+    in_view "$CSMACD" extcap --install-user >install.txt
+    TS -D >/dev/null
+    [ "$(registered)" = "$2" ] || fail "$1: $(registered) registered"
+    [ "$(frags)" -eq "$n" ] || fail "$1: not one dissector"
+    grep -q "$3" install.txt || fail "$1: --install-user says: $(cat install.txt)"
+}
+
 # ... and the user's, of this version: the user's is loaded.
-in_view "$CSMACD" extcap --install-user >install.txt
-TS -D >/dev/null
-[ "$(registered)" = "csmacd CSMA/CD emulator" ] || fail "system and user: $(registered) registered"
-[ "$(frags)" -eq "$n" ] || fail "system and user: not one dissector"
-grep -q "^Wireshark loads $HOME/.local/lib/wireshark/plugins/csmacd.lua; the system's copy .*/csmacd.lua steps aside for it$" install.txt ||
-    fail "--install-user: $(cat install.txt)"
+beside_user "system and user" "csmacd CSMA/CD emulator" \
+    "^Wireshark loads $user_lua; the system's copy .*/csmacd.lua steps aside for it$"
 
 # A -X script beside them steps aside.
 [ "$(frags -X "lua_script:$LUA")" -eq "$n" ] || fail "a -X script beside an installed copy"
@@ -50,11 +59,7 @@ grep -q "^Wireshark loads $HOME/.local/lib/wireshark/plugins/csmacd.lua; the sys
 mark older | awk '/^-- Two copies\./ { cut = 1 } cut && /^rawset\(_G, "csmacd_dissector_file"/ { cut = 0; print "local p_csmacd = Proto(\"csmacd\", \"csmacd CSMA/CD emulator (older)\")"; next } !cut' \
     >"$W/ws-plugins/csmacd.lua"
 grep -q csmacd_dissector_file "$W/ws-plugins/csmacd.lua" && fail "the older copy keeps the rule"
-in_view "$CSMACD" extcap --install-user >install.txt
-TS -D >/dev/null
-[ "$(registered)" = "csmacd CSMA/CD emulator (older)" ] || fail "older system and user: $(registered)"
-[ "$(frags)" -eq "$n" ] || fail "older system and user: not one dissector"
-grep -q "^Wireshark loads the system's copy .*/csmacd.lua, an older csmacd's, and $HOME/.local/lib/wireshark/plugins/csmacd.lua steps aside" install.txt ||
-    fail "--install-user with an older system copy: $(cat install.txt)"
+beside_user "older system and user" "csmacd CSMA/CD emulator (older)" \
+    "^Wireshark loads the system's copy .*/csmacd.lua, an older csmacd's, and $user_lua steps aside"
 [ "$(tshark -r trace.pcapng 2>/dev/null | wc -l)" -eq "$plain" ] || fail "records lost"
 echo "two copies: one dissector loaded, the user's unless the system's is older; --install-user says which"
