@@ -480,31 +480,31 @@ static bool replaceable(const char *path, bool link)
     return false;
 }
 
-/* The folder Wireshark names "label" in `tshark -G folders` (Wireshark's
- * own: "Global Lua Plugins", "Extcap path"), into buf; false without
- * tshark or without that line. */
-static bool wireshark_folder(const char *label, char *buf, size_t len)
+/* Wireshark's global Lua plugins and extcap folders, as `tshark -G
+ * folders` names them ("Global Lua Plugins:", "Extcap path:"), into lua
+ * and extcap (each "" when not named, or without tshark). */
+static void wireshark_folders(char *lua, char *extcap, size_t len)
 {
+    lua[0] = extcap[0] = '\0';
     FILE *p = popen("tshark -G folders 2>/dev/null", "r");
     if (p == NULL)
-        return false;
+        return;
+    static const char *const labels[] = {"Global Lua Plugins:", "Extcap path:"};
+    char *out[] = {lua, extcap};
     char line[PATH_MAX + 64];
-    bool found = false;
-    size_t n = strlen(label);
-    while (fgets(line, sizeof line, p) != NULL) {
-        if (found || strncmp(line, label, n) != 0 || line[n] != ':')
-            continue;
-        const char *v = line + n + 1;
-        v += strspn(v, " \t");
-        size_t vlen = strcspn(v, "\r\n");
-        if (vlen > 0 && vlen < len) {
-            memcpy(buf, v, vlen);
-            buf[vlen] = '\0';
-            found = true;
+    while (fgets(line, sizeof line, p) != NULL)
+        for (int k = 0; k < 2; k++) {
+            size_t n = strlen(labels[k]);
+            if (out[k][0] != '\0' || strncmp(line, labels[k], n) != 0)
+                continue;
+            const char *v = line + n + strspn(line + n, " \t");
+            size_t vlen = strcspn(v, "\r\n");
+            if (vlen < len) {
+                memcpy(out[k], v, vlen);
+                out[k][vlen] = '\0';
+            }
         }
-    }
     pclose(p);
-    return found;
 }
 
 /* Whether the dissector at path knows of two copies (captures/csmacd.lua,
@@ -527,9 +527,10 @@ static bool dissector_yields(const char *path)
  * when the system has its own (cmake --install's) beside the user's. */
 static void tell_system_copies(const char *lua, const char *link_path)
 {
-    char dir[PATH_MAX], path[PATH_MAX + 16];
-    if (wireshark_folder("Global Lua Plugins", dir, sizeof dir) &&
-        snprintf(path, sizeof path, "%s/csmacd.lua", dir) < (int)sizeof path &&
+    char lua_dir[PATH_MAX], extcap_dir[PATH_MAX], path[PATH_MAX + 16];
+    wireshark_folders(lua_dir, extcap_dir, sizeof lua_dir);
+    if (lua_dir[0] != '\0' &&
+        snprintf(path, sizeof path, "%s/csmacd.lua", lua_dir) < (int)sizeof path &&
         strcmp(path, lua) != 0 && our_dissector(path)) {
         if (dissector_yields(path))
             printf("Wireshark loads %s; the system's copy %s steps aside for it\n", lua, path);
@@ -539,8 +540,8 @@ static void tell_system_copies(const char *lua, const char *link_path)
                    "or install this csmacd with cmake --install\n",
                    path, lua);
     }
-    if (wireshark_folder("Extcap path", dir, sizeof dir) &&
-        snprintf(path, sizeof path, "%s/" INTERFACE, dir) < (int)sizeof path &&
+    if (extcap_dir[0] != '\0' &&
+        snprintf(path, sizeof path, "%s/" INTERFACE, extcap_dir) < (int)sizeof path &&
         strcmp(path, link_path) != 0 && our_link(path))
         printf("Wireshark runs %s for \"" INTERFACE "\"; the system's %s is set aside (Wireshark "
                "notes it at start)\n",
