@@ -340,10 +340,9 @@ case_stale() {
     rm -rf $d && mkdir $d && cd $d || return
     # A run killed by SIGKILL leaves its temporary.
     "$EXE" run --duration 1h --stations 32 --events big.csv >/dev/null 2>/dev/null &
-    local pid=$! i
-    for ((i = 0; i < 600; i++)); do # its temporary, however loaded the machine
-        ls -A | grep -q '^\.csmacd-.*\.tmp$' && break
-        sleep 0.1
+    local pid=$!
+    while kill -0 $pid 2>/dev/null && ! ls -A | grep -q '^\.csmacd-.*\.tmp$'; do
+        sleep 0.1 # its temporary, however loaded the machine
     done
     kill -KILL $pid
     wait $pid 2>/dev/null
@@ -497,12 +496,14 @@ PY
         [[ $rc == 1 ]] && grep -q "csmacd: tui: cannot use the terminal (TERM=dumb): it cannot move the cursor" out ||
             fail "limits: TERM=dumb tui: exit $rc, $(head -2 out)"
     fi
-    # A large output is announced: 25 simulated minutes of events (about
-    # 1 GB), interrupted once the estimate is out.
-    "$EXE" run --duration 1500s --events big.csv >/dev/null 2>err &
-    local pid=$! i
-    for ((i = 0; i < 600; i++)); do # the estimate, however loaded the machine
-        grep -q "big.csv" err && break
+    # A large output is announced: 50 simulated minutes of events (about
+    # 2 GB, twice the 1 GB that is announced), interrupted once the
+    # estimate is out.
+    "$EXE" run --duration 3000s --events big.csv >/dev/null 2>err &
+    local pid=$!
+    # The estimate comes after 8 MB of events, however long that takes on a
+    # loaded machine (before the run could end: 1 GB).
+    while kill -0 $pid 2>/dev/null && ! grep -q "big.csv" err; do
         sleep 0.1
     done
     kill -INT $pid
@@ -575,9 +576,8 @@ case_tail() {
     pid=$!
     # Once the tail has begun (its rows reach the temporary); a SIGINT
     # ignored there would let all 10^7 rows out, which the count below sees.
-    local i
-    for ((i = 0; i < 600; i++)); do
-        [[ -n $(find . -maxdepth 1 -name '.csmacd-*.tmp' -size +0 2>/dev/null) ]] && break
+    while kill -0 $pid 2>/dev/null &&
+        [[ -z $(find . -maxdepth 1 -name '.csmacd-*.tmp' -size +0 2>/dev/null) ]]; do
         sleep 0.1
     done
     kill -INT $pid
@@ -698,10 +698,9 @@ case_gnuplot() {
     printf 'old\n' >f.svg
     PATH=$PWD/slow:$PATH setsid "$EXE" sweep --quiet --stations 1,2 --duration 1ms --csv f.csv \
         --plot f.svg 2>err &
-    local pid=$! i
-    for ((i = 0; i < 600; i++)); do # while gnuplot draws, however loaded the machine
-        [[ -e drawing ]] && break
-        sleep 0.1
+    local pid=$!
+    while kill -0 $pid 2>/dev/null && [[ ! -e drawing ]]; do
+        sleep 0.1 # while gnuplot draws, however loaded the machine
     done
     kill -INT -- -$pid 2>/dev/null || kill -INT $pid
     wait $pid
