@@ -33,7 +33,8 @@
  *     not within; the verdict is "within" exactly when nothing is broken,
  *     else each "; "-separated part names a rule (5-4-3, Model 1, the
  *     single repeater of 1000 Mb/s, path delay value, path variability
- *     value, coax above 10 Mb/s, a segment's length); the worst path's
+ *     value, coax above 10 Mb/s, a segment's length), but a last "..."
+ *     (the parts that did not fit whole); the worst path's
  *     ends are segments with stations and stations on them (none with
  *     fewer than two stations); the over-budget warning is printed
  *     exactly when it is not within; the budget's model round trip is at
@@ -401,6 +402,8 @@ static void check_verdict(const net_budget *b)
             *next = '\0';
             next += 2;
         }
+        if (next == NULL && strcmp(part, "...") == 0)
+            continue; /* the parts that did not fit whole */
         if (!(starts(part, "5-4-3: ") || starts(part, "Model 1: ") ||
               starts(part, "path delay value ") || starts(part, "path variability value ") ||
               starts(part, "coax at ") || starts(part, "segment ") ||
