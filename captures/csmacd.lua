@@ -59,9 +59,45 @@
 --                                copies of frames whose destination the
 --                                bridge did not know (or broadcasts)
 
-local MIN_FRAME = 64
+-- Two copies. The system's (cmake --install: Wireshark's global Lua
+-- plugins folder) and a user's (csmacd extcap --install-user: the user's
+-- folder) may both be there, of one version or two, and Wireshark loads
+-- every plugin, the global folder's first, then the user's, then -X
+-- scripts: a second Proto "csmacd" would stop on "Proto_new: there cannot
+-- be two protocols with the same description", at every start. So one copy
+-- registers: the user's when there is one (the system's steps aside for
+-- it), else the first loaded; any later copy steps aside without a word (a
+-- -X script beside an installed copy, or any copy after an older one that
+-- loaded first and knows nothing of this rule: its Proto is there).
+-- csmacd_dissector_file (in Wireshark's global Lua table) names the copy
+-- that registered; `csmacd extcap --install-user` says which one that is.
+local here = debug.getinfo(1, "S").source:gsub("^@", "")
+if rawget(_G, "csmacd_dissector_file") ~= nil then
+    return
+end
+do
+    local function first_line(path)
+        local fh = io.open(path, "r")
+        if fh == nil then
+            return nil
+        end
+        local line = fh:read("*l")
+        fh:close()
+        return line
+    end
+    local user_copy = Dir.personal_plugins_path() .. "/csmacd.lua"
+    if here:match("^(.*)/[^/]*$") == Dir.global_plugins_path() and here ~= user_copy
+        and first_line(user_copy) == first_line(here) then
+        return
+    end
+end
+local ok_proto, p_csmacd = pcall(Proto, "csmacd", "csmacd CSMA/CD emulator")
+if not ok_proto then
+    return
+end
+rawset(_G, "csmacd_dissector_file", here)
 
-local p_csmacd = Proto("csmacd", "csmacd CSMA/CD emulator")
+local MIN_FRAME = 64
 
 local f = {
     version       = ProtoField.uint8("csmacd.version", "Version", base.DEC),

@@ -300,6 +300,29 @@ static void print_usage(FILE *f, const cli_command *cmd)
     fputc('\n', f);
 }
 
+/* The sections' keys from the parser's table (network.h): key, value,
+ * default, meaning. */
+static void print_network_keys(FILE *f)
+{
+    static const struct { char section; const char *title; } sections[] = {
+        {'s', "[segment NAME]"}, {'r', "[repeater NAME]"}, {'b', "[bridge NAME]"}};
+    size_t n;
+    const net_key_doc *docs = network_key_docs(&n);
+    fprintf(f, "\nScenario file sections of a network (key = value; the default in "
+               "parentheses):\n");
+    for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+        fprintf(f, "%s\n", sections[s].title);
+        for (size_t i = 0; i < n; i++) {
+            if (docs[i].section != sections[s].section)
+                continue;
+            char help[600];
+            snprintf(help, sizeof help, "%s: %s (default: %s)", docs[i].value, docs[i].meaning,
+                     docs[i].deflt);
+            fprintf(f, "  %-28s %s\n", docs[i].key, help);
+        }
+    }
+}
+
 void cli_print_help(FILE *f, const cli_command *cmd)
 {
     print_usage(f, cmd);
@@ -332,6 +355,8 @@ void cli_print_help(FILE *f, const cli_command *cmd)
                    "set themselves.\nA group's phy sets its stations' links (topology switch); "
                    "a [segment]'s phy, that\nsegment's own PHY.\n");
     }
+    if (cmd->network_keys)
+        print_network_keys(f);
 }
 
 /* A scenario option as written on the command line. */

@@ -103,6 +103,10 @@ typedef struct cli_command {
     char *preset_point;
     size_t preset_point_len;
     const cli_presets *presets; /* the preset layer, or NULL: no --preset */
+    /* The keys of the scenario file's [segment], [repeater] and [bridge]
+     * sections, with their defaults, at the end of --help (network.h's
+     * table): check's, the network command's. */
+    bool network_keys;
 } cli_command;
 
 typedef enum cli_status {

@@ -59,6 +59,7 @@ int cmd_check_main(int argc, char **argv)
         .presets = &cli_preset_layer,
         .on_option = on_option,
         .ctx = &json,
+        .network_keys = true,
     };
     char err[1024];
     scenario sc;

@@ -32,7 +32,11 @@
  * folder, for a user without root. It replaces only csmacd's own (a link
  * naming a csmacd, a csmacd.lua whose first line is the dissector's), and
  * does all or nothing: every path is checked before a folder is made, and
- * the dissector is removed again if the link cannot be made.
+ * the dissector is removed again if the link cannot be made. Where the
+ * system has its own (cmake --install's, in the folders `tshark -G
+ * folders` names), it says which dissector Wireshark loads (the user's,
+ * unless the system's is older than the dissector's rule of two copies)
+ * and which csmacd it runs.
  */
 #define _GNU_SOURCE /* realpath's PATH_MAX use, strdup */
 #include <errno.h>
@@ -352,6 +356,74 @@ static bool replaceable(const char *path, bool link)
     return false;
 }
 
+/* Wireshark's global Lua plugins and extcap folders, as `tshark -G
+ * folders` names them ("Global Lua Plugins:", "Extcap path:"), into lua
+ * and extcap (each "" when not named, or without tshark). */
+static void wireshark_folders(char *lua, char *extcap, size_t len)
+{
+    lua[0] = extcap[0] = '\0';
+    FILE *p = popen("tshark -G folders 2>/dev/null", "r");
+    if (p == NULL)
+        return;
+    static const char *const labels[] = {"Global Lua Plugins:", "Extcap path:"};
+    char *out[] = {lua, extcap};
+    char line[PATH_MAX + 64];
+    while (fgets(line, sizeof line, p) != NULL)
+        for (int k = 0; k < 2; k++) {
+            size_t n = strlen(labels[k]);
+            if (out[k][0] != '\0' || strncmp(line, labels[k], n) != 0)
+                continue;
+            const char *v = line + n + strspn(line + n, " \t");
+            size_t vlen = strcspn(v, "\r\n");
+            if (vlen < len) {
+                memcpy(out[k], v, vlen);
+                out[k][vlen] = '\0';
+            }
+        }
+    pclose(p);
+}
+
+/* Whether the dissector at path knows of two copies (captures/csmacd.lua,
+ * "Two copies"): a system copy that does steps aside for the user's; one
+ * older than the rule registers first, and the user's steps aside. */
+static bool dissector_yields(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    char line[512];
+    bool yields = false;
+    while (!yields && fgets(line, sizeof line, f) != NULL)
+        yields = strstr(line, "csmacd_dissector_file") != NULL;
+    fclose(f);
+    return yields;
+}
+
+/* Says which dissector and which capture interface Wireshark will use,
+ * when the system has its own (cmake --install's) beside the user's. */
+static void tell_system_copies(const char *lua, const char *link_path)
+{
+    char lua_dir[PATH_MAX], extcap_dir[PATH_MAX], path[PATH_MAX + 16];
+    wireshark_folders(lua_dir, extcap_dir, sizeof lua_dir);
+    if (lua_dir[0] != '\0' &&
+        snprintf(path, sizeof path, "%s/csmacd.lua", lua_dir) < (int)sizeof path &&
+        strcmp(path, lua) != 0 && our_dissector(path)) {
+        if (dissector_yields(path))
+            printf("Wireshark loads %s; the system's copy %s steps aside for it\n", lua, path);
+        else
+            printf("Wireshark loads the system's copy %s, an older csmacd's, and %s steps "
+                   "aside for it (one dissector is loaded): to use this one, remove that one "
+                   "or install this csmacd with cmake --install\n",
+                   path, lua);
+    }
+    if (extcap_dir[0] != '\0' &&
+        snprintf(path, sizeof path, "%s/" INTERFACE, extcap_dir) < (int)sizeof path &&
+        strcmp(path, link_path) != 0 && our_link(path))
+        printf("Wireshark runs %s for \"" INTERFACE "\"; the system's %s is set aside (Wireshark "
+               "notes it at start)\n",
+               link_path, path);
+}
+
 static int install_user(void)
 {
     const char *home = getenv("HOME");
@@ -426,6 +498,7 @@ static int install_user(void)
     }
     printf("%s -> %s (Wireshark's capture interface \"" INTERFACE "\")\n%s (the dissector)\n",
            link_path, self, lua);
+    tell_system_copies(lua, link_path);
     return fflush(stdout) == 0 ? EXIT_STATUS_OK : EXIT_STATUS_RUNTIME;
 }
 

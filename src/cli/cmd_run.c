@@ -200,6 +200,11 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
             snprintf(err, errlen, "needs a segment's name");
             return -1;
         }
+        if (o->probe_segment != NULL) {
+            snprintf(err, errlen, "given twice (one segment's records, or every segment's "
+                                  "without it)");
+            return -1;
+        }
         o->probe_segment = value;
         return 0;
     case OPT_PCAP:

@@ -184,6 +184,47 @@ static int preset_sweep(const preset *pr, sweep_cli *o, sweep_grid *g, uint64_t 
     return 0;
 }
 
+/* err becomes "pre: err" (cut at errlen). */
+static void put_before(char *err, size_t errlen, const char *pre)
+{
+    size_t p = strlen(pre) + 2, n = strlen(err);
+    if (p >= errlen)
+        return;
+    if (n > errlen - 1 - p)
+        n = errlen - 1 - p;
+    memmove(err + p, err, n);
+    err[p + n] = '\0';
+    memcpy(err, pre, p - 2);
+    memcpy(err + p - 2, ": ", 2);
+}
+
+/* A point the scenario refuses is said with the options that made it
+ * ("--grid seg.velocity=1e-12: ..."): each swept axis's value at point p,
+ * as --grid KEY=VALUE or --KEY VALUE as it was given (a preset's, as
+ * --grid). A reason that already names an option is left as it is. */
+static void name_point(const sweep_grid *g, const sweep_cli *o, size_t p, char *err,
+                       size_t errlen)
+{
+    if (strncmp(err, "--", 2) == 0)
+        return;
+    size_t idx[SWEEP_MAX_AXES];
+    sweep_grid_index(g, p, idx);
+    char point[512] = "";
+    size_t len = 0;
+    for (size_t a = 0; a < SWEEP_N_AXES + g->n_keyed && len < sizeof point; a++) {
+        if (g->n[a] == 0)
+            continue;
+        bool option = a < SWEEP_N_AXES && o->given[a] && !o->by_grid[a];
+        int n = snprintf(point + len, sizeof point - len, "%s%s%s%s%s", len ? ", " : "",
+                         option ? "--" : "--grid ", sweep_grid_key(g, a), option ? " " : "=",
+                         g->values[a][idx[a]]);
+        if (n > 0)
+            len += (size_t)n;
+    }
+    if (len > 0)
+        put_before(err, errlen, point);
+}
+
 /* The base scenario for one phy value (NULL: not swept). */
 static int base_scenario(const cli_command *cmd, int argc, char **argv, const preset *pr,
                          const char *phy, scenario *sc, char *err, size_t errlen)
@@ -460,8 +501,17 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
     for (size_t i = 0; i < n_bases; i++) {
         const char *phy = grid.n[SWEEP_AXIS_PHY] > 0 ? grid.values[SWEEP_AXIS_PHY][i] : NULL;
         if (base_scenario(&cmd, argc, argv, have_preset ? &pr : NULL, phy, &bases[i], err,
-                          sizeof err) != 0)
+                          sizeof err) != 0) {
+            if (phy != NULL && strncmp(err, "--", 2) != 0) { /* the phy axis's value */
+                char pre[128];
+                snprintf(pre, sizeof pre, "%s%s",
+                         o.by_grid[SWEEP_AXIS_PHY] || !o.given[SWEEP_AXIS_PHY] ? "--grid phy="
+                                                                               : "--phy ",
+                         phy);
+                put_before(err, sizeof err, pre);
+            }
             goto usage;
+        }
         if (bases[i].positions_m != NULL) {
             snprintf(err, sizeof err, "--positions: not supported by sweep (each row must re-run "
                                       "from its columns; sweep --length instead)");
@@ -546,15 +596,19 @@ static int sweep_main(int argc, char **argv, int rank, int size, int local_ranks
         scenario *sc = &points[p];
         if (scenario_copy(sc, &bases[grid.n[SWEEP_AXIS_PHY] > 0 ? idx[SWEEP_AXIS_PHY] : 0]) != 0)
             goto nomem;
-        if (sweep_apply(&grid, p, sc, err, sizeof err) != 0)
+        if (sweep_apply(&grid, p, sc, err, sizeof err) != 0) {
+            name_point(&grid, &o, p, err, sizeof err);
             goto usage;
+        }
         sc->seed = sweep_seed(so.seed, p, 0);
         sim_time sized = preset_frames_duration(sc, frames);
         if (sized > 0)
             sc->duration = sized;
         char warn[2048];
-        if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0)
+        if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0) {
+            name_point(&grid, &o, p, err, sizeof err);
             goto usage;
+        }
         warn_once(&warns, warn);
         int loaded = p == 0 && sc->traffic.kind == TRAFFIC_PCAP
                          ? engine_load_replay(sc, &shared, err, sizeof err)

@@ -118,7 +118,7 @@ static int grid_option(sweep_cli *o, const char *value, char *err, size_t errlen
     }
     int a = sweep_axis_find(key);
     if (a >= 0)
-        o->given[a] = true;
+        o->given[a] = o->by_grid[a] = true;
     return 0;
 }
 

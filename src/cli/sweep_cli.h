@@ -19,6 +19,7 @@ typedef struct sweep_cli {
     bool ignore;           /* later passes of cli_parse: options already read */
     sweep_grid grid;       /* axes from the command line */
     bool given[SWEEP_N_AXES]; /* named axes given (an option or --grid) */
+    bool by_grid[SWEEP_N_AXES]; /* ... and those given as --grid KEY=LIST */
     uint32_t reps;
     bool reps_given;
     double precision;

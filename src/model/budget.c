@@ -444,14 +444,21 @@ static void standard(const path_eval *pe, uint64_t rate, path_std *ps)
     }
 }
 
-/* Appends "; text" (or text) to the verdict. */
+/* Appends "; text" (or text) to the verdict. A part that would not fit
+ * whole is left out, never cut, and a last "; ..." says some were (room
+ * for it is kept). */
 static void add_problem(net_budget *out, const char *text)
 {
+    static const char more[] = "; ...";
     size_t used = out->within ? 0 : strlen(out->verdict);
-    if (used + 3 >= sizeof out->verdict)
-        return;
-    snprintf(out->verdict + used, sizeof out->verdict - used, "%s%s", used ? "; " : "", text);
     out->within = false;
+    if (used >= sizeof more - 1 && strcmp(out->verdict + used - (sizeof more - 1), more) == 0)
+        return; /* already full */
+    size_t need = (used ? 2 : 0) + strlen(text);
+    if (used + need + sizeof more <= sizeof out->verdict)
+        snprintf(out->verdict + used, sizeof out->verdict - used, "%s%s", used ? "; " : "", text);
+    else
+        snprintf(out->verdict + used, sizeof out->verdict - used, "%s", more);
 }
 
 static void path_name(const network *net, uint32_t a, uint32_t b, char *buf, size_t len)

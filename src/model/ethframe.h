@@ -82,7 +82,7 @@ typedef struct ethframe_header {
 
 /* The number a person reads for a frame: its sender's frames counted from
  * 1, as stations are. The engine's frame_id is station << 40 | n with n
- * counted from 0 (the event log prints frame_id as it is), so this is n + 1. */
+ * counted from 0, so this is n + 1 (the event log's `frame` column too). */
 uint64_t ethframe_frame_number(uint64_t frame_id);
 
 /* IEEE 802.3 CRC-32 of n octets (the value whose octets, least significant

@@ -84,6 +84,59 @@ void network_port_text(const network *net, const net_port *p, char *buf, size_t 
     snprintf(buf, len, "%s@%g", name, p->metres);
 }
 
+/* ---- the keys of the sections (network.h, net_key_doc) ---- */
+
+static const net_key_doc key_docs[] = {
+    {'s', "type", "coax, hub or link", "none: required",
+     "a shared cable with taps, a repeater hub with a drop cable per station, or a "
+     "point-to-point cable of two ends"},
+    {'s', "length", "METRES", "coax: the PHY's bus length (500 m otherwise); hub and link: the "
+     "PHY's star drop (100 m otherwise)", "coax: the cable; hub: every drop cable; link: the cable"},
+    {'s', "velocity", "fraction of c, above 0 to 1", "coax: the PHY's bus velocity (0.77 "
+     "otherwise); hub and link: the PHY's star velocity (0.585 otherwise)",
+     "signal speed on the segment's cables"},
+    {'s', "probe", "METRES", "0 m", "coax: where the segment's capture point taps the cable"},
+    {'s', "class", "I or II", "II", "hub at 100 Mb/s: its repeater class (Clause 27)"},
+    {'s', "delay", "bit times", "Class I 70, Class II 46, else the PHY's hub delay (8 at 10 Mb/s, 488 at 1 Gb/s)",
+     "hub: one-way delay through it"},
+    {'s', "uplink", "SEGMENT@METRES", "none",
+     "hub: a port on another segment (a repeater of two ports without delay)"},
+    {'s', "duplex", "half or full", "half", "link: full duplex (a link's two ends only)"},
+    {'s', "phy", "a PHY profile", "the scenario's phy", "the segment's own rate and timing"},
+    {'r', "ports", "SEGMENT@METRES, ... (a hub's port may be just HUB)", "none: required, two or "
+     "more", "the segments the repeater joins, one port each"},
+    {'r', "delay", "bit times", "Class I 70, Class II 46, else the PHY's hub delay (8 at 10 Mb/s, 488 at 1 Gb/s)",
+     "one-way delay through the repeater"},
+    {'r', "class", "I or II", "II", "at 100 Mb/s: its repeater class (Clause 27)"},
+    {'b', "ports", "SEGMENT or SEGMENT@METRES, ...", "none: required, two or more",
+     "the segments the bridge joins, one port each"},
+    {'b', "queue", "frames, 1 to 1000000", "64", "frames a port holds waiting to be sent; more "
+     "are dropped"},
+    {'b', "latency", "TIME (a bare number is seconds: give a unit, e.g. 10us)", "0 (forwarded "
+     "as soon as received whole)", "added to store and forward: a frame received whole waits "
+     "this long before it enters the output port's queue"},
+    {'b', "ageing", "TIME (a bare number is seconds)", "300s (802.1D)",
+     "how long a learned address is kept"},
+};
+
+const net_key_doc *network_key_docs(size_t *n)
+{
+    *n = sizeof key_docs / sizeof key_docs[0];
+    return key_docs;
+}
+
+/* "type, length, ...": a section's keys (its "unknown key" refusal). */
+static const char *key_list(char section, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof key_docs / sizeof key_docs[0] && len < cap; i++)
+        if (key_docs[i].section == section)
+            len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? ", " : "",
+                                    key_docs[i].key);
+    return out;
+}
+
 /* "[segment NAME] " or "[repeater NAME] " and the reason. */
 static int section_fail(char *err, size_t errlen, char kind, const char *name, const char *fmt,
                         ...) __attribute__((format(printf, 5, 6)));
@@ -165,11 +218,14 @@ int network_copy(network *dst, const network *src)
 int network_declare(network *net, char kind, const char *name, int line, char *err,
                     size_t errlen)
 {
-    if (!scenario_group_name_ok(name))
-        return section_fail(err, errlen, kind, Q(name),
-                            "a name is 1 to %d letters, digits, '-' or '_', starting with a "
-                            "letter",
-                            NET_NAME_MAX);
+    /* Said as a group's is ("group '1a': ..."): a name refused is no
+     * section's, so it is not written as one ("[segment NAME]"). */
+    if (!scenario_group_name_ok(name)) {
+        snprintf(err, errlen,
+                 "%s '%s': a name is 1 to %d letters, digits, '-' or '_', starting with a letter",
+                 kind_word(kind), Q(name), NET_NAME_MAX);
+        return -1;
+    }
     uint32_t s = network_segment_find(net, name), r = repeater_find(net, name),
              b = bridge_find(net, name);
     if (s != NONE || r != NONE || b != NONE)
@@ -339,10 +395,8 @@ static int set_segment_key(network *net, net_segment *g, const char *key, const 
                             "(e.g. phy = 100basetx), which sets the slot time, gap and "
                             "cable too");
     } else {
-        return section_fail(err, errlen, 's', g->name,
-                            "unknown key '%s' (type, length, velocity, probe, class, delay, "
-                            "uplink, duplex, phy)",
-                            Q(key));
+        return section_fail(err, errlen, 's', g->name, "unknown key '%s' (%s)", Q(key),
+                            key_list('s', r, sizeof r));
     }
     return 0;
 }
@@ -440,7 +494,7 @@ static int set_bridge_key(network *net, net_bridge *b, const char *key, const ch
         }
     } else {
         return section_fail(err, errlen, 'b', b->name,
-                            "unknown key '%s' (ports, queue, latency, ageing)", Q(key));
+                            "unknown key '%s' (%s)", Q(key), key_list('b', r, sizeof r));
     }
     return 0;
 }
@@ -464,8 +518,8 @@ static int set_repeater_key(network *net, net_repeater *rp, const char *key, con
                                 "class: '%s' is not I or II (Clause 27's repeater classes)", Q(v));
         rp->class_line = line;
     } else {
-        return section_fail(err, errlen, 'r', rp->name, "unknown key '%s' (ports, delay, class)",
-                            Q(key));
+        return section_fail(err, errlen, 'r', rp->name, "unknown key '%s' (%s)", Q(key),
+                            key_list('r', r, sizeof r));
     }
     return 0;
 }
@@ -869,10 +923,23 @@ static int check_tree(network *net, char *err, size_t errlen)
 static int group_fail(const scenario *sc, const station_group *g, char *err, size_t errlen,
                       const char *reason)
 {
+    /* "FILE:LINE: " of the group's key the reason is about ("segment:
+     * ..."), when the file gave it (the last one given wins). */
+    int line = 0;
+    size_t klen = strcspn(reason, ": ");
+    for (uint32_t k = 0; k < g->n_keys; k++)
+        if (strlen(g->keys[k].key) == klen && strncmp(g->keys[k].key, reason, klen) == 0 &&
+            reason[klen] == ':')
+            line = g->keys[k].line;
+    int n = line > 0 && sc->net.file[0] != '\0'
+                ? snprintf(err, errlen, "%s:%d: ", sc->net.file, line)
+                : 0;
+    if (n < 0 || (size_t)n >= errlen)
+        return -1;
     if (sc->n_named)
-        snprintf(err, errlen, "group %s: %s", g->name, reason);
+        snprintf(err + n, errlen - (size_t)n, "group %s: %s", g->name, reason);
     else
-        snprintf(err, errlen, "%s", reason);
+        snprintf(err + n, errlen - (size_t)n, "%s", reason);
     return -1;
 }
 
@@ -990,10 +1057,18 @@ static int check_names(const scenario *sc, char *err, size_t errlen)
                  b = bridge_find(net, name);
         if (s == NONE && r == NONE && b == NONE)
             continue;
-        snprintf(err, errlen,
-                 "group %s: the name is taken by [%s %s]: segments, repeaters, bridges and "
-                 "groups share one namespace (%s.frames_ok would name both)",
-                 name, s != NONE ? "segment" : r != NONE ? "repeater" : "bridge", name, name);
+        /* said at the section's line: the group's own is not kept */
+        int line = s != NONE ? net->segments[s].line
+                   : r != NONE ? net->repeaters[r].line
+                               : net->bridges[b].line;
+        int n = line > 0 && net->file[0] != '\0'
+                    ? snprintf(err, errlen, "%s:%d: ", net->file, line)
+                    : 0;
+        if (n >= 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n,
+                     "group %s: the name is taken by [%s %s]: segments, repeaters, bridges and "
+                     "groups share one namespace (%s.frames_ok would name both)",
+                     name, s != NONE ? "segment" : r != NONE ? "repeater" : "bridge", name, name);
         return -1;
     }
     return 0;
@@ -1252,10 +1327,16 @@ int network_resolve(scenario *sc, char *err, size_t errlen, char *warn, size_t w
     }
     if (!net->switched && (sc->topology_given || sc->length_given || sc->probe_given)) {
         const char *key = sc->topology_given ? "topology" : sc->length_given ? "length" : "probe";
-        snprintf(err, errlen,
-                 "%s: a network of segments has no one %s: give each [segment] its own %s", key,
-                 sc->topology_given ? "topology" : sc->length_given ? "length" : "probe",
-                 sc->topology_given ? "type (coax or hub)" : key);
+        int line = sc->topology_given ? net->topology_line
+                   : sc->length_given ? net->length_line
+                                      : net->probe_line;
+        /* the file's line, else the command line's option */
+        int n = line > 0 ? snprintf(err, errlen, "%s:%d: %s", net->file, line, key)
+                         : snprintf(err, errlen, "--%s", key);
+        if (n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n,
+                     ": a network of segments has no one %s: give each [segment] its own %s", key,
+                     sc->topology_given ? "type (coax or hub)" : key);
         return -1;
     }
     if (sc->traffic.kind == TRAFFIC_PCAP) {

@@ -128,6 +128,10 @@ typedef struct network {
     net_repeater *repeaters; /* NET_MAX_REPEATERS, or NULL */
     uint32_t n_repeaters;
     char file[300];       /* the scenario file the sections came from ("" none) */
+    /* The file's lines of the scenario's own `topology`, `length` and
+     * `probe` (which a network refuses), 0 when not from it: the command
+     * line's (scenario_set clears, the file's reader sets them). */
+    int topology_line, length_line, probe_line;
     net_bridge *bridges;  /* NET_MAX_BRIDGES, or NULL */
     uint32_t n_bridges;
     /* Collision domains, by scenario_finish: the segments that repeaters
@@ -149,6 +153,16 @@ void network_free(network *net);
 /* A deep copy: dst's tables are its own (dst's old ones are not freed).
  * Returns 0, or -1 when memory cannot be had (dst then empty). */
 int network_copy(network *dst, const network *src);
+
+/* The keys of each section, in the order the parser lists them: its
+ * "unknown key" refusals and `csmacd check --help` (so the man page) are
+ * made from this table. section: 's' [segment], 'r' [repeater], 'b'
+ * [bridge]. A TIME without a unit is seconds, as everywhere. */
+typedef struct net_key_doc {
+    char section;
+    const char *key, *value, *deflt, *meaning;
+} net_key_doc;
+const net_key_doc *network_key_docs(size_t *n);
 
 /* Reading the sections (scenario_load_file calls these; a reason is
  * "[segment NAME] ..." or "[repeater NAME] ...", without file and line).

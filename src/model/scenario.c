@@ -145,15 +145,37 @@ static int set_dotted(scenario *sc, const char *key, const char *value, char *er
         snprintf(err, errlen, "%s: needs a value", key);
         return -1;
     }
+    /* The key after the dot, copied as the name is: the sections' tables
+     * compare it with strcmp, and GCC's link-time optimisation, which
+     * cannot see that a key without a dot never comes here, warned of
+     * reading past its end (-Wstringop-overread). A key longer than any
+     * is unknown. */
+    char sub[64];
+    if (snprintf(sub, sizeof sub, "%s", dot + 1) >= (int)sizeof sub) {
+        snprintf(err, errlen, "%s: unknown key", Q(key));
+        return -1;
+    }
     if (g == NULL)
         return network_set(&sc->net, seg != UINT32_MAX ? 's' : rep != UINT32_MAX ? 'r' : 'b',
-                           seg != UINT32_MAX ? seg : rep != UINT32_MAX ? rep : bri, dot + 1,
+                           seg != UINT32_MAX ? seg : rep != UINT32_MAX ? rep : bri, sub,
                            value, 0, err, errlen);
-    return scenario_group_set(sc, g, dot + 1, value, 0, true, err, errlen);
+    return scenario_group_set(sc, g, sub, value, 0, true, err, errlen);
+}
+
+/* Where the scenario's own topology, length or probe was set (network.h). */
+static int *scenario_key_line(scenario *sc, const char *key)
+{
+    return strcmp(key, "topology") == 0 ? &sc->net.topology_line
+           : strcmp(key, "length") == 0 ? &sc->net.length_line
+           : strcmp(key, "probe") == 0  ? &sc->net.probe_line
+                                        : NULL;
 }
 
 int scenario_set(scenario *sc, const char *key, const char *value, char *err, size_t errlen)
 {
+    int *line = scenario_key_line(sc, key);
+    if (line != NULL)
+        *line = 0; /* the command line's until the file's reader says */
     if (!scenario_key_known(key) && strchr(key, '.') != NULL)
         return set_dotted(sc, key, value, err, errlen);
     return scenario_key_set(sc, key, value, err, errlen);
@@ -222,7 +244,9 @@ static void reader_section(file_reader *r, const char *text)
     if (*after != '\0' && *after != ';' && *after != '#') {
         char msg[200], rest[64];
         snprintf(rest, sizeof rest, "%.*s", (int)strcspn(after, "\r\n"), after);
-        snprintf(msg, sizeof msg, "'%s' after the section's ']' ([scenario] or [group NAME])",
+        snprintf(msg, sizeof msg,
+                 "'%s' after the section's ']' ([scenario], [group NAME], [segment NAME], "
+                 "[repeater NAME] or [bridge NAME])",
                  Q(rest));
         reader_fail(r, r->line, msg);
         return;
@@ -471,6 +495,8 @@ static int apply_network(scenario *sc, const file_reader *r, char *err, size_t e
 static int apply_file(scenario *sc, const file_reader *r, char *err, size_t errlen)
 {
     char reason[512];
+    /* the file that scenario_finish's refusals name with a line */
+    snprintf(sc->net.file, sizeof sc->net.file, "%s", r->path);
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < r->n; i++) {
             const file_entry *e = &r->entries[i];
@@ -482,6 +508,9 @@ static int apply_file(scenario *sc, const file_reader *r, char *err, size_t errl
                 snprintf(err, errlen, "%s:%d: %s", r->path, e->line, reason);
                 return -1;
             }
+            int *line = scenario_key_line(sc, e->key);
+            if (line != NULL)
+                *line = e->line;
         }
     if (apply_network(sc, r, err, errlen) != 0)
         return -1;
@@ -647,6 +676,24 @@ static int check_derived_times(const scenario *sc, double longest_m, char *err, 
     if (sc->net.n_segments > 0) /* the network's longest one-way delay */
         prop_ps = network_round_trip_ps(sc) / 2;
     const char *prop_key = phy->velocity_c < 0.01 ? "velocity" : "length";
+    /* In a network: the slowest segment's key, in its section. */
+    char seg_key[NET_NAME_MAX + 360];
+    const net_segment *slowest = NULL;
+    for (uint32_t i = 0; i < sc->net.n_segments; i++) {
+        const net_segment *s = &sc->net.segments[i];
+        if (slowest == NULL ||
+            s->length_m / s->velocity_c > slowest->length_m / slowest->velocity_c)
+            slowest = s;
+    }
+    if (slowest != NULL) {
+        const char *what = slowest->velocity_c < 0.01 ? "velocity" : "length";
+        if (slowest->line > 0 && sc->net.file[0] != '\0')
+            snprintf(seg_key, sizeof seg_key, "%.300s:%d: [segment %s] %s", sc->net.file,
+                     slowest->line, slowest->name, what);
+        else
+            snprintf(seg_key, sizeof seg_key, "[segment %s] %s", slowest->name, what);
+        prop_key = seg_key;
+    }
     if (derived_too_long(prop_key, "the propagation delay", prop_ps, budget, err, errlen) != 0 ||
         check_in_flight(sc, &t, prop_ps, prop_key, err, errlen) != 0)
         return -1;

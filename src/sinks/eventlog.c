@@ -21,7 +21,8 @@ struct eventlog {
     int err; /* first errno seen, 0 while all is well */
 };
 
-static const char header[] = "time_ps,station,event,attempt,backoff_slots,frame_id,bytes";
+static const char header[] =
+    "time_ps,station,event,attempt,backoff_slots,frame_station,frame,bytes";
 
 /* Appends the decimal digits of v at p; returns the new end. */
 static char *put_u64(char *p, uint64_t v)
@@ -64,7 +65,16 @@ static void on_event(void *ctx, const trace_event *ev)
     *p++ = ',';
     p = put_u64(p, ev->kind == TRACE_BACKOFF ? ev->backoff_slots : 0);
     *p++ = ',';
-    p = put_u64(p, ev->frame_id);
+    /* The frame as the trace names it: the engine's frame_id is sender <<
+     * 40 | its number from 0 (trace.h). A relay of jam alone has none. */
+    bool no_frame = (ev->kind == TRACE_RELAY_START || ev->kind == TRACE_RELAY_JAM ||
+                     ev->kind == TRACE_RELAY_END) &&
+                    ev->relay_from == TRACE_NO_STATION;
+    if (!no_frame)
+        p = put_u64(p, (ev->frame_id >> 40) + 1);
+    *p++ = ',';
+    if (!no_frame)
+        p = put_u64(p, (ev->frame_id & ((UINT64_C(1) << 40) - 1)) + 1);
     *p++ = ',';
     p = put_u64(p, ev->frame_bytes);
     if (l->groups != NULL) {

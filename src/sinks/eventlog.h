@@ -1,7 +1,7 @@
 /* eventlog.h - a trace sink that writes one CSV line per MAC event.
  *
  * The file (run --events FILE) opens with the header
- *   time_ps,station,event,attempt,backoff_slots,frame_id,bytes
+ *   time_ps,station,event,attempt,backoff_slots,frame_station,frame,bytes
  * then one line per trace event in the engine's order: the simulated time
  * in picoseconds, the station numbered from 1, the event's name
  * (trace_kind_name: arrival, drop, tx_start, collision, jam, tx_end,
@@ -9,19 +9,22 @@
  * bridge_learn, bridge_forward, bridge_flood, bridge_filter, bridge_drop,
  * bridge_tx_start, bridge_tx_end, bridge_abort), the
  * attempt (1-based), the slots of a
- * backoff draw (0 for other events), the frame id and the frame's size in
+ * backoff draw (0 for other events), the frame as the trace's comments
+ * name it ("station 9, frame 1"): its sender's number and its own number
+ * among that station's frames, both from 1, and the frame's size in
  * bytes (destination address through FCS); when the scenario names
  * groups, a column `group` names the station's group. On a network of
  * segments (stations/MODEL.md, "Networks of segments") a last column
  * `segment` names the segment where the event was seen (trace_event.segment),
  * and the repeaters' relays appear as relay_start, relay_jam (the relay
  * turns to jam: a collision, or a fragment extended) and relay_end lines
- * with an empty station (and group): their attempt, frame id and bytes are
- * the frame the relay carries (0 for jam alone). A network with bridges
+ * with an empty station (and group): their attempt, frame and bytes are
+ * the frame the relay carries (frame_station and frame empty, bytes 0, for
+ * jam alone). A network with bridges
  * (stations/MODEL.md, "Bridges and switches") adds a last column
  * `bridge`, the bridge's name on its lines (trace.h, trace_bridge) and
  * empty on the others; a bridge's line names the frame's sender as its
- * station (and group), its frame id and bytes, and the port's segment:
+ * station (and group), its frame and bytes, and the port's segment:
  * bridge_learn (the sender was not known on that port) and one of
  * bridge_forward, bridge_flood, bridge_filter on the segment the frame
  * came from (attempt: the one it came by); bridge_tx_start,

@@ -12,7 +12,7 @@
 # peak at the end exceeds the start's by more than 10 % + 4 MiB (memory
 # that grows with simulated time), 0 otherwise. Not a CTest test (minutes
 # of wall time); build in Release:
-#   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release && cmake --build build-bench -j2 --target bench-soak
+#   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DCSMACD_TESTS=ON && cmake --build build-bench -j2 --target bench-soak
 # or run it on any build: tests/bench/soak.sh build/src/csmacd [24h]
 set -u
 EXE=$1

@@ -105,12 +105,14 @@ EOF
 check stations_csv_rows stations_csv
 
 events_csv() {
-    [[ $(head -1 ev.csv) == time_ps,station,event,attempt,backoff_slots,frame_id,bytes ]]
+    [[ $(head -1 ev.csv) == time_ps,station,event,attempt,backoff_slots,frame_station,frame,bytes ]]
     [[ $(wc -l <ev.csv) -gt 100 ]]
-    # Every line has 7 fields, integers except the event name; stations
-    # 1..6; times never decrease.
+    # Every line has 8 fields, integers except the event name; stations
+    # 1..6; times never decrease; a station's own MAC events name its
+    # frames as the trace does (frame_station is the station).
     awk -F, 'NR > 1 {
-        if (NF != 7) { print "line " NR ": " NF " fields"; bad = 1 }
+        if (NF != 8) { print "line " NR ": " NF " fields"; bad = 1 }
+        if ($3 ~ /^(tx_start|tx_end|backoff|tx_ok)$/ && $6 != $2) { print "line " NR ": frame_station " $6; bad = 1 }
         if ($2 < 1 || $2 > 6) { print "line " NR ": station " $2; bad = 1 }
         if ($1 + 0 < last) { print "line " NR ": time goes back"; bad = 1 }
         last = $1 + 0; kinds[$3] = 1

@@ -128,31 +128,11 @@ static int on_option(void *ctx, int id, const char *value, char *err, size_t err
     }
 }
 
-/* The refusal as the program prints it: one error line, text only. */
-static void check_refusal(const char *msg)
-{
-    if (msg[0] == '\0')
-        abort();
-    fuzz_capture cap;
-    fuzz_capture_begin(&cap, &stderr);
-    cli_error("%s", msg);
-    size_t len;
-    char *out = fuzz_capture_end(&cap, &stderr, &len);
-    if (fuzz_check_printed(out, len) != 1)
-        abort();
-    free(out);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        close(null);
-    }
+    fuzz_silence_stdio();
     return 0;
 }
 
@@ -197,21 +177,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err[0] = '\0';
     cli_status st = cli_parse(&cmd, argc, argv, &sc, err, sizeof err);
     if (st == CLI_ERROR) {
-        check_refusal(err);
+        fuzz_check_refusal(err);
     } else if (st == CLI_OK) {
         /* cli_finish prints the remarks as warnings; they are checked as
          * printed, and a refusal adds one error line. */
-        err[0] = '\0';
-        fuzz_capture cap;
-        fuzz_capture_begin(&cap, &stderr);
-        int rc = cli_finish(&sc, err, sizeof err);
-        if (rc != 0)
-            cli_error("%s", err);
-        size_t len;
-        char *out = fuzz_capture_end(&cap, &stderr, &len);
-        if (fuzz_check_printed(out, len) != (rc != 0 ? 1u : 0u) || (rc != 0 && err[0] == '\0'))
-            abort();
-        free(out);
+        fuzz_finish(&sc, err, sizeof err, NULL, NULL);
     } else if (st != CLI_HELP) {
         abort();
     }

@@ -13,16 +13,23 @@
  * AddressSanitizer and libFuzzer write their reports to descriptor 2
  * directly, so a crash report is never swallowed by the capture.
  *
+ * The checks every harness makes of a message live here, once: a model's
+ * message (fuzz_check_ascii), a refusal and cli_finish as printed
+ * (fuzz_check_refusal, fuzz_finish: for the harnesses that include cli.h
+ * first), and the silenced standard input and output.
+ *
  * Header-only (static functions), so each harness stays one file.
  */
 #ifndef CSMACD_FUZZ_COMMON_H
 #define CSMACD_FUZZ_COMMON_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The length of the UTF-8 sequence at s that a terminal shows as text:
  * 1 for printable ASCII, 2-4 for a well-formed sequence of a code point
@@ -127,6 +134,17 @@ static size_t fuzz_check_printed(const char *text, size_t len)
     return errors;
 }
 
+/* A message the model returns (a parser's, a scenario's): one line of
+ * printable ASCII, not empty. Aborts otherwise. */
+static void fuzz_check_ascii(const char *msg)
+{
+    if (msg[0] == '\0')
+        abort();
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+        if (*p < 0x20 || *p > 0x7e)
+            abort();
+}
+
 /* CSMACD_FUZZ_VERBOSE=1 in the environment: the harnesses tell what
  * each input did on standard error (to read a reproducer's story). */
 static bool fuzz_verbose(void)
@@ -143,5 +161,65 @@ static void fuzz_tell(const char *printed)
     if (fuzz_verbose() && printed[0] != '\0')
         fprintf(stderr, "%s", printed);
 }
+
+/* Standard input and output to /dev/null (LLVMFuzzerInitialize): what the
+ * program would print there is not the harness's to show. */
+static void fuzz_silence_stdio(void)
+{
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        close(null);
+    }
+}
+
+/* The harnesses that link the command line (cli.h included before this
+ * file): a refusal and cli_finish as the program prints them. */
+#ifdef CSMACD_CLI_H
+/* A refusal as printed by cli_error: exactly one error line of text
+ * (told when verbose). Aborts otherwise. */
+static void fuzz_check_refusal(const char *msg)
+{
+    if (msg[0] == '\0')
+        abort();
+    fuzz_capture cap;
+    fuzz_capture_begin(&cap, &stderr);
+    cli_error("%s", msg);
+    size_t len;
+    char *out = fuzz_capture_end(&cap, &stderr, &len);
+    if (fuzz_check_printed(out, len) != 1)
+        abort();
+    fuzz_tell(out);
+    free(out);
+}
+
+/* cli_finish with its warnings printed, then its refusal (err, errlen)
+ * through cli_error: no error line when it succeeds, exactly one when it
+ * refuses, and a refusal has a reason. Returns cli_finish's status;
+ * what was printed goes to *printed (the caller frees it) when printed
+ * is not NULL. */
+static int fuzz_finish(scenario *sc, char *err, size_t errlen, char **printed, size_t *plen)
+{
+    err[0] = '\0';
+    fuzz_capture cap;
+    fuzz_capture_begin(&cap, &stderr);
+    int rc = cli_finish(sc, err, errlen);
+    if (rc != 0)
+        cli_error("%s", err);
+    size_t len;
+    char *out = fuzz_capture_end(&cap, &stderr, &len);
+    if (fuzz_check_printed(out, len) != (rc != 0 ? 1u : 0u) || (rc != 0 && err[0] == '\0'))
+        abort();
+    fuzz_tell(out);
+    if (printed != NULL) {
+        *printed = out;
+        *plen = len;
+    } else {
+        free(out);
+    }
+    return rc;
+}
+#endif
 
 #endif

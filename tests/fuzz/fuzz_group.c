@@ -51,22 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define LAST_POINTS 4
 #define RUN_EVENTS 2000
 
-/* A refusal as printed: exactly one error line of text. */
-static void check_refusal(const char *msg)
-{
-    if (msg[0] == '\0')
-        abort();
-    fuzz_capture cap;
-    fuzz_capture_begin(&cap, &stderr);
-    cli_error("%s", msg);
-    size_t len;
-    char *out = fuzz_capture_end(&cap, &stderr, &len);
-    if (fuzz_check_printed(out, len) != 1)
-        abort();
-    fuzz_tell(out);
-    free(out);
-}
-
 static bool valid_name(const char *name)
 {
     size_t n = strlen(name);
@@ -119,19 +103,7 @@ static void check_groups(const scenario *sc)
 static int finish(scenario *sc)
 {
     char err[2048];
-    err[0] = '\0';
-    fuzz_capture cap;
-    fuzz_capture_begin(&cap, &stderr);
-    int rc = cli_finish(sc, err, sizeof err);
-    if (rc != 0)
-        cli_error("%s", err);
-    size_t len;
-    char *out = fuzz_capture_end(&cap, &stderr, &len);
-    if (fuzz_check_printed(out, len) != (rc != 0 ? 1u : 0u) || (rc != 0 && err[0] == '\0'))
-        abort();
-    fuzz_tell(out);
-    free(out);
-    return rc;
+    return fuzz_finish(sc, err, sizeof err, NULL, NULL);
 }
 
 static void run_point(scenario *sc)
@@ -146,7 +118,7 @@ static void run_point(scenario *sc)
     if (rc == ENGINE_NO_MEMORY)
         return;
     if (rc != 0) {
-        check_refusal(err);
+        fuzz_check_refusal(err);
         return;
     }
     if (engine_start(e, err, sizeof err) == 0) {
@@ -171,14 +143,14 @@ static int base(const cli_command *cmd, int argc, char **argv, const char *phy, 
     err[0] = '\0';
     scenario_defaults(sc);
     if (phy != NULL && scenario_set(sc, "phy", phy, err, sizeof err) != 0) {
-        check_refusal(err);
+        fuzz_check_refusal(err);
         return -1;
     }
     cli_status st = cli_parse(cmd, argc, argv, sc, err, sizeof err);
     if (st != CLI_OK) {
         if (st != CLI_ERROR)
             abort(); /* the first pass took the same argv */
-        check_refusal(err);
+        fuzz_check_refusal(err);
         return -1;
     }
     return 0;
@@ -213,7 +185,7 @@ static void sweep_points(const cli_command *cmd, sweep_cli *o, int argc, char **
         char err[2048];
         err[0] = '\0';
         if (sweep_apply(g, p, &sc, err, sizeof err) != 0)
-            check_refusal(err);
+            fuzz_check_refusal(err);
         else
             run_point(&sc);
         scenario_free(&sc);
@@ -226,12 +198,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        close(null);
-    }
+    fuzz_silence_stdio();
     return 0;
 }
 
@@ -301,7 +268,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cli_status st = cli_parse(&cmd, argc, argv, &probe, err, sizeof err);
     scenario_free(&probe);
     if (st == CLI_ERROR)
-        check_refusal(err);
+        fuzz_check_refusal(err);
     else if (st == CLI_OK)
         sweep_points(&cmd, &o, argc, argv);
     else if (st != CLI_HELP)

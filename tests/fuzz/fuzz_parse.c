@@ -20,23 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_message(const char *msg)
-{
-    if (msg[0] == '\0')
-        abort();
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
-        if (*p < 0x20 || *p > 0x7e)
-            abort();
-}
-
 static void check(int rc, const char *err, int ok)
 {
     if (rc != 0)
-        check_message(err);
+        fuzz_check_ascii(err);
     else if (!ok)
         abort();
 }

@@ -26,33 +26,24 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_common.h"
 #include "scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* A message is one line of printable ASCII, and not empty. */
-static void check_message(const char *msg)
-{
-    if (msg[0] == '\0')
-        abort();
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
-        if (*p < 0x20 || *p > 0x7e)
-            abort();
-}
 
 static void finish(scenario *sc)
 {
     char err[1024], warn[1024];
     err[0] = warn[0] = '\0';
     if (scenario_finish(sc, err, sizeof err, warn, sizeof warn) != 0) {
-        check_message(err);
+        fuzz_check_ascii(err);
     } else {
         /* Remarks are one per line (the program prints each on its own). */
         for (char *line = warn, *next; line != NULL && *line != '\0'; line = next) {
             next = strchr(line, '\n');
             if (next != NULL)
                 *next++ = '\0';
-            check_message(line);
+            fuzz_check_ascii(line);
         }
         scenario copy;
         if (scenario_copy(&copy, sc) == 0)
@@ -83,7 +74,7 @@ static void as_keys(const uint8_t *data, size_t size)
         char err[1024];
         err[0] = '\0';
         if (scenario_set(&sc, line, value, err, sizeof err) != 0) {
-            check_message(err);
+            fuzz_check_ascii(err);
             failed = 1;
         }
     }
@@ -109,7 +100,7 @@ static void as_file(const uint8_t *data, size_t size)
     char err[1024];
     err[0] = '\0';
     if (scenario_load_file(&sc, path, err, sizeof err) != 0)
-        check_message(err);
+        fuzz_check_ascii(err);
     else
         finish(&sc);
     scenario_free(&sc);

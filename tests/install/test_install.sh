@@ -75,6 +75,15 @@ if command -v man >/dev/null 2>&1; then
             grep -q -- "$opt" "$scratch/man.txt" || fail "the man page lacks $cmd $opt"
         done
     done
+    # The network sections' keys, each with its default (check's help,
+    # from the parser's table).
+    for sec in segment repeater bridge; do
+        grep -q "^ *\[$sec NAME\]" "$scratch/man.txt" || fail "the man page has no [$sec NAME]"
+    done
+    for key in type length velocity probe class delay uplink duplex phy ports queue latency ageing; do
+        grep -qE "^ +$key +.*\(default: " "$scratch/man.txt" ||
+            fail "the man page lacks the key $key with its default"
+    done
     grep -q "share/csmacd/csmacd.lua" "$scratch/man.txt" ||
         fail "the man page does not say where the dissector is"
     # Installed paths only: no document by its place in the source tree,

@@ -25,16 +25,16 @@ if ! command -v tshark >/dev/null 2>&1; then
     echo "tshark is not installed: skipped"
     exit 77
 fi
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$W"
 mkdir -p "$W/home"
 cd "$W"
-HOME=$W/home
-export HOME
-unset XDG_CONFIG_HOME
+# HOME the scratch W/home, tshark blind to an installed csmacd.
+. "$here/tshark_isolate.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 TS() { tshark "$@" 2>ts.err; grep -v 'Running as user "root"' ts.err | grep -v 'Main MESSAGE' | grep -v '^tshark: $' | grep -v 'packets captured' | grep -v '^Capturing on' >ts.err2 || true; if [ -s ts.err2 ]; then echo "tshark $*: unexpected messages:"; cat ts.err2; exit 1; fi; }
 
-"$CSMACD" extcap --install-user >install.txt
+in_view "$CSMACD" extcap --install-user >install.txt
 [ -L "$HOME/.config/wireshark/extcap/csmacd" ] || fail "no extcap link"
 [ -s "$HOME/.local/lib/wireshark/plugins/csmacd.lua" ] || fail "no dissector"
 TS -D >ifaces.txt

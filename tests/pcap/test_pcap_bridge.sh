@@ -91,23 +91,23 @@ same d.want d.txt "csmacd.bridge fields"
 
 # 5. The event log: the bridge's decisions and its ports' transmissions,
 # its name in a last column (empty on other lines).
-[ "$(head -1 br.csv)" = "time_ps,station,event,attempt,backoff_slots,frame_id,bytes,group,segment,bridge" ] ||
+[ "$(head -1 br.csv)" = "time_ps,station,event,attempt,backoff_slots,frame_station,frame,bytes,group,segment,bridge" ] ||
     fail "event log header: $(head -1 br.csv)"
 grep ',bridge_' br.csv >bl.txt
 cat >bl.want <<'W'
-58628078,2,bridge_learn,1,0,1099511627776,64,near,a,sw
-58628078,2,bridge_flood,1,0,1099511627776,64,near,a,sw
-87428078,3,bridge_learn,1,0,2199023255552,100,far,b,sw
-87428078,3,bridge_flood,1,0,2199023255552,100,far,b,sw
-97028078,2,bridge_tx_start,1,0,1099511627776,64,near,b,sw
-126856156,1,bridge_learn,1,0,0,64,srv,a,sw
-126856156,1,bridge_filter,1,0,0,64,srv,a,sw
-136456156,3,bridge_tx_start,1,0,2199023255552,100,far,a,sw
-154628078,2,bridge_tx_end,1,0,1099511627776,64,near,b,sw
-222856156,3,bridge_tx_end,1,0,2199023255552,100,far,a,sw
-292112312,1,bridge_forward,1,0,1,64,srv,a,sw
-297112312,1,bridge_tx_start,1,0,1,64,srv,b,sw
-354712312,1,bridge_tx_end,1,0,1,64,srv,b,sw
+58628078,2,bridge_learn,1,0,2,1,64,near,a,sw
+58628078,2,bridge_flood,1,0,2,1,64,near,a,sw
+87428078,3,bridge_learn,1,0,3,1,100,far,b,sw
+87428078,3,bridge_flood,1,0,3,1,100,far,b,sw
+97028078,2,bridge_tx_start,1,0,2,1,64,near,b,sw
+126856156,1,bridge_learn,1,0,1,1,64,srv,a,sw
+126856156,1,bridge_filter,1,0,1,1,64,srv,a,sw
+136456156,3,bridge_tx_start,1,0,3,1,100,far,a,sw
+154628078,2,bridge_tx_end,1,0,2,1,64,near,b,sw
+222856156,3,bridge_tx_end,1,0,3,1,100,far,a,sw
+292112312,1,bridge_forward,1,0,1,2,64,srv,a,sw
+297112312,1,bridge_tx_start,1,0,1,2,64,srv,b,sw
+354712312,1,bridge_tx_end,1,0,1,2,64,srv,b,sw
 W
 same bl.want bl.txt "the event log's bridge lines"
 [ "$(grep -v ',bridge_' br.csv | grep -c ',sw$' || true)" -eq 0 ] || fail "a bridge named on a station's line"
@@ -181,7 +181,7 @@ segment = l3
 traffic = none
 W
 "$CSMACD" run --scenario q.ini --pcap q.pcapng --events q.csv >/dev/null
-lines_are 7 ',bridge_drop,0,0,[0-9]*,1518,[ab],l3,sw$' q.csv "bridge_drop lines on l3"
+lines_are 7 ',bridge_drop,0,0,[0-9]*,[0-9]*,1518,[ab],l3,sw$' q.csv "bridge_drop lines on l3"
 lines_are 7 ',bridge_drop,' q.csv "bridge_drop lines anywhere"
 TS -r q.pcapng -Y 'frame.interface_name == "l3-frames"' -T fields -e frame.comment >l3.txt
 lines_are 13 'by bridge sw, port l3: ' l3.txt "copies on l3"

@@ -94,13 +94,13 @@ cmp -s east.ifaces east.want || fail "pcapng --probe-segment east: records of an
 [ "$(TS -r east.pcapng | wc -l)" -eq "$east" ] || fail "pcapng --probe-segment east: not $east records"
 
 # 6. The event log: a segment column, relays with an empty station.
-[ "$(head -1 two.csv)" = "time_ps,station,event,attempt,backoff_slots,frame_id,bytes,group,segment" ] ||
+[ "$(head -1 two.csv)" = "time_ps,station,event,attempt,backoff_slots,frame_station,frame,bytes,group,segment" ] ||
     fail "event log header: $(head -1 two.csv)"
 [ "$(grep -c '^[0-9]*,1,.*,talkers,west$' two.csv)" -eq "$(grep -c '^[0-9]*,1,' two.csv)" ] ||
     fail "station 1's lines do not all name west"
 [ "$(grep -c '^[0-9]*,2,.*,listeners,east$' two.csv)" -eq "$(grep -c '^[0-9]*,2,' two.csv)" ] ||
     fail "station 2's lines do not all name east"
-relay_lines=$(grep -c '^[0-9]*,,relay_\(start\|jam\|end\),[0-9]*,0,[0-9]*,[0-9]*,,\(west\|east\)$' two.csv)
+relay_lines=$(grep -c '^[0-9]*,,relay_\(start\|jam\|end\),[0-9]*,0,[0-9]*,[0-9]*,[0-9]*,,\(west\|east\)$' two.csv)
 [ "$relay_lines" -gt 0 ] && [ "$relay_lines" -eq "$(grep -c ',relay_' two.csv)" ] ||
     fail "relay lines: $relay_lines of $(grep -c ',relay_' two.csv) well formed"
 # Every relay that ended began (one per port may still run at the end).

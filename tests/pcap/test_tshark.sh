@@ -76,10 +76,11 @@ good=$(TS $LX -o eth.check_fcs:TRUE -r t.pcap -Y 'eth.fcs.status == 1' | wc -l)
 
 # 3. csmacd.attempt > 1 on whole frames == frames sent OK after colliding,
 #    with station, frame number and the last backoff drawn for the frame.
-awk -F, 'NR > 1 && $3 == "backoff" { slots[$6] = $5 }
+#    The event log names a frame as the trace does: frame_station, frame.
+awk -F, 'NR > 1 && $3 == "backoff" { slots[$6 "," $7] = $5 }
          NR > 1 && $3 == "tx_ok" && $4 > 1 {
-             n = $6 - int($6 / 1099511627776) * 1099511627776 + 1
-             printf "%d %d %d %d\n", $2, n, $4, slots[$6] }' ev.csv | sort >want.txt
+             if ($6 != $2) { print "frame_station " $6 " on station " $2 "'"'"'s line"; exit 1 }
+             printf "%d %d %d %d\n", $6, $7, $4, slots[$6 "," $7] }' ev.csv | sort >want.txt
 TS $LX -r t.pcap -Y 'csmacd.attempt > 1 && !csmacd.fragment' -T fields \
     -e csmacd.station -e csmacd.frame -e csmacd.attempt -e csmacd.backoff_slots |
     tr '\t' ' ' | sort >got.txt
@@ -111,7 +112,7 @@ same jam-want.txt jam-got.txt "fragments' station and attempt"
 [ "$(grep -c 'Collision [0-9]*: fragment of [0-9]* octets from station [0-9]*, attempt [0-9]*$' frag1.txt)" -eq "$jams" ] ||
     fail "fragment Info lines without station and attempt"
 # Frame numbers, as a person reads them, start at 1 (section 3 pins them
-# against the event log's frame_id): none is 0, and frames 1 got through.
+# against the event log's frame column): none is 0, and frames 1 got through.
 [ "$(TS $LX -r t.pcap -Y 'csmacd.frame == 0' | wc -l)" -eq 0 ] || fail "a frame numbered 0"
 [ "$(TS $LX -r t.pcap -Y 'csmacd.frame == 1 && !csmacd.fragment' | wc -l)" -ge 4 ] ||
     fail "too few stations' frame 1 got through"

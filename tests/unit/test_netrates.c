@@ -110,10 +110,10 @@ static void test_refusals(void **state)
             "phy = 100basetx), which sets the slot time, gap and cable too");
     /* a group's phy: only for its links of a switch */
     scn_refused("[segment a]\ntype = hub\n[group g]\nstations = 2\nsegment = a\nphy = 100basetx\n",
-            "group g: phy: a group's phy sets its stations' links with topology = switch; in a "
+            ":6: group g: phy: a group's phy sets its stations' links with topology = switch; in a "
             "network of segments, give the [segment] its phy");
     scn_refused("[group g]\nstations = 2\nphy = 100basetx\n",
-            "group g: phy: a group's phy sets its stations' links with topology = switch; one "
+            ":3: group g: phy: a group's phy sets its stations' links with topology = switch; one "
             "bus or star runs at one rate (the scenario's phy)");
 }
 

@@ -225,26 +225,26 @@ static void test_refusals(void **state)
             "group g: segment: missing: with [segment] sections every station sits on one "
             "(segment = NAME)");
     scn_refused("[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = z\n",
-            "group g: segment: there is no [segment z]");
+            ":5: group g: segment: there is no [segment z]");
     scn_refused("stations = 2\nsegment = a\n",
             "segment: there is no [segment a] (segments are declared in the scenario file)");
     /* placement that does not fit */
     scn_refused("[segment a]\ntype = coax\nlength = 100\n[group g]\nstations = 2\nsegment = a\n"
             "span = 0-150\n",
-            "group g: span: 150 m is beyond the end of the 100 m cable of segment a");
+            ":7: group g: span: 150 m is beyond the end of the 100 m cable of segment a");
     scn_refused("[segment a]\ntype = coax\nlength = 100\n[group g]\nstations = 2\nsegment = a\n"
             "positions = 0,101\n",
-            "group g: positions: station 2 at 101 m is beyond the end of the 100 m cable of "
+            ":7: group g: positions: station 2 at 101 m is beyond the end of the 100 m cable of "
             "segment a");
     scn_refused("[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\ndrop = 5\n",
-            "group g: drop: segment a is coax (drop cables are a hub's; on coax, span or "
+            ":6: group g: drop: segment a is coax (drop cables are a hub's; on coax, span or "
             "positions)");
     /* names: one namespace */
     scn_refused("[segment a]\ntype = coax\n[repeater a]\nports = a@0\n",
             ":3: [repeater a] the name is taken by [segment a] (line 1): segments, repeaters, "
             "bridges and groups share one namespace");
     scn_refused("[segment g]\ntype = coax\n[group g]\nstations = 2\nsegment = g\n",
-            "group g: the name is taken by [segment g]: segments, repeaters, bridges and "
+            ":1: group g: the name is taken by [segment g]: segments, repeaters, bridges and "
             "groups share one namespace (g.frames_ok would name both)");
     scn_refused("[segment a]\ntype = coax\n[segment a]\ntype = hub\n",
             ":3: [segment a] given twice (first at line 1)");
@@ -290,10 +290,10 @@ static void test_refusals(void **state)
             "placed on segments");
     /* the medium-wide keys a network replaces */
     scn_refused("topology = star\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
-            "topology: a network of segments has no one topology: give each [segment] its own "
+            ":1: topology: a network of segments has no one topology: give each [segment] its own "
             "type (coax or hub)");
     scn_refused("length = 20\n[segment a]\ntype = coax\n[group g]\nstations = 2\nsegment = a\n",
-            "length: a network of segments has no one length: give each [segment] its own "
+            ":1: length: a network of segments has no one length: give each [segment] its own "
             "length");
     /* too many */
     char *big = malloc(70 * 40);

@@ -154,9 +154,9 @@ static void test_eventlog(void **state)
     assert_int_equal(eventlog_close(l, err, sizeof err), 0);
     char *text = slurp(path);
     assert_string_equal(text,
-                        "time_ps,station,event,attempt,backoff_slots,frame_id,bytes\n"
-                        "123456789,1,tx_start,1,0,42,64\n"
-                        "9223372036854775807,100000,backoff,16,1023,18446744073709551615,1518\n");
+                        "time_ps,station,event,attempt,backoff_slots,frame_station,frame,bytes\n"
+                        "123456789,1,tx_start,1,0,1,43,64\n"
+                        "9223372036854775807,100000,backoff,16,1023,16777216,1099511627776,1518\n");
     free(text);
 
     /* A write error is sticky and named on close. */
