@@ -122,3 +122,26 @@ sim_time segnet_farthest(const segnet *n, uint32_t s, uint32_t tap)
     return w.d;
 }
 
+/* ---- a domain's collision events --------------------------------------- */
+
+/* The segment trackers' components, for the collision events of a domain
+ * of several segments (domain_events.h): a component joins a repeater's
+ * episode when the repeater hears one of its members or relays into it;
+ * the first episode it joins is its tag (less one) and holds a
+ * reference for it, later ones are linked to it. */
+void seg_join(seg_run *g, uint32_t tap, sim_time start, uint32_t node, int64_t macs)
+{
+    if (node == NONE)
+        return;
+    uint32_t had = mac_collision_tag(g->mac, tap, start, node + 1);
+    if (had == NONE)
+        return;
+    if (had == 0) {
+        domain_events_hold(g->net->dev, node, macs);
+        return;
+    }
+    if (had != node + 1) /* (mostly it is: a component joins its own episode again) */
+        domain_events_link(g->net->dev, had - 1, node);
+    if (macs != 0)
+        domain_events_weigh(g->net->dev, node, macs);
+}

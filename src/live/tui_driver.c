@@ -572,6 +572,20 @@ static void history_sample(tui_driver *d, sim_time t)
                        (double)d->base.phy.rate_bps);
 }
 
+/* The step's sink (tui_step.c tells what it recorded): while `s` runs
+ * the engine, every trace event but a bridge's is kept for the words. */
+void step_sink_on_event(void *ctx, const trace_event *ev)
+{
+    tui_driver *d = ctx;
+    if (!d->stepping)
+        return;
+    if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT)
+        return; /* a bridge's: not told step by step (its pointer does not keep) */
+    if (d->n_step_ev < DRIVER_STEP_EVENTS)
+        d->step_ev[d->n_step_ev] = *ev;
+    d->n_step_ev++;
+}
+
 /* Runs the current engine towards `target` (SIM_TIME_NEVER: as far as the
  * budget goes), stopping at batch boundaries to measure. Engines may be
  * replaced on the way (the next sweep point); the simulated time left of

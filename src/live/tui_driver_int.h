@@ -145,9 +145,11 @@ int restart_sweep(tui_driver *d, char *err, size_t errlen);
 int64_t run_to(tui_driver *d, sim_time target, uint64_t budget, char *err, size_t errlen);
 
 /* s: the next event that changes something, told in words in the status
- * line (tui_step.c); its sink records the step's trace events. Returns 0,
- * or -1 with err set (an engine could not be built). */
+ * line (tui_step.c). Returns 0, or -1 with err set (an engine could not
+ * be built). */
 int driver_step(tui_driver *d, char *err, size_t errlen);
+/* The driver's sink that records a step's trace events (tui_driver.c),
+ * for driver_step's words. */
 void step_sink_on_event(void *ctx, const trace_event *ev);
 
 /* The saves: c (the curve of the points so far), w (starts the trace of

@@ -26,18 +26,6 @@
 #define STEP_MAX_EVENTS 10000
 #define STEP_MAX_ARRIVALS 3 /* stations named per signal; the rest counted */
 
-void step_sink_on_event(void *ctx, const trace_event *ev)
-{
-    tui_driver *d = ctx;
-    if (!d->stepping)
-        return;
-    if (ev->kind >= TRACE_BRIDGE_LEARN && ev->kind <= TRACE_BRIDGE_ABORT)
-        return; /* a bridge's: not told step by step (its pointer does not keep) */
-    if (d->n_step_ev < DRIVER_STEP_EVENTS)
-        d->step_ev[d->n_step_ev] = *ev;
-    d->n_step_ev++;
-}
-
 /* Appends to a sentence being built, with "; " between clauses. */
 typedef struct text {
     char *buf;

@@ -6,7 +6,7 @@
    the functions of the files below it, never those of a file above: this
    fails when a lower file calls (or takes the address of) a function
    defined in a higher one, as group.c once called back scenario_set.
-2. No circle inside a folder: in each folder of FOLDERS, the files' uses of
+2. No circle inside a folder: in each source folder (FOLDERS), the files' uses of
    each other's functions form no circle (a.c uses b.c's, b.c uses c.c's,
    c.c uses a.c's), whatever the files: a name shared by two files belongs
    in a third below both.
@@ -22,7 +22,8 @@ import tempfile
 
 LAYERS = ["src/model/keys.c", "src/model/group.c", "src/model/network.c",
           "src/model/scenario.c"]
-FOLDERS = ["src/model"]
+FOLDERS = ["src/core", "medium", "stations", "src/model", "src/engine", "src/sinks",
+           "src/report", "src/theory", "src/sweep", "src/live", "src/cli", "tui"]
 DEF = re.compile(r"^(?!static\b|typedef\b)[A-Za-z_][\w \*]*?\b([a-z_]\w*)\s*\((?:[^;]*$|.*\{)", re.M)
 
 
