@@ -215,17 +215,23 @@ int network_copy(network *dst, const network *src)
 
 /* ---- reading ---- */
 
-int network_declare(network *net, char kind, const char *name, int line, char *err,
-                    size_t errlen)
+int network_name_check(char kind, const char *name, char *err, size_t errlen)
 {
     /* Said as a group's is ("group '1a': ..."): a name refused is no
      * section's, so it is not written as one ("[segment NAME]"). */
-    if (!scenario_group_name_ok(name)) {
-        snprintf(err, errlen,
-                 "%s '%s': a name is 1 to %d letters, digits, '-' or '_', starting with a letter",
-                 kind_word(kind), Q(name), NET_NAME_MAX);
+    if (scenario_group_name_ok(name))
+        return 0;
+    snprintf(err, errlen,
+             "%s '%s': a name is 1 to %d letters, digits, '-' or '_', starting with a letter",
+             kind_word(kind), Q(name), NET_NAME_MAX);
+    return -1;
+}
+
+int network_declare(network *net, char kind, const char *name, int line, char *err,
+                    size_t errlen)
+{
+    if (network_name_check(kind, name, err, errlen) != 0)
         return -1;
-    }
     uint32_t s = network_segment_find(net, name), r = repeater_find(net, name),
              b = bridge_find(net, name);
     if (s != NONE || r != NONE || b != NONE)

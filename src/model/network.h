@@ -168,6 +168,10 @@ const net_key_doc *network_key_docs(size_t *n);
  * "[segment NAME] ..." or "[repeater NAME] ...", without file and line).
  * Declares every section first, so that a key may name a segment declared
  * further down the file. kind: 's' segment, 'r' repeater, 'b' bridge. */
+/* Whether a section's name is one (kind as below): 0, or -1 with a reason
+ * ("segment 'NAME': a name is 1 to 32 ..."). Checked as the section's
+ * header is read, so a refused name is the first thing said of it. */
+int network_name_check(char kind, const char *name, char *err, size_t errlen);
 int network_declare(network *net, char kind, const char *name, int line, char *err,
                     size_t errlen);
 /* Sets one key of the section (its index among the segments or the

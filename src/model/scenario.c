@@ -261,6 +261,11 @@ static void reader_section(file_reader *r, const char *text)
     if (kind != 0) {
         const char *n = name + (kind == 's' ? 8 : kind == 'r' ? 9 : 7);
         n += strspn(n, " ");
+        char bad[200];
+        if (network_name_check(kind, n, bad, sizeof bad) != 0) {
+            reader_fail(r, r->line, bad);
+            return;
+        }
         for (size_t i = 0; i < r->n_sections; i++)
             if (r->sections[i].net && r->sections[i].net_kind == kind &&
                 strcmp(r->sections[i].net, n) == 0) {

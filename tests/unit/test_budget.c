@@ -274,7 +274,7 @@ static void test_link_placement_refused(void **state)
         char text[300], expect[300];
         snprintf(text, sizeof text, "%s%s", head, cases[i].line);
         snprintf(expect, sizeof expect,
-                 "group a: %s: segment l is a link: its ends sit at 0 and at its length (80 m), "
+                 ":7: group a: %s: segment l is a link: its ends sit at 0 and at its length (80 m), "
                  "taken by its stations in order (%s is a coax's or a hub's)",
                  cases[i].key, cases[i].key);
         scn_refused(text, expect);
