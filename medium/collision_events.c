@@ -1,25 +1,42 @@
 /* collision_events.c - collision events on the medium; see collision_events.h.
  *
- * Transmissions are kept, in order of start, while one under way or to
- * come may still be linked to them. When a transmission ends it is judged
- * against every kept one that has ended (the pair's later end is now
- * known); a pair with one still under way is judged when that one ends.
- * A component (the set of linked transmissions, a record shared by its
- * members) is complete when its last member is dropped, and counted if it
- * has two or more.
+ * Transmissions are kept in a ring, in order of start, from the oldest one
+ * whose component is not complete to the newest. A component (the set of
+ * linked transmissions) is a union-find tree over the ring's slots: its
+ * root carries the component's counts, and its members form a circle
+ * (`next`), so two components join in O(1), the one with fewer members
+ * kept under the other.
+ *
+ * When a transmission ends it is judged against the components with an
+ * ended member kept (the pair's later end is now known); a pair with one
+ * still under way is judged when that one ends. Against each only until
+ * one link is found (one link joins them): in a crowded collision nearly
+ * everything is already one component, which costs nothing.
  *
  * A kept transmission X that has ended can be dropped once nothing can be
  * linked to it any more: its tail has passed every station (a later start
  * meets it nowhere: now > eX + the longest delay from X) and every
  * transmission that started before then has ended (and so has been judged
- * against X).
+ * against X). A component is complete when its last member is dropped,
+ * and counted if it has two or more. Its slots are free again once the
+ * components before it in the ring are complete too.
  *
- * Each component keeps its members in a list, and the components with an
- * ended member kept are in a list too. An end is judged only against
- * those (transmissions under way are judged when they end), and against each
- * only until one link is found (one link joins them): in a crowded
- * collision nearly everything is one component, which costs nothing.
- * Components are merged by relabelling the members of the smaller one.
+ * The usual case costs no look at the transmissions: when nothing is under
+ * way and every tail kept has passed (the medium has fallen silent
+ * everywhere, as it does between busy periods), everything kept can be
+ * dropped, so the ring is emptied at once and the components of two or
+ * more it held, counted as they formed (`pending`), are complete
+ * (drop_all). Only otherwise are the transmissions looked at one by one
+ * (drop_passed), and when
+ * - someone listens: at every start and count where one may be dropped,
+ *   as its answers (collision_events_tag) and the instants of its
+ *   completions depend on what is kept;
+ * - nobody listens: only at a count and when the ring is full. What can
+ *   be dropped at one instant can be at every later one (a later start
+ *   begins after the tail has passed; one under way then has ended or is
+ *   still there), and a transmission that can be dropped is never linked
+ *   to one after it, so the components complete at a count are the same
+ *   whenever the drops were done.
  */
 #include "collision_events.h"
 
@@ -30,26 +47,25 @@
  * is told of when complete, so the test for a tag hides in the test for
  * two or more members (an untagged one of one member passes both). */
 #define TAGGED ((uint64_t)1 << 63)
+/* last_passed when nothing ended is kept */
+#define LONG_AGO INT64_MIN
+#define RING_FIRST 16 /* slots (a power of two) */
+
+typedef enum { KEPT, DROPPED, GONE } entry_state; /* DROPPED: its component goes on */
 
 typedef struct entry {
-    uint32_t station;
-    uint32_t comp;   /* while kept; the free list's link otherwise */
-    uint32_t prev, next; /* the component's members */
     sim_time start;
     sim_time end;    /* SIM_TIME_NEVER while under way */
+    uint64_t size;   /* root: transmissions linked into it, | TAGGED */
+    uint32_t station;
+    uint32_t parent; /* a slot of the same component; the root's is its own */
+    uint32_t next;   /* the next member of its component, round a circle */
+    uint32_t open;   /* root: members not dropped */
+    uint32_t ended;  /* root: of those, ended */
+    uint32_t tag;    /* root: the listener's (collision_events_tag) */
+    uint32_t at;     /* root with ended > 0: its place in ended_roots */
+    uint8_t state;   /* entry_state */
 } entry;
-
-typedef struct comp {
-    uint64_t size;   /* transmissions linked into it, | TAGGED; 0 when free */
-    uint32_t open;   /* of them, still kept */
-    uint32_t ended;  /* of those, ended */
-    uint32_t head;   /* first member kept */
-    uint32_t prev_ended, next_ended; /* the components with ended > 0 */
-    union {
-        uint32_t next_free; /* while free */
-        uint32_t tag;       /* while in use: the listener's (collision_events_tag) */
-    };
-} comp;
 
 struct collision_events {
     uint32_t n;
@@ -58,19 +74,19 @@ struct collision_events {
     sim_time *pos;      /* bus: position; star: drop delay (medium.h) */
     sim_time *sorted;   /* bus: the positions in ascending order */
     sim_time *reach;    /* per station: the longest delay to any station */
-    uint32_t *under_way; /* per station: its entry, or NONE */
+    uint32_t *under_way; /* per station: its slot, or NONE */
 
-    entry *pool;
-    uint32_t pool_cap, pool_free;
-    uint32_t *kept;     /* entries kept, in order of start */
-    size_t n_kept;
-    comp *comps;
-    uint32_t comp_cap, comp_free;
-    uint32_t ended_head; /* the components with an ended member kept */
-    uint32_t *scratch;   /* room for every component: those to judge an end against */
-    sim_time next_drop;  /* no kept transmission can be dropped before this */
-    uint64_t complete;   /* components of two or more, complete */
-    collision_listener listener; /* .merged NULL: none */
+    entry *ring;
+    uint32_t cap;       /* slots, a power of two */
+    uint32_t lo, hi;    /* kept: the numbers [lo, hi) in order of start, slot = number & (cap - 1) */
+    uint32_t live;      /* of them, under way */
+    sim_time last_passed; /* no ended tail kept passes the last station after this */
+    sim_time next_drop; /* no kept transmission can be dropped before this */
+    uint32_t *ended_roots; /* the components with an ended member kept */
+    uint32_t n_ended;
+    uint64_t pending;   /* components of two or more kept, not complete */
+    uint64_t complete;  /* components of two or more, complete */
+    collision_listener listener; /* .complete NULL: none */
 };
 
 static int cmp_time(const void *a, const void *b)
@@ -92,9 +108,12 @@ int collision_events_create(const medium *m, collision_events **out)
     c->sorted = malloc(cells * sizeof *c->sorted);
     c->reach = malloc(cells * sizeof *c->reach);
     c->under_way = malloc(cells * sizeof *c->under_way);
-    c->pool_free = c->comp_free = c->ended_head = NONE;
+    c->cap = RING_FIRST;
+    c->ring = malloc(c->cap * sizeof *c->ring);
+    c->ended_roots = malloc(c->cap * sizeof *c->ended_roots);
+    c->last_passed = LONG_AGO;
     c->next_drop = SIM_TIME_NEVER;
-    if (!c->pos || !c->sorted || !c->reach || !c->under_way) {
+    if (!c->pos || !c->sorted || !c->reach || !c->under_way || !c->ring || !c->ended_roots) {
         collision_events_destroy(c);
         return -1;
     }
@@ -124,10 +143,8 @@ void collision_events_destroy(collision_events *c)
     free(c->sorted);
     free(c->reach);
     free(c->under_way);
-    free(c->pool);
-    free(c->kept);
-    free(c->comps);
-    free(c->scratch);
+    free(c->ring);
+    free(c->ended_roots);
     free(c);
 }
 
@@ -188,58 +205,47 @@ static bool linked(const collision_events *c, const entry *a, const entry *b)
     return (g < d ? g : d) < hi;
 }
 
+/* The root of slot x's component (halving the path on the way). */
+static uint32_t find(entry *r, uint32_t x)
+{
+    while (r[x].parent != x) {
+        r[x].parent = r[r[x].parent].parent;
+        x = r[x].parent;
+    }
+    return x;
+}
+
 static void ended_add(collision_events *c, uint32_t k)
 {
-    comp *x = &c->comps[k];
-    x->prev_ended = NONE;
-    x->next_ended = c->ended_head;
-    if (c->ended_head != NONE)
-        c->comps[c->ended_head].prev_ended = k;
-    c->ended_head = k;
+    c->ring[k].at = c->n_ended;
+    c->ended_roots[c->n_ended++] = k;
 }
 
 static void ended_remove(collision_events *c, uint32_t k)
 {
-    comp *x = &c->comps[k];
-    if (x->prev_ended != NONE)
-        c->comps[x->prev_ended].next_ended = x->next_ended;
-    else
-        c->ended_head = x->next_ended;
-    if (x->next_ended != NONE)
-        c->comps[x->next_ended].prev_ended = x->prev_ended;
+    uint32_t last = c->ended_roots[--c->n_ended];
+    c->ended_roots[c->ring[k].at] = last;
+    c->ring[last].at = c->ring[k].at;
 }
 
-static void comp_free(collision_events *c, uint32_t k)
+/* Joins the components of roots a and b; returns the root that remains. */
+static uint32_t unite(collision_events *c, uint32_t a, uint32_t b)
 {
-    c->comps[k].size = 0;
-    c->comps[k].next_free = c->comp_free;
-    c->comp_free = k;
-}
-
-/* Joins components x and y; returns the one that remains. */
-static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
-{
-    if (c->comps[x].open > c->comps[y].open) {
-        uint32_t t = x;
-        x = y;
-        y = t;
+    entry *r = c->ring;
+    if (r[a].open > r[b].open) {
+        uint32_t t = a;
+        a = b;
+        b = t;
     }
-    comp *from = &c->comps[x], *to = &c->comps[y];
-    uint32_t last = NONE;
-    for (uint32_t e = from->head; e != NONE; e = c->pool[e].next) {
-        c->pool[e].comp = y;
-        last = e;
-    }
-    if (last != NONE) { /* x's members go in front of y's */
-        c->pool[last].next = to->head;
-        if (to->head != NONE)
-            c->pool[to->head].prev = last;
-        to->head = from->head;
-    }
+    entry *from = &r[a], *to = &r[b];
+    from->parent = b;
+    uint32_t t = from->next; /* two circles become one */
+    from->next = to->next;
+    to->next = t;
     if (from->ended > 0) {
-        ended_remove(c, x);
+        ended_remove(c, a);
         if (to->ended == 0)
-            ended_add(c, y);
+            ended_add(c, b);
     }
     if (__builtin_expect(from->size & TAGGED, 0)) { /* only a listener tags */
         if (to->size & TAGGED)
@@ -249,143 +255,193 @@ static uint32_t merge(collision_events *c, uint32_t x, uint32_t y)
         to->size |= TAGGED;
         from->size &= ~TAGGED;
     }
+    c->pending -= (from->size >= 2) + ((to->size & ~TAGGED) >= 2);
+    c->pending++; /* two or more now */
     to->size += from->size;
     to->open += from->open;
     to->ended += from->ended;
-    comp_free(c, x);
-    return y;
+    return b;
 }
 
-/* Drops the kept transmissions nothing can be linked to from `now` on. */
+/* Root k's component is complete: counted, told of, its slots free. */
+static void complete_one(collision_events *c, uint32_t k)
+{
+    entry *r = c->ring;
+    uint64_t size = r[k].size;
+    if (__builtin_expect(size & TAGGED, 0))
+        c->listener.complete(c->listener.ctx, r[k].tag, size & ~TAGGED);
+    if ((size & ~TAGGED) >= 2) {
+        c->complete++;
+        c->pending--;
+    }
+    uint32_t y = k;
+    do {
+        r[y].state = GONE;
+        y = r[y].next;
+    } while (y != k);
+}
+
+/* Drops everything kept: nothing is under way and every tail kept has
+ * passed, so every component kept is complete. */
+static void drop_all(collision_events *c)
+{
+    if (__builtin_expect(c->listener.complete != NULL, 0)) {
+        uint32_t mask = c->cap - 1;
+        for (uint32_t q = c->lo; q != c->hi; q++) {
+            const entry *e = &c->ring[q & mask];
+            if (e->state != GONE && e->parent == (q & mask) && (e->size & TAGGED))
+                c->listener.complete(c->listener.ctx, e->tag, e->size & ~TAGGED);
+        }
+    }
+    c->complete += c->pending;
+    c->pending = 0;
+    c->lo = c->hi;
+    c->n_ended = 0;
+    c->last_passed = LONG_AGO;
+    c->next_drop = SIM_TIME_NEVER;
+}
+
+/* Drops the kept transmissions nothing can be linked to from `now` on, one
+ * by one. */
 static void drop_passed(collision_events *c, sim_time now)
 {
     if (c->next_drop >= now)
         return; /* every ended one's tail passes at next_drop or later */
+    entry *r = c->ring;
+    uint32_t mask = c->cap - 1;
     sim_time first_open = SIM_TIME_NEVER; /* the earliest start under way */
-    for (size_t i = 0; i < c->n_kept; i++)
-        if (c->pool[c->kept[i]].end == SIM_TIME_NEVER) {
-            first_open = c->pool[c->kept[i]].start;
+    for (uint32_t q = c->lo; q != c->hi; q++)
+        if (r[q & mask].end == SIM_TIME_NEVER && r[q & mask].state == KEPT) {
+            first_open = r[q & mask].start;
             break;
         }
-    sim_time next = SIM_TIME_NEVER;
-    size_t w = 0;
-    for (size_t i = 0; i < c->n_kept; i++) {
-        uint32_t e = c->kept[i];
-        entry *x = &c->pool[e];
+    sim_time next = SIM_TIME_NEVER, last = LONG_AGO;
+    for (uint32_t q = c->lo; q != c->hi; q++) {
+        uint32_t y = q & mask;
+        entry *x = &r[y];
+        if (x->state != KEPT)
+            continue;
         sim_time passed = x->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : x->end + c->reach[x->station];
         if (passed >= now || passed > first_open) {
-            c->kept[w++] = e;
             if (passed < next)
                 next = passed;
+            if (x->end != SIM_TIME_NEVER && passed > last)
+                last = passed;
             continue;
         }
-        comp *k = &c->comps[x->comp];
-        if (x->prev != NONE)
-            c->pool[x->prev].next = x->next;
-        else
-            k->head = x->next;
-        if (x->next != NONE)
-            c->pool[x->next].prev = x->prev;
-        if (--k->ended == 0)
-            ended_remove(c, x->comp);
-        if (--k->open == 0) {
-            if (k->size >= 2) {
-                if (__builtin_expect(k->size & TAGGED, 0))
-                    c->listener.complete(c->listener.ctx, k->tag, k->size & ~TAGGED);
-                if ((k->size & ~TAGGED) >= 2)
-                    c->complete++;
-            }
-            comp_free(c, x->comp);
-        }
-        x->comp = c->pool_free;
-        c->pool_free = e;
+        x->state = DROPPED;
+        uint32_t k = find(r, y);
+        if (--r[k].ended == 0)
+            ended_remove(c, k);
+        if (--r[k].open == 0)
+            complete_one(c, k);
     }
-    c->n_kept = w;
+    while (c->lo != c->hi && r[c->lo & mask].state == GONE)
+        c->lo++;
     c->next_drop = next;
+    c->last_passed = last;
 }
 
-/* Grows the entry pool and the kept list with it. */
-static int grow_pool(collision_events *c)
+/* Slot o of the ring before it grew, in the ring of mask `mask`. */
+static uint32_t moved(const collision_events *c, uint32_t o, uint32_t mask)
 {
-    uint32_t cap = c->pool_cap ? 2 * c->pool_cap : 16;
-    entry *p = realloc(c->pool, cap * sizeof *p);
-    if (!p)
-        return -1;
-    c->pool = p;
-    uint32_t *k = realloc(c->kept, cap * sizeof *k);
-    if (!k)
-        return -1;
-    c->kept = k;
-    for (uint32_t i = c->pool_cap; i < cap; i++)
-        p[i].comp = i + 1 < cap ? i + 1 : NONE;
-    c->pool_free = c->pool_cap;
-    c->pool_cap = cap;
-    return 0;
+    return (c->lo + ((o - c->lo) & (c->cap - 1))) & mask;
 }
 
-static int grow_comps(collision_events *c)
+/* Doubles the ring; the numbers kept stay, their slots move. */
+static int grow(collision_events *c)
 {
-    uint32_t cap = c->comp_cap ? 2 * c->comp_cap : 16;
-    comp *k = realloc(c->comps, cap * sizeof *k);
-    if (!k)
+    uint32_t cap = 2 * c->cap, mask = cap - 1;
+    entry *r = malloc(cap * sizeof *r);
+    uint32_t *roots = malloc(cap * sizeof *roots);
+    if (!r || !roots || cap == 0) {
+        free(r);
+        free(roots);
         return -1;
-    c->comps = k;
-    uint32_t *v = realloc(c->scratch, cap * sizeof *v);
-    if (!v)
-        return -1;
-    c->scratch = v;
-    for (uint32_t i = c->comp_cap; i < cap; i++)
-        k[i].next_free = i + 1 < cap ? i + 1 : NONE;
-    c->comp_free = c->comp_cap;
-    c->comp_cap = cap;
+    }
+    for (uint32_t q = c->lo; q != c->hi; q++) {
+        entry *e = &r[q & mask];
+        *e = c->ring[q & (c->cap - 1)];
+        if (e->state == GONE)
+            continue;
+        e->parent = moved(c, e->parent, mask);
+        e->next = moved(c, e->next, mask);
+        if (e->end == SIM_TIME_NEVER)
+            c->under_way[e->station] = q & mask;
+    }
+    for (uint32_t i = 0; i < c->n_ended; i++)
+        roots[i] = moved(c, c->ended_roots[i], mask);
+    free(c->ring);
+    free(c->ended_roots);
+    c->ring = r;
+    c->ended_roots = roots;
+    c->cap = cap;
     return 0;
 }
 
 int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
 {
-    drop_passed(c, start);
-    if ((c->pool_free == NONE && grow_pool(c) != 0) ||
-        (c->comp_free == NONE && grow_comps(c) != 0))
-        return -1;
-    uint32_t e = c->pool_free, k = c->comp_free;
-    c->pool_free = c->pool[e].comp;
-    c->comp_free = c->comps[k].next_free;
-    c->comps[k] = (comp){.size = 1, .open = 1, .head = e, .tag = 0};
-    c->pool[e] = (entry){.station = s, .comp = k, .prev = NONE, .next = NONE, .start = start,
-                         .end = SIM_TIME_NEVER};
-    c->kept[c->n_kept++] = e; /* room reserved with the pool */
-    c->under_way[s] = e;
+    bool listening = c->listener.complete != NULL;
+    if (c->live == 0 && c->last_passed < start)
+        drop_all(c);
+    else if (listening)
+        drop_passed(c, start);
+    if (c->hi - c->lo == c->cap) {
+        if (!listening)
+            drop_passed(c, start);
+        if (c->hi - c->lo > c->cap / 2 && grow(c) != 0)
+            return -1;
+    }
+    uint32_t x = c->hi++ & (c->cap - 1);
+    entry *e = &c->ring[x]; /* (tag and at are set where they are needed) */
+    e->start = start;
+    e->end = SIM_TIME_NEVER;
+    e->size = 1;
+    e->station = s;
+    e->parent = e->next = x;
+    e->open = 1;
+    e->ended = 0;
+    e->state = KEPT;
+    c->under_way[s] = x;
+    c->live++;
     return 0;
 }
 
 void collision_events_end(collision_events *c, uint32_t s, sim_time end)
 {
-    uint32_t e = c->under_way[s];
-    if (e == NONE)
+    uint32_t x = c->under_way[s];
+    if (x == NONE)
         return;
     c->under_way[s] = NONE;
-    entry *x = &c->pool[e];
-    x->end = end;
+    c->live--;
+    entry *r = c->ring;
+    r[x].end = end;
     sim_time passed = end + c->reach[s];
+    if (passed > c->last_passed)
+        c->last_passed = passed;
     if (passed < c->next_drop)
         c->next_drop = passed;
-    /* The other components with an ended member: one link joins each. */
-    size_t n = 0;
-    for (uint32_t k = c->ended_head; k != NONE; k = c->comps[k].next_ended)
-        if (k != x->comp)
-            c->scratch[n++] = k;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = c->scratch[i]; /* still open: merges here only free x's */
-        if (k == x->comp)
+    /* x is alone in its component: only ends judge, and only against
+     * ended transmissions. The components with an ended member: one link
+     * joins each. From the last: a join takes out of ended_roots only x's
+     * component or k, and moves there one after k, or adds x's at the end,
+     * so those before k stay as they were. */
+    uint32_t own = x;
+    for (uint32_t i = c->n_ended; i-- > 0;) {
+        uint32_t k = c->ended_roots[i];
+        if (k == own)
             continue;
-        for (uint32_t y = c->comps[k].head; y != NONE; y = c->pool[y].next)
-            if (c->pool[y].end != SIM_TIME_NEVER && linked(c, x, &c->pool[y])) {
-                merge(c, k, x->comp);
+        uint32_t y = k;
+        do {
+            if (r[y].state == KEPT && r[y].end != SIM_TIME_NEVER && linked(c, &r[x], &r[y])) {
+                own = unite(c, own, k);
                 break;
             }
+            y = r[y].next;
+        } while (y != k);
     }
-    if (c->comps[x->comp].ended++ == 0)
-        ended_add(c, x->comp);
+    if (r[own].ended++ == 0)
+        ended_add(c, own);
 }
 
 void collision_events_listen(collision_events *c, const collision_listener *l)
@@ -393,14 +449,17 @@ void collision_events_listen(collision_events *c, const collision_listener *l)
     c->listener = l ? *l : (collision_listener){0};
 }
 
-/* The kept entry of station s's transmission begun at start that is no
+/* The kept slot of station s's transmission begun at start that is no
  * longer under way (rare: one shorter than a cable's delay), or NONE. */
 __attribute__((noinline, cold)) static uint32_t kept_entry(const collision_events *c, uint32_t s,
                                                            sim_time start)
 {
-    for (size_t i = 0; i < c->n_kept; i++)
-        if (c->pool[c->kept[i]].station == s && c->pool[c->kept[i]].start == start)
-            return c->kept[i];
+    uint32_t mask = c->cap - 1;
+    for (uint32_t q = c->lo; q != c->hi; q++) {
+        const entry *e = &c->ring[q & mask];
+        if (e->state == KEPT && e->station == s && e->start == start)
+            return q & mask;
+    }
     return NONE;
 }
 
@@ -409,10 +468,10 @@ uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, u
     uint32_t e = c->under_way[s];
     if (c->listener.complete == NULL) /* nobody to tell of a tagged component */
         return NONE;
-    if (__builtin_expect(e == NONE || c->pool[e].start != start, 0) &&
+    if (__builtin_expect(e == NONE || c->ring[e].start != start, 0) &&
         (e = kept_entry(c, s, start)) == NONE)
         return NONE;
-    comp *k = &c->comps[c->pool[e].comp];
+    entry *k = &c->ring[find(c->ring, e)];
     if (k->size & TAGGED)
         return k->tag;
     k->size |= TAGGED;
@@ -422,13 +481,15 @@ uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, u
 
 uint64_t collision_events_count(collision_events *c, sim_time now)
 {
-    drop_passed(c, now);
+    if (c->live == 0 && c->last_passed < now)
+        drop_all(c);
+    else
+        drop_passed(c, now);
     return c->complete;
 }
 
 size_t collision_events_bytes(const collision_events *c)
 {
     return sizeof *c + (size_t)c->n * (3 * sizeof(sim_time) + sizeof(uint32_t)) +
-           (size_t)c->pool_cap * (sizeof *c->pool + sizeof(uint32_t)) +
-           (size_t)c->comp_cap * sizeof *c->comps;
+           (size_t)c->cap * (sizeof *c->ring + sizeof(uint32_t));
 }
