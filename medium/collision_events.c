@@ -65,6 +65,7 @@ typedef struct entry {
     uint32_t tag;    /* root: the listener's (collision_events_tag) */
     uint32_t at;     /* root with ended > 0: its place in ended_roots */
     uint8_t state;   /* entry_state */
+    bool judged;     /* ended and joined to what it meets */
 } entry;
 
 struct collision_events {
@@ -80,6 +81,7 @@ struct collision_events {
     uint32_t cap;       /* slots, a power of two */
     uint32_t lo, hi;    /* kept: the numbers [lo, hi) in order of start, slot = number & (cap - 1) */
     uint32_t live;      /* of them, under way */
+    uint32_t unjudged;  /* of them, ended and not judged yet (nobody listens) */
     sim_time last_passed; /* no ended tail kept passes the last station after this */
     sim_time next_drop; /* no kept transmission can be dropped before this */
     uint32_t *ended_roots; /* the components with an ended member kept */
@@ -281,10 +283,59 @@ static void complete_one(collision_events *c, uint32_t k)
     } while (y != k);
 }
 
+/* Joins slot x, ended, to the components it meets among those judged. */
+static void judge(collision_events *c, uint32_t x)
+{
+    entry *r = c->ring;
+    r[x].judged = true;
+    /* x is alone in its component: only ends judge, and only against
+     * ended transmissions. The components with an ended member: one link
+     * joins each. From the last: a join takes out of ended_roots only x's
+     * component or k, and moves there one after k, or adds x's at the end,
+     * so those before k stay as they were. */
+    uint32_t own = x;
+    for (uint32_t i = c->n_ended; i-- > 0;) {
+        uint32_t k = c->ended_roots[i];
+        if (k == own)
+            continue;
+        uint32_t y = k;
+        do {
+            if (r[y].state == KEPT && r[y].end != SIM_TIME_NEVER && linked(c, &r[x], &r[y])) {
+                own = unite(c, own, k);
+                break;
+            }
+            y = r[y].next;
+        } while (y != k);
+    }
+    if (r[own].ended++ == 0)
+        ended_add(c, own);
+}
+
+/* Judges every ended transmission kept not judged yet, in any order: a
+ * pair is judged once, when the later of the two is. */
+static void judge_all(collision_events *c)
+{
+    uint32_t mask = c->cap - 1;
+    for (uint32_t q = c->lo; c->unjudged > 0 && q != c->hi; q++) {
+        entry *x = &c->ring[q & mask];
+        if (x->end != SIM_TIME_NEVER && !x->judged && x->state == KEPT) {
+            judge(c, q & mask);
+            c->unjudged--;
+        }
+    }
+}
+
 /* Drops everything kept: nothing is under way and every tail kept has
  * passed, so every component kept is complete. */
 static void drop_all(collision_events *c)
 {
+    uint32_t kept = c->hi - c->lo;
+    if (kept == c->unjudged && kept <= 2) { /* one alone, or two: judged here at once */
+        if (kept == 2 && linked(c, &c->ring[c->lo & (c->cap - 1)], &c->ring[(c->lo + 1) & (c->cap - 1)]))
+            c->complete++;
+        c->unjudged = 0;
+    }
+    judge_all(c);
     if (__builtin_expect(c->listener.complete != NULL, 0)) {
         uint32_t mask = c->cap - 1;
         for (uint32_t q = c->lo; q != c->hi; q++) {
@@ -307,6 +358,7 @@ static void drop_passed(collision_events *c, sim_time now)
 {
     if (c->next_drop >= now)
         return; /* every ended one's tail passes at next_drop or later */
+    judge_all(c);
     entry *r = c->ring;
     uint32_t mask = c->cap - 1;
     sim_time first_open = SIM_TIME_NEVER; /* the earliest start under way */
@@ -402,6 +454,7 @@ int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
     e->open = 1;
     e->ended = 0;
     e->state = KEPT;
+    e->judged = false;
     c->under_way[s] = x;
     c->live++;
     return 0;
@@ -414,34 +467,16 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         return;
     c->under_way[s] = NONE;
     c->live--;
-    entry *r = c->ring;
-    r[x].end = end;
+    c->ring[x].end = end;
     sim_time passed = end + c->reach[s];
     if (passed > c->last_passed)
         c->last_passed = passed;
     if (passed < c->next_drop)
         c->next_drop = passed;
-    /* x is alone in its component: only ends judge, and only against
-     * ended transmissions. The components with an ended member: one link
-     * joins each. From the last: a join takes out of ended_roots only x's
-     * component or k, and moves there one after k, or adds x's at the end,
-     * so those before k stay as they were. */
-    uint32_t own = x;
-    for (uint32_t i = c->n_ended; i-- > 0;) {
-        uint32_t k = c->ended_roots[i];
-        if (k == own)
-            continue;
-        uint32_t y = k;
-        do {
-            if (r[y].state == KEPT && r[y].end != SIM_TIME_NEVER && linked(c, &r[x], &r[y])) {
-                own = unite(c, own, k);
-                break;
-            }
-            y = r[y].next;
-        } while (y != k);
-    }
-    if (r[own].ended++ == 0)
-        ended_add(c, own);
+    if (__builtin_expect(c->listener.complete != NULL, 0))
+        judge(c, x); /* what it is told depends on the components at once */
+    else
+        c->unjudged++;
 }
 
 void collision_events_listen(collision_events *c, const collision_listener *l)
