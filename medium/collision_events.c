@@ -7,36 +7,40 @@
  * (`next`), so two components join in O(1), the one with fewer members
  * kept under the other.
  *
- * When a transmission ends it is judged against the components with an
- * ended member kept (the pair's later end is now known); a pair with one
- * still under way is judged when that one ends. Against each only until
- * one link is found (one link joins them): in a crowded collision nearly
- * everything is already one component, which costs nothing.
+ * An ended transmission is judged against the components with an ended
+ * member judged before it (so a pair is judged once, when the later of
+ * the two is), against each only until one link is found (one link joins
+ * them): in a crowded collision nearly everything is one component, which
+ * costs nothing.
  *
  * A kept transmission X that has ended can be dropped once nothing can be
  * linked to it any more: its tail has passed every station (a later start
  * meets it nowhere: now > eX + the longest delay from X) and every
  * transmission that started before then has ended (and so has been judged
  * against X). A component is complete when its last member is dropped,
- * and counted if it has two or more. Its slots are free again once the
+ * and counted if it has two or more. Its slots are free once the
  * components before it in the ring are complete too.
  *
- * The usual case costs no look at the transmissions: when nothing is under
- * way and every tail kept has passed (the medium has fallen silent
+ * The usual case looks at no transmission to drop it: when nothing is
+ * under way and every tail kept has passed (the medium has fallen silent
  * everywhere, as it does between busy periods), everything kept can be
  * dropped, so the ring is emptied at once and the components of two or
  * more it held, counted as they formed (`pending`), are complete
- * (drop_all). Only otherwise are the transmissions looked at one by one
+ * (drop_all). Otherwise the transmissions are looked at one by one
  * (drop_passed), and when
  * - someone listens: at every start and count where one may be dropped,
- *   as its answers (collision_events_tag) and the instants of its
- *   completions depend on what is kept;
- * - nobody listens: only at a count and when the ring is full. What can
- *   be dropped at one instant can be at every later one (a later start
- *   begins after the tail has passed; one under way then has ended or is
- *   still there), and a transmission that can be dropped is never linked
- *   to one after it, so the components complete at a count are the same
- *   whenever the drops were done.
+ *   and each end is judged as it comes: what the listener is told
+ *   (collision_events_tag, its completions) depends on the components and
+ *   on what is kept at each instant;
+ * - nobody listens: only at a count and when the ring is full, and the
+ *   ends are judged only then or when the medium falls silent (two alone
+ *   then are one test, with no component built). What can be dropped at
+ *   one instant can be at every later one (a later start begins after the
+ *   tail has passed; one under way then has ended or is still there), a
+ *   transmission that can be dropped is never linked to one after it, and
+ *   the components do not depend on the order the pairs are judged in: so
+ *   the count at an instant is the same whenever the drops and judgements
+ *   were done.
  */
 #include "collision_events.h"
 
@@ -47,25 +51,32 @@
  * is told of when complete, so the test for a tag hides in the test for
  * two or more members (an untagged one of one member passes both). */
 #define TAGGED ((uint64_t)1 << 63)
-/* last_passed when nothing ended is kept */
-#define LONG_AGO INT64_MIN
-#define RING_FIRST 16 /* slots (a power of two) */
+#define LONG_AGO INT64_MIN /* last_passed when no ended tail is kept */
+#define RING_FIRST 16      /* slots (a power of two) */
+/* At most this many kept when the medium falls silent, all of them ended
+ * since: judged by pairs (components_among), as a busy period mostly is. */
+#define FEW 8
 
-typedef enum { KEPT, DROPPED, GONE } entry_state; /* DROPPED: its component goes on */
+typedef enum {
+    NEW,     /* under way, or ended and not judged yet: in no component yet (nobody listens) */
+    KEPT,    /* in its component (alone until judged) */
+    DROPPED, /* nothing can be linked to it any more; its component goes on */
+    GONE     /* its component is complete: the slot is free */
+} entry_state;
 
 typedef struct entry {
     sim_time start;
     sim_time end;    /* SIM_TIME_NEVER while under way */
-    uint64_t size;   /* root: transmissions linked into it, | TAGGED */
     uint32_t station;
+    uint32_t state;  /* entry_state */
+    /* from KEPT on: */
     uint32_t parent; /* a slot of the same component; the root's is its own */
     uint32_t next;   /* the next member of its component, round a circle */
+    uint64_t size;   /* root: transmissions linked into it, | TAGGED */
     uint32_t open;   /* root: members not dropped */
-    uint32_t ended;  /* root: of those, ended */
+    uint32_t ended;  /* root: of those, ended and judged */
     uint32_t tag;    /* root: the listener's (collision_events_tag) */
     uint32_t at;     /* root with ended > 0: its place in ended_roots */
-    uint8_t state;   /* entry_state */
-    bool judged;     /* ended and joined to what it meets */
 } entry;
 
 struct collision_events {
@@ -81,10 +92,10 @@ struct collision_events {
     uint32_t cap;       /* slots, a power of two */
     uint32_t lo, hi;    /* kept: the numbers [lo, hi) in order of start, slot = number & (cap - 1) */
     uint32_t live;      /* of them, under way */
-    uint32_t unjudged;  /* of them, ended and not judged yet (nobody listens) */
-    sim_time last_passed; /* no ended tail kept passes the last station after this */
+    uint32_t unjudged;  /* of them, ended and NEW */
+    sim_time last_passed; /* every ended tail kept has passed every station by this */
     sim_time next_drop; /* no kept transmission can be dropped before this */
-    uint32_t *ended_roots; /* the components with an ended member kept */
+    uint32_t *ended_roots; /* the components with an ended member judged and kept */
     uint32_t n_ended;
     uint64_t pending;   /* components of two or more kept, not complete */
     uint64_t complete;  /* components of two or more, complete */
@@ -207,6 +218,17 @@ static bool linked(const collision_events *c, const entry *a, const entry *b)
     return (g < d ? g : d) < hi;
 }
 
+
+/* Slot x becomes a component of its own. */
+static void make_alone(entry *r, uint32_t x)
+{
+    r[x].state = KEPT;
+    r[x].parent = r[x].next = x;
+    r[x].size = 1;
+    r[x].open = 1;
+    r[x].ended = 0;
+}
+
 /* The root of slot x's component (halving the path on the way). */
 static uint32_t find(entry *r, uint32_t x)
 {
@@ -257,42 +279,23 @@ static uint32_t unite(collision_events *c, uint32_t a, uint32_t b)
         to->size |= TAGGED;
         from->size &= ~TAGGED;
     }
-    c->pending -= (from->size >= 2) + ((to->size & ~TAGGED) >= 2);
-    c->pending++; /* two or more now */
+    /* one of two or more now, of one or two of them */
+    c->pending -= (uint64_t)(from->size >= 2) + (uint64_t)((to->size & ~TAGGED) >= 2);
+    c->pending++;
     to->size += from->size;
     to->open += from->open;
     to->ended += from->ended;
     return b;
 }
 
-/* Root k's component is complete: counted, told of, its slots free. */
-static void complete_one(collision_events *c, uint32_t k)
-{
-    entry *r = c->ring;
-    uint64_t size = r[k].size;
-    if (__builtin_expect(size & TAGGED, 0))
-        c->listener.complete(c->listener.ctx, r[k].tag, size & ~TAGGED);
-    if ((size & ~TAGGED) >= 2) {
-        c->complete++;
-        c->pending--;
-    }
-    uint32_t y = k;
-    do {
-        r[y].state = GONE;
-        y = r[y].next;
-    } while (y != k);
-}
-
-/* Joins slot x, ended, to the components it meets among those judged. */
+/* Judges slot x, ended and alone in its component (KEPT): joins it to
+ * every component it meets among those with an ended member judged. */
 static void judge(collision_events *c, uint32_t x)
 {
     entry *r = c->ring;
-    r[x].judged = true;
-    /* x is alone in its component: only ends judge, and only against
-     * ended transmissions. The components with an ended member: one link
-     * joins each. From the last: a join takes out of ended_roots only x's
-     * component or k, and moves there one after k, or adds x's at the end,
-     * so those before k stay as they were. */
+    /* From the last: a join takes out of ended_roots only x's component or
+     * k, moving there one after k or adding x's at the end, so those before
+     * k stay as they were. */
     uint32_t own = x;
     for (uint32_t i = c->n_ended; i-- > 0;) {
         uint32_t k = c->ended_roots[i];
@@ -311,67 +314,116 @@ static void judge(collision_events *c, uint32_t x)
         ended_add(c, own);
 }
 
-/* Judges every ended transmission kept not judged yet, in any order: a
- * pair is judged once, when the later of the two is. */
-static void judge_all(collision_events *c)
+/* Judges the ended transmissions not judged yet, in order of start. */
+__attribute__((noinline)) static void judge_all(collision_events *c)
 {
     uint32_t mask = c->cap - 1;
     for (uint32_t q = c->lo; c->unjudged > 0 && q != c->hi; q++) {
         entry *x = &c->ring[q & mask];
-        if (x->end != SIM_TIME_NEVER && !x->judged && x->state == KEPT) {
+        if (x->state == NEW && x->end != SIM_TIME_NEVER) {
+            make_alone(c->ring, q & mask);
             judge(c, q & mask);
             c->unjudged--;
         }
     }
 }
 
+/* Tells the listener of every tagged component kept: all complete. */
+__attribute__((noinline, cold)) static void tell_all(collision_events *c)
+{
+    uint32_t mask = c->cap - 1;
+    for (uint32_t q = c->lo; q != c->hi; q++) {
+        const entry *e = &c->ring[q & mask];
+        if ((e->state == KEPT || e->state == DROPPED) && e->parent == (q & mask) &&
+            (e->size & TAGGED))
+            c->listener.complete(c->listener.ctx, e->tag, e->size & ~TAGGED);
+    }
+}
+
+/* The components of two or more among the k kept (2 to FEW), every one
+ * ended and NEW: each pair is tested once unless already joined, by a
+ * union-find of their own that lives here (no component is built). */
+static uint64_t components_among(const collision_events *c, uint32_t k)
+{
+    uint8_t up[FEW], size[FEW];
+    const entry *e[FEW];
+    for (uint32_t i = 0; i < k; i++) {
+        up[i] = (uint8_t)i;
+        size[i] = 1;
+        e[i] = &c->ring[(c->lo + i) & (c->cap - 1)];
+    }
+    uint64_t n = 0;
+    for (uint32_t i = 1; i < k; i++)
+        for (uint32_t j = 0; j < i; j++) {
+            uint32_t a = i, b = j;
+            while (up[a] != a)
+                a = up[a];
+            while (up[b] != b)
+                b = up[b];
+            if (a == b || !linked(c, e[i], e[j]))
+                continue;
+            n += 1;
+            n -= (uint64_t)(size[a] >= 2) + (uint64_t)(size[b] >= 2);
+            up[a] = (uint8_t)b;
+            size[b] = (uint8_t)(size[b] + size[a]);
+        }
+    return n;
+}
+
+/* Counts the components kept, all complete (drop_all, with two or more
+ * kept or someone listening). */
+__attribute__((noinline)) static void count_all(collision_events *c)
+{
+    uint32_t kept = c->hi - c->lo, mask = c->cap - 1;
+    if (kept == 2 && c->unjudged == 2) { /* two alone: one test */
+        if (linked(c, &c->ring[c->lo & mask], &c->ring[(c->lo + 1) & mask]))
+            c->complete++;
+    } else if (kept == c->unjudged && kept <= FEW) {
+        c->complete += components_among(c, kept);
+    } else if (c->unjudged > 0) {
+        judge_all(c);
+    }
+    if (__builtin_expect(c->listener.complete != NULL, 0))
+        tell_all(c);
+    c->complete += c->pending;
+}
+
 /* Drops everything kept: nothing is under way and every tail kept has
- * passed, so every component kept is complete. */
+ * passed, so every component kept is complete. One alone (most often) is
+ * no event, and nothing to count. */
 static void drop_all(collision_events *c)
 {
-    uint32_t kept = c->hi - c->lo;
-    if (kept == c->unjudged && kept <= 2) { /* one alone, or two: judged here at once */
-        if (kept == 2 && linked(c, &c->ring[c->lo & (c->cap - 1)], &c->ring[(c->lo + 1) & (c->cap - 1)]))
-            c->complete++;
-        c->unjudged = 0;
-    }
-    judge_all(c);
-    if (__builtin_expect(c->listener.complete != NULL, 0)) {
-        uint32_t mask = c->cap - 1;
-        for (uint32_t q = c->lo; q != c->hi; q++) {
-            const entry *e = &c->ring[q & mask];
-            if (e->state != GONE && e->parent == (q & mask) && (e->size & TAGGED))
-                c->listener.complete(c->listener.ctx, e->tag, e->size & ~TAGGED);
-        }
-    }
-    c->complete += c->pending;
-    c->pending = 0;
+    if (c->hi - c->lo >= 2 || c->listener.complete != NULL)
+        count_all(c);
     c->lo = c->hi;
+    c->unjudged = 0;
     c->n_ended = 0;
+    c->pending = 0;
     c->last_passed = LONG_AGO;
     c->next_drop = SIM_TIME_NEVER;
 }
 
 /* Drops the kept transmissions nothing can be linked to from `now` on, one
- * by one. */
+ * by one: O(t) for the t kept. */
 static void drop_passed(collision_events *c, sim_time now)
 {
     if (c->next_drop >= now)
         return; /* every ended one's tail passes at next_drop or later */
-    judge_all(c);
+    if (c->unjudged > 0)
+        judge_all(c);
     entry *r = c->ring;
     uint32_t mask = c->cap - 1;
     sim_time first_open = SIM_TIME_NEVER; /* the earliest start under way */
     for (uint32_t q = c->lo; q != c->hi; q++)
-        if (r[q & mask].end == SIM_TIME_NEVER && r[q & mask].state == KEPT) {
+        if (r[q & mask].end == SIM_TIME_NEVER) {
             first_open = r[q & mask].start;
             break;
         }
     sim_time next = SIM_TIME_NEVER, last = LONG_AGO;
+    bool completed = false;
     for (uint32_t q = c->lo; q != c->hi; q++) {
-        uint32_t y = q & mask;
-        entry *x = &r[y];
-        if (x->state != KEPT)
+        entry *x = &r[q & mask];
+        if (x->state == DROPPED || x->state == GONE)
             continue;
         sim_time passed = x->end == SIM_TIME_NEVER ? SIM_TIME_NEVER : x->end + c->reach[x->station];
         if (passed >= now || passed > first_open) {
@@ -382,47 +434,51 @@ static void drop_passed(collision_events *c, sim_time now)
             continue;
         }
         x->state = DROPPED;
-        uint32_t k = find(r, y);
+        uint32_t k = find(r, q & mask);
         if (--r[k].ended == 0)
             ended_remove(c, k);
-        if (--r[k].open == 0)
-            complete_one(c, k);
+        if (--r[k].open > 0)
+            continue;
+        if (__builtin_expect(r[k].size & TAGGED, 0))
+            c->listener.complete(c->listener.ctx, r[k].tag, r[k].size & ~TAGGED);
+        if ((r[k].size & ~TAGGED) >= 2) {
+            c->complete++;
+            c->pending--;
+        }
+        completed = true;
     }
+    for (uint32_t q = c->lo; completed && q != c->hi; q++) /* the complete ones' slots free */
+        if (r[q & mask].state == DROPPED && r[find(r, q & mask)].open == 0)
+            r[q & mask].state = GONE;
     while (c->lo != c->hi && r[c->lo & mask].state == GONE)
         c->lo++;
     c->next_drop = next;
     c->last_passed = last;
 }
 
-/* Slot o of the ring before it grew, in the ring of mask `mask`. */
-static uint32_t moved(const collision_events *c, uint32_t o, uint32_t mask)
-{
-    return (c->lo + ((o - c->lo) & (c->cap - 1))) & mask;
-}
-
 /* Doubles the ring; the numbers kept stay, their slots move. */
 static int grow(collision_events *c)
 {
-    uint32_t cap = 2 * c->cap, mask = cap - 1;
-    entry *r = malloc(cap * sizeof *r);
-    uint32_t *roots = malloc(cap * sizeof *roots);
-    if (!r || !roots || cap == 0) {
+    uint32_t cap = 2 * c->cap, mask = cap - 1, old = c->cap - 1;
+    entry *r = cap ? malloc(cap * sizeof *r) : NULL;
+    uint32_t *roots = cap ? malloc(cap * sizeof *roots) : NULL;
+    if (!r || !roots) {
         free(r);
         free(roots);
         return -1;
     }
     for (uint32_t q = c->lo; q != c->hi; q++) {
         entry *e = &r[q & mask];
-        *e = c->ring[q & (c->cap - 1)];
-        if (e->state == GONE)
-            continue;
-        e->parent = moved(c, e->parent, mask);
-        e->next = moved(c, e->next, mask);
+        *e = c->ring[q & old];
+        if (e->state == KEPT || e->state == DROPPED) { /* the slots it points to moved */
+            e->parent = (c->lo + ((e->parent - c->lo) & old)) & mask;
+            e->next = (c->lo + ((e->next - c->lo) & old)) & mask;
+        }
         if (e->end == SIM_TIME_NEVER)
             c->under_way[e->station] = q & mask;
     }
     for (uint32_t i = 0; i < c->n_ended; i++)
-        roots[i] = moved(c, c->ended_roots[i], mask);
+        roots[i] = (c->lo + ((c->ended_roots[i] - c->lo) & old)) & mask;
     free(c->ring);
     free(c->ended_roots);
     c->ring = r;
@@ -431,30 +487,36 @@ static int grow(collision_events *c)
     return 0;
 }
 
-int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
+/* A start while the medium is not silent, with someone listening or the
+ * ring full. */
+__attribute__((noinline)) static int make_room(collision_events *c, sim_time start)
 {
     bool listening = c->listener.complete != NULL;
-    if (c->live == 0 && c->last_passed < start)
-        drop_all(c);
-    else if (listening)
+    if (listening)
         drop_passed(c, start);
     if (c->hi - c->lo == c->cap) {
         if (!listening)
             drop_passed(c, start);
-        if (c->hi - c->lo > c->cap / 2 && grow(c) != 0)
+        if (c->hi - c->lo > c->cap / 2 && grow(c) != 0) /* (half full at most after growing) */
             return -1;
     }
+    return 0;
+}
+
+int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
+{
+    if (c->live == 0 && c->last_passed < start)
+        drop_all(c);
+    else if ((c->listener.complete != NULL || c->hi - c->lo == c->cap) && make_room(c, start) != 0)
+        return -1;
     uint32_t x = c->hi++ & (c->cap - 1);
-    entry *e = &c->ring[x]; /* (tag and at are set where they are needed) */
+    entry *e = &c->ring[x];
     e->start = start;
     e->end = SIM_TIME_NEVER;
-    e->size = 1;
     e->station = s;
-    e->parent = e->next = x;
-    e->open = 1;
-    e->ended = 0;
-    e->state = KEPT;
-    e->judged = false;
+    e->state = NEW;
+    if (__builtin_expect(c->listener.complete != NULL, 0))
+        make_alone(c->ring, x); /* its tag may be asked for while it is under way */
     c->under_way[s] = x;
     c->live++;
     return 0;
@@ -467,14 +529,15 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
         return;
     c->under_way[s] = NONE;
     c->live--;
-    c->ring[x].end = end;
+    entry *e = &c->ring[x];
+    e->end = end;
     sim_time passed = end + c->reach[s];
     if (passed > c->last_passed)
         c->last_passed = passed;
     if (passed < c->next_drop)
         c->next_drop = passed;
-    if (__builtin_expect(c->listener.complete != NULL, 0))
-        judge(c, x); /* what it is told depends on the components at once */
+    if (e->state == KEPT) /* begun with someone listening */
+        judge(c, x);
     else
         c->unjudged++;
 }
@@ -482,6 +545,15 @@ void collision_events_end(collision_events *c, uint32_t s, sim_time end)
 void collision_events_listen(collision_events *c, const collision_listener *l)
 {
     c->listener = l ? *l : (collision_listener){0};
+    if (!c->listener.complete)
+        return;
+    /* From now on every transmission is in its component at once. */
+    if (c->unjudged > 0)
+        judge_all(c);
+    uint32_t mask = c->cap - 1;
+    for (uint32_t q = c->lo; q != c->hi; q++)
+        if (c->ring[q & mask].state == NEW)
+            make_alone(c->ring, q & mask);
 }
 
 /* The kept slot of station s's transmission begun at start that is no
