@@ -28,6 +28,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "collision_events.h"
@@ -310,6 +311,252 @@ static void test_tags(void **state)
     done(&f);
 }
 
+/* ---- a random cross-check against brute force ---------------------------
+ *
+ * Random transmissions on random geometry (a bus of up to 8 stations,
+ * sometimes far longer than a signal's duration, or a star), with counts
+ * at random instants, each compared with a brute-force reference: the
+ * links of every pair at every observer (each station, and a star's hub),
+ * their connected components, and a component counted at a count's
+ * instant t when it has two or more members, each ended before the count
+ * with its tail past every station before t and no later than the start
+ * of the earliest one then under way. Each run is made twice, with nobody
+ * listening (ends judged late, drops done late) and with a listener that
+ * tags every transmission at its start (judged and dropped at once, as on
+ * a network): the counts must agree with the reference both times, and the
+ * listener must have been told of each component once, complete, with its
+ * size. Busy stretches with no silence fill the ring and make it grow. */
+
+#define RX_MAX 400 /* transmissions per run */
+
+typedef struct rx {
+    uint32_t s;
+    sim_time start, end;
+    size_t ended_at; /* the call that ended it */
+} rx;
+
+typedef struct rcount {
+    size_t call;
+    sim_time t, first_open;
+    uint64_t got, heard; /* the tracker's count; the listener's completions of two or more */
+} rcount;
+
+typedef struct rrun {
+    rx tx[RX_MAX];
+    uint32_t n_tx;
+    rcount cnt[RX_MAX];
+    uint32_t n_cnt;
+    /* the listener's view: a union-find over tags (transmission + 1) */
+    uint32_t up[RX_MAX + 1];
+    bool told[RX_MAX + 1];
+    uint64_t heard;
+} rrun;
+
+static uint64_t rx_state;
+
+static uint32_t rx_below(uint32_t n) /* splitmix64 */
+{
+    uint64_t z = (rx_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (uint32_t)((z ^ (z >> 31)) % n);
+}
+
+static uint32_t tag_root(rrun *r, uint32_t t)
+{
+    while (r->up[t] != t)
+        t = r->up[t];
+    return t;
+}
+
+static void rx_merged(void *ctx, uint32_t a, uint32_t b)
+{
+    rrun *r = ctx;
+    uint32_t x = tag_root(r, a), y = tag_root(r, b);
+    assert_int_not_equal(x, y);
+    r->up[y] = x;
+}
+
+static void rx_complete(void *ctx, uint32_t tag, uint64_t size)
+{
+    rrun *r = ctx;
+    uint32_t root = tag_root(r, tag);
+    assert_false(r->told[root]);
+    r->told[root] = true;
+    uint64_t members = 0;
+    for (uint32_t i = 0; i < r->n_tx; i++)
+        members += tag_root(r, i + 1) == root;
+    assert_int_equal(size, members);
+    r->heard += size >= 2;
+}
+
+/* The delay from station a's transmitter to observer k (a station, or the
+ * hub as n on a star). */
+static sim_time rx_delay(const medium *m, uint32_t a, uint32_t k)
+{
+    if (k == medium_station_count(m))
+        return medium_station_pos(m, a);
+    return a == k ? 0 : medium_delay(m, a, k);
+}
+
+static bool rx_linked(const medium *m, const rx *a, const rx *b)
+{
+    uint32_t n = medium_station_count(m), obs = n + (medium_topology(m) == TOPOLOGY_STAR);
+    for (uint32_t k = 0; k < obs; k++) {
+        sim_time da = rx_delay(m, a->s, k), db = rx_delay(m, b->s, k);
+        if (a->start + da < b->end + db && b->start + db < a->end + da)
+            return true;
+    }
+    return false;
+}
+
+static sim_time rx_passed(const medium *m, const rx *a)
+{
+    sim_time far = 0;
+    for (uint32_t k = 0; k < medium_station_count(m); k++)
+        if (rx_delay(m, a->s, k) > far)
+            far = rx_delay(m, a->s, k);
+    return a->end + far;
+}
+
+/* One run of the sequence seeded `seed` on m, its instants multiples of
+ * `grain`; fills r. */
+static void rx_play(const medium *m, uint64_t seed, bool listen, sim_time grain, rrun *r)
+{
+    collision_events *c;
+    assert_int_equal(collision_events_create(m, &c), 0);
+    memset(r, 0, sizeof *r);
+    for (uint32_t i = 0; i <= RX_MAX; i++)
+        r->up[i] = i;
+    if (listen) {
+        collision_listener l = {.merged = rx_merged, .complete = rx_complete, .ctx = r};
+        collision_events_listen(c, &l);
+    }
+    rx_state = seed;
+    const uint32_t n = medium_station_count(m);
+    uint32_t on[8]; /* station -> its transmission under way + 1, or 0 */
+    memset(on, 0, sizeof on);
+    const sim_time span = medium_max_delay(m) + 1;
+    const bool calm = rx_below(2); /* gaps often longer than the cable */
+    sim_time now = 0;
+    size_t call = 0;
+    while (r->n_tx < RX_MAX || r->n_cnt < RX_MAX / 4) {
+        uint32_t what = rx_below(10);
+        if (rx_below(3) == 0) /* instants shared often */
+            now += grain * (rx_below(calm ? 4 : 2) == 0 ? 3 * span / grain + 1
+                                                         : (sim_time)rx_below((uint32_t)(span / grain + 2)));
+        uint32_t s = rx_below(n);
+        call++;
+        if (what < 5 && !on[s] && r->n_tx < RX_MAX) {
+            assert_int_equal(collision_events_begin(c, s, now), 0);
+            r->tx[r->n_tx] = (rx){.s = s, .start = now, .end = SIM_TIME_NEVER};
+            on[s] = ++r->n_tx;
+            if (listen)
+                assert_int_equal(collision_events_tag(c, s, now, r->n_tx), 0);
+        } else if (what < 9 && on[s]) {
+            collision_events_end(c, s, now);
+            r->tx[on[s] - 1].end = now;
+            r->tx[on[s] - 1].ended_at = call;
+            on[s] = 0;
+        } else if (what == 9 && r->n_cnt < RX_MAX) {
+            rcount *k = &r->cnt[r->n_cnt++];
+            k->call = call;
+            k->t = now;
+            k->first_open = SIM_TIME_NEVER;
+            for (uint32_t x = 0; x < n; x++)
+                if (on[x] && r->tx[on[x] - 1].start < k->first_open)
+                    k->first_open = r->tx[on[x] - 1].start;
+            k->got = collision_events_count(c, now);
+            k->heard = r->heard;
+        }
+    }
+    for (uint32_t x = 0; x < n; x++) /* all end, and a last count long after */
+        if (on[x]) {
+            collision_events_end(c, x, now);
+            r->tx[on[x] - 1].end = now;
+            r->tx[on[x] - 1].ended_at = ++call;
+        }
+    rcount *k = &r->cnt[r->n_cnt++];
+    *k = (rcount){.call = ++call, .t = now + 10 * span, .first_open = SIM_TIME_NEVER};
+    k->got = collision_events_count(c, k->t);
+    k->heard = r->heard;
+    assert_true(collision_events_bytes(c) > 0);
+    collision_events_destroy(c);
+}
+
+static uint32_t rx_find(uint32_t *up, uint32_t x)
+{
+    while (up[x] != x)
+        x = up[x];
+    return x;
+}
+
+static void test_random_against_brute_force(void **state)
+{
+    (void)state;
+    static rrun lazy, told;
+    for (uint64_t trial = 0; trial < 60; trial++) {
+        rx_state = 7919 * trial + 1;
+        bool star = rx_below(3) == 0;
+        uint32_t n = 1 + rx_below(8);
+        sim_time pos[8];
+        sim_time scale = rx_below(2) ? 1000 : 1000000; /* gaps last about the cable's delay */
+        /* positions and instants on one grid: starts and counts exactly as
+         * a tail passes the last station, signals that meet edge to edge */
+        bool grid = rx_below(2);
+        for (uint32_t i = 0; i < n; i++)
+            pos[i] = grid ? 250 * (sim_time)rx_below(5) : 1 + (sim_time)rx_below(999) * scale / 1000;
+        medium_config mc = {.n_stations = n, .topology = star ? TOPOLOGY_STAR : TOPOLOGY_BUS,
+                            .pos_ps = pos, .hub_ps = star ? 250 * (sim_time)rx_below(3) : 0,
+                            .retain_ps = 9600,
+                            .chain_ps = 6400, .chain_cap_ps = 1000000};
+        medium *m;
+        assert_int_equal(medium_create(&mc, &m), 0);
+        rx_play(m, 104729 * trial + 3, false, grid ? 250 : 1, &lazy);
+        rx_play(m, 104729 * trial + 3, true, grid ? 250 : 1, &told);
+        assert_int_equal(lazy.n_tx, told.n_tx);
+        /* the reference's components */
+        static uint32_t up[RX_MAX], size[RX_MAX];
+        for (uint32_t i = 0; i < lazy.n_tx; i++) {
+            up[i] = i;
+            size[i] = 1;
+        }
+        for (uint32_t i = 0; i < lazy.n_tx; i++)
+            for (uint32_t j = 0; j < i; j++) {
+                uint32_t a = rx_find(up, i), b = rx_find(up, j);
+                if (a != b && rx_linked(m, &lazy.tx[i], &lazy.tx[j])) {
+                    up[a] = b;
+                    size[b] += size[a];
+                }
+            }
+        uint64_t events_total = 0;
+        for (uint32_t q = 0; q < lazy.n_cnt; q++) {
+            const rcount *k = &lazy.cnt[q];
+            static bool open[RX_MAX]; /* a root with a member not yet droppable */
+            memset(open, 0, sizeof open);
+            for (uint32_t i = 0; i < lazy.n_tx; i++) {
+                const rx *x = &lazy.tx[i];
+                sim_time passed = x->ended_at && x->ended_at < k->call ? rx_passed(m, x) : 0;
+                if (!x->ended_at || x->ended_at > k->call || !(passed < k->t) ||
+                    passed > k->first_open)
+                    open[rx_find(up, i)] = true;
+            }
+            uint64_t want = 0;
+            for (uint32_t i = 0; i < lazy.n_tx; i++)
+                want += rx_find(up, i) == i && size[i] >= 2 && !open[i];
+            assert_int_equal(k->got, want);
+            assert_int_equal(told.cnt[q].got, want);
+            assert_int_equal(told.cnt[q].heard, want);
+            events_total = want;
+        }
+        print_message("trial %2u: %s n=%u scale=%lld%s: %u transmissions, %llu events\n",
+                      (unsigned)trial, star ? "star" : "bus ", n, (long long)scale,
+                      grid ? " grid" : "",
+                      lazy.n_tx, (unsigned long long)events_total);
+        medium_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_star),
         cmocka_unit_test(test_open_while_under_way),
         cmocka_unit_test(test_tags),
+        cmocka_unit_test(test_random_against_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
