@@ -28,12 +28,19 @@
  * before `now`; counts taken at two instants subtract exactly (a run's
  * warm-up is left out by subtraction).
  *
- * Cost: a start O(1); an end O(c + m log N) on a bus (O(c + m) on a star)
- * for the c other components with an ended member kept and the m of those
- * judged before a link is found: in a crowded collision nearly every
- * transmission is already in the end's own component, which is skipped.
- * Dropping what has passed is O(t) for the t transmissions kept, and only
- * when one can be dropped. Memory O(N + t).
+ * Cost: a start and an end O(1), and when nothing is under way and every
+ * tail kept has passed (the medium has fallen silent, as it does between
+ * busy periods) everything kept is dropped at once. Judging one end is
+ * O(c + m log N) on a bus (O(c + m) on a star) for the c other components
+ * with an ended member kept and the m of those judged before a link is
+ * found: in a crowded collision nearly every transmission is already in
+ * the end's own component, which is skipped. Nobody listening, the ends
+ * are judged only when the medium falls silent (a busy period of up to 8
+ * by testing its pairs: one test for two, none for one), at a count, or
+ * when the ring of transmissions kept is full. Dropping one by one is O(t)
+ * for the t transmissions kept, only when the medium is not silent and one
+ * can be dropped (someone listening) or the ring is full (nobody).
+ * Memory O(N + t).
  */
 #ifndef CSMACD_COLLISION_EVENTS_H
 #define CSMACD_COLLISION_EVENTS_H
@@ -71,7 +78,9 @@ typedef struct collision_listener {
     void (*complete)(void *ctx, uint32_t tag, uint64_t size);
     void *ctx;
 } collision_listener;
-/* Sets (a copy of) l; NULL: none, the default. */
+/* Sets (a copy of) l; NULL: none, the default. Set it before the first
+ * transmission (as a network does): what it is told of those kept before
+ * it is set may come later than the instants above. */
 void collision_events_listen(collision_events *c, const collision_listener *l);
 /* The tag of the component that holds station s's transmission begun at
  * `start`; 0 when it had none, and now carries `tag` (not 0);
