@@ -266,10 +266,22 @@ static inline void closed_node(medium *m, size_t i)
  * is known in advance, so the loads overlap), never the node written one
  * level below, which would chain every level through a store and a load.
  * (Stopping at the first node that stays as it was costs more than it
- * saves: measured.) */
-static void open_path(medium *m, size_t leaf)
+ * saves when the leaf rose, at an end: the ending transmission, among
+ * the first to start, held most nodes above it. Measured.) When the
+ * leaf fell, at a start, a node changes exactly while the new key is
+ * below it, and the climb stops at the first that is not: a new start is
+ * the latest, below few of the keys of the others under way. */
+static void open_path(medium *m, size_t leaf, bool lowered)
 {
     sim_time vl = m->open_l[leaf], vr = m->open_r[leaf];
+    if (lowered) {
+        size_t i;
+        for (i = leaf / 2; i >= 1 && m->open_l[i] > vl; i /= 2)
+            m->open_l[i] = vl;
+        for (i = leaf / 2; i >= 1 && m->open_r[i] > vr; i /= 2)
+            m->open_r[i] = vr;
+        return;
+    }
     for (size_t i = leaf; i > 1; i /= 2) {
         sim_time sl = m->open_l[i ^ 1], sr = m->open_r[i ^ 1];
         vl = sl < vl ? sl : vl;
@@ -280,30 +292,33 @@ static void open_path(medium *m, size_t leaf)
 }
 
 /* The same for the closed tree, whose nodes also name their station: of
- * equal keys the left child's (closed_node). */
+ * equal keys the left child's (closed_node), so a node holds the largest
+ * key below it, ties to the leftmost leaf. A station's last end only
+ * grows (its transmissions follow one another), so its leaf's keys only
+ * grow: a node becomes the leaf's (key, station) exactly when that beats
+ * the node, and the climb stops at the first node it does not beat,
+ * whose value, hence every value above it, stays as it was. In a crowd
+ * the new end beats a few levels of old ones, not all ten. */
+static void closed_climb(sim_time *key, uint32_t *who, const uint32_t *rank, size_t leaf,
+                         uint32_t rank_s)
+{
+    sim_time v = key[leaf];
+    uint32_t s = who[leaf];
+    for (size_t i = leaf / 2; i >= 1; i /= 2) {
+        sim_time p = key[i];
+        /* (equal keys: the node's station is a real one, v being one) */
+        if (p > v || (p == v && rank[who[i]] <= rank_s))
+            break;
+        key[i] = v;
+        who[i] = s;
+    }
+}
+
 static void closed_path(medium *m, size_t leaf)
 {
-    sim_time vl = m->end_l[leaf], vr = m->end_r[leaf];
-    uint32_t wl = m->end_l_who[leaf], wr = m->end_r_who[leaf];
-    for (size_t i = leaf; i > 1; i /= 2) {
-        size_t sib = i ^ 1;
-        bool sib_left = i & 1;
-        sim_time sl = m->end_l[sib], sr = m->end_r[sib];
-        uint32_t swl = m->end_l_who[sib], swr = m->end_r_who[sib];
-        /* which child wins follows the data: chosen by masks, not branches */
-        bool take_l = (sl > vl) | (sib_left & (sl == vl));
-        bool take_r = (sr > vr) | (sib_left & (sr == vr));
-        sim_time ml = -(sim_time)take_l, mr = -(sim_time)take_r;
-        uint32_t mwl = -(uint32_t)take_l, mwr = -(uint32_t)take_r;
-        vl = (sl & ml) | (vl & ~ml);
-        wl = (swl & mwl) | (wl & ~mwl);
-        vr = (sr & mr) | (vr & ~mr);
-        wr = (swr & mwr) | (wr & ~mwr);
-        m->end_l[i / 2] = vl;
-        m->end_l_who[i / 2] = wl;
-        m->end_r[i / 2] = vr;
-        m->end_r_who[i / 2] = wr;
-    }
+    uint32_t r = (uint32_t)(leaf - m->tsize);
+    closed_climb(m->end_l, m->end_l_who, m->rank, leaf, r);
+    closed_climb(m->end_r, m->end_r_who, m->rank, leaf, r);
 }
 
 /* Station s's carrier changes: answers memoised for another station go. */
@@ -321,8 +336,10 @@ static void set_open(medium *m, uint32_t s, sim_time start)
         dirty_add(&m->stale, s);
         return;
     }
+    size_t leaf = m->tsize + m->rank[s];
+    sim_time old = m->open_l[leaf];
     open_leaf(m, s);
-    open_path(m, m->tsize + m->rank[s]);
+    open_path(m, leaf, m->open_l[leaf] < old);
 }
 
 static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
@@ -364,7 +381,7 @@ static void index_wake(medium *m)
             open_leaf(m, s);
             closed_leaf(m, s);
             if (m->open_l[leaf] != ol)
-                open_path(m, leaf);
+                open_path(m, leaf, m->open_l[leaf] < ol);
             if (m->end_l[leaf] != el)
                 closed_path(m, leaf);
         }
