@@ -1063,10 +1063,23 @@ size_t medium_bytes(const medium *m)
 
 /* ---- reach indexes -------------------------------------------------------- */
 
+/* Up to this many stations with a deadline still to come, a query scans
+ * them instead of asking the tree, which rests (its stale stations wait
+ * for the next query that needs it). In a crowd of transmitters, most
+ * have already heard a collision: few still watch. */
+#define REACH_SCAN 16
+
 struct medium_reach {
     const medium *m;
     uint32_t tsize;
     sim_time *dl;            /* per station: the deadline */
+    /* The stations given a deadline since they were last seen without
+     * one: every station whose deadline is to come, and some whose
+     * deadline has passed (pruned by a scan or a sweep). */
+    uint32_t *act;
+    uint8_t *listed;         /* per station: in act */
+    uint32_t n_act;
+    uint32_t n_swept;        /* n_act after the last sweep */
     dirty_set stale;         /* stations whose deadline the tree does not know yet */
     sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
     uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
@@ -1100,7 +1113,9 @@ int medium_reach_create(const medium *m, medium_reach **out)
     r->key_r = malloc(nodes * sizeof *r->key_r);
     r->who = malloc(r->tsize * sizeof *r->who);
     r->dl = malloc((m->n ? m->n : 1) * sizeof *r->dl);
-    if (!r->key_l || !r->key_r || !r->who || !r->dl ||
+    r->act = malloc((m->n ? m->n : 1) * sizeof *r->act);
+    r->listed = calloc(m->n ? m->n : 1, sizeof *r->listed);
+    if (!r->key_l || !r->key_r || !r->who || !r->dl || !r->act || !r->listed ||
         dirty_init(&r->stale, m->n, r->tsize) != 0) {
         medium_reach_destroy(r);
         return -1;
@@ -1124,6 +1139,8 @@ void medium_reach_destroy(medium_reach *r)
         free(r->key_r);
         free(r->who);
         free(r->dl);
+        free(r->act);
+        free(r->listed);
         dirty_free(&r->stale);
         free(r);
     }
@@ -1160,6 +1177,27 @@ void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
 {
     r->dl[s] = deadline;
     dirty_add(&r->stale, s);
+    if (deadline != MEDIUM_REACH_NONE && !r->listed[s]) {
+        r->listed[s] = 1;
+        r->act[r->n_act++] = s;
+    }
+}
+
+/* Drops from act the stations whose deadline is t or earlier (those with
+ * none among them): queries come in order of time, so no later one
+ * reaches them. */
+static void reach_sweep(medium_reach *r, sim_time t)
+{
+    for (uint32_t i = 0; i < r->n_act;) {
+        uint32_t s = r->act[i];
+        if (r->dl[s] <= t) {
+            r->listed[s] = 0;
+            r->act[i] = r->act[--r->n_act];
+        } else {
+            i++;
+        }
+    }
+    r->n_swept = r->n_act;
 }
 
 /* Every leaf under node i with key > thr, appended to out. */
@@ -1226,8 +1264,29 @@ static void reach_wake(medium_reach *r)
 
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
 {
-    reach_wake(r);
     const medium *m = r->m;
+    /* (a sweep costs O(act), paid for by the half of act listed since
+     * the last one) */
+    if (r->n_act > REACH_SCAN && r->n_act > 2 * r->n_swept)
+        reach_sweep(r, t);
+    if (r->n_act <= REACH_SCAN) { /* a scan, which sweeps too */
+        size_t k = 0;
+        for (uint32_t i = 0; i < r->n_act;) {
+            uint32_t s = r->act[i];
+            sim_time dl = r->dl[s];
+            if (dl <= t) {
+                r->listed[s] = 0;
+                r->act[i] = r->act[--r->n_act];
+                continue;
+            }
+            if (s != src && t + medium_delay(m, src, s) < dl)
+                out[k++] = s;
+            i++;
+        }
+        r->n_swept = r->n_act;
+        return k;
+    }
+    reach_wake(r);
     size_t rank = m->rank[src];
     sim_time thr_l = reach_threshold(m, src, t, true), thr_r = reach_threshold(m, src, t, false);
     /* The root holds each side's maximum over every station, and a
@@ -1245,5 +1304,6 @@ size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *ou
 size_t medium_reach_bytes(const medium_reach *r)
 {
     return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who +
-           r->m->n * sizeof *r->dl + dirty_bytes(&r->stale, r->m->n);
+           r->m->n * (sizeof *r->dl + sizeof *r->act + sizeof *r->listed) +
+           dirty_bytes(&r->stale, r->m->n);
 }
