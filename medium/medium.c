@@ -1080,6 +1080,8 @@ struct medium_reach {
     uint8_t *listed;         /* per station: in act */
     uint32_t n_act;
     uint32_t n_swept;        /* n_act after the last sweep */
+    uint32_t n_dropped;      /* deadlines set to none since (an upper bound on
+                                the listed stations without one) */
     dirty_set stale;         /* stations whose deadline the tree does not know yet */
     sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
     uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
@@ -1177,7 +1179,10 @@ void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
 {
     r->dl[s] = deadline;
     dirty_add(&r->stale, s);
-    if (deadline != MEDIUM_REACH_NONE && !r->listed[s]) {
+    if (deadline == MEDIUM_REACH_NONE) {
+        r->n_dropped++; /* (perhaps not listed, or dropped already: this
+                           only decides when to sweep) */
+    } else if (!r->listed[s]) {
         r->listed[s] = 1;
         r->act[r->n_act++] = s;
     }
@@ -1198,6 +1203,7 @@ static void reach_sweep(medium_reach *r, sim_time t)
         }
     }
     r->n_swept = r->n_act;
+    r->n_dropped = 0;
 }
 
 /* Every leaf under node i with key > thr, appended to out. */
@@ -1265,9 +1271,11 @@ static void reach_wake(medium_reach *r)
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
 {
     const medium *m = r->m;
-    /* (a sweep costs O(act), paid for by the half of act listed since
-     * the last one) */
-    if (r->n_act > REACH_SCAN && r->n_act > 2 * r->n_swept)
+    /* A sweep when few of act may still have a deadline, or act doubled:
+     * it costs O(act), paid for by the deadlines dropped or the stations
+     * listed since the last one. */
+    if (r->n_act > REACH_SCAN &&
+        (r->n_act <= REACH_SCAN + r->n_dropped || r->n_act > 2 * r->n_swept))
         reach_sweep(r, t);
     if (r->n_act <= REACH_SCAN) { /* a scan, which sweeps too */
         size_t k = 0;
@@ -1284,6 +1292,7 @@ size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *ou
             i++;
         }
         r->n_swept = r->n_act;
+        r->n_dropped = 0;
         return k;
     }
     reach_wake(r);
