@@ -389,23 +389,26 @@ static void index_wake(medium *m)
     dirty_clear(&m->stale);
 }
 
-/* The minimum of tl[] over the leaves left of leaf r and of tr[] over
- * those right of it, in one walk from the leaf to the root: a node that
- * is a right child has every leaf of its left sibling left of r, and
- * conversely. O(log n), one comparison per level, no branch
- * (sibling_if). */
-static void walk_min(const medium *m, const sim_time *tl, const sim_time *tr, size_t r,
-                     sim_time *left, sim_time *right)
+/* The earliest arrival at the station of leaf r of a signal under way,
+ * less the station's own term (p_r on a bus, hub + p_r on a star): the
+ * minimum of open_l over the leaves left of r and of open_r - off over
+ * those right of it, off = 2 p_r on a bus (a right key less p_r is an
+ * arrival, a left key plus p_r), 0 on a star. One walk from the leaf to
+ * the root: a node that is a right child has every leaf of its left
+ * sibling left of r, and conversely, so each level reads one sibling
+ * and keeps one minimum, no branch. An empty side's key (CI_EMPTY_MIN,
+ * less off at most) stays above every real one, which are instants of
+ * the run, far below INT64_MAX less the cable's length. */
+static sim_time walk_open(const medium *m, size_t r, sim_time off)
 {
-    sim_time bl = CI_EMPTY_MIN, br = CI_EMPTY_MIN;
+    sim_time best = CI_EMPTY_MIN;
     for (size_t i = m->tsize + r; i > 1; i /= 2) {
         bool is_right = i & 1;
-        sim_time a = tl[sibling_if(is_right, i)], b = tr[sibling_if(!is_right, i)];
-        bl = a < bl ? a : bl;
-        br = b < br ? b : br;
+        const sim_time *t = is_right ? m->open_l : m->open_r;
+        sim_time v = t[i ^ 1] - (off & ((sim_time)is_right - 1));
+        best = v < best ? v : best;
     }
-    *left = bl;
-    *right = br;
+    return best;
 }
 
 /* The same with maxima, and the stations holding them (of equal keys on
@@ -466,15 +469,11 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
         return best;
     }
     index_wake(m);
-    sim_time best = SIM_TIME_NEVER, kl, kr;
-    walk_min(m, m->open_l, m->open_r, m->rank[j], &kl, &kr);
-    if (kl != CI_EMPTY_MIN)
-        best = at_station(m, j, kl, true);
-    if (kr != CI_EMPTY_MIN) {
-        sim_time a = at_station(m, j, kr, false);
-        if (a < best)
-            best = a;
-    }
+    bool bus = m->topology == TOPOLOGY_BUS;
+    sim_time off = bus ? 2 * m->pos_ps[j] : 0;
+    sim_time k = walk_open(m, m->rank[j], off);
+    sim_time best = k >= CI_EMPTY_MIN - off ? SIM_TIME_NEVER
+                                            : k + m->pos_ps[j] + (bus ? 0 : m->hub_ps);
     memo_for(m, j);
     m->memo_open = best;
     m->memo_open_ok = true;
