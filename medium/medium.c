@@ -402,10 +402,12 @@ static void index_wake(medium *m)
 static sim_time walk_open(const medium *m, size_t r, sim_time off)
 {
     sim_time best = CI_EMPTY_MIN;
+    /* (the tree chosen by a load, not a branch, which would go one way or
+     * the other at random) */
+    const sim_time *tree[2] = {m->open_r, m->open_l};
     for (size_t i = m->tsize + r; i > 1; i /= 2) {
-        bool is_right = i & 1;
-        const sim_time *t = is_right ? m->open_l : m->open_r;
-        sim_time v = t[i ^ 1] - (off & ((sim_time)is_right - 1));
+        size_t is_right = i & 1;
+        sim_time v = tree[is_right][i ^ 1] - (off & ((sim_time)is_right - 1));
         best = v < best ? v : best;
     }
     return best;
