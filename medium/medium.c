@@ -1083,6 +1083,7 @@ struct medium_reach {
     uint32_t n_swept;        /* n_act after the last sweep */
     uint32_t n_dropped;      /* deadlines set to none since (an upper bound on
                                 the listed stations without one) */
+    sim_time last_t;         /* the last query's t (queries come in order) */
     dirty_set stale;         /* stations whose deadline the tree does not know yet */
     sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
     uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
@@ -1131,6 +1132,7 @@ int medium_reach_create(const medium *m, medium_reach **out)
         r->who[m->rank[k]] = k;
         r->dl[k] = MEDIUM_REACH_NONE;
     }
+    r->last_t = INT64_MIN;
     *out = r;
     return 0;
 }
@@ -1272,6 +1274,8 @@ static void reach_wake(medium_reach *r)
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
 {
     const medium *m = r->m;
+    assert(t >= r->last_t);
+    r->last_t = t;
     /* A sweep when few of act may still have a deadline, or act doubled:
      * it costs O(act), paid for by the deadlines dropped or the stations
      * listed since the last one. */
