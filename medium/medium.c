@@ -266,10 +266,22 @@ static inline void closed_node(medium *m, size_t i)
  * is known in advance, so the loads overlap), never the node written one
  * level below, which would chain every level through a store and a load.
  * (Stopping at the first node that stays as it was costs more than it
- * saves: measured.) */
-static void open_path(medium *m, size_t leaf)
+ * saves when the leaf rose, at an end: the ending transmission, among
+ * the first to start, held most nodes above it. Measured.) When the
+ * leaf fell, at a start, a node changes exactly while the new key is
+ * below it, and the climb stops at the first that is not: a new start is
+ * the latest, below few of the keys of the others under way. */
+static void open_path(medium *m, size_t leaf, bool lowered)
 {
     sim_time vl = m->open_l[leaf], vr = m->open_r[leaf];
+    if (lowered) {
+        size_t i;
+        for (i = leaf / 2; i >= 1 && m->open_l[i] > vl; i /= 2)
+            m->open_l[i] = vl;
+        for (i = leaf / 2; i >= 1 && m->open_r[i] > vr; i /= 2)
+            m->open_r[i] = vr;
+        return;
+    }
     for (size_t i = leaf; i > 1; i /= 2) {
         sim_time sl = m->open_l[i ^ 1], sr = m->open_r[i ^ 1];
         vl = sl < vl ? sl : vl;
@@ -280,30 +292,33 @@ static void open_path(medium *m, size_t leaf)
 }
 
 /* The same for the closed tree, whose nodes also name their station: of
- * equal keys the left child's (closed_node). */
+ * equal keys the left child's (closed_node), so a node holds the largest
+ * key below it, ties to the leftmost leaf. A station's last end only
+ * grows (its transmissions follow one another), so its leaf's keys only
+ * grow: a node becomes the leaf's (key, station) exactly when that beats
+ * the node, and the climb stops at the first node it does not beat,
+ * whose value, hence every value above it, stays as it was. In a crowd
+ * the new end beats a few levels of old ones, not all ten. */
+static void closed_climb(sim_time *key, uint32_t *who, const uint32_t *rank, size_t leaf,
+                         uint32_t rank_s)
+{
+    sim_time v = key[leaf];
+    uint32_t s = who[leaf];
+    for (size_t i = leaf / 2; i >= 1; i /= 2) {
+        sim_time p = key[i];
+        /* (equal keys: the node's station is a real one, v being one) */
+        if (p > v || (p == v && rank[who[i]] <= rank_s))
+            break;
+        key[i] = v;
+        who[i] = s;
+    }
+}
+
 static void closed_path(medium *m, size_t leaf)
 {
-    sim_time vl = m->end_l[leaf], vr = m->end_r[leaf];
-    uint32_t wl = m->end_l_who[leaf], wr = m->end_r_who[leaf];
-    for (size_t i = leaf; i > 1; i /= 2) {
-        size_t sib = i ^ 1;
-        bool sib_left = i & 1;
-        sim_time sl = m->end_l[sib], sr = m->end_r[sib];
-        uint32_t swl = m->end_l_who[sib], swr = m->end_r_who[sib];
-        /* which child wins follows the data: chosen by masks, not branches */
-        bool take_l = (sl > vl) | (sib_left & (sl == vl));
-        bool take_r = (sr > vr) | (sib_left & (sr == vr));
-        sim_time ml = -(sim_time)take_l, mr = -(sim_time)take_r;
-        uint32_t mwl = -(uint32_t)take_l, mwr = -(uint32_t)take_r;
-        vl = (sl & ml) | (vl & ~ml);
-        wl = (swl & mwl) | (wl & ~mwl);
-        vr = (sr & mr) | (vr & ~mr);
-        wr = (swr & mwr) | (wr & ~mwr);
-        m->end_l[i / 2] = vl;
-        m->end_l_who[i / 2] = wl;
-        m->end_r[i / 2] = vr;
-        m->end_r_who[i / 2] = wr;
-    }
+    uint32_t r = (uint32_t)(leaf - m->tsize);
+    closed_climb(m->end_l, m->end_l_who, m->rank, leaf, r);
+    closed_climb(m->end_r, m->end_r_who, m->rank, leaf, r);
 }
 
 /* Station s's carrier changes: answers memoised for another station go. */
@@ -321,8 +336,10 @@ static void set_open(medium *m, uint32_t s, sim_time start)
         dirty_add(&m->stale, s);
         return;
     }
+    size_t leaf = m->tsize + m->rank[s];
+    sim_time old = m->open_l[leaf];
     open_leaf(m, s);
-    open_path(m, m->tsize + m->rank[s]);
+    open_path(m, leaf, m->open_l[leaf] < old);
 }
 
 static void set_closed(medium *m, uint32_t s, sim_time start, sim_time end)
@@ -364,7 +381,7 @@ static void index_wake(medium *m)
             open_leaf(m, s);
             closed_leaf(m, s);
             if (m->open_l[leaf] != ol)
-                open_path(m, leaf);
+                open_path(m, leaf, m->open_l[leaf] < ol);
             if (m->end_l[leaf] != el)
                 closed_path(m, leaf);
         }
@@ -372,23 +389,28 @@ static void index_wake(medium *m)
     dirty_clear(&m->stale);
 }
 
-/* The minimum of tl[] over the leaves left of leaf r and of tr[] over
- * those right of it, in one walk from the leaf to the root: a node that
- * is a right child has every leaf of its left sibling left of r, and
- * conversely. O(log n), one comparison per level, no branch
- * (sibling_if). */
-static void walk_min(const medium *m, const sim_time *tl, const sim_time *tr, size_t r,
-                     sim_time *left, sim_time *right)
+/* The earliest arrival at the station of leaf r of a signal under way,
+ * less the station's own term (p_r on a bus, hub + p_r on a star): the
+ * minimum of open_l over the leaves left of r and of open_r - off over
+ * those right of it, off = 2 p_r on a bus (a right key less p_r is an
+ * arrival, a left key plus p_r), 0 on a star. One walk from the leaf to
+ * the root: a node that is a right child has every leaf of its left
+ * sibling left of r, and conversely, so each level reads one sibling
+ * and keeps one minimum, no branch. An empty side's key (CI_EMPTY_MIN,
+ * less off at most) stays above every real one, which are instants of
+ * the run, far below INT64_MAX less the cable's length. */
+static sim_time walk_open(const medium *m, size_t r, sim_time off)
 {
-    sim_time bl = CI_EMPTY_MIN, br = CI_EMPTY_MIN;
+    sim_time best = CI_EMPTY_MIN;
+    /* (the tree chosen by a load, not a branch, which would go one way or
+     * the other at random) */
+    const sim_time *tree[2] = {m->open_r, m->open_l};
     for (size_t i = m->tsize + r; i > 1; i /= 2) {
-        bool is_right = i & 1;
-        sim_time a = tl[sibling_if(is_right, i)], b = tr[sibling_if(!is_right, i)];
-        bl = a < bl ? a : bl;
-        br = b < br ? b : br;
+        size_t is_right = i & 1;
+        sim_time v = tree[is_right][i ^ 1] - (off & ((sim_time)is_right - 1));
+        best = v < best ? v : best;
     }
-    *left = bl;
-    *right = br;
+    return best;
 }
 
 /* The same with maxima, and the stations holding them (of equal keys on
@@ -449,15 +471,11 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
         return best;
     }
     index_wake(m);
-    sim_time best = SIM_TIME_NEVER, kl, kr;
-    walk_min(m, m->open_l, m->open_r, m->rank[j], &kl, &kr);
-    if (kl != CI_EMPTY_MIN)
-        best = at_station(m, j, kl, true);
-    if (kr != CI_EMPTY_MIN) {
-        sim_time a = at_station(m, j, kr, false);
-        if (a < best)
-            best = a;
-    }
+    bool bus = m->topology == TOPOLOGY_BUS;
+    sim_time off = bus ? 2 * m->pos_ps[j] : 0;
+    sim_time k = walk_open(m, m->rank[j], off);
+    sim_time best = k >= CI_EMPTY_MIN - off ? SIM_TIME_NEVER
+                                            : k + m->pos_ps[j] + (bus ? 0 : m->hub_ps);
     memo_for(m, j);
     m->memo_open = best;
     m->memo_open_ok = true;
@@ -1046,10 +1064,26 @@ size_t medium_bytes(const medium *m)
 
 /* ---- reach indexes -------------------------------------------------------- */
 
+/* Up to this many stations with a deadline still to come, a query scans
+ * them instead of asking the tree, which rests (its stale stations wait
+ * for the next query that needs it). In a crowd of transmitters, most
+ * have already heard a collision: few still watch. */
+#define REACH_SCAN 16
+
 struct medium_reach {
     const medium *m;
     uint32_t tsize;
     sim_time *dl;            /* per station: the deadline */
+    /* The stations given a deadline since they were last seen without
+     * one: every station whose deadline is to come, and some whose
+     * deadline has passed (pruned by a scan or a sweep). */
+    uint32_t *act;
+    uint8_t *listed;         /* per station: in act */
+    uint32_t n_act;
+    uint32_t n_swept;        /* n_act after the last sweep */
+    uint32_t n_dropped;      /* deadlines set to none since (an upper bound on
+                                the listed stations without one) */
+    sim_time last_t;         /* the last query's t (queries come in order) */
     dirty_set stale;         /* stations whose deadline the tree does not know yet */
     sim_time *key_l, *key_r; /* maxima of the keys; leaves at tsize + rank */
     uint32_t *who;           /* leaf -> station (CI_NONE: no station) */
@@ -1083,7 +1117,9 @@ int medium_reach_create(const medium *m, medium_reach **out)
     r->key_r = malloc(nodes * sizeof *r->key_r);
     r->who = malloc(r->tsize * sizeof *r->who);
     r->dl = malloc((m->n ? m->n : 1) * sizeof *r->dl);
-    if (!r->key_l || !r->key_r || !r->who || !r->dl ||
+    r->act = malloc((m->n ? m->n : 1) * sizeof *r->act);
+    r->listed = calloc(m->n ? m->n : 1, sizeof *r->listed);
+    if (!r->key_l || !r->key_r || !r->who || !r->dl || !r->act || !r->listed ||
         dirty_init(&r->stale, m->n, r->tsize) != 0) {
         medium_reach_destroy(r);
         return -1;
@@ -1096,6 +1132,7 @@ int medium_reach_create(const medium *m, medium_reach **out)
         r->who[m->rank[k]] = k;
         r->dl[k] = MEDIUM_REACH_NONE;
     }
+    r->last_t = INT64_MIN;
     *out = r;
     return 0;
 }
@@ -1107,6 +1144,8 @@ void medium_reach_destroy(medium_reach *r)
         free(r->key_r);
         free(r->who);
         free(r->dl);
+        free(r->act);
+        free(r->listed);
         dirty_free(&r->stale);
         free(r);
     }
@@ -1143,6 +1182,31 @@ void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline)
 {
     r->dl[s] = deadline;
     dirty_add(&r->stale, s);
+    if (deadline == MEDIUM_REACH_NONE) {
+        r->n_dropped++; /* (perhaps not listed, or dropped already: this
+                           only decides when to sweep) */
+    } else if (!r->listed[s]) {
+        r->listed[s] = 1;
+        r->act[r->n_act++] = s;
+    }
+}
+
+/* Drops from act the stations whose deadline is t or earlier (those with
+ * none among them): queries come in order of time, so no later one
+ * reaches them. */
+static void reach_sweep(medium_reach *r, sim_time t)
+{
+    for (uint32_t i = 0; i < r->n_act;) {
+        uint32_t s = r->act[i];
+        if (r->dl[s] <= t) {
+            r->listed[s] = 0;
+            r->act[i] = r->act[--r->n_act];
+        } else {
+            i++;
+        }
+    }
+    r->n_swept = r->n_act;
+    r->n_dropped = 0;
 }
 
 /* Every leaf under node i with key > thr, appended to out. */
@@ -1209,8 +1273,34 @@ static void reach_wake(medium_reach *r)
 
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out)
 {
-    reach_wake(r);
     const medium *m = r->m;
+    assert(t >= r->last_t);
+    r->last_t = t;
+    /* A sweep when few of act may still have a deadline, or act doubled:
+     * it costs O(act), paid for by the deadlines dropped or the stations
+     * listed since the last one. */
+    if (r->n_act > REACH_SCAN &&
+        (r->n_act <= REACH_SCAN + r->n_dropped || r->n_act > 2 * r->n_swept))
+        reach_sweep(r, t);
+    if (r->n_act <= REACH_SCAN) { /* a scan, which sweeps too */
+        size_t k = 0;
+        for (uint32_t i = 0; i < r->n_act;) {
+            uint32_t s = r->act[i];
+            sim_time dl = r->dl[s];
+            if (dl <= t) {
+                r->listed[s] = 0;
+                r->act[i] = r->act[--r->n_act];
+                continue;
+            }
+            if (s != src && t + medium_delay(m, src, s) < dl)
+                out[k++] = s;
+            i++;
+        }
+        r->n_swept = r->n_act;
+        r->n_dropped = 0;
+        return k;
+    }
+    reach_wake(r);
     size_t rank = m->rank[src];
     sim_time thr_l = reach_threshold(m, src, t, true), thr_r = reach_threshold(m, src, t, false);
     /* The root holds each side's maximum over every station, and a
@@ -1228,5 +1318,6 @@ size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *ou
 size_t medium_reach_bytes(const medium_reach *r)
 {
     return sizeof *r + 2 * (size_t)r->tsize * 2 * sizeof(sim_time) + r->tsize * sizeof *r->who +
-           r->m->n * sizeof *r->dl + dirty_bytes(&r->stale, r->m->n);
+           r->m->n * (sizeof *r->dl + sizeof *r->act + sizeof *r->listed) +
+           dirty_bytes(&r->stale, r->m->n);
 }

@@ -240,7 +240,11 @@ bool medium_overlapped_at(const medium *m, uint64_t rx, uint32_t j);
  * questions): O(log n) each, or the whole tree in O(n) for more than
  * n / log2 n of them. A query O((m + 1) log n) for m stations found, plus
  * those repairs; O(1) after them when the root shows that no deadline
- * can be met (most questions in a crowd). */
+ * can be met (most questions in a crowd). While at most 16 stations may
+ * still have a deadline to come (a list kept beside the tree, pruned of
+ * passed deadlines by the queries, which come in order of time), a query
+ * scans them instead and the tree rests: O(16) plus the pruning,
+ * amortised O(1) per deadline set. */
 typedef struct medium_reach medium_reach;
 #define MEDIUM_REACH_NONE INT64_MIN /* no deadline: never reached */
 /* Returns 0, or -1 when memory cannot be had. */
@@ -248,7 +252,9 @@ int medium_reach_create(const medium *m, medium_reach **out);
 void medium_reach_destroy(medium_reach *r);
 void medium_reach_set(medium_reach *r, uint32_t s, sim_time deadline);
 /* The stations other than src reached before their deadline, written to
- * out (room for every station), in no particular order; returns how many. */
+ * out (room for every station), in no particular order; returns how many.
+ * t is never earlier than an earlier query's (the list's pruning relies
+ * on it). */
 size_t medium_reach_find(medium_reach *r, uint32_t src, sim_time t, uint32_t *out);
 size_t medium_reach_bytes(const medium_reach *r);
 

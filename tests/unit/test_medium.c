@@ -216,6 +216,55 @@ static void test_carrier_index_by_hand(void **state)
     medium_destroy(m);
 }
 
+/* The reach index's list of stations with a deadline to come, scanned
+ * while at most 16 remain: by hand on a bus of 40 stations 100 ps apart
+ * (a signal from station 39 at t reaches k at t + 3900 - 100 k). */
+static size_t reach_count(medium_reach *reach, uint32_t src, sim_time t, uint32_t *found,
+                          uint32_t station)
+{
+    size_t n = medium_reach_find(reach, src, t, found), times = 0;
+    for (size_t i = 0; i < n; i++)
+        times += found[i] == station;
+    assert_true(times <= 1); /* no station listed twice */
+    return n;
+}
+
+static void test_reach_list(void **state)
+{
+    (void)state;
+    sim_time pos[40];
+    for (uint32_t k = 0; k < 40; k++)
+        pos[k] = 100 * (sim_time)k;
+    medium *m = bus(pos, 40, 0, 0);
+    medium_reach *reach;
+    uint32_t found[40];
+    assert_int_equal(medium_reach_create(m, &reach), 0);
+    for (uint32_t k = 0; k < 20; k++)
+        medium_reach_set(reach, k, 10000);
+    assert_int_equal(reach_count(reach, 39, 0, found, 0), 20); /* 20 listed: the tree */
+    for (uint32_t k = 0; k < 10; k++)
+        medium_reach_set(reach, k, MEDIUM_REACH_NONE);
+    medium_reach_set(reach, 10, MEDIUM_REACH_NONE);
+    medium_reach_set(reach, 10, 5000); /* back before a query: still once */
+    /* 10 left, scanned: 1000 + 2900 < 5000 for station 10, all of 11..19 */
+    assert_int_equal(reach_count(reach, 39, 1000, found, 10), 10);
+    /* at 9000 station 10's deadline has passed (dropped from the list);
+     * 11..19 are reached only from k >= 30 on */
+    assert_int_equal(reach_count(reach, 39, 9000, found, 10), 0);
+    /* a new deadline lists it again: 9500 + 2900 < 20000 */
+    medium_reach_set(reach, 10, 20000);
+    assert_int_equal(reach_count(reach, 39, 9500, found, 10), 1);
+    assert_int_equal(found[0], 10);
+    /* 19 more (29 listed, the tree again): 10 and 20..38 */
+    for (uint32_t k = 20; k < 39; k++)
+        medium_reach_set(reach, k, 30000);
+    assert_int_equal(reach_count(reach, 39, 10000, found, 10), 20);
+    for (size_t i = 0; i < 20; i++)
+        assert_true(found[i] == 10 || (found[i] >= 20 && found[i] < 39));
+    medium_reach_destroy(reach);
+    medium_destroy(m);
+}
+
 /* Random transmissions on random geometries: every answer of the indexes
  * equals a scan over all stations. */
 static void check_against_scan(medium *m, uint32_t n, rng *r)
@@ -441,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_closed_end_from),
         cmocka_unit_test(test_carrier_index_by_hand),
         cmocka_unit_test(test_indexes_against_scan),
+        cmocka_unit_test(test_reach_list),
         cmocka_unit_test(test_live_records_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
