@@ -93,6 +93,7 @@ typedef struct station {
     bool detects;        /* its class detects collisions (no: ALOHA, full duplex) */
     bool fd;             /* a full-duplex link's end (its class's full_duplex) */
     bool relay_hold;     /* MAC_RELAY: hold the relay's record for a verdict */
+    bool in_cd, in_plan; /* its deadline in cd_reach, plan_reach may be set */
     uint32_t timed;      /* index in mac.timed, or NONE */
     uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
     uint32_t bl_prev, bl_next; /* in the blocker's list of waiting stations */
@@ -181,6 +182,13 @@ struct mac {
      * already coming (cd_reach); timed contenders, until timed_until
      * (plan_reach). found: a query's answer. */
     medium_reach *cd_reach, *plan_reach;
+    /* Whether cd_reach (plan_reach) is kept up to date: only while more
+     * than CROWD transmitters (timed contenders) are listed, when the
+     * walks give way to it. While quiet, a station's deadline is only
+     * taken out when it goes off (in_cd, in_plan: it may be set), and
+     * every listed station's is set again when a crowd asks (cd_wake,
+     * plan_wake). */
+    bool cd_live, plan_live;
     uint32_t *found;
     medium_signal *sig;
     size_t sig_cap;
@@ -261,14 +269,30 @@ static void list_add(uint32_t *list, uint32_t *n, uint32_t *index, uint32_t s)
 
 static void timed_remove(mac *m, uint32_t s)
 {
-    uint32_t i = m->st[s].timed;
+    station *x = &m->st[s];
+    uint32_t i = x->timed;
     assert(i != NONE);
-    medium_reach_set(m->plan_reach, s, MEDIUM_REACH_NONE);
+    if (x->in_plan) {
+        medium_reach_set(m->plan_reach, s, MEDIUM_REACH_NONE);
+        x->in_plan = false;
+    }
     uint32_t last = m->timed[--m->n_timed];
     m->timed[i] = last;
     m->timed_until[i] = m->timed_until[m->n_timed];
     m->st[last].timed = i;
-    m->st[s].timed = NONE;
+    x->timed = NONE;
+    if (m->n_timed <= CROWD)
+        m->plan_live = false; /* the walk answers (replan_after_start) */
+}
+
+/* plan_reach from the timed set, before a crowd's question. */
+static void plan_wake(mac *m)
+{
+    m->plan_live = true;
+    for (uint32_t i = 0; i < m->n_timed; i++) {
+        medium_reach_set(m->plan_reach, m->timed[i], m->timed_until[i]);
+        m->st[m->timed[i]].in_plan = true;
+    }
 }
 
 static void blocked_add(mac *m, uint32_t s, uint32_t blocker)
@@ -303,7 +327,7 @@ static void contender_remove(mac *m, uint32_t s)
         blocked_remove(m, s);
 }
 
-static void cd_watch(mac *m, uint32_t s);
+static inline void cd_watch(mac *m, uint32_t s);
 
 static void transmitters_remove(mac *m, uint32_t s)
 {
@@ -317,6 +341,8 @@ static void transmitters_remove(mac *m, uint32_t s)
     m->st[last].transmitter = i;
     m->st[s].transmitter = NONE;
     cd_watch(m, s);
+    if (m->n_transmitters <= CROWD)
+        m->cd_live = false; /* the walk answers (begin_transmission) */
 }
 
 /* Bits on the wire for a frame: preamble and SFD, the frame padded to the
@@ -656,7 +682,10 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
         blocked_add(m, s, blocker);
     } else {
         m->timed_until[m->n_timed] = t < x->horizon ? t : x->horizon;
-        medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
+        if (m->plan_live) {
+            medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
+            x->in_plan = true;
+        }
         list_add(m->timed, &m->n_timed, &x->timed, s);
     }
 }
@@ -699,6 +728,8 @@ static void replan_after_start(mac *m, uint32_t src, sim_time now)
         }
         return;
     }
+    if (!m->plan_live)
+        plan_wake(m);
     size_t n = medium_reach_find(m->plan_reach, src, now, m->found);
     uint32_t *f = m->found;
     for (size_t i = 1; i < n; i++) { /* by index in the timed set, descending */
@@ -901,13 +932,24 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
 /* Keeps s's entry in cd_reach: a signal reaching a transmitter in a frame
  * or an extension before its end and before the collision it already
  * expects schedules a collision; nothing else does. */
-static void cd_watch(mac *m, uint32_t s)
+static inline void cd_watch(mac *m, uint32_t s)
 {
-    const station *x = &m->st[s];
+    station *x = &m->st[s];
+    if (!m->cd_live && !x->in_cd)
+        return; /* quiet: cd_wake sets it if a crowd asks */
     bool on = x->transmitter != NONE && (x->state == MAC_TX || x->state == MAC_BURST_GAP);
     medium_reach_set(m->cd_reach, s,
                      on ? (x->cd_pending < x->tx_end ? x->cd_pending : x->tx_end)
                         : MEDIUM_REACH_NONE);
+    x->in_cd = on;
+}
+
+/* cd_reach from the transmitters, before a crowd's question. */
+static void cd_wake(mac *m)
+{
+    m->cd_live = true;
+    for (uint32_t i = 0; i < m->n_transmitters; i++)
+        cd_watch(m, m->transmitters[i]);
 }
 
 static void schedule_collision(mac *m, uint32_t s, sim_time t)
@@ -1063,6 +1105,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
                 schedule_collision(m, k, now + medium_delay(m->med, s, k));
         }
     } else {
+        if (!m->cd_live)
+            cd_wake(m);
         size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
         uint32_t *f = m->found;
         for (size_t i = 1; i < n; i++) {
