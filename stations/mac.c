@@ -286,7 +286,7 @@ static void timed_remove(mac *m, uint32_t s)
 }
 
 /* plan_reach from the timed set, before a crowd's question. */
-static void plan_wake(mac *m)
+static __attribute__((cold, noinline)) void plan_wake(mac *m)
 {
     m->plan_live = true;
     for (uint32_t i = 0; i < m->n_timed; i++) {
@@ -327,7 +327,7 @@ static void contender_remove(mac *m, uint32_t s)
         blocked_remove(m, s);
 }
 
-static inline void cd_watch(mac *m, uint32_t s);
+static void cd_watch(mac *m, uint32_t s);
 
 static void transmitters_remove(mac *m, uint32_t s)
 {
@@ -932,7 +932,7 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
 /* Keeps s's entry in cd_reach: a signal reaching a transmitter in a frame
  * or an extension before its end and before the collision it already
  * expects schedules a collision; nothing else does. */
-static inline void cd_watch(mac *m, uint32_t s)
+static void cd_watch(mac *m, uint32_t s)
 {
     station *x = &m->st[s];
     if (!m->cd_live && !x->in_cd)
@@ -945,7 +945,7 @@ static inline void cd_watch(mac *m, uint32_t s)
 }
 
 /* cd_reach from the transmitters, before a crowd's question. */
-static void cd_wake(mac *m)
+static __attribute__((cold, noinline)) void cd_wake(mac *m)
 {
     m->cd_live = true;
     for (uint32_t i = 0; i < m->n_transmitters; i++)
