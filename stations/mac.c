@@ -156,6 +156,7 @@ struct mac {
     uint32_t *sink_kinds;
     size_t n_sinks;
     uint32_t wanted; /* union of the sinks' kinds */
+    uint32_t whole;  /* the kinds some sink wants as whole events, not tallies */
 
     /* A segment of a network (mac_config): NULL and 0 for one segment. */
     uint64_t arg_tag;        /* segment << 32, in every event's arg (mac.h) */
@@ -239,6 +240,22 @@ static void emit(mac *m, const trace_event *ev)
     for (size_t i = 0; i < m->n_sinks; i++)
         if (m->sink_kinds[i] & TRACE_BIT(ev->kind))
             m->sinks[i].on_event(m->sinks[i].ctx, ev);
+}
+
+/* Whether a sink wants kind k's whole event; when none does, only
+ * tallies want it (trace.h), if anyone. */
+static inline bool wants_whole(const mac *m, trace_kind k)
+{
+    return (m->whole & TRACE_BIT(k)) != 0;
+}
+
+/* An event of TRACE_TALLY_KINDS that no sink wants whole: its tally, to
+ * the sinks that want its kind, in their order (as emit). */
+static void tally(mac *m, const trace_tally *t)
+{
+    for (size_t i = 0; i < m->n_sinks; i++)
+        if (m->sink_kinds[i] & TRACE_BIT(t->kind))
+            m->sinks[i].on_tally(m->sinks[i].ctx, t);
 }
 
 static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
@@ -806,15 +823,21 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 
 /* ---- frames and queues -------------------------------------------------- */
 
-static void arrival_event(const mac *m, trace_event *ev, trace_kind kind, uint32_t s,
-                          const frame *f, sim_time now)
+/* A frame's ARRIVAL or DROP at station s. */
+static void emit_arrival(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
 {
-    *ev = (trace_event){.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
-                        .frame_id = f->id,
-                        .frame_bytes = f->bytes,
-                        .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                        .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
-                        .payload = f->payload, .payload_len = f->payload_len};
+    if (!wants_whole(m, kind)) {
+        tally(m, &(trace_tally){.kind = kind, .time = now, .station = gid(m, s),
+                                .frame_bytes = f->bytes, .queued_at = f->queued_at});
+        return;
+    }
+    trace_event ev = {.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
+                      .frame_id = f->id,
+                      .frame_bytes = f->bytes,
+                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                      .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
+                      .payload = f->payload, .payload_len = f->payload_len};
+    emit(m, &ev);
 }
 
 static bool take_next_frame(mac *m, uint32_t s, sim_time now)
@@ -831,9 +854,7 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
         x->cur.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
         x->c.frames_offered++;
         x->has_frame = true;
-        trace_event ev;
-        arrival_event(m, &ev, TRACE_ARRIVAL, s, &x->cur, now);
-        emit(m, &ev);
+        emit_arrival(m, TRACE_ARRIVAL, s, &x->cur, now);
     }
     if (!x->has_frame)
         return false;
@@ -859,9 +880,7 @@ static void next_frame_or_idle(mac *m, uint32_t s, sim_time now)
 static void drop_frame(mac *m, uint32_t s, frame *fr, sim_time now)
 {
     m->st[s].c.frames_dropped++;
-    trace_event ev;
-    arrival_event(m, &ev, TRACE_DROP, s, fr, now);
-    emit(m, &ev);
+    emit_arrival(m, TRACE_DROP, s, fr, now);
 }
 
 void mac_drop(mac *m, uint32_t s, const frame *f, sim_time now)
@@ -919,9 +938,7 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
     uint32_t tail = x->q_head + x->q_len; /* < 2 q_cap */
     x->q[tail < x->q_cap ? tail : tail - x->q_cap] = fr;
     x->q_len++;
-    trace_event ev;
-    arrival_event(m, &ev, TRACE_ARRIVAL, s, &fr, now);
-    emit(m, &ev);
+    emit_arrival(m, TRACE_ARRIVAL, s, &fr, now);
     if (x->state == MAC_IDLE)
         next_frame_or_idle(m, s, now);
     return true;
@@ -1220,6 +1237,21 @@ static void count_success(mac *m, uint32_t s)
         x->c.frames_with_deferred_xmissions++;
 }
 
+/* transmitOK for station s's frame (TRACE_TX_OK). */
+static void emit_tx_ok(mac *m, uint32_t s, sim_time now)
+{
+    const station *x = &m->st[s];
+    if (!wants_whole(m, TRACE_TX_OK)) {
+        tally(m, &(trace_tally){.kind = TRACE_TX_OK, .time = now, .station = gid(m, s),
+                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+        return;
+    }
+    trace_event ev;
+    frame_event(m, &ev, TRACE_TX_OK, now, s);
+    ev.tx_id = x->trace_id;
+    emit(m, &ev);
+}
+
 static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
 {
     station *x = &m->st[s];
@@ -1227,11 +1259,16 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
         x->c.frames_late_discarded++;
     else
         x->c.frames_aborted_xs_colls++;
-    trace_event ev;
-    frame_event(m, &ev, TRACE_ABORT, now, s);
-    ev.attempt = x->collisions;
-    ev.abort_reason = why;
-    emit(m, &ev);
+    if (!wants_whole(m, TRACE_ABORT)) {
+        tally(m, &(trace_tally){.kind = TRACE_ABORT, .time = now, .station = gid(m, s),
+                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+    } else {
+        trace_event ev;
+        frame_event(m, &ev, TRACE_ABORT, now, s);
+        ev.attempt = x->collisions;
+        ev.abort_reason = why;
+        emit(m, &ev);
+    }
     next_frame_or_idle(m, s, now);
 }
 
@@ -1358,10 +1395,7 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
     x->awaiting = false;
     if (ok) {
         count_success(m, s);
-        trace_event ev;
-        frame_event(m, &ev, TRACE_TX_OK, now, s);
-        ev.tx_id = x->trace_id;
-        emit(m, &ev);
+        emit_tx_ok(m, s, now);
         x->has_frame = false;
         next_frame_or_idle(m, s, now);
         return;
@@ -1383,10 +1417,7 @@ static __attribute__((noinline)) void full_duplex_sent(mac *m, uint32_t s, sim_t
 {
     station *x = &m->st[s];
     count_success(m, s);
-    trace_event ok;
-    frame_event(m, &ok, TRACE_TX_OK, now, s);
-    ok.tx_id = x->trace_id;
-    emit(m, &ok);
+    emit_tx_ok(m, s, now);
     judge_reception(m, s, now);
     x->has_frame = false;
     next_frame_or_idle(m, s, now);
@@ -1443,10 +1474,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     } else {
         assert(was == MAC_TX);
         count_success(m, s);
-        trace_event ok;
-        frame_event(m, &ok, TRACE_TX_OK, now, s);
-        ok.tx_id = x->trace_id;
-        emit(m, &ok);
+        emit_tx_ok(m, s, now);
         judge_reception(m, s, now);
         x->has_frame = false; /* done with it: the queue no longer holds it */
         if (burst_continues(m, s, now)) {
@@ -1476,15 +1504,21 @@ verdict(mac *m, uint32_t s, uint64_t trace_id, const frame *f, uint32_t attempt,
         x->c.frames_delivered++;
     else
         x->c.frames_corrupted++;
-    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
-                      .segment = m->segment,
-                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                      .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
-                      .collisions = attempt - 1, .queued_at = f->queued_at,
-                      .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
-                      .jam_start = SIM_TIME_NEVER, .ok = ok,
-                      .payload = f->payload, .payload_len = f->payload_len};
-    emit(m, &ev);
+    if (!wants_whole(m, TRACE_DELIVER)) {
+        tally(m, &(trace_tally){.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
+                                .frame_bytes = f->bytes, .ok = ok, .queued_at = f->queued_at,
+                                .tx_start = rx_start});
+    } else {
+        trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
+                          .segment = m->segment,
+                          .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                          .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
+                          .collisions = attempt - 1, .queued_at = f->queued_at,
+                          .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
+                          .jam_start = SIM_TIME_NEVER, .ok = ok,
+                          .payload = f->payload, .payload_len = f->payload_len};
+        emit(m, &ev);
+    }
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
         m->on_rx(m->rx_ctx, f->dest, gid(m, s), f, now);
 }
@@ -1759,6 +1793,7 @@ int mac_create(const mac_config *cfg, mac **out)
     for (size_t i = 0; i < m->n_sinks; i++) {
         m->sink_kinds[i] = cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
         m->wanted |= m->sink_kinds[i];
+        m->whole |= m->sink_kinds[i] & (m->sinks[i].on_tally ? ~TRACE_TALLY_KINDS : TRACE_ALL);
     }
     if (medium_topology(m->med) == TOPOLOGY_STAR && m->n > 1)
         m->hub_ps = medium_delay(m->med, 0, 1) - medium_station_pos(m->med, 0) -
