@@ -166,6 +166,7 @@ struct mac {
     uint32_t segment;
     mac_net_hooks net;
     bool networked;
+    bool any_fd;             /* a full-duplex end on the medium (open_scan) */
     bool bridged;            /* net.on_port_event: a segment with bridge ports */
 
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
@@ -497,9 +498,12 @@ static inline bool tx_later(const mac *m, uint32_t i, uint32_t j)
  * r, the one expected to end last (ties: the later arrival, then the later
  * in the live order, i.e. the later record); with none arrived, the first
  * to arrive (ties: the earlier record). Every transmission under way is
- * then in the period. Returns false when none is under way. O(k) for k
- * transmissions under way. */
-static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+ * then in the period. NONE when none is under way. Returns the first
+ * arrival at s of a signal under way, SIM_TIME_NEVER when none: the
+ * medium's medium_open_arrival where every transmission under way is a
+ * transmitter (no full-duplex end on the medium), from the same loop.
+ * O(k) for k transmissions under way. */
+static sim_time open_scan(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
 {
     const uint32_t n = m->n_transmitters;
     const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
@@ -508,33 +512,34 @@ static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker
     const sim_time off = medium_topology(m->med) == TOPOLOGY_BUS
                              ? -medium_station_pos(m->med, s)
                              : m->hub_ps + medium_station_pos(m->med, s);
-    uint32_t best = NONE;
-    sim_time b_end = INT64_MIN, b_from = INT64_MIN;
-    for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
+    uint32_t best = NONE, first = NONE;
+    sim_time b_end = INT64_MIN, b_from = INT64_MIN, f_from = SIM_TIME_NEVER;
+    for (uint32_t i = 0; i < n; i++) {
         sim_time d = pos[i] + off;
         sim_time from = start[i] + (d < 0 ? -d : d);
+        if (from < f_from || (from == f_from && tx_later(m, first, i))) {
+            first = i; /* the first to arrive */
+            f_from = from;
+        }
         if (from > r)
             continue;
         if (end[i] > b_end || (end[i] == b_end && from > b_from) ||
             (end[i] == b_end && from == b_from && tx_later(m, i, best))) {
-            best = i;
+            best = i; /* arrived by r: the one ending last */
             b_end = end[i];
             b_from = from;
         }
     }
-    if (best == NONE) { /* none arrived: the first to arrive */
-        b_from = SIM_TIME_NEVER;
-        for (uint32_t i = 0; i < n; i++) {
-            sim_time d = pos[i] + off;
-            sim_time from = start[i] + (d < 0 ? -d : d);
-            if (from < b_from || (from == b_from && tx_later(m, best, i))) {
-                best = i;
-                b_from = from;
-            }
-        }
-    }
+    if (best == NONE)
+        best = first;
     *blocker = best == NONE ? NONE : m->transmitters[best];
-    return best != NONE;
+    return f_from;
+}
+
+static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+{
+    open_scan(m, s, r, blocker);
+    return *blocker != NONE;
 }
 
 /* The replay's answer from the carrier index, where it can be had without
@@ -547,7 +552,11 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
 {
     station *x = &m->st[s];
     const sim_time w = r - m->ifg_ps; /* a period ending before w is over for r */
-    sim_time u = medium_open_arrival(m->med, s);
+    /* While a handful transmit, the loop over them gives the first open
+     * arrival and the blocker at once (open_scan). */
+    const bool few = m->n_transmitters <= CROWD && !m->any_fd;
+    uint32_t few_blocker = NONE;
+    sim_time u = few ? open_scan(m, s, r, &few_blocker) : medium_open_arrival(m->med, s);
     sim_time fs, fe;
     bool fault = medium_fault(m->med, &fs, &fe);
     bool open = false;
@@ -624,7 +633,9 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
         }
     }
     assert(open);
-    if (!open_blocker(m, s, r, blocker))
+    if (few)
+        *blocker = few_blocker;
+    if (few ? few_blocker == NONE : !open_blocker(m, s, r, blocker))
         return false;
     x->chain_end = SIM_TIME_NEVER;
     *plan = SIM_TIME_NEVER;
@@ -1806,6 +1817,7 @@ int mac_create(const mac_config *cfg, mac **out)
         x->timed = x->transmitter = x->blocker = NONE;
         x->detects = x->cls->caps.collision_detect;
         x->fd = x->cls->full_duplex;
+        m->any_fd |= x->fd;
         m->blocked_head[s] = NONE;
         x->planned = SIM_TIME_NEVER;
         x->cd_pending = SIM_TIME_NEVER;
