@@ -93,6 +93,7 @@ typedef struct station {
     bool detects;        /* its class detects collisions (no: ALOHA, full duplex) */
     bool fd;             /* a full-duplex link's end (its class's full_duplex) */
     bool relay_hold;     /* MAC_RELAY: hold the relay's record for a verdict */
+    bool in_cd, in_plan; /* its deadline in cd_reach, plan_reach may be set */
     uint32_t timed;      /* index in mac.timed, or NONE */
     uint32_t blocker;    /* waiting: the transmitter it waits for, or NONE */
     uint32_t bl_prev, bl_next; /* in the blocker's list of waiting stations */
@@ -155,6 +156,7 @@ struct mac {
     uint32_t *sink_kinds;
     size_t n_sinks;
     uint32_t wanted; /* union of the sinks' kinds */
+    uint32_t whole;  /* the kinds some sink wants as whole events, not tallies */
 
     /* A segment of a network (mac_config): NULL and 0 for one segment. */
     uint64_t arg_tag;        /* segment << 32, in every event's arg (mac.h) */
@@ -164,6 +166,7 @@ struct mac {
     uint32_t segment;
     mac_net_hooks net;
     bool networked;
+    bool any_fd;             /* a full-duplex end on the medium (open_scan) */
     bool bridged;            /* net.on_port_event: a segment with bridge ports */
 
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
@@ -181,6 +184,13 @@ struct mac {
      * already coming (cd_reach); timed contenders, until timed_until
      * (plan_reach). found: a query's answer. */
     medium_reach *cd_reach, *plan_reach;
+    /* Whether cd_reach (plan_reach) is kept up to date: only while more
+     * than CROWD transmitters (timed contenders) are listed, when the
+     * walks give way to it. While quiet, a station's deadline is only
+     * taken out when it goes off (in_cd, in_plan: it may be set), and
+     * every listed station's is set again when a crowd asks (cd_wake,
+     * plan_wake). */
+    bool cd_live, plan_live;
     uint32_t *found;
     medium_signal *sig;
     size_t sig_cap;
@@ -233,6 +243,22 @@ static void emit(mac *m, const trace_event *ev)
             m->sinks[i].on_event(m->sinks[i].ctx, ev);
 }
 
+/* Whether a sink wants kind k's whole event; when none does, only
+ * tallies want it (trace.h), if anyone. */
+static inline bool wants_whole(const mac *m, trace_kind k)
+{
+    return (m->whole & TRACE_BIT(k)) != 0;
+}
+
+/* An event of TRACE_TALLY_KINDS that no sink wants whole: its tally, to
+ * the sinks that want its kind, in their order (as emit). */
+static void tally(mac *m, const trace_tally *t)
+{
+    for (size_t i = 0; i < m->n_sinks; i++)
+        if (m->sink_kinds[i] & TRACE_BIT(t->kind))
+            m->sinks[i].on_tally(m->sinks[i].ctx, t);
+}
+
 static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
 {
     const station *x = &m->st[s];
@@ -261,14 +287,30 @@ static void list_add(uint32_t *list, uint32_t *n, uint32_t *index, uint32_t s)
 
 static void timed_remove(mac *m, uint32_t s)
 {
-    uint32_t i = m->st[s].timed;
+    station *x = &m->st[s];
+    uint32_t i = x->timed;
     assert(i != NONE);
-    medium_reach_set(m->plan_reach, s, MEDIUM_REACH_NONE);
+    if (x->in_plan) {
+        medium_reach_set(m->plan_reach, s, MEDIUM_REACH_NONE);
+        x->in_plan = false;
+    }
     uint32_t last = m->timed[--m->n_timed];
     m->timed[i] = last;
     m->timed_until[i] = m->timed_until[m->n_timed];
     m->st[last].timed = i;
-    m->st[s].timed = NONE;
+    x->timed = NONE;
+    if (m->n_timed <= CROWD)
+        m->plan_live = false; /* the walk answers (replan_after_start) */
+}
+
+/* plan_reach from the timed set, before a crowd's question. */
+static __attribute__((cold, noinline)) void plan_wake(mac *m)
+{
+    m->plan_live = true;
+    for (uint32_t i = 0; i < m->n_timed; i++) {
+        medium_reach_set(m->plan_reach, m->timed[i], m->timed_until[i]);
+        m->st[m->timed[i]].in_plan = true;
+    }
 }
 
 static void blocked_add(mac *m, uint32_t s, uint32_t blocker)
@@ -317,6 +359,8 @@ static void transmitters_remove(mac *m, uint32_t s)
     m->st[last].transmitter = i;
     m->st[s].transmitter = NONE;
     cd_watch(m, s);
+    if (m->n_transmitters <= CROWD)
+        m->cd_live = false; /* the walk answers (begin_transmission) */
 }
 
 /* Bits on the wire for a frame: preamble and SFD, the frame padded to the
@@ -454,9 +498,12 @@ static inline bool tx_later(const mac *m, uint32_t i, uint32_t j)
  * r, the one expected to end last (ties: the later arrival, then the later
  * in the live order, i.e. the later record); with none arrived, the first
  * to arrive (ties: the earlier record). Every transmission under way is
- * then in the period. Returns false when none is under way. O(k) for k
- * transmissions under way. */
-static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+ * then in the period. NONE when none is under way. Returns the first
+ * arrival at s of a signal under way, SIM_TIME_NEVER when none: the
+ * medium's medium_open_arrival where every transmission under way is a
+ * transmitter (no full-duplex end on the medium), from the same loop.
+ * O(k) for k transmissions under way. */
+static sim_time open_scan(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
 {
     const uint32_t n = m->n_transmitters;
     const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
@@ -465,33 +512,34 @@ static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker
     const sim_time off = medium_topology(m->med) == TOPOLOGY_BUS
                              ? -medium_station_pos(m->med, s)
                              : m->hub_ps + medium_station_pos(m->med, s);
-    uint32_t best = NONE;
-    sim_time b_end = INT64_MIN, b_from = INT64_MIN;
-    for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
+    uint32_t best = NONE, first = NONE;
+    sim_time b_end = INT64_MIN, b_from = INT64_MIN, f_from = SIM_TIME_NEVER;
+    for (uint32_t i = 0; i < n; i++) {
         sim_time d = pos[i] + off;
         sim_time from = start[i] + (d < 0 ? -d : d);
+        if (from < f_from || (from == f_from && tx_later(m, first, i))) {
+            first = i; /* the first to arrive */
+            f_from = from;
+        }
         if (from > r)
             continue;
         if (end[i] > b_end || (end[i] == b_end && from > b_from) ||
             (end[i] == b_end && from == b_from && tx_later(m, i, best))) {
-            best = i;
+            best = i; /* arrived by r: the one ending last */
             b_end = end[i];
             b_from = from;
         }
     }
-    if (best == NONE) { /* none arrived: the first to arrive */
-        b_from = SIM_TIME_NEVER;
-        for (uint32_t i = 0; i < n; i++) {
-            sim_time d = pos[i] + off;
-            sim_time from = start[i] + (d < 0 ? -d : d);
-            if (from < b_from || (from == b_from && tx_later(m, best, i))) {
-                best = i;
-                b_from = from;
-            }
-        }
-    }
+    if (best == NONE)
+        best = first;
     *blocker = best == NONE ? NONE : m->transmitters[best];
-    return best != NONE;
+    return f_from;
+}
+
+static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+{
+    open_scan(m, s, r, blocker);
+    return *blocker != NONE;
 }
 
 /* The replay's answer from the carrier index, where it can be had without
@@ -504,7 +552,11 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
 {
     station *x = &m->st[s];
     const sim_time w = r - m->ifg_ps; /* a period ending before w is over for r */
-    sim_time u = medium_open_arrival(m->med, s);
+    /* While a handful transmit, the loop over them gives the first open
+     * arrival and the blocker at once (open_scan). */
+    const bool few = m->n_transmitters <= CROWD && !m->any_fd;
+    uint32_t few_blocker = NONE;
+    sim_time u = few ? open_scan(m, s, r, &few_blocker) : medium_open_arrival(m->med, s);
     sim_time fs, fe;
     bool fault = medium_fault(m->med, &fs, &fe);
     bool open = false;
@@ -581,7 +633,9 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
         }
     }
     assert(open);
-    if (!open_blocker(m, s, r, blocker))
+    if (few)
+        *blocker = few_blocker;
+    if (few ? few_blocker == NONE : !open_blocker(m, s, r, blocker))
         return false;
     x->chain_end = SIM_TIME_NEVER;
     *plan = SIM_TIME_NEVER;
@@ -656,7 +710,10 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
         blocked_add(m, s, blocker);
     } else {
         m->timed_until[m->n_timed] = t < x->horizon ? t : x->horizon;
-        medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
+        if (m->plan_live) {
+            medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
+            x->in_plan = true;
+        }
         list_add(m->timed, &m->n_timed, &x->timed, s);
     }
 }
@@ -699,6 +756,8 @@ static void replan_after_start(mac *m, uint32_t src, sim_time now)
         }
         return;
     }
+    if (!m->plan_live)
+        plan_wake(m);
     size_t n = medium_reach_find(m->plan_reach, src, now, m->found);
     uint32_t *f = m->found;
     for (size_t i = 1; i < n; i++) { /* by index in the timed set, descending */
@@ -775,15 +834,21 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 
 /* ---- frames and queues -------------------------------------------------- */
 
-static void arrival_event(const mac *m, trace_event *ev, trace_kind kind, uint32_t s,
-                          const frame *f, sim_time now)
+/* A frame's ARRIVAL or DROP at station s. */
+static void emit_arrival(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
 {
-    *ev = (trace_event){.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
-                        .frame_id = f->id,
-                        .frame_bytes = f->bytes,
-                        .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                        .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
-                        .payload = f->payload, .payload_len = f->payload_len};
+    if (!wants_whole(m, kind)) {
+        tally(m, &(trace_tally){.kind = kind, .time = now, .station = gid(m, s),
+                                .frame_bytes = f->bytes, .queued_at = f->queued_at});
+        return;
+    }
+    trace_event ev = {.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
+                      .frame_id = f->id,
+                      .frame_bytes = f->bytes,
+                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                      .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
+                      .payload = f->payload, .payload_len = f->payload_len};
+    emit(m, &ev);
 }
 
 static bool take_next_frame(mac *m, uint32_t s, sim_time now)
@@ -800,9 +865,7 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
         x->cur.id = ((uint64_t)gid(m, s) << 40) | x->frame_seq++;
         x->c.frames_offered++;
         x->has_frame = true;
-        trace_event ev;
-        arrival_event(m, &ev, TRACE_ARRIVAL, s, &x->cur, now);
-        emit(m, &ev);
+        emit_arrival(m, TRACE_ARRIVAL, s, &x->cur, now);
     }
     if (!x->has_frame)
         return false;
@@ -828,9 +891,7 @@ static void next_frame_or_idle(mac *m, uint32_t s, sim_time now)
 static void drop_frame(mac *m, uint32_t s, frame *fr, sim_time now)
 {
     m->st[s].c.frames_dropped++;
-    trace_event ev;
-    arrival_event(m, &ev, TRACE_DROP, s, fr, now);
-    emit(m, &ev);
+    emit_arrival(m, TRACE_DROP, s, fr, now);
 }
 
 void mac_drop(mac *m, uint32_t s, const frame *f, sim_time now)
@@ -888,9 +949,7 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
     uint32_t tail = x->q_head + x->q_len; /* < 2 q_cap */
     x->q[tail < x->q_cap ? tail : tail - x->q_cap] = fr;
     x->q_len++;
-    trace_event ev;
-    arrival_event(m, &ev, TRACE_ARRIVAL, s, &fr, now);
-    emit(m, &ev);
+    emit_arrival(m, TRACE_ARRIVAL, s, &fr, now);
     if (x->state == MAC_IDLE)
         next_frame_or_idle(m, s, now);
     return true;
@@ -903,11 +962,22 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
  * expects schedules a collision; nothing else does. */
 static void cd_watch(mac *m, uint32_t s)
 {
-    const station *x = &m->st[s];
+    station *x = &m->st[s];
+    if (!m->cd_live && !x->in_cd)
+        return; /* quiet: cd_wake sets it if a crowd asks */
     bool on = x->transmitter != NONE && (x->state == MAC_TX || x->state == MAC_BURST_GAP);
     medium_reach_set(m->cd_reach, s,
                      on ? (x->cd_pending < x->tx_end ? x->cd_pending : x->tx_end)
                         : MEDIUM_REACH_NONE);
+    x->in_cd = on;
+}
+
+/* cd_reach from the transmitters, before a crowd's question. */
+static __attribute__((cold, noinline)) void cd_wake(mac *m)
+{
+    m->cd_live = true;
+    for (uint32_t i = 0; i < m->n_transmitters; i++)
+        cd_watch(m, m->transmitters[i]);
 }
 
 static void schedule_collision(mac *m, uint32_t s, sim_time t)
@@ -1063,6 +1133,8 @@ static void begin_transmission(mac *m, uint32_t s, sim_time now, trace_tx_kind k
                 schedule_collision(m, k, now + medium_delay(m->med, s, k));
         }
     } else {
+        if (!m->cd_live)
+            cd_wake(m);
         size_t n = medium_reach_find(m->cd_reach, s, now, m->found);
         uint32_t *f = m->found;
         for (size_t i = 1; i < n; i++) {
@@ -1176,6 +1248,21 @@ static void count_success(mac *m, uint32_t s)
         x->c.frames_with_deferred_xmissions++;
 }
 
+/* transmitOK for station s's frame (TRACE_TX_OK). */
+static void emit_tx_ok(mac *m, uint32_t s, sim_time now)
+{
+    const station *x = &m->st[s];
+    if (!wants_whole(m, TRACE_TX_OK)) {
+        tally(m, &(trace_tally){.kind = TRACE_TX_OK, .time = now, .station = gid(m, s),
+                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+        return;
+    }
+    trace_event ev;
+    frame_event(m, &ev, TRACE_TX_OK, now, s);
+    ev.tx_id = x->trace_id;
+    emit(m, &ev);
+}
+
 static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
 {
     station *x = &m->st[s];
@@ -1183,11 +1270,16 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
         x->c.frames_late_discarded++;
     else
         x->c.frames_aborted_xs_colls++;
-    trace_event ev;
-    frame_event(m, &ev, TRACE_ABORT, now, s);
-    ev.attempt = x->collisions;
-    ev.abort_reason = why;
-    emit(m, &ev);
+    if (!wants_whole(m, TRACE_ABORT)) {
+        tally(m, &(trace_tally){.kind = TRACE_ABORT, .time = now, .station = gid(m, s),
+                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+    } else {
+        trace_event ev;
+        frame_event(m, &ev, TRACE_ABORT, now, s);
+        ev.attempt = x->collisions;
+        ev.abort_reason = why;
+        emit(m, &ev);
+    }
     next_frame_or_idle(m, s, now);
 }
 
@@ -1314,10 +1406,7 @@ static void on_verdict(mac *m, uint32_t s, sim_time now, bool ok)
     x->awaiting = false;
     if (ok) {
         count_success(m, s);
-        trace_event ev;
-        frame_event(m, &ev, TRACE_TX_OK, now, s);
-        ev.tx_id = x->trace_id;
-        emit(m, &ev);
+        emit_tx_ok(m, s, now);
         x->has_frame = false;
         next_frame_or_idle(m, s, now);
         return;
@@ -1339,10 +1428,7 @@ static __attribute__((noinline)) void full_duplex_sent(mac *m, uint32_t s, sim_t
 {
     station *x = &m->st[s];
     count_success(m, s);
-    trace_event ok;
-    frame_event(m, &ok, TRACE_TX_OK, now, s);
-    ok.tx_id = x->trace_id;
-    emit(m, &ok);
+    emit_tx_ok(m, s, now);
     judge_reception(m, s, now);
     x->has_frame = false;
     next_frame_or_idle(m, s, now);
@@ -1399,10 +1485,7 @@ static void on_tx_end(mac *m, uint32_t s, sim_time now, uint32_t gen)
     } else {
         assert(was == MAC_TX);
         count_success(m, s);
-        trace_event ok;
-        frame_event(m, &ok, TRACE_TX_OK, now, s);
-        ok.tx_id = x->trace_id;
-        emit(m, &ok);
+        emit_tx_ok(m, s, now);
         judge_reception(m, s, now);
         x->has_frame = false; /* done with it: the queue no longer holds it */
         if (burst_continues(m, s, now)) {
@@ -1432,15 +1515,21 @@ verdict(mac *m, uint32_t s, uint64_t trace_id, const frame *f, uint32_t attempt,
         x->c.frames_delivered++;
     else
         x->c.frames_corrupted++;
-    trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
-                      .segment = m->segment,
-                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                      .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
-                      .collisions = attempt - 1, .queued_at = f->queued_at,
-                      .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
-                      .jam_start = SIM_TIME_NEVER, .ok = ok,
-                      .payload = f->payload, .payload_len = f->payload_len};
-    emit(m, &ev);
+    if (!wants_whole(m, TRACE_DELIVER)) {
+        tally(m, &(trace_tally){.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
+                                .frame_bytes = f->bytes, .ok = ok, .queued_at = f->queued_at,
+                                .tx_start = rx_start});
+    } else {
+        trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
+                          .segment = m->segment,
+                          .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
+                          .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
+                          .collisions = attempt - 1, .queued_at = f->queued_at,
+                          .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
+                          .jam_start = SIM_TIME_NEVER, .ok = ok,
+                          .payload = f->payload, .payload_len = f->payload_len};
+        emit(m, &ev);
+    }
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)
         m->on_rx(m->rx_ctx, f->dest, gid(m, s), f, now);
 }
@@ -1715,6 +1804,7 @@ int mac_create(const mac_config *cfg, mac **out)
     for (size_t i = 0; i < m->n_sinks; i++) {
         m->sink_kinds[i] = cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
         m->wanted |= m->sink_kinds[i];
+        m->whole |= m->sink_kinds[i] & (m->sinks[i].on_tally ? ~TRACE_TALLY_KINDS : TRACE_ALL);
     }
     if (medium_topology(m->med) == TOPOLOGY_STAR && m->n > 1)
         m->hub_ps = medium_delay(m->med, 0, 1) - medium_station_pos(m->med, 0) -
@@ -1727,6 +1817,7 @@ int mac_create(const mac_config *cfg, mac **out)
         x->timed = x->transmitter = x->blocker = NONE;
         x->detects = x->cls->caps.collision_detect;
         x->fd = x->cls->full_duplex;
+        m->any_fd |= x->fd;
         m->blocked_head[s] = NONE;
         x->planned = SIM_TIME_NEVER;
         x->cd_pending = SIM_TIME_NEVER;

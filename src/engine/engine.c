@@ -226,6 +226,13 @@ static void group_stats_event(void *ctx, const trace_event *ev)
     sink.on_event(sink.ctx, ev);
 }
 
+static void group_stats_tally(void *ctx, const trace_tally *t)
+{
+    engine *e = ctx;
+    trace_sink sink = stats_sink(e->group_stats[e->group_of[t->station]]);
+    sink.on_tally(sink.ctx, t);
+}
+
 static int build_group_stats(engine *e, const stats_config *all)
 {
     uint32_t ng = e->n_groups, largest = 1;
@@ -247,7 +254,8 @@ static int build_group_stats(engine *e, const stats_config *all)
     if (!e->group_scratch)
         return -1;
     e->sink_kinds[e->n_sinks] = stats_sink_kinds();
-    e->sinks[e->n_sinks++] = (trace_sink){.on_event = group_stats_event, .ctx = e};
+    e->sinks[e->n_sinks++] = (trace_sink){.on_event = group_stats_event, .ctx = e,
+                                              .on_tally = group_stats_tally};
     return 0;
 }
 

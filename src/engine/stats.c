@@ -145,7 +145,7 @@ static void add_delay(stats *s, sim_time d)
 
 /* to_delivery: stats_config.delay_to_delivery, a constant in each of the
  * two sinks below (so that runs without bridges pay nothing for it). */
-static inline __attribute__((always_inline)) void handle(stats *s, const trace_event *ev,
+static inline __attribute__((always_inline)) void handle(stats *s, const trace_tally *ev,
                                                          bool to_delivery)
 {
     track_recovery(s, ev->time, false);
@@ -236,19 +236,31 @@ void stats_destroy(stats *s)
     }
 }
 
-static void on_event(void *ctx, const trace_event *ev) { handle(ctx, ev, false); }
-static void on_event_bridged(void *ctx, const trace_event *ev) { handle(ctx, ev, true); }
+static void on_tally(void *ctx, const trace_tally *t) { handle(ctx, t, false); }
+static void on_tally_bridged(void *ctx, const trace_tally *t) { handle(ctx, t, true); }
+
+static void on_event(void *ctx, const trace_event *ev)
+{
+    trace_tally t = trace_tally_of(ev);
+    handle(ctx, &t, false);
+}
+
+static void on_event_bridged(void *ctx, const trace_event *ev)
+{
+    trace_tally t = trace_tally_of(ev);
+    handle(ctx, &t, true);
+}
 
 trace_sink stats_sink(stats *s)
 {
-    return (trace_sink){.on_event = s->cfg.delay_to_delivery ? on_event_bridged : on_event,
-                        .ctx = s};
+    bool b = s->cfg.delay_to_delivery;
+    return (trace_sink){.on_event = b ? on_event_bridged : on_event, .ctx = s,
+                        .on_tally = b ? on_tally_bridged : on_tally};
 }
 
 uint32_t stats_sink_kinds(void)
 {
-    return TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
-           TRACE_BIT(TRACE_ABORT) | TRACE_BIT(TRACE_DELIVER);
+    return TRACE_TALLY_KINDS; /* (what handle reads: trace_tally) */
 }
 
 double stats_t975(unsigned df)

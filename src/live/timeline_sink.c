@@ -54,7 +54,7 @@ void timeline_sink_reset(timeline_sink *t)
 
 trace_sink timeline_sink_trace(timeline_sink *t)
 {
-    return (trace_sink){timeline_sink_on_event, t};
+    return (trace_sink){timeline_sink_on_event, t, NULL};
 }
 
 size_t timeline_sink_count(const timeline_sink *t)

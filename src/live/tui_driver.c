@@ -374,7 +374,7 @@ int start_engine(tui_driver *d, uint32_t n, bool measure, char *err, size_t errl
     if (rc != 0)
         return -1;
     if (engine_add_sink(d->e, timeline_sink_trace(d->tl)) != 0 ||
-        engine_add_sink(d->e, (trace_sink){step_sink_on_event, d}) != 0) {
+        engine_add_sink(d->e, (trace_sink){step_sink_on_event, d, NULL}) != 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }

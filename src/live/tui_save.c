@@ -448,7 +448,7 @@ tui_trace *tui_trace_start(tui_saves *sv, engine *live, sim_time until, sim_time
         pcap_sink_describe_run(engine_scenario(j->e), kept, &text, &fmt);
         rc = pcap_sink_open_format(j->tmp, &sc->phy, &po, &fmt, &j->ps, err, sizeof err);
     }
-    if (rc == 0 && engine_add_sink(j->e, (trace_sink){filtered_event, j}) != 0) {
+    if (rc == 0 && engine_add_sink(j->e, (trace_sink){filtered_event, j, NULL}) != 0) {
         snprintf(err, sizeof err, "out of memory");
         rc = -1;
     }

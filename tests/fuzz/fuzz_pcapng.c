@@ -399,7 +399,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  : lt == PCAP_SINK_NETANALYZER ? NA_HEADER
                                                : NA_HEADER + sc.phy.preamble_bits / 8;
     if (engine_add_sink(e, pcap_sink_trace(ps)) != 0 ||
-        engine_add_sink(e, (trace_sink){count_event, &c}) != 0)
+        engine_add_sink(e, (trace_sink){count_event, &c, NULL}) != 0)
         abort();
     if (engine_start(e, err, sizeof err) != 0)
         goto out;

@@ -130,7 +130,7 @@ void mu_run_scenario(const scenario *sc, mu_run *out)
         print_error("engine_create: %s\n", err);
         fail();
     }
-    trace_sink sink = {mu_trace_sink, &out->tr};
+    trace_sink sink = {mu_trace_sink, &out->tr, NULL};
     assert_int_equal(engine_add_sink(e, sink), 0);
     out->status = engine_run_all(e);
     out->end = engine_now(e);

@@ -93,7 +93,7 @@ static void test_two_station_resolution(void **state)
             fail();
         }
         tally t = {0};
-        trace_sink sink = {tally_sink, &t};
+        trace_sink sink = {tally_sink, &t, NULL};
         assert_int_equal(engine_add_sink(e, sink), 0);
         engine_run_all(e);
         engine_destroy(e);

@@ -180,7 +180,7 @@ static void *thread_main(void *arg)
     engine *e = NULL;
     char err[256];
     if (engine_create(&sc, &e, err, sizeof err) == 0) {
-        trace_sink s = {mu_trace_sink, &tr};
+        trace_sink s = {mu_trace_sink, &tr, NULL};
         if (engine_add_sink(e, s) == 0) {
             engine_run_all(e);
             j->trace = hash_trace(&tr);

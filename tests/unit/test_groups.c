@@ -150,20 +150,27 @@ static void test_split_is_identical(void **state)
     }
 }
 
+/* Light, heavy and empty groups behind queues of 4, after a warm-up: the
+ * light group's queues overflow behind the heavy one's long frames. */
+static void three_groups(scenario *sc)
+{
+    scenario_defaults(sc);
+    set_ok(sc, "traffic", "poisson");
+    set_ok(sc, "duration", "50ms");
+    set_ok(sc, "warmup", "5ms");
+    set_ok(sc, "queue", "4");
+    group_ok(sc, "light stations=5 load=0.2 frame-size=64");
+    group_ok(sc, "heavy stations=3 load=1.2 frame-size=1518 policy=fixed");
+    group_ok(sc, "none stations=0");
+    finish_ok(sc);
+}
+
 /* The groups' counts and throughputs add up to the run's. */
 static void test_groups_add_up(void **state)
 {
     (void)state;
     scenario sc;
-    scenario_defaults(&sc);
-    set_ok(&sc, "traffic", "poisson");
-    set_ok(&sc, "duration", "50ms");
-    set_ok(&sc, "warmup", "5ms");
-    set_ok(&sc, "queue", "4");
-    group_ok(&sc, "light stations=5 load=0.2 frame-size=64");
-    group_ok(&sc, "heavy stations=3 load=1.2 frame-size=1518 policy=fixed");
-    group_ok(&sc, "none stations=0");
-    finish_ok(&sc);
+    three_groups(&sc);
     run_out o;
     run(&sc, &o);
     assert_int_equal(o.r.n_groups, 3);
@@ -204,6 +211,48 @@ static void test_groups_add_up(void **state)
     assert_int_equal(scenario_group_of(&sc, 5), 1);
     assert_int_equal(scenario_group_of(&sc, 7), 1);
     run_free(&o);
+    scenario_free(&sc);
+}
+
+/* Equal, or both NAN. */
+static bool same(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* A sink that wants every event whole, and does nothing with it. */
+static void ignore(void *ctx, const trace_event *ev)
+{
+    (void)ctx;
+    (void)ev;
+}
+
+/* The statistics take a tally of each frame event (trace_tally) where no
+ * sink wants the event whole, else the event: both give the same
+ * measures, the run's and every group's (arrivals, drops, successes,
+ * aborts and deliveries, across the warm-up's edge). */
+static void test_tally_as_events(void **state)
+{
+    (void)state;
+    scenario sc;
+    three_groups(&sc);
+    run_out tallied, whole;
+    run(&sc, &tallied);
+    run_watched(&sc, &(trace_sink){.on_event = ignore}, &whole);
+    assert_true(tallied.r.frames_dropped > 0 && tallied.r.frames_aborted > 0);
+    assert_same_run(&tallied, &whole);
+    assert_true(tallied.r.p50_delay_us == whole.r.p50_delay_us);
+    assert_true(tallied.r.max_delay_us == whole.r.max_delay_us);
+    assert_true(tallied.r.jain_fairness == whole.r.jain_fairness);
+    assert_true(tallied.r.capture_mean_run == whole.r.capture_mean_run);
+    for (uint32_t g = 0; g < tallied.r.n_groups; g++) { /* (the empty one's: NAN) */
+        assert_true(same(tallied.gr[g].throughput, whole.gr[g].throughput));
+        assert_true(same(tallied.gr[g].offered_load, whole.gr[g].offered_load));
+        assert_true(same(tallied.gr[g].mean_delay_us, whole.gr[g].mean_delay_us));
+        assert_true(same(tallied.gr[g].p99_delay_us, whole.gr[g].p99_delay_us));
+    }
+    run_free(&tallied);
+    run_free(&whole);
     scenario_free(&sc);
 }
 
@@ -708,6 +757,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_is_identical), cmocka_unit_test(test_groups_add_up),
+        cmocka_unit_test(test_tally_as_events),
         cmocka_unit_test(test_inherit_and_override), cmocka_unit_test(test_placement),
         cmocka_unit_test(test_refusals), cmocka_unit_test(test_weakest_link),
         cmocka_unit_test(test_dest_group), cmocka_unit_test(test_reply_timed),

@@ -127,7 +127,7 @@ static void run_traced(const scenario *sc, const char *name, bool collisions, ui
     if (pcap_sink_open_format(path, &engine_scenario(e)->phy, &po, &f, &ps, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(engine_add_sink(e, pcap_sink_trace(ps)), 0);
-    trace_sink rec = {rec_sink, &out->tr};
+    trace_sink rec = {rec_sink, &out->tr, NULL};
     assert_int_equal(engine_add_sink(e, rec), 0);
     if (slice)
         while (engine_run(e, SIM_TIME_NEVER, slice) == ENGINE_RUNNING)

@@ -531,7 +531,7 @@ static void test_property_bounds_and_termination(void **state)
                 t.frame[k] = UINT64_MAX;
             engine *e = NULL;
             assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
-            assert_int_equal(engine_add_sink(e, (trace_sink){prop_sink, &t}), 0);
+            assert_int_equal(engine_add_sink(e, (trace_sink){prop_sink, &t, NULL}), 0);
             engine_run_all(e);
             results r;
             engine_results(e, &r);

@@ -263,7 +263,7 @@ static void capture_runs(const char *policy, int runs, double *discarded, double
         char err[256];
         assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
         capture_watch w = {.winner = -1};
-        assert_int_equal(engine_add_sink(e, (trace_sink){capture_sink, &w}), 0);
+        assert_int_equal(engine_add_sink(e, (trace_sink){capture_sink, &w, NULL}), 0);
         sim_time t = 0;
         while (w.outcome == 0 && t < sc.duration) {
             t += SIM_PS_PER_S / 50;

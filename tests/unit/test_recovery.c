@@ -80,7 +80,7 @@ static void run(const char *policy, const char *outage, const char *duration, ui
     engine *e;
     assert_int_equal(engine_create(&sc, &e, err, sizeof err), 0);
     backlog_log l = {0};
-    assert_int_equal(engine_add_sink(e, (trace_sink){record, &l}), 0);
+    assert_int_equal(engine_add_sink(e, (trace_sink){record, &l, NULL}), 0);
     engine_run_all(e);
     results r;
     engine_results(e, &r);
