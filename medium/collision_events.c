@@ -33,8 +33,9 @@
  *   (collision_events_tag, its completions) depends on the components and
  *   on what is kept at each instant;
  * - nobody listens: only at a count and when the ring is full, and the
- *   ends are judged only then or when the medium falls silent (two alone
- *   then are one test, with no component built). What can be dropped at
+ *   ends are judged only then or when the medium falls silent (a busy
+ *   period of up to FEW is then judged by testing its pairs, with no
+ *   component built; two alone are one test). What can be dropped at
  *   one instant can be at every later one (a later start begins after the
  *   tail has passed; one under way then has ended or is still there), a
  *   transmission that can be dropped is never linked to one after it, and
@@ -47,9 +48,8 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
-/* In a component's size: it carries a listener's tag. A tagged component
- * is told of when complete, so the test for a tag hides in the test for
- * two or more members (an untagged one of one member passes both). */
+/* In a component's size: it carries a listener's tag (and is told of
+ * when complete, even alone). */
 #define TAGGED ((uint64_t)1 << 63)
 #define LONG_AGO INT64_MIN /* last_passed when no ended tail is kept */
 #define RING_FIRST 16      /* slots (a power of two) */
@@ -375,7 +375,7 @@ static uint64_t components_among(const collision_events *c, uint32_t k)
 __attribute__((noinline)) static void count_all(collision_events *c)
 {
     uint32_t kept = c->hi - c->lo, mask = c->cap - 1;
-    if (kept == 2 && c->unjudged == 2) { /* two alone: one test */
+    if (kept == 2 && c->unjudged == 2) { /* two alone (often): one test, at less cost */
         if (linked(c, &c->ring[c->lo & mask], &c->ring[(c->lo + 1) & mask]))
             c->complete++;
     } else if (kept == c->unjudged && kept <= FEW) {

@@ -20,9 +20,13 @@
  *  - a listener's tags (what a network's collision domain counts with):
  *    carried through merges, told of at a merge of two tagged components
  *    and at a tagged component's completion with its size, never of an
- *    untagged one; none where nobody listens.
- * The random cross-check against a brute-force reference over whole runs
- * is in test_counters.c.
+ *    untagged one; none where nobody listens;
+ *  - random transmissions and counts on random geometry against brute
+ *    force, with nobody listening (ends judged and transmissions dropped
+ *    late) and with a listener (at once): the same counts, as the rule
+ *    says (test_random_against_brute_force).
+ * The random cross-check of whole runs' counts against a brute-force
+ * reference over their traces is in test_counters.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
