@@ -63,6 +63,7 @@ struct evq {
     run runs[RUNS];
     heap near, far;
     sim_time horizon; /* events due before last + horizon are near */
+    uint16_t near_below; /* and so are events of a phase below this */
     sim_time last;    /* time of the last event popped */
     uint64_t seq;
 };
@@ -173,6 +174,8 @@ void evq_destroy(evq *q)
 }
 
 void evq_set_horizon(evq *q, sim_time horizon) { q->horizon = horizon; }
+
+void evq_set_near_phases(evq *q, uint16_t below) { q->near_below = below; }
 
 void evq_use_runs(evq *q, bool on) { q->runs_on = on; }
 
@@ -287,7 +290,8 @@ int evq_push(evq *q, const sim_event *e)
         if (rc != 0)
             return rc > 0 ? 0 : -1;
     }
-    return heap_push(ev.time - q->last < q->horizon ? &q->near : &q->far, &ev);
+    bool near = ev.time - q->last < q->horizon || ev.phase < q->near_below;
+    return heap_push(near ? &q->near : &q->far, &ev);
 }
 
 /* The first event, or NULL when the queue is empty: the front, else the
