@@ -41,6 +41,13 @@ void evq_destroy(evq *q);
  * 0, the default, keeps them all together). */
 void evq_set_horizon(evq *q, sim_time horizon);
 
+/* Events of a phase below `below` go with the events due within the
+ * horizon whatever their time: the phases of events that end something
+ * under way (a frame, a signal), due within a frame's time however long
+ * the frame (another tuning knob, off by default: the order does not
+ * depend on it). */
+void evq_set_near_phases(evq *q, uint16_t below);
+
 /* With runs on, an event that comes after the last event of one of a few
  * sorted runs is appended to it, O(1), instead of going to a heap: for
  * crowds of events pushed in order (many full-duplex links in step).

@@ -377,9 +377,18 @@ built:;
     evq_set_horizon(e->q, 2 * t.slot_ps);
     /* Full-duplex links send in step (nothing makes them wait at random):
      * their events come in crowds pushed in order, which runs take in O(1). */
+    bool runs = false;
     for (uint32_t s = 0; s < e->sc.net.n_segments; s++)
-        if (e->sc.net.segments[s].full_duplex)
-            evq_use_runs(e->q, true);
+        runs = runs || e->sc.net.segments[s].full_duplex;
+    evq_use_runs(e->q, runs);
+    /* The end of a frame is due a frame's time after its start, beyond the
+     * horizon when frames are long (512 bytes at 100 Mb/s: 8 slots): kept
+     * near by their phases (the MAC's and a network's ends, mac.h), they
+     * leave the far heap to the long waits. Not with runs: the switch's
+     * 64 links' ends then crowd the near heap, 2 % slower
+     * (tests/bench/README.md, "The event queue"). */
+    if (!runs)
+        evq_set_near_phases(e->q, MAC_PHASE_END + 1);
     e->arrivals = calloc(n, sizeof *e->arrivals);
     e->per_station = calloc(n, sizeof *e->per_station);
     e->warm = e->sc.warmup <= 0;

@@ -2,7 +2,7 @@
  * time first, then phase, then insertion order (FIFO); and that the queue
  * (its front slot, near and far heaps, sorted runs) stays correct through growth, ties,
  * long gaps, times near the end of sim_time's range, and interleaved
- * pushes, peeks and pops, whatever the near/far horizon.
+ * pushes, peeks and pops, whatever the near/far horizon and phases.
  * It does not test the engine's use of phases (the model tests do). */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -162,11 +162,12 @@ static void test_extreme_times(void **state)
  * ties of time common, 2^40 makes long gaps, and `mixed` draws each delay
  * from one or the other. The near/far split and the sorted runs must not
  * change the order: each run is made with every event far (horizon 0)
- * and with a horizon that splits them, with runs off and on. */
+ * and with a horizon that splits them, with runs off and on, and with the
+ * events of phases 0 and 1 kept near whatever their time or not. */
 #define MODEL_MAX 4096
 
 static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim_time horizon,
-                                 bool runs)
+                                 bool runs, uint16_t near_below)
 {
     static sim_event pending[MODEL_MAX];
     static uint32_t pushed_order[MODEL_MAX];
@@ -175,6 +176,7 @@ static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim
     assert_int_equal(evq_create(&q, 1), 0);
     evq_set_horizon(q, horizon);
     evq_use_runs(q, runs);
+    evq_set_near_phases(q, near_below);
     rng r;
     rng_seed(&r, seed, 0);
     sim_time now = 0;
@@ -226,14 +228,16 @@ static void test_random_against_model(void **state)
 {
     (void)state;
     for (int runs = 0; runs < 2; runs++) {
-        random_against_model(50, false, 7, 0, runs);
-        random_against_model(50, false, 7, 10, runs);
-        random_against_model(4, false, 8, 0, runs);
-        random_against_model(4, false, 8, 2, runs);
-        random_against_model((uint64_t)1 << 40, false, 9, 0, runs);
-        random_against_model((uint64_t)1 << 40, false, 9, (sim_time)1 << 38, runs);
-        random_against_model((uint64_t)1 << 40, true, 10, 0, runs);
-        random_against_model((uint64_t)1 << 40, true, 10, 3, runs);
+        for (uint16_t near = 0; near <= 2; near += 2) {
+            random_against_model(50, false, 7, 0, runs, near);
+            random_against_model(50, false, 7, 10, runs, near);
+            random_against_model(4, false, 8, 0, runs, near);
+            random_against_model(4, false, 8, 2, runs, near);
+            random_against_model((uint64_t)1 << 40, false, 9, 0, runs, near);
+            random_against_model((uint64_t)1 << 40, false, 9, (sim_time)1 << 38, runs, near);
+            random_against_model((uint64_t)1 << 40, true, 10, 0, runs, near);
+            random_against_model((uint64_t)1 << 40, true, 10, 3, runs, near);
+        }
     }
 }
 
