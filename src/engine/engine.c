@@ -386,7 +386,7 @@ built:;
      * near by their phases (the MAC's and a network's ends, mac.h), they
      * leave the far heap to the long waits. Not with runs: the switch's
      * 64 links' ends then crowd the near heap, 2 % slower
-     * (tests/bench/README.md, "The event queue"). */
+     * (tests/bench/README.md, "The event queue and the engine's loop"). */
     if (!runs)
         evq_set_near_phases(e->q, MAC_PHASE_END + 1);
     e->arrivals = calloc(n, sizeof *e->arrivals);
