@@ -259,6 +259,13 @@ static void tally(mac *m, const trace_tally *t)
             m->sinks[i].on_tally(m->sinks[i].ctx, t);
 }
 
+/* The tally of an ARRIVAL, DROP, TX_OK or ABORT of frame f at station s. */
+static void tally_frame(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
+{
+    tally(m, &(trace_tally){.kind = kind, .time = now, .station = gid(m, s),
+                            .frame_bytes = f->bytes, .queued_at = f->queued_at});
+}
+
 static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
 {
     const station *x = &m->st[s];
@@ -838,8 +845,7 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 static void emit_arrival(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
 {
     if (!wants_whole(m, kind)) {
-        tally(m, &(trace_tally){.kind = kind, .time = now, .station = gid(m, s),
-                                .frame_bytes = f->bytes, .queued_at = f->queued_at});
+        tally_frame(m, kind, s, f, now);
         return;
     }
     trace_event ev = {.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
@@ -1253,8 +1259,7 @@ static void emit_tx_ok(mac *m, uint32_t s, sim_time now)
 {
     const station *x = &m->st[s];
     if (!wants_whole(m, TRACE_TX_OK)) {
-        tally(m, &(trace_tally){.kind = TRACE_TX_OK, .time = now, .station = gid(m, s),
-                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+        tally_frame(m, TRACE_TX_OK, s, &x->cur, now);
         return;
     }
     trace_event ev;
@@ -1271,8 +1276,7 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
     else
         x->c.frames_aborted_xs_colls++;
     if (!wants_whole(m, TRACE_ABORT)) {
-        tally(m, &(trace_tally){.kind = TRACE_ABORT, .time = now, .station = gid(m, s),
-                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+        tally_frame(m, TRACE_ABORT, s, &x->cur, now);
     } else {
         trace_event ev;
         frame_event(m, &ev, TRACE_ABORT, now, s);
