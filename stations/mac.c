@@ -500,25 +500,66 @@ static inline bool tx_later(const mac *m, uint32_t i, uint32_t j)
     return j == NONE || m->st[m->transmitters[i]].tx_id > m->st[m->transmitters[j]].tx_id;
 }
 
+/* medium_delay(t, s) = |pos_t + off| for a transmitter t: on a bus
+ * off = -pos_s, on a star off = hub + pos_s (and the sum is positive). */
+static inline sim_time delay_off(const mac *m, uint32_t s)
+{
+    return medium_topology(m->med) == TOPOLOGY_BUS ? -medium_station_pos(m->med, s)
+                                                   : m->hub_ps + medium_station_pos(m->med, s);
+}
+
 /* The blocker of a station whose carrier period is open, as the replay
  * picks it: of the transmissions under way whose signal has reached s by
  * r, the one expected to end last (ties: the later arrival, then the later
  * in the live order, i.e. the later record); with none arrived, the first
  * to arrive (ties: the earlier record). Every transmission under way is
- * then in the period. NONE when none is under way. Returns the first
- * arrival at s of a signal under way, SIM_TIME_NEVER when none: the
- * medium's medium_open_arrival where every transmission under way is a
- * transmitter (no full-duplex end on the medium), from the same loop.
- * O(k) for k transmissions under way. */
-static sim_time open_scan(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+ * then in the period. Returns false when none is under way. O(k) for k
+ * transmissions under way. */
+static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
 {
     const uint32_t n = m->n_transmitters;
     const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
-    /* medium_delay(t, s) = |pos_t + off|: on a bus off = -pos_s, on a star
-     * off = hub + pos_s (and the sum is positive) */
-    const sim_time off = medium_topology(m->med) == TOPOLOGY_BUS
-                             ? -medium_station_pos(m->med, s)
-                             : m->hub_ps + medium_station_pos(m->med, s);
+    const sim_time off = delay_off(m, s);
+    uint32_t best = NONE;
+    sim_time b_end = INT64_MIN, b_from = INT64_MIN;
+    for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
+        sim_time d = pos[i] + off;
+        sim_time from = start[i] + (d < 0 ? -d : d);
+        if (from > r)
+            continue;
+        if (end[i] > b_end || (end[i] == b_end && from > b_from) ||
+            (end[i] == b_end && from == b_from && tx_later(m, i, best))) {
+            best = i;
+            b_end = end[i];
+            b_from = from;
+        }
+    }
+    if (best == NONE) { /* none arrived: the first to arrive */
+        b_from = SIM_TIME_NEVER;
+        for (uint32_t i = 0; i < n; i++) {
+            sim_time d = pos[i] + off;
+            sim_time from = start[i] + (d < 0 ? -d : d);
+            if (from < b_from || (from == b_from && tx_later(m, best, i))) {
+                best = i;
+                b_from = from;
+            }
+        }
+    }
+    *blocker = best == NONE ? NONE : m->transmitters[best];
+    return best != NONE;
+}
+
+/* open_blocker's answer (NONE when none is under way) and the first
+ * arrival at s of a signal under way (SIM_TIME_NEVER: none), in one loop:
+ * the medium's medium_open_arrival where every transmission under way is
+ * a transmitter (no full-duplex end on the medium). For a handful of
+ * transmitters; in a crowd, open_blocker's first loop alone is cheaper. */
+static __attribute__((noinline)) sim_time open_scan(const mac *m, uint32_t s, sim_time r,
+                                                     uint32_t *blocker)
+{
+    const uint32_t n = m->n_transmitters;
+    const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
+    const sim_time off = delay_off(m, s);
     uint32_t best = NONE, first = NONE;
     sim_time b_end = INT64_MIN, b_from = INT64_MIN, f_from = SIM_TIME_NEVER;
     for (uint32_t i = 0; i < n; i++) {
@@ -541,12 +582,6 @@ static sim_time open_scan(const mac *m, uint32_t s, sim_time r, uint32_t *blocke
         best = first;
     *blocker = best == NONE ? NONE : m->transmitters[best];
     return f_from;
-}
-
-static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
-{
-    open_scan(m, s, r, blocker);
-    return *blocker != NONE;
 }
 
 /* The replay's answer from the carrier index, where it can be had without
