@@ -9,7 +9,8 @@
  * live signals and returns the instant the ready frame may start;
  * defer_plan() gets the same answer from the medium's carrier index where
  * it can (defer_shortcut, O(log n); on a quiet medium from a scan of its
- * few live records), else replays only the signals that can matter
+ * few live records and of the MAC's few transmitters), else replays only
+ * the signals that can matter
  * (stations/MODEL.md, "Deference in a crowd"). A
  * station with a frame ready and not backing off is a "contender". A
  * contender's plan changes only in two ways, so only those contenders are
