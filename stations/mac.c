@@ -9,7 +9,8 @@
  * live signals and returns the instant the ready frame may start;
  * defer_plan() gets the same answer from the medium's carrier index where
  * it can (defer_shortcut, O(log n); on a quiet medium from a scan of its
- * few live records), else replays only the signals that can matter
+ * few live records and of the MAC's few transmitters), else replays only
+ * the signals that can matter
  * (stations/MODEL.md, "Deference in a crowd"). A
  * station with a frame ready and not backing off is a "contender". A
  * contender's plan changes only in two ways, so only those contenders are
@@ -259,6 +260,13 @@ static void tally(mac *m, const trace_tally *t)
             m->sinks[i].on_tally(m->sinks[i].ctx, t);
 }
 
+/* The tally of an ARRIVAL, DROP, TX_OK or ABORT of frame f at station s. */
+static void tally_frame(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
+{
+    tally(m, &(trace_tally){.kind = kind, .time = now, .station = gid(m, s),
+                            .frame_bytes = f->bytes, .queued_at = f->queued_at});
+}
+
 static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
 {
     const station *x = &m->st[s];
@@ -493,25 +501,66 @@ static inline bool tx_later(const mac *m, uint32_t i, uint32_t j)
     return j == NONE || m->st[m->transmitters[i]].tx_id > m->st[m->transmitters[j]].tx_id;
 }
 
+/* medium_delay(t, s) = |pos_t + off| for a transmitter t: on a bus
+ * off = -pos_s, on a star off = hub + pos_s (and the sum is positive). */
+static inline sim_time delay_off(const mac *m, uint32_t s)
+{
+    return medium_topology(m->med) == TOPOLOGY_BUS ? -medium_station_pos(m->med, s)
+                                                   : m->hub_ps + medium_station_pos(m->med, s);
+}
+
 /* The blocker of a station whose carrier period is open, as the replay
  * picks it: of the transmissions under way whose signal has reached s by
  * r, the one expected to end last (ties: the later arrival, then the later
  * in the live order, i.e. the later record); with none arrived, the first
  * to arrive (ties: the earlier record). Every transmission under way is
- * then in the period. NONE when none is under way. Returns the first
- * arrival at s of a signal under way, SIM_TIME_NEVER when none: the
- * medium's medium_open_arrival where every transmission under way is a
- * transmitter (no full-duplex end on the medium), from the same loop.
- * O(k) for k transmissions under way. */
-static sim_time open_scan(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
+ * then in the period. Returns false when none is under way. O(k) for k
+ * transmissions under way. */
+static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
 {
     const uint32_t n = m->n_transmitters;
     const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
-    /* medium_delay(t, s) = |pos_t + off|: on a bus off = -pos_s, on a star
-     * off = hub + pos_s (and the sum is positive) */
-    const sim_time off = medium_topology(m->med) == TOPOLOGY_BUS
-                             ? -medium_station_pos(m->med, s)
-                             : m->hub_ps + medium_station_pos(m->med, s);
+    const sim_time off = delay_off(m, s);
+    uint32_t best = NONE;
+    sim_time b_end = INT64_MIN, b_from = INT64_MIN;
+    for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
+        sim_time d = pos[i] + off;
+        sim_time from = start[i] + (d < 0 ? -d : d);
+        if (from > r)
+            continue;
+        if (end[i] > b_end || (end[i] == b_end && from > b_from) ||
+            (end[i] == b_end && from == b_from && tx_later(m, i, best))) {
+            best = i;
+            b_end = end[i];
+            b_from = from;
+        }
+    }
+    if (best == NONE) { /* none arrived: the first to arrive */
+        b_from = SIM_TIME_NEVER;
+        for (uint32_t i = 0; i < n; i++) {
+            sim_time d = pos[i] + off;
+            sim_time from = start[i] + (d < 0 ? -d : d);
+            if (from < b_from || (from == b_from && tx_later(m, best, i))) {
+                best = i;
+                b_from = from;
+            }
+        }
+    }
+    *blocker = best == NONE ? NONE : m->transmitters[best];
+    return best != NONE;
+}
+
+/* open_blocker's answer (NONE when none is under way) and the first
+ * arrival at s of a signal under way (SIM_TIME_NEVER: none), in one loop:
+ * the medium's medium_open_arrival where every transmission under way is
+ * a transmitter (no full-duplex end on the medium). For a handful of
+ * transmitters; in a crowd, open_blocker's first loop alone is cheaper. */
+static __attribute__((noinline)) sim_time open_scan(const mac *m, uint32_t s, sim_time r,
+                                                     uint32_t *blocker)
+{
+    const uint32_t n = m->n_transmitters;
+    const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
+    const sim_time off = delay_off(m, s);
     uint32_t best = NONE, first = NONE;
     sim_time b_end = INT64_MIN, b_from = INT64_MIN, f_from = SIM_TIME_NEVER;
     for (uint32_t i = 0; i < n; i++) {
@@ -536,12 +585,6 @@ static sim_time open_scan(const mac *m, uint32_t s, sim_time r, uint32_t *blocke
     return f_from;
 }
 
-static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker)
-{
-    open_scan(m, s, r, blocker);
-    return *blocker != NONE;
-}
-
 /* The replay's answer from the carrier index, where it can be had without
  * the replay (MODEL.md, "Deference in a crowd"). `released_by`: the
  * transmission whose end re-plans this waiting contender, or NONE.
@@ -553,8 +596,10 @@ static bool defer_shortcut(mac *m, uint32_t s, sim_time r, uint32_t released_by,
     station *x = &m->st[s];
     const sim_time w = r - m->ifg_ps; /* a period ending before w is over for r */
     /* While a handful transmit, the loop over them gives the first open
-     * arrival and the blocker at once (open_scan). */
-    const bool few = m->n_transmitters <= CROWD && !m->any_fd;
+     * arrival and the blocker at once (open_scan). (Up to CROWD / 2: with
+     * 5 to 8, as often in a collapse of 16, the medium's answer, often
+     * memoised, is cheaper than the loop.) */
+    const bool few = m->n_transmitters <= CROWD / 2 && !m->any_fd;
     uint32_t few_blocker = NONE;
     sim_time u = few ? open_scan(m, s, r, &few_blocker) : medium_open_arrival(m->med, s);
     sim_time fs, fe;
@@ -838,8 +883,7 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 static void emit_arrival(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
 {
     if (!wants_whole(m, kind)) {
-        tally(m, &(trace_tally){.kind = kind, .time = now, .station = gid(m, s),
-                                .frame_bytes = f->bytes, .queued_at = f->queued_at});
+        tally_frame(m, kind, s, f, now);
         return;
     }
     trace_event ev = {.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
@@ -1253,8 +1297,7 @@ static void emit_tx_ok(mac *m, uint32_t s, sim_time now)
 {
     const station *x = &m->st[s];
     if (!wants_whole(m, TRACE_TX_OK)) {
-        tally(m, &(trace_tally){.kind = TRACE_TX_OK, .time = now, .station = gid(m, s),
-                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+        tally_frame(m, TRACE_TX_OK, s, &x->cur, now);
         return;
     }
     trace_event ev;
@@ -1271,8 +1314,7 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
     else
         x->c.frames_aborted_xs_colls++;
     if (!wants_whole(m, TRACE_ABORT)) {
-        tally(m, &(trace_tally){.kind = TRACE_ABORT, .time = now, .station = gid(m, s),
-                                .frame_bytes = x->cur.bytes, .queued_at = x->cur.queued_at});
+        tally_frame(m, TRACE_ABORT, s, &x->cur, now);
     } else {
         trace_event ev;
         frame_event(m, &ev, TRACE_ABORT, now, s);

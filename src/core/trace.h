@@ -173,9 +173,10 @@ typedef struct trace_tally {
 
 /* A set of kinds, as TRACE_BIT(kind) | ... (producers may skip building
  * events that no sink wants). on_tally may be NULL; where it is not, a
- * producer may call it instead of on_event for the kinds of
- * TRACE_TALLY_KINDS, and the sink must do the same with either (the MAC
- * does; other producers call on_event). */
+ * producer may call it instead of on_event for an event of
+ * TRACE_TALLY_KINDS, with that event's tally, and the sink must do the
+ * same with either (the MAC does, where no sink wants the event whole;
+ * other producers call on_event). */
 typedef struct trace_sink {
     void (*on_event)(void *ctx, const trace_event *ev);
     void *ctx;
