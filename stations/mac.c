@@ -244,11 +244,12 @@ static void emit(mac *m, const trace_event *ev)
             m->sinks[i].on_event(m->sinks[i].ctx, ev);
 }
 
-/* Whether a sink wants kind k's whole event; when none does, only
- * tallies want it (trace.h), if anyone. */
-static inline bool wants_whole(const mac *m, trace_kind k)
+/* Whether a sink wants kind k's whole event of station s; when none
+ * does, only tallies want it (trace.h), if anyone. A bridge port's events
+ * are always whole: its bridge reads them (mac_net_hooks.on_port_event). */
+static inline bool wants_whole(const mac *m, trace_kind k, uint32_t s)
 {
-    return (m->whole & TRACE_BIT(k)) != 0;
+    return (m->whole & TRACE_BIT(k)) != 0 || (m->bridged && gid(m, s) >= m->n_all);
 }
 
 /* An event of TRACE_TALLY_KINDS that no sink wants whole: its tally, to
@@ -882,7 +883,7 @@ static void become_ready(mac *m, uint32_t s, sim_time t)
 /* A frame's ARRIVAL or DROP at station s. */
 static void emit_arrival(mac *m, trace_kind kind, uint32_t s, const frame *f, sim_time now)
 {
-    if (!wants_whole(m, kind)) {
+    if (!wants_whole(m, kind, s)) {
         tally_frame(m, kind, s, f, now);
         return;
     }
@@ -1296,7 +1297,7 @@ static void count_success(mac *m, uint32_t s)
 static void emit_tx_ok(mac *m, uint32_t s, sim_time now)
 {
     const station *x = &m->st[s];
-    if (!wants_whole(m, TRACE_TX_OK)) {
+    if (!wants_whole(m, TRACE_TX_OK, s)) {
         tally_frame(m, TRACE_TX_OK, s, &x->cur, now);
         return;
     }
@@ -1313,7 +1314,7 @@ static void give_up(mac *m, uint32_t s, sim_time now, trace_abort_reason why)
         x->c.frames_late_discarded++;
     else
         x->c.frames_aborted_xs_colls++;
-    if (!wants_whole(m, TRACE_ABORT)) {
+    if (!wants_whole(m, TRACE_ABORT, s)) {
         tally_frame(m, TRACE_ABORT, s, &x->cur, now);
     } else {
         trace_event ev;
@@ -1557,7 +1558,7 @@ verdict(mac *m, uint32_t s, uint64_t trace_id, const frame *f, uint32_t attempt,
         x->c.frames_delivered++;
     else
         x->c.frames_corrupted++;
-    if (!wants_whole(m, TRACE_DELIVER)) {
+    if (!wants_whole(m, TRACE_DELIVER, s)) {
         tally(m, &(trace_tally){.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
                                 .frame_bytes = f->bytes, .ok = ok, .queued_at = f->queued_at,
                                 .tx_start = rx_start});

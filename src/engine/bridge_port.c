@@ -3,6 +3,7 @@
  */
 #include "bridge_port.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "verdict.h"
@@ -287,6 +288,18 @@ void bport_filter_event(void *ctx, const trace_event *ev)
     for (size_t i = 0; i < n->n_sinks; i++)
         if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(ev->kind)))
             n->sinks[i].on_event(n->sinks[i].ctx, ev);
+}
+
+/* The same for a tally (trace.h): only the stations' come as tallies (a
+ * port's events are whole, mac.c's wants_whole), and they go to the run's
+ * sinks, which take tallies (segnet_start offers this only then). */
+void bport_filter_tally(void *ctx, const trace_tally *t)
+{
+    segnet *n = ((seg_run *)ctx)->net;
+    assert(t->station < n->n_all);
+    for (size_t i = 0; i < n->n_sinks; i++)
+        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(t->kind)))
+            n->sinks[i].on_tally(n->sinks[i].ctx, t);
 }
 
 /* ---- building ----------------------------------------------------------- */

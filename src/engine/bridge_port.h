@@ -47,6 +47,8 @@ void bport_event(void *ctx, const trace_event *ev);
 /* The one sink of a segment with bridge ports: the ports' events to
  * bport_event, the stations' to the run's sinks. */
 void bport_filter_event(void *ctx, const trace_event *ev);
+/* Its tallies (trace_sink.on_tally): the stations', to the run's sinks. */
+void bport_filter_tally(void *ctx, const trace_tally *t);
 
 /* The measured window opens now: the ports' counters are marked. */
 void bport_mark(segnet *n);

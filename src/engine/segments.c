@@ -350,6 +350,13 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
     n->sinks = cfg->sinks;
     n->sink_kinds = cfg->sink_kinds;
     n->n_sinks = cfg->n_sinks;
+    /* The filter below takes tallies where every run's sink that reads
+     * their kinds does. */
+    n->sinks_tally = true;
+    for (size_t i = 0; i < cfg->n_sinks; i++)
+        if (!cfg->sinks[i].on_tally &&
+            (cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL) & TRACE_TALLY_KINDS)
+            n->sinks_tally = false;
     n->port_kinds = TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
                     TRACE_BIT(TRACE_ABORT);
     for (size_t i = 0; i < cfg->n_sinks; i++)
@@ -413,7 +420,8 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
             class_of[k] = 2 * nc + 2 * n->bp[g->port_of[k - g->n_st]].bridge + g->fd;
         mac_net_hooks hooks = n->hooks;
         hooks.ctx = g;
-        trace_sink filter = {.on_event = bport_filter_event, .ctx = g};
+        trace_sink filter = {.on_event = bport_filter_event, .ctx = g,
+                             .on_tally = n->sinks_tally ? bport_filter_tally : NULL};
         mac_config mc = {
             .phy = g->phy, /* its segment's: its timing, fixed at creation */
             .n_stations = g->n_taps,

@@ -201,6 +201,7 @@ struct segnet {
     const uint32_t *sink_kinds;
     size_t n_sinks;
     uint32_t port_kinds;       /* the kinds bport_filter_event asks for */
+    bool sinks_tally;          /* every run's sink that reads tallied kinds takes tallies */
     uint32_t br_kinds;         /* the TRACE_BRIDGE_* kinds some sink wants */
     port_copy pending;         /* the copy bport_forward hands to a port's MAC */
     domain_result *dom_res;

@@ -256,6 +256,38 @@ static void test_tally_as_events(void **state)
     scenario_free(&sc);
 }
 
+/* The same on a switch of half-duplex links: the stations' frame events
+ * reach the statistics through the bridge ports' filter as tallies, the
+ * ports' own stay whole for their bridge (its queue and forwarding),
+ * and the measures are those of a run where every event is whole. */
+static void test_tally_through_a_switch(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_defaults(&sc);
+    set_ok(&sc, "topology", "switch");
+    set_ok(&sc, "duplex", "half");
+    set_ok(&sc, "traffic", "poisson");
+    set_ok(&sc, "duration", "50ms");
+    set_ok(&sc, "warmup", "5ms");
+    set_ok(&sc, "queue", "4");
+    group_ok(&sc, "light stations=5 load=0.2 frame-size=64");
+    group_ok(&sc, "heavy stations=3 load=1.2 frame-size=1518");
+    finish_ok(&sc);
+    run_out tallied, whole;
+    run(&sc, &tallied);
+    run_watched(&sc, &(trace_sink){.on_event = ignore}, &whole);
+    assert_true(tallied.r.frames_ok > 0 && tallied.r.collisions > 0);
+    assert_same_run(&tallied, &whole);
+    for (uint32_t g = 0; g < tallied.r.n_groups; g++) {
+        assert_true(same(tallied.gr[g].throughput, whole.gr[g].throughput));
+        assert_true(same(tallied.gr[g].mean_delay_us, whole.gr[g].mean_delay_us));
+    }
+    run_free(&tallied);
+    run_free(&whole);
+    scenario_free(&sc);
+}
+
 /* A group inherits every per-station key it does not set, whichever order
  * the defaults and the group came in, and its own value wins. The load
  * outside the groups is the total of the groups that set none and whose
@@ -757,7 +789,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_is_identical), cmocka_unit_test(test_groups_add_up),
-        cmocka_unit_test(test_tally_as_events),
+        cmocka_unit_test(test_tally_as_events), cmocka_unit_test(test_tally_through_a_switch),
         cmocka_unit_test(test_inherit_and_override), cmocka_unit_test(test_placement),
         cmocka_unit_test(test_refusals), cmocka_unit_test(test_weakest_link),
         cmocka_unit_test(test_dest_group), cmocka_unit_test(test_reply_timed),
