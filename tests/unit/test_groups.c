@@ -227,6 +227,32 @@ static void ignore(void *ctx, const trace_event *ev)
     (void)ev;
 }
 
+/* Runs sc as it is, where the statistics take tallies (trace_tally), and
+ * with a sink that wants every event whole: *tallied and *whole. */
+static void run_both_ways(const scenario *sc, run_out *tallied, run_out *whole)
+{
+    run(sc, tallied);
+    run_watched(sc, &(trace_sink){.on_event = ignore}, whole);
+}
+
+/* The two runs of run_both_ways measured the same, the run and every group. */
+static void assert_same_measures(run_out *tallied, run_out *whole)
+{
+    assert_same_run(tallied, whole);
+    assert_true(tallied->r.p50_delay_us == whole->r.p50_delay_us);
+    assert_true(tallied->r.max_delay_us == whole->r.max_delay_us);
+    assert_true(tallied->r.jain_fairness == whole->r.jain_fairness);
+    assert_true(tallied->r.capture_mean_run == whole->r.capture_mean_run);
+    for (uint32_t g = 0; g < tallied->r.n_groups; g++) { /* (an empty one's: NAN) */
+        assert_true(same(tallied->gr[g].throughput, whole->gr[g].throughput));
+        assert_true(same(tallied->gr[g].offered_load, whole->gr[g].offered_load));
+        assert_true(same(tallied->gr[g].mean_delay_us, whole->gr[g].mean_delay_us));
+        assert_true(same(tallied->gr[g].p99_delay_us, whole->gr[g].p99_delay_us));
+    }
+    run_free(tallied);
+    run_free(whole);
+}
+
 /* The statistics take a tally of each frame event (trace_tally) where no
  * sink wants the event whole, else the event: both give the same
  * measures, the run's and every group's (arrivals, drops, successes,
@@ -237,29 +263,15 @@ static void test_tally_as_events(void **state)
     scenario sc;
     three_groups(&sc);
     run_out tallied, whole;
-    run(&sc, &tallied);
-    run_watched(&sc, &(trace_sink){.on_event = ignore}, &whole);
+    run_both_ways(&sc, &tallied, &whole);
     assert_true(tallied.r.frames_dropped > 0 && tallied.r.frames_aborted > 0);
-    assert_same_run(&tallied, &whole);
-    assert_true(tallied.r.p50_delay_us == whole.r.p50_delay_us);
-    assert_true(tallied.r.max_delay_us == whole.r.max_delay_us);
-    assert_true(tallied.r.jain_fairness == whole.r.jain_fairness);
-    assert_true(tallied.r.capture_mean_run == whole.r.capture_mean_run);
-    for (uint32_t g = 0; g < tallied.r.n_groups; g++) { /* (the empty one's: NAN) */
-        assert_true(same(tallied.gr[g].throughput, whole.gr[g].throughput));
-        assert_true(same(tallied.gr[g].offered_load, whole.gr[g].offered_load));
-        assert_true(same(tallied.gr[g].mean_delay_us, whole.gr[g].mean_delay_us));
-        assert_true(same(tallied.gr[g].p99_delay_us, whole.gr[g].p99_delay_us));
-    }
-    run_free(&tallied);
-    run_free(&whole);
+    assert_same_measures(&tallied, &whole);
     scenario_free(&sc);
 }
 
 /* The same on a switch of half-duplex links: the stations' frame events
  * reach the statistics through the bridge ports' filter as tallies, the
- * ports' own stay whole for their bridge (its queue and forwarding),
- * and the measures are those of a run where every event is whole. */
+ * ports' own stay whole for their bridge (its queue and forwarding). */
 static void test_tally_through_a_switch(void **state)
 {
     (void)state;
@@ -270,21 +282,13 @@ static void test_tally_through_a_switch(void **state)
     set_ok(&sc, "traffic", "poisson");
     set_ok(&sc, "duration", "50ms");
     set_ok(&sc, "warmup", "5ms");
-    set_ok(&sc, "queue", "4");
     group_ok(&sc, "light stations=5 load=0.2 frame-size=64");
     group_ok(&sc, "heavy stations=3 load=1.2 frame-size=1518");
     finish_ok(&sc);
     run_out tallied, whole;
-    run(&sc, &tallied);
-    run_watched(&sc, &(trace_sink){.on_event = ignore}, &whole);
+    run_both_ways(&sc, &tallied, &whole);
     assert_true(tallied.r.frames_ok > 0 && tallied.r.collisions > 0);
-    assert_same_run(&tallied, &whole);
-    for (uint32_t g = 0; g < tallied.r.n_groups; g++) {
-        assert_true(same(tallied.gr[g].throughput, whole.gr[g].throughput));
-        assert_true(same(tallied.gr[g].mean_delay_us, whole.gr[g].mean_delay_us));
-    }
-    run_free(&tallied);
-    run_free(&whole);
+    assert_same_measures(&tallied, &whole);
     scenario_free(&sc);
 }
 
