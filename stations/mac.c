@@ -54,6 +54,7 @@
 #include "mac.h"
 
 #include "collision_events.h"
+#include "ring.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -979,14 +980,11 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
         uint32_t cap = x->q_cap ? x->q_cap * 2 : 4;
         if (cap > capacity)
             cap = capacity;
-        frame *q = malloc(cap * sizeof *q);
+        frame *q = ring_grow(x->q, sizeof *q, x->q_cap, x->q_head, x->q_len, cap);
         if (!q) {
             *m->no_memory = true; /* the frame is lost; the run stops */
             return false;
         }
-        for (uint32_t i = 0; i < x->q_len; i++)
-            q[i] = x->q[(x->q_head + i) % x->q_cap];
-        free(x->q);
         x->q = q;
         x->q_cap = cap;
         x->q_head = 0;

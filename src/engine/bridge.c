@@ -2,6 +2,8 @@
  * the counters of each port (bridge.h). */
 #include "bridge.h"
 
+#include "ring.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +104,9 @@ void bridge_queued(bridge *b, uint32_t pi, sim_time now)
     p->c.frames_queued++;
     if (p->len == p->cap) {
         uint32_t cap = p->cap ? 2 * p->cap : 8;
-        sim_time *f = malloc(cap * sizeof *f);
+        sim_time *f = ring_grow(p->fifo, sizeof *f, p->cap, p->head, p->len, cap);
         if (!f)
             return; /* the delay of this copy is lost, not the run */
-        for (uint32_t i = 0; i < p->len; i++)
-            f[i] = p->fifo[(p->head + i) % p->cap];
-        free(p->fifo);
         p->fifo = f;
         p->cap = cap;
         p->head = 0;

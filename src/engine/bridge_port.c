@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "ring.h"
 #include "verdict.h"
 
 /* ---- bridges: where a frame's one path runs ------------------------------ */
@@ -90,14 +91,11 @@ static void port_copy_push(segnet *n, bport_run *p, const port_copy *c)
 {
     if (p->q_len == p->q_cap) {
         uint32_t cap = p->q_cap ? 2 * p->q_cap : 8;
-        port_copy *q = malloc(cap * sizeof *q);
+        port_copy *q = ring_grow(p->q, sizeof *q, p->q_cap, p->q_head, p->q_len, cap);
         if (!q) {
             *n->no_memory = true;
             return;
         }
-        for (uint32_t i = 0; i < p->q_len; i++)
-            q[i] = p->q[(p->q_head + i) % p->q_cap];
-        free(p->q);
         p->q = q;
         p->q_cap = cap;
         p->q_head = 0;
