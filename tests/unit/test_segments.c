@@ -114,6 +114,20 @@ static void two_coax(scenario *sc, double a_m, double b_m)
     add_repeater(sc, "r1", 8, 2, 0u, a_m, 1u, 0.0);
 }
 
+/* The pair and the far station of the repeater's tests: coax a (100 m)
+ * and b (b_m) joined by r1, two stations on a at p0 and p1 m that send a
+ * frame each at 0, one on b at far_m that sends one too or nothing (far:
+ * TRAFFIC_BATCH or TRAFFIC_NONE); *run is sc run for `duration`. */
+static void pair_and_far(scenario *sc, double b_m, double p0, double p1, traffic_kind far,
+                         double far_m, sim_time duration, mu_run *run)
+{
+    two_coax(sc, 100, b_m);
+    add_group(sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){p0, p1});
+    add_group(sc, "far", 1, far, 1, (double[]){far_m});
+    sc->duration = duration;
+    mu_run_scenario(sc, run);
+}
+
 /* The first event of `kind` on segment `segment`, or NULL. */
 static const trace_event *first_on(const mu_trace *tr, trace_kind kind, uint32_t segment)
 {
@@ -349,12 +363,8 @@ static void test_fragment_extension(void **state)
     net_scenario(&sc, TRAFFIC_BATCH, 64);
     sc.phy.preamble_bits = 8;
     sc.phy.jam_bits = 8;
-    two_coax(&sc, 100, 100);
-    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 0});
-    add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
-    sc.duration = 20 * 1000000LL;
     mu_run run;
-    mu_run_scenario(&sc, &run);
+    pair_and_far(&sc, 100, 0, 0, TRAFFIC_NONE, 100, 20 * 1000000LL, &run);
     const trace_event *s = NULL, *e = NULL;
     for (size_t i = 0; i < run.tr.n && !e; i++) {
         const trace_event *x = &run.tr.ev[i];
@@ -381,12 +391,8 @@ static void test_two_ends_at_one_instant(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    two_coax(&sc, 100, 100);
-    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
-    add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
-    sc.duration = 5 * 1000000000LL; /* 5 ms */
     mu_run run;
-    mu_run_scenario(&sc, &run);
+    pair_and_far(&sc, 100, 100, 100, TRAFFIC_NONE, 100, 5 * 1000000000LL /* 5 ms */, &run);
     /* both start at 0, collide at once, end their preamble and jam at
      * 96 bits; the repeater jams b from 8 bits to 96 + 8 bits */
     const trace_event *end = first_on(&run.tr, TRACE_RELAY_END, 1);
@@ -415,12 +421,8 @@ static void test_receive_collision_answered_elsewhere(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    two_coax(&sc, 100, 100);
-    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){0, 50});
-    add_group(&sc, "far", 1, TRAFFIC_NONE, 1, (double[]){100});
-    sc.duration = 15 * 1000000LL; /* 15 us: the first collision only */
-    mu_run run;
-    mu_run_scenario(&sc, &run);
+    mu_run run; /* 15 us: the first collision only */
+    pair_and_far(&sc, 100, 0, 50, TRAFFIC_NONE, 100, 15 * 1000000LL, &run);
     const sim_time delay = 8 * BIT_10;
     size_t on_a = 0, on_b = 0;
     const trace_event *start = NULL, *jam = NULL, *end = NULL;
@@ -468,15 +470,11 @@ static void test_receive_then_transmit_collision(void **state)
     (void)state;
     scenario sc;
     net_scenario(&sc, TRAFFIC_BATCH, 64);
-    two_coax(&sc, 100, 500);
-    add_group(&sc, "pair", 0, TRAFFIC_BATCH, 2, (double[]){100, 100});
     /* b's station at 500 m starts at 0 too: its signal reaches the port
      * at coax(500), after the pair's collision (at 0) began the jam on b
      * at 8 bits but before that jam reaches it (8 bits + coax(500)) */
-    add_group(&sc, "far", 1, TRAFFIC_BATCH, 1, (double[]){500});
-    sc.duration = 15 * 1000000LL;
     mu_run run;
-    mu_run_scenario(&sc, &run);
+    pair_and_far(&sc, 500, 100, 100, TRAFFIC_BATCH, 500, 15 * 1000000LL, &run);
     const trace_event *a_start = first_on(&run.tr, TRACE_RELAY_START, 0);
     assert_non_null(a_start);
     assert_int_equal(a_start->time, coax(500) + 8 * BIT_10);
