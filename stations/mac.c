@@ -174,6 +174,8 @@ struct mac {
     uint32_t *timed, n_timed;  /* contenders with a known start instant */
     sim_time *timed_until;     /* per entry of timed: min(planned, horizon), the
                                   instant after which no new signal matters */
+    sim_time until_bound;      /* at least every timed_until (the largest
+                                  filed since the set was last empty) */
     uint32_t *blocked_head;    /* per transmitter: stations waiting for it */
     uint32_t *transmitters, n_transmitters;
     /* Per entry of transmitters: its start, its expected end and the
@@ -311,6 +313,8 @@ static void timed_remove(mac *m, uint32_t s)
     x->timed = NONE;
     if (m->n_timed <= CROWD)
         m->plan_live = false; /* the walk answers (replan_after_start) */
+    if (m->n_timed == 0)
+        m->until_bound = INT64_MIN;
 }
 
 /* plan_reach from the timed set, before a crowd's question. */
@@ -757,6 +761,8 @@ static void file_contender(mac *m, uint32_t s, sim_time t, uint32_t blocker)
         blocked_add(m, s, blocker);
     } else {
         m->timed_until[m->n_timed] = t < x->horizon ? t : x->horizon;
+        if (m->timed_until[m->n_timed] > m->until_bound)
+            m->until_bound = m->timed_until[m->n_timed];
         if (m->plan_live) {
             medium_reach_set(m->plan_reach, s, m->timed_until[m->n_timed]);
             x->in_plan = true;
@@ -789,6 +795,12 @@ static void replan(mac *m, uint32_t s, sim_time now, uint32_t released_by)
  * timed set (swap-remove), which only moves an entry already walked. */
 static void replan_after_start(mac *m, uint32_t src, sim_time now)
 {
+    /* Every timed contender committed (no signal from now on can reach
+     * one before its timed_until): as after most starts, since a start at
+     * the end of one contender's gap reaches the others of its period no
+     * earlier than the ends of theirs (the triangle inequality). */
+    if (m->until_bound <= now)
+        return;
     if (m->n_timed <= CROWD) {
         /* a handful: walk them (replan may swap-remove behind i) */
         for (uint32_t i = m->n_timed; i-- > 0;) {
@@ -1814,6 +1826,7 @@ int mac_create(const mac_config *cfg, mac **out)
         }
     }
     m->rx_free = NONE;
+    m->until_bound = INT64_MIN;
     m->st = calloc(m->n, sizeof *m->st);
     m->timed = malloc(m->n * sizeof *m->timed);
     m->timed_until = malloc(m->n * sizeof *m->timed_until);
