@@ -388,6 +388,13 @@ __attribute__((noinline)) static void count_all(collision_events *c)
     c->complete += c->pending;
 }
 
+/* Whether the medium has fallen silent by t: nothing under way, and every
+ * ended tail kept has passed every station (drop_all may run). */
+static inline bool silent(const collision_events *c, sim_time t)
+{
+    return c->live == 0 && c->last_passed < t;
+}
+
 /* Drops everything kept: nothing is under way and every tail kept has
  * passed, so every component kept is complete. One alone (most often) is
  * no event, and nothing to count. */
@@ -505,7 +512,7 @@ __attribute__((noinline)) static int make_room(collision_events *c, sim_time sta
 
 int collision_events_begin(collision_events *c, uint32_t s, sim_time start)
 {
-    if (c->live == 0 && c->last_passed < start)
+    if (silent(c, start))
         drop_all(c);
     else if ((c->listener.complete != NULL || c->hi - c->lo == c->cap) && make_room(c, start) != 0)
         return -1;
@@ -588,7 +595,7 @@ uint32_t collision_events_tag(collision_events *c, uint32_t s, sim_time start, u
 
 uint64_t collision_events_count(collision_events *c, sim_time now)
 {
-    if (c->live == 0 && c->last_passed < now)
+    if (silent(c, now))
         drop_all(c);
     else
         drop_passed(c, now);
