@@ -61,7 +61,7 @@ static void bridge_emit(const segnet *n, trace_event *ev, const trace_bridge *in
 {
     ev->bridge = info;
     for (size_t i = 0; i < n->n_sinks; i++)
-        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(ev->kind)))
+        if (run_sink_kinds(n, i) & TRACE_BIT(ev->kind))
             n->sinks[i].on_event(n->sinks[i].ctx, ev);
 }
 
@@ -284,7 +284,7 @@ void bport_filter_event(void *ctx, const trace_event *ev)
         return;
     }
     for (size_t i = 0; i < n->n_sinks; i++)
-        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(ev->kind)))
+        if (run_sink_kinds(n, i) & TRACE_BIT(ev->kind))
             n->sinks[i].on_event(n->sinks[i].ctx, ev);
 }
 
@@ -296,7 +296,7 @@ void bport_filter_tally(void *ctx, const trace_tally *t)
     segnet *n = ((seg_run *)ctx)->net;
     assert(t->station < n->n_all);
     for (size_t i = 0; i < n->n_sinks; i++)
-        if (!n->sink_kinds || (n->sink_kinds[i] & TRACE_BIT(t->kind)))
+        if (run_sink_kinds(n, i) & TRACE_BIT(t->kind))
             n->sinks[i].on_tally(n->sinks[i].ctx, t);
 }
 

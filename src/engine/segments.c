@@ -353,14 +353,13 @@ int segnet_start(segnet *n, const segnet_macs *cfg)
     /* The filter below takes tallies where every run's sink that reads
      * their kinds does. */
     n->sinks_tally = true;
-    for (size_t i = 0; i < cfg->n_sinks; i++)
-        if (!cfg->sinks[i].on_tally &&
-            (cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL) & TRACE_TALLY_KINDS)
+    for (size_t i = 0; i < n->n_sinks; i++)
+        if (!n->sinks[i].on_tally && (run_sink_kinds(n, i) & TRACE_TALLY_KINDS))
             n->sinks_tally = false;
     n->port_kinds = TRACE_BIT(TRACE_ARRIVAL) | TRACE_BIT(TRACE_DROP) | TRACE_BIT(TRACE_TX_OK) |
                     TRACE_BIT(TRACE_ABORT);
-    for (size_t i = 0; i < cfg->n_sinks; i++)
-        n->port_kinds |= cfg->sink_kinds ? cfg->sink_kinds[i] : TRACE_ALL;
+    for (size_t i = 0; i < n->n_sinks; i++)
+        n->port_kinds |= run_sink_kinds(n, i);
     /* A bridge's events are told only on a network with bridges, to the
      * sinks that want them; the ports' transmissions are read from their
      * MACs' own events. */

@@ -222,6 +222,12 @@ static inline void push(segnet *n, sim_time t, uint16_t type, uint16_t phase, ui
         *n->no_memory = true;
 }
 
+/* The kinds the run's sink i reads (all when the run gave no kinds). */
+static inline uint32_t run_sink_kinds(const segnet *n, size_t i)
+{
+    return n->sink_kinds ? n->sink_kinds[i] : TRACE_ALL;
+}
+
 static inline carried *rec(const segnet *n, uint32_t k)
 {
     return &n->c[k];
