@@ -560,7 +560,9 @@ static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker
  * arrival at s of a signal under way (SIM_TIME_NEVER: none), in one loop:
  * the medium's medium_open_arrival where every transmission under way is
  * a transmitter (no full-duplex end on the medium). For a handful of
- * transmitters; in a crowd, open_blocker's first loop alone is cheaper. */
+ * transmitters; in a crowd, open_blocker's first loop alone is cheaper.
+ * (The test of the one ending last is written out here and there: as one
+ * inline helper it cost the collapse of 1024 3.8 % more instructions.) */
 static __attribute__((noinline)) sim_time open_scan(const mac *m, uint32_t s, sim_time r,
                                                      uint32_t *blocker)
 {
