@@ -37,6 +37,7 @@
 
 #include "collision_events.h"
 #include "medium.h"
+#include "rng.h"
 
 typedef struct fixture {
     medium *m;
@@ -356,21 +357,25 @@ typedef struct rrun {
     uint64_t heard;
 } rrun;
 
-static uint64_t rx_state;
+static rng rx_rng;
 
-static uint32_t rx_below(uint32_t n) /* splitmix64 */
+static uint32_t rx_below(uint32_t n)
 {
-    uint64_t z = (rx_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return (uint32_t)((z ^ (z >> 31)) % n);
+    return (uint32_t)rng_below(&rx_rng, n);
+}
+
+/* The root of x in a union-find over up[] (the reference's components,
+ * the listener's tags). */
+static uint32_t rx_find(const uint32_t *up, uint32_t x)
+{
+    while (up[x] != x)
+        x = up[x];
+    return x;
 }
 
 static uint32_t tag_root(rrun *r, uint32_t t)
 {
-    while (r->up[t] != t)
-        t = r->up[t];
-    return t;
+    return rx_find(r->up, t);
 }
 
 static void rx_merged(void *ctx, uint32_t a, uint32_t b)
@@ -436,7 +441,7 @@ static void rx_play(const medium *m, uint64_t seed, bool listen, sim_time grain,
         collision_listener l = {.merged = rx_merged, .complete = rx_complete, .ctx = r};
         collision_events_listen(c, &l);
     }
-    rx_state = seed;
+    rng_seed(&rx_rng, seed, 0);
     const uint32_t n = medium_station_count(m);
     uint32_t on[8]; /* station -> its transmission under way + 1, or 0 */
     memset(on, 0, sizeof on);
@@ -488,19 +493,12 @@ static void rx_play(const medium *m, uint64_t seed, bool listen, sim_time grain,
     collision_events_destroy(c);
 }
 
-static uint32_t rx_find(uint32_t *up, uint32_t x)
-{
-    while (up[x] != x)
-        x = up[x];
-    return x;
-}
-
 static void test_random_against_brute_force(void **state)
 {
     (void)state;
     static rrun lazy, told;
     for (uint64_t trial = 0; trial < 60; trial++) {
-        rx_state = 7919 * trial + 1;
+        rng_seed(&rx_rng, 7919 * trial + 1, 0);
         bool star = rx_below(3) == 0;
         uint32_t n = 1 + rx_below(8);
         sim_time pos[8];
