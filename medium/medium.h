@@ -64,9 +64,13 @@ typedef struct medium medium;
 /* The transmitter named by the fault's signal (medium_signal.station). */
 #define MEDIUM_FAULT_STATION UINT32_MAX
 
-/* Up to this many live transmissions a scan of them is cheaper than the
- * carrier index, which then rests (see above). */
-#define MEDIUM_QUIET 8
+/* Up to this many live records a scan of them is cheaper than the
+ * carrier index, which then rests (see above). Live records include the
+ * finished ones still retained (medium_retire), so a quiet medium at 100
+ * Mb/s often holds more than a handful: at 8, a 100BASE-TX hub of 256
+ * Poisson stations woke and rebuilt the index at one start in twenty
+ * (tests/bench/README.md, "The quiet medium's bound"). */
+#define MEDIUM_QUIET 16
 
 typedef struct medium_config {
     uint32_t n_stations;

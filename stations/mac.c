@@ -62,12 +62,13 @@
 
 #define NONE UINT32_MAX
 
-/* Up to this many live transmissions (or transmitters, or timed
- * contenders), scanning them is cheaper than asking the medium's indexes;
- * both give the same answers, so this only decides the cost. The carrier
- * index rests while no more than MEDIUM_QUIET are live (medium.h), so
- * that nothing asks it then. */
-#define CROWD MEDIUM_QUIET
+/* Up to this many transmitters (or timed contenders), walking them is
+ * cheaper than asking the MAC's reach indexes, and (up to CROWD / 2
+ * transmitters) than asking the medium's carrier index; both give the
+ * same answers, so this only decides the cost. The carrier index answers
+ * by a scan of its live records, and rests, while at most MEDIUM_QUIET
+ * (medium.h, twice CROWD) are live. */
+#define CROWD 8
 
 /* A class of stations (mac_class), with what the MAC derives from its
  * policy once. */

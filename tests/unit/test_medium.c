@@ -281,6 +281,7 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
         dl[i] = MEDIUM_REACH_NONE;
     }
     sim_time now = 0;
+    uint32_t crowded = 0, quiet_steps = 0; /* steps with the index awake, resting */
     for (int step = 0; step < 3000; step++) {
         /* Busy and quiet phases in turn: in a quiet one transmissions only
          * end and time runs on, so the records retire and the carrier
@@ -311,6 +312,10 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
             }
         }
         medium_retire(m, now);
+        if (medium_live_count(m) > MEDIUM_QUIET)
+            crowded++;
+        else
+            quiet_steps++;
 
         uint32_t j = (uint32_t)(rng_next(r) % n);
         sim_time want_open = SIM_TIME_NEVER, want_end = INT64_MIN;
@@ -376,6 +381,9 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
                         now + medium_delay(m, t, j) < dl[t]);
         }
     }
+    /* both regimes were checked: the index asked, and the scans */
+    if (n > 2 * MEDIUM_QUIET)
+        assert_true(crowded > 0 && quiet_steps > 0);
     medium_reach_destroy(reach);
     free(open);
     free(ls);
