@@ -224,6 +224,69 @@ static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim
     evq_destroy(q);
 }
 
+/* Heaps of every size from 1 to 90 (so every shape of the last node: one
+ * to four children, and a descent that ends a level higher or lower),
+ * filled with keys that tie on time, on time and phase (FIFO), and that
+ * sit at SIM_TIME_NEVER with the highest phase: the pop compares the
+ * four slots of a node whether they hold an event or not (the slots past
+ * the last event hold a key after every real one), and must return each
+ * event exactly once, in the order of evq.h, then report the queue empty. */
+static void test_every_heap_size(void **state)
+{
+    (void)state;
+    enum { MAX = 90 };
+    for (uint32_t n = 1; n <= MAX; n++) {
+        evq *q;
+        assert_int_equal(evq_create(&q, 1), 0); /* grows through the sizes */
+        /* pushed in an order scrambled by a multiplier prime to 97: id i
+         * has time i / 6, phase (i / 2) % 3, and pairs share both (FIFO);
+         * the last pair is due at SIM_TIME_NEVER, phase 255 */
+        uint32_t rank_of_push[MAX];
+        for (uint32_t k = 0; k < n; k++)
+            rank_of_push[k] = k;
+        for (uint32_t k = 0; k < n; k++) { /* a fixed shuffle that keeps pairs in order */
+            uint32_t j = (k * 37u + 11u) % n;
+            uint32_t t = rank_of_push[k];
+            rank_of_push[k] = rank_of_push[j];
+            rank_of_push[j] = t;
+        }
+        /* ids of one pair must be pushed in id order: sort each pair's
+         * two positions */
+        uint32_t pos[MAX];
+        for (uint32_t k = 0; k < n; k++)
+            pos[rank_of_push[k]] = k;
+        for (uint32_t i = 0; i + 1 < n; i += 2) {
+            if (pos[i] > pos[i + 1]) {
+                rank_of_push[pos[i]] = i + 1;
+                rank_of_push[pos[i + 1]] = i;
+            }
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t i = rank_of_push[k];
+            bool never = i / 2 == (n - 1) / 2; /* the last pair */
+            sim_time t = never ? SIM_TIME_NEVER : (sim_time)(i / 6);
+            uint16_t phase = never ? 255 : (uint16_t)((i / 2) % 3);
+            assert_int_equal(evq_push(q, &ev(t, phase, i)), 0);
+        }
+        sim_event out;
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(evq_pop(q, &out), 0);
+            assert_int_equal(out.target, i);
+            /* a push between pops, at the key just popped (after a pair's
+             * second, so ahead of the rest), leaves the rest in order */
+            if (i % 4 == 3 && i + 1 < n) {
+                assert_int_equal(evq_push(q, &ev(out.time, out.phase, 1000 + i)), 0);
+                assert_int_equal(evq_pop(q, &out), 0);
+                assert_int_equal(out.target, 1000 + i);
+            }
+        }
+        assert_int_equal(evq_pop(q, &out), -1);
+        assert_null(evq_peek(q));
+        assert_int_equal(evq_size(q), 0);
+        evq_destroy(q);
+    }
+}
+
 static void test_random_against_model(void **state)
 {
     (void)state;
@@ -323,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_same_instant),
         cmocka_unit_test(test_growth_and_ties),
         cmocka_unit_test(test_extreme_times),
+        cmocka_unit_test(test_every_heap_size),
         cmocka_unit_test(test_random_against_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
