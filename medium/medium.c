@@ -449,6 +449,21 @@ static inline void memo_for(medium *m, uint32_t j)
 
 static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
 
+/* A scan's delays from every transmitter to one station j, with the
+ * topology's test out of the loop: medium_delay(s, j) = |p_s + off| for
+ * s != j, off = -p_j on a bus and hub + p_j on a star (where the sum is
+ * positive); not for s == j (0, which on a star the formula is not). */
+static inline sim_time delay_off(const medium *m, uint32_t j)
+{
+    return m->topology == TOPOLOGY_BUS ? -m->pos_ps[j] : m->hub_ps + m->pos_ps[j];
+}
+
+static inline sim_time delay_via(const medium *m, uint32_t s, sim_time off)
+{
+    sim_time d = m->pos_ps[s] + off;
+    return d < 0 ? -d : d;
+}
+
 /* Whether questions scan the live records rather than wake the index:
  * a handful of them (the index rests). */
 static inline bool scan_instead(const medium *m)
@@ -462,10 +477,11 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
         return m->memo_open;
     if (scan_instead(m)) { /* every transmission under way is live */
         sim_time best = SIM_TIME_NEVER;
+        const sim_time off = delay_off(m, j);
         for (size_t i = 0; i < m->count; i++) {
             const medium_tx *t = slot(m, i);
             if (t->end == SIM_TIME_NEVER && t->station != j) {
-                sim_time a = t->start + medium_delay(m, t->station, j);
+                sim_time a = t->start + delay_via(m, t->station, off);
                 best = a < best ? a : best;
             }
         }
@@ -538,10 +554,11 @@ sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t 
      * answer. */
     sim_time best = m->last_end[j];
     *who = best != CI_EMPTY_MAX ? j : CI_NONE;
+    const sim_time off = delay_off(m, j);
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *t = slot(m, i);
         if (t->end != SIM_TIME_NEVER && t->station != j) {
-            sim_time e = t->end + medium_delay(m, t->station, j);
+            sim_time e = t->end + delay_via(m, t->station, off);
             if (e > best) {
                 best = e;
                 *who = t->station;
@@ -1014,11 +1031,12 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t)
         return best;
     }
     sim_time best = SIM_TIME_NEVER;
+    const sim_time off = delay_off(m, j);
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *x = slot(m, i);
         if (x->station == j)
             continue;
-        sim_time d = medium_delay(m, x->station, j);
+        sim_time d = delay_via(m, x->station, off);
         sim_time from = x->start + d;
         if (x->end != SIM_TIME_NEVER && x->end + d <= t)
             continue; /* passed j before t */
