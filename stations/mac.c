@@ -286,8 +286,7 @@ static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time
 
 static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
 {
-    sim_event ev = {.time = t, .arg = m->arg_tag | arg, .target = s, .type = type, .phase = phase};
-    if (evq_push(m->q, &ev) != 0)
+    if (evq_push_fields(m->q, t, m->arg_tag | arg, s, type, phase) != 0)
         *m->no_memory = true; /* the run stops after this event */
 }
 

@@ -57,6 +57,19 @@ void evq_use_runs(evq *q, bool on);
 /* Inserts a copy of *ev (its order field set here). Returns 0 or -1 (no memory). */
 int evq_push(evq *q, const sim_event *ev);
 
+/* The same as evq_push of the event with these fields, which go in
+ * registers rather than in an event in memory, the last three packed in
+ * one word here (where they are constants, mostly): for the MAC, whose
+ * pushes are most of a run's. */
+int evq_push_tail(evq *q, sim_time time, uint64_t arg, uint64_t tail);
+
+static inline int evq_push_fields(evq *q, sim_time time, uint64_t arg, uint32_t target,
+                                  uint16_t type, uint16_t phase)
+{
+    /* the event's last 8 bytes, as they lie in memory (evq.c) */
+    return evq_push_tail(q, time, arg, target | (uint64_t)type << 32 | (uint64_t)phase << 48);
+}
+
 /* Removes the first event into *out. Returns 0, or -1 when empty. */
 int evq_pop(evq *q, sim_event *out);
 

@@ -376,10 +376,55 @@ static void test_runs_in_step(void **state)
     evq_destroy(q);
 }
 
+/* evq_push_fields (the MAC's push, its fields in registers) and evq_push
+ * share one sequence and one order, every field kept: ties between the two
+ * kinds of push, through the front, a push ahead of the front, both heaps
+ * and their growth, with queues with and without runs. */
+static void test_push_fields(void **state)
+{
+    (void)state;
+    for (int runs = 0; runs < 2; runs++) {
+        evq *q;
+        assert_int_equal(evq_create(&q, 4), 0);
+        evq_set_horizon(q, 8);
+        evq_use_runs(q, runs);
+        uint32_t n = 0;
+        /* at each of 60 times, in decreasing order (each ahead of all:
+         * the front, then ahead of the front), 3 phases x 2 kinds */
+        for (int k = 59; k >= 0; k--)
+            for (uint16_t p = 3; p-- > 0;) {
+                sim_time t = 3 * k;
+                sim_event e = {.time = t, .arg = 1000 + n, .target = n, .type = 7, .phase = p};
+                assert_int_equal(evq_push(q, &e), 0);
+                n++;
+                assert_int_equal(evq_push_fields(q, t, 1000 + n, n, 9, p), 0);
+                n++;
+            }
+        assert_int_equal(evq_size(q), n);
+        sim_event out, prev = {.time = -1};
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(evq_pop(q, &out), 0);
+            assert_int_equal(out.arg, 1000 + out.target);
+            assert_int_equal(out.type, out.target % 2 ? 9 : 7);
+            if (i) {
+                /* time, then phase, then insertion (the targets count pushes) */
+                assert_true(out.time > prev.time ||
+                            (out.time == prev.time &&
+                             (out.phase > prev.phase ||
+                              (out.phase == prev.phase && out.target == prev.target + 1))));
+            }
+            prev = out;
+        }
+        assert_int_equal(evq_pop(q, &out), -1);
+        evq_destroy(q);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_contract),
+        cmocka_unit_test(test_push_fields),
         cmocka_unit_test(test_pop_before),
         cmocka_unit_test(test_runs_in_step),
         cmocka_unit_test(test_soon_overflow),
