@@ -41,27 +41,18 @@
  * 7 % (tests/bench/README.md, "The soon list, measured and left out"),
  * so the front stays.
  *
- * The pop without branches on keys (tests/bench/README.md, "The queue's
- * pop without branches"). The slots past each heap's last event hold
- * NO_EVENT, a key after every real one, so a pop compares all four slots
- * of every node it passes and an empty heap's top is NO_EVENT (no size
- * tests in `first`). The least of four is a tournament of pairs whose
- * results are selects (masks), not branches: GCC turns a select by a value
- * it knows to be 0 or 1 into a branch, so the values go through an empty
- * asm (`opaque`). The descent and the climb count in bytes, which spares
- * the multiplications by 32 of indexes (33 instructions a level of the
- * descent, 45 with indexes, about 48 before with its loop over the
- * children). Against the heaps with a loop over the children,
- * instructions per event (instructions.sh): (a) 620 to 614, (b) 981 to
- * 910, (c) 746 to 716, a collapse of 1024 1295 to 1202, (g) 828 to 829;
- * simulated mispredicted conditional branches per event: (a) 5.99 to
- * 5.28, (b) 6.32 to 5.42, (c) 8.23 to 6.63, the collapse 5.00 to 4.04. The same
- * tournament written plainly (selects of 128-bit keys by ternaries) was
- * compiled into a branch on the keys: 132 000 more mispredictions in 0.3
- * s of (b). Comparing the 64-bit times first, the orders only on equal
- * times (a branch), took 5 % off the pop's instructions but one comparison
- * in sixteen ties on (b), and the pop's mispredictions rose from 55 000 to
- * 124 000 in 0.3 s of (b): the 128-bit compare (cmp, sbb) stays.
+ * NO_EVENT (tests/bench/README.md, "The queue's push without register
+ * saves"): the slots past each heap's last event hold NO_EVENT, a key
+ * after every real one, so an empty heap's top is NO_EVENT and the push
+ * compares an event with both tops without testing the heaps' sizes. A
+ * pop that used it to compare all four slots of every node by selects
+ * (masks, kept from GCC's if-conversion by an empty asm) instead of the
+ * loop below ran fewer instructions ((b) 981 to 910 per event) and fewer
+ * simulated mispredictions, but took more CPU time side by side ((a)
+ * 1.026, (b) 0.997, (c) 1.046): the loop's branches are predicted better
+ * than callgrind's model says, and the selects chain each level's loads.
+ * The loop over four slots always (no test of the last node's size) was
+ * slower still ((b) 1.093). So the pop keeps its loop.
  *
  * The push without register saves (the same README section). The MAC's
  * pushes (most of a run's) pass the event's fields in registers
@@ -70,12 +61,9 @@
  * its heap slot, instead of being built on the caller's stack and copied
  * twice. Every path of the push is a return or a tail call to a function
  * of its own (runs on, an event ahead of the front, a full heap), so the
- * push uses only the registers a caller saves anyway. Instructions per
- * event: (a) 614 to 582, (b) 899 to 868, (c) 670 to 639; CPU time
- * (cpu_compare.py, 3 rounds x 3 copies) 0.970, 0.974 and 0.970 of the
- * push before it. (Callgrind's simulated mispredictions rose on (a), in
- * branches the change did not touch: its predictor is sensitive to code
- * layout, so CPU time decided.)
+ * push uses only the registers a caller saves anyway: about 88
+ * instructions a push before, 15 of them saving and restoring registers.
+ * (The README section gives the figures.)
  */
 #include "evq.h"
 
@@ -147,9 +135,10 @@ static int heap_init(heap *h, size_t cap)
 }
 
 /* Puts ev into the hole at i, moving the hole up past every parent that
- * comes after ev: the climb of a push, and the end of Floyd's pop. It
- * counts in bytes, as the descent does: the parent of the event at offset
- * x (one event = 32 bytes) is at (x - 32) / 4 rounded down to an event. */
+ * comes after ev: the end of Floyd's pop (the push's climb is
+ * heap_insert). It counts in bytes, which spares the multiplications of
+ * indexes by 32: the parent of the event at offset x (one event = 32
+ * bytes) is at (x - 32) / 4 rounded down to an event. */
 static inline void sift_up(heap *h, size_t i, sim_event ev)
 {
     _Static_assert(sizeof(sim_event) == 32, "the offsets below assume 32-byte events");
@@ -167,27 +156,14 @@ static inline void sift_up(heap *h, size_t i, sim_event ev)
     *(sim_event *)(base + x) = ev;
 }
 
-/* v, its value hidden from the compiler: GCC turns a select by a value it
- * knows to be 0 or 1 into a branch, here on keys as good as random, which
- * would be mispredicted one time in two or three. An empty asm, no code. */
+/* v, its value hidden from the compiler (an empty asm, no code): the
+ * push's test of an event against both heaps' tops is then one branch on
+ * the two comparisons, where GCC would make selects that need two more
+ * registers, saved and restored on every push. */
 static inline size_t opaque(size_t v)
 {
     __asm__("" : "+r"(v));
     return v;
-}
-
-/* The offset in bytes (0, 1, 2 or 3 events) of the first of the four
- * events at c: a tournament of pairs, with selects instead of branches.
- * In bytes, so that the descent below adds it without a multiplication. */
-static inline size_t least_of_four(const sim_event *c)
-{
-    const size_t one = sizeof *c;
-    size_t a = opaque(-(size_t)(key(&c[1]) < key(&c[0]))) & one;
-    size_t b = 2 * one + (opaque(-(size_t)(key(&c[3]) < key(&c[2]))) & one);
-    const char *p = (const char *)c;
-    size_t later = opaque(-(size_t)(key((const sim_event *)(p + b)) <
-                                    key((const sim_event *)(p + a)))); /* all ones when b wins */
-    return a ^ ((a ^ b) & later);
 }
 
 /* Floyd's pop: the hole left at the root moves down to a leaf along the
@@ -195,25 +171,33 @@ static inline size_t least_of_four(const sim_event *c)
  * event of a queue of future events usually belongs near the bottom, so
  * this saves the comparison with it at every level (3 instead of 4 per
  * level of a 4-ary heap) for a short climb. Keys are unique, so the
- * order of pops does not depend on the layout. The descent counts in
- * bytes: the first child of the event at offset x is at 4 x + one event. */
+ * order of pops does not depend on the layout. */
 static void heap_pop(heap *h, sim_event *out)
 {
     *out = h->v[0];
     size_t n = --h->size;
     sim_event last = h->v[n];
-    h->v[n] = NO_EVENT; /* before the descent, which must not take it */
+    h->v[n] = NO_EVENT; /* (the slots past the last event hold it) */
     if (n == 0)
         return;
-    char *base = (char *)h->v;
-    const size_t one = sizeof *h->v, end = n * one;
-    size_t hole = 0;
-    for (size_t c = one; c < end; c = ARITY * hole + one) {
-        size_t best = c + least_of_four((const sim_event *)(base + c));
-        *(sim_event *)(base + hole) = *(const sim_event *)(base + best);
-        hole = best;
+    size_t i = 0;
+    for (;;) {
+        size_t first = ARITY * i + 1;
+        if (first >= n)
+            break;
+        size_t end = first + ARITY < n ? first + ARITY : n, best = first;
+        unsigned __int128 bk = key(&h->v[first]);
+        for (size_t c = first + 1; c < end; c++) {
+            unsigned __int128 ck = key(&h->v[c]);
+            if (ck < bk) {
+                bk = ck;
+                best = c;
+            }
+        }
+        h->v[i] = h->v[best];
+        i = best;
     }
-    sift_up(h, hole / one, last); /* the division by 32 is a shift, undone there */
+    sift_up(h, i, last);
 }
 
 int evq_create(evq **out, size_t initial_capacity)
