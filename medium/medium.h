@@ -27,7 +27,7 @@
  * leaf: O(log n). Costs of every operation are given below.
  *
  * The index is kept only while a crowd may ask it. While at most
- * MEDIUM_QUIET transmissions are live, callers scan them instead, so the
+ * medium_quiet() records are live, callers scan them instead, so the
  * index rests: a start or an end only notes its station (O(1)), and the
  * first question after that repairs the noted stations' leaves, O(log n)
  * each, or rebuilds the trees in O(n) when more than n / log2 n stations
@@ -65,12 +65,16 @@ typedef struct medium medium;
 #define MEDIUM_FAULT_STATION UINT32_MAX
 
 /* Up to this many live records a scan of them is cheaper than the
- * carrier index, which then rests (see above). Live records include the
- * finished ones still retained (medium_retire), so a quiet medium at 100
- * Mb/s often holds more than a handful: at 8, a 100BASE-TX hub of 256
- * Poisson stations woke and rebuilt the index at one start in twenty
- * (tests/bench/README.md, "The quiet medium's bound"). */
+ * carrier index, which then rests (see above): medium_quiet() of a
+ * medium. Live records include the finished ones still retained
+ * (medium_retire), so a quiet medium at 100 Mb/s often holds more than a
+ * handful. A scan costs what its records do; the index's walks, upkeep
+ * and wakes (a rebuild, past n / log2 n stale stations) grow with the
+ * stations: MEDIUM_QUIET on media of up to 2 x MEDIUM_QUIET stations,
+ * MEDIUM_QUIET_WIDE on wider ones (tests/bench/README.md, "The quiet
+ * medium's bound"). */
 #define MEDIUM_QUIET 16
+#define MEDIUM_QUIET_WIDE 24
 
 typedef struct medium_config {
     uint32_t n_stations;
@@ -159,6 +163,8 @@ sim_time medium_unjudged_from(const medium *m);
 
 /* Live transmissions, oldest first. */
 size_t medium_live_count(const medium *m);
+/* The bound on live records below which the index rests (MEDIUM_QUIET). */
+size_t medium_quiet(const medium *m);
 const medium_tx *medium_live_at(const medium *m, size_t i);
 
 /* How many signals medium_signals_at reports: the live transmissions and
@@ -185,7 +191,7 @@ size_t medium_signals_since(const medium *m, uint32_t j, sim_time t0, medium_sig
 /* The earliest instant >= t at which the signal of a live transmission
  * of another station, or the fault, is present at station j, or
  * SIM_TIME_NEVER. Transmissions that have not begun yet are not known.
- * O(log n) when more than MEDIUM_QUIET transmissions are live and
+ * O(log n) when more than medium_quiet() records are live and
  * either a signal under way is present at j at t (a crowd's usual case)
  * or no finished transmission's signal is still passing j after t (the
  * usual case at a start), else O(L). (Not const: it may wake the index.) */
@@ -199,7 +205,7 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t);
  * and its collision detect at the start that follows ask the same). */
 /* The earliest arrival at j of the signal of a transmission under way of
  * another station, or SIM_TIME_NEVER when no other station transmits.
- * O(log n); a scan of the live records while at most MEDIUM_QUIET are
+ * O(log n); a scan of the live records while at most medium_quiet() are
  * live (the index rests). */
 sim_time medium_open_arrival(medium *m, uint32_t j);
 /* The latest instant at which the carrier of a finished transmission
@@ -209,7 +215,7 @@ sim_time medium_open_arrival(medium *m, uint32_t j);
  * ended long before any instant a caller asks about. O(log n). */
 sim_time medium_closed_end(medium *m, uint32_t j, uint32_t *who, sim_time *from);
 /* The same when its answer is `floor` or later; else some instant before
- * floor (INT64_MIN, or the answer). While at most MEDIUM_QUIET records
+ * floor (INT64_MIN, or the answer). While at most medium_quiet() records
  * are live it scans them and leaves the index resting, O(L); else as
  * medium_closed_end. (Deference only compares the end with W when it is
  * earlier.) */

@@ -66,8 +66,8 @@
  * cheaper than asking the MAC's reach indexes, and (up to CROWD / 2
  * transmitters) than asking the medium's carrier index; both give the
  * same answers, so this only decides the cost. The carrier index answers
- * by a scan of its live records, and rests, while at most MEDIUM_QUIET
- * (medium.h, twice CROWD) are live. */
+ * by a scan of its live records, and rests, while at most medium_quiet()
+ * (medium.h, two or three times CROWD) are live. */
 #define CROWD 8
 
 /* A class of stations (mac_class), with what the MAC derives from its

@@ -285,7 +285,7 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
     for (int step = 0; step < 3000; step++) {
         /* Busy and quiet phases in turn: in a quiet one transmissions only
          * end and time runs on, so the records retire and the carrier
-         * index rests (MEDIUM_QUIET); the busy one after it wakes it with
+         * index rests (medium_quiet); the busy one after it wakes it with
          * a few stale stations or, past n / log2 n of them, many. */
         bool quiet = (step / 150) % 2 == 1;
         now += (sim_time)(rng_next(r) % (quiet ? 20000 : 700));
@@ -312,7 +312,7 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
             }
         }
         medium_retire(m, now);
-        if (medium_live_count(m) > MEDIUM_QUIET)
+        if (medium_live_count(m) > medium_quiet(m))
             crowded++;
         else
             quiet_steps++;
@@ -382,7 +382,7 @@ static void check_against_scan(medium *m, uint32_t n, rng *r)
         }
     }
     /* both regimes were checked: the index asked, and the scans */
-    if (n > 2 * MEDIUM_QUIET)
+    if (n > 2 * medium_quiet(m))
         assert_true(crowded > 0 && quiet_steps > 0);
     medium_reach_destroy(reach);
     free(open);
