@@ -459,9 +459,9 @@ static inline sim_time delay_off(const medium *m, uint32_t j)
     return m->topology == TOPOLOGY_BUS ? -m->pos_ps[j] : m->hub_ps + m->pos_ps[j];
 }
 
-static inline sim_time delay_via(const medium *m, uint32_t s, sim_time off)
+static inline sim_time delay_via(const medium_tx *t, sim_time off)
 {
-    sim_time d = m->pos_ps[s] + off;
+    sim_time d = t->pos + off;
     return d < 0 ? -d : d;
 }
 
@@ -482,7 +482,7 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
         for (size_t i = 0; i < m->count; i++) {
             const medium_tx *t = slot(m, i);
             if (t->end == SIM_TIME_NEVER && t->station != j) {
-                sim_time a = t->start + delay_via(m, t->station, off);
+                sim_time a = t->start + delay_via(t, off);
                 best = a < best ? a : best;
             }
         }
@@ -559,7 +559,7 @@ sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t 
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *t = slot(m, i);
         if (t->end != SIM_TIME_NEVER && t->station != j) {
-            sim_time e = t->end + delay_via(m, t->station, off);
+            sim_time e = t->end + delay_via(t, off);
             if (e > best) {
                 best = e;
                 *who = t->station;
@@ -756,6 +756,7 @@ uint64_t medium_tx_begin(medium *m, uint32_t station, sim_time start, uint64_t u
         m->first_id = m->next_id;
     medium_tx *t = slot(m, m->count++);
     *t = (medium_tx){.id = m->next_id++, .station = station, .start = start,
+                     .pos = m->pos_ps[station],
                      .end = SIM_TIME_NEVER, .user = user};
     assert(m->open_start[station] == SIM_TIME_NEVER);
     if (m->n_open++ == 0 && m->dead_all < start) {
@@ -1041,7 +1042,7 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t)
         const medium_tx *x = slot(m, i);
         if (x->station == j)
             continue;
-        sim_time d = delay_via(m, x->station, off);
+        sim_time d = delay_via(x, off);
         sim_time from = x->start + d;
         if (x->end != SIM_TIME_NEVER && x->end + d <= t)
             continue; /* passed j before t */

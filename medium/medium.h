@@ -100,6 +100,8 @@ typedef struct medium_tx {
     sim_time start;
     sim_time end;     /* SIM_TIME_NEVER while under way */
     uint64_t user;    /* the transmitter's own data */
+    sim_time pos;     /* the transmitter's position (medium_station_pos), for
+                         the scans, which then read no other array */
 } medium_tx;
 
 /* An interval during which one transmission's signal is present at a
