@@ -111,7 +111,8 @@ void bridge_queued(bridge *b, uint32_t pi, sim_time now)
         p->cap = cap;
         p->head = 0;
     }
-    p->fifo[(p->head + p->len) % p->cap] = now;
+    uint32_t tail = p->head + p->len; /* < 2 cap: a ring, no division on every frame */
+    p->fifo[tail < p->cap ? tail : tail - p->cap] = now;
     p->len++;
 }
 
@@ -145,7 +146,7 @@ void bridge_done(bridge *b, uint32_t pi, sim_time now, int sent)
     if (p->len == 0)
         return;
     sim_time d = now - p->fifo[p->head];
-    p->head = (p->head + 1) % p->cap;
+    p->head = p->head + 1 == p->cap ? 0 : p->head + 1;
     p->len--;
     if (!sent)
         return;
