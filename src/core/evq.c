@@ -1,5 +1,5 @@
 /* evq.c - the event queue of evq.h: two 4-ary min-heaps keyed by (time,
- * phase, sequence), popped without branches on the keys.
+ * phase, sequence).
  *
  * Most events are due soon (the end of a frame, a collision, the end of a
  * gap) while a few wait long (backoffs, Poisson arrivals). Events due
@@ -42,10 +42,10 @@
  * so the front stays.
  *
  * NO_EVENT (tests/bench/README.md, "The queue's push without register
- * saves"): the slots past each heap's last event hold NO_EVENT, a key
- * after every real one, so an empty heap's top is NO_EVENT and the push
- * compares an event with both tops without testing the heaps' sizes. A
- * pop that used it to compare all four slots of every node by selects
+ * saves"): an empty heap's top is NO_EVENT, a key after every real one,
+ * so the push compares an event with both tops without testing the heaps'
+ * sizes. A pop that filled every slot past the last event with it, to
+ * compare all four slots of every node by selects
  * (masks, kept from GCC's if-conversion by an empty asm) instead of the
  * loop below ran fewer instructions ((b) 981 to 910 per event) and fewer
  * simulated mispredictions, but took more CPU time side by side ((a)
@@ -108,29 +108,21 @@ static inline unsigned __int128 key(const sim_event *e)
  * a node share a cache line or two, which makes both sifts cheaper. */
 #define ARITY 4
 
-/* The slots after a heap's last event hold NO_EVENT, whose key comes after
- * every real one (a real time is never negative, so the upper half of a
- * real key is below 2^63): a pop then compares the four children of every
- * node it passes, present or not, without testing which are, and an empty
- * heap's top is NO_EVENT. SPARE such slots follow the last event (a node
- * with a child has at most three missing siblings of it). */
-#define SPARE 4
+/* An empty heap's top slot holds NO_EVENT, whose key comes after every
+ * real one (a real time is never negative, so the upper half of a real
+ * key is below 2^63): the push compares an event with both heaps' tops
+ * without testing their sizes, and first_event tells an empty queue by
+ * it. */
 static const sim_event NO_EVENT = {.time = -1, .order = UINT64_MAX};
-
-static void fill_spare(sim_event *v, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++)
-        v[i] = NO_EVENT;
-}
 
 static int heap_init(heap *h, size_t cap)
 {
     h->cap = cap < 16 ? 16 : cap;
     h->size = 0;
-    h->v = malloc((h->cap + SPARE) * sizeof *h->v);
+    h->v = malloc(h->cap * sizeof *h->v);
     if (!h->v)
         return -1;
-    fill_spare(h->v, 0, h->cap + SPARE);
+    h->v[0] = NO_EVENT;
     return 0;
 }
 
@@ -176,10 +168,10 @@ static void heap_pop(heap *h, sim_event *out)
 {
     *out = h->v[0];
     size_t n = --h->size;
-    sim_event last = h->v[n];
-    h->v[n] = NO_EVENT; /* (the slots past the last event hold it) */
-    if (n == 0)
+    if (n == 0) {
+        h->v[0] = NO_EVENT; /* (an empty heap's top) */
         return;
+    }
     size_t i = 0;
     for (;;) {
         size_t first = ARITY * i + 1;
@@ -197,7 +189,7 @@ static void heap_pop(heap *h, sim_event *out)
         h->v[i] = h->v[best];
         i = best;
     }
-    sift_up(h, i, last);
+    sift_up(h, i, h->v[n]); /* the last event, still in place: the hole is below n */
 }
 
 int evq_create(evq **out, size_t initial_capacity)
@@ -370,10 +362,9 @@ static __attribute__((noinline, cold)) int push_grow(heap *h, sim_time t, uint64
                                                      uint64_t arg, uint64_t tail)
 {
     size_t ncap = h->cap * 2;
-    sim_event *v = realloc(h->v, (ncap + SPARE) * sizeof *v);
+    sim_event *v = realloc(h->v, ncap * sizeof *v);
     if (!v)
         return -1;
-    fill_spare(v, h->cap + SPARE, ncap + SPARE);
     h->v = v;
     h->cap = ncap;
     heap_insert(h, t, order, arg, tail);
@@ -545,7 +536,7 @@ size_t evq_size(const evq *q)
 
 size_t evq_bytes(const evq *q)
 {
-    size_t cap = q->near.cap + q->far.cap + 2 * SPARE;
+    size_t cap = q->near.cap + q->far.cap;
     for (int r = 0; r < RUNS; r++)
         cap += q->runs[r].cap;
     return sizeof *q + cap * sizeof(sim_event);
