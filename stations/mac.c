@@ -917,8 +917,7 @@ static bool take_next_frame(mac *m, uint32_t s, sim_time now)
     x->has_frame = false;
     if (x->q_len) {
         x->cur = x->q[x->q_head];
-        if (++x->q_head == x->q_cap) /* (a ring: no division on the hot path) */
-            x->q_head = 0;
+        x->q_head = ring_next(x->q_cap, x->q_head);
         x->q_len--;
         x->has_frame = true;
     } else if (x->cls->refill && m->refill(m->refill_ctx, gid(m, s), now, &x->cur)) {
@@ -1003,8 +1002,7 @@ static inline __attribute__((always_inline)) bool enqueue(mac *m, uint32_t s, co
         x->q_cap = cap;
         x->q_head = 0;
     }
-    uint32_t tail = x->q_head + x->q_len; /* < 2 q_cap */
-    x->q[tail < x->q_cap ? tail : tail - x->q_cap] = fr;
+    x->q[ring_tail(x->q_cap, x->q_head, x->q_len)] = fr;
     x->q_len++;
     emit_arrival(m, TRACE_ARRIVAL, s, &fr, now);
     if (x->state == MAC_IDLE)

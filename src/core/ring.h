@@ -1,6 +1,6 @@
-/* ring.h - growing a ring buffer: a FIFO kept in an array of `cap` slots
- * as a head and a length (the MAC's frame queues, a bridge port's copies,
- * a bridge's entry times).
+/* ring.h - a ring buffer's slots and its growth: a FIFO kept in an array
+ * of `cap` slots as a head and a length (the MAC's frame queues, a bridge
+ * port's copies, a bridge's entry times).
  */
 #ifndef CSMACD_RING_H
 #define CSMACD_RING_H
@@ -8,6 +8,20 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The slot after the ring's last element (where the next one goes): head
+ * + len < 2 cap, so one comparison, no division (rings are on hot paths). */
+static inline uint32_t ring_tail(uint32_t cap, uint32_t head, uint32_t len)
+{
+    uint32_t t = head + len;
+    return t < cap ? t : t - cap;
+}
+
+/* The slot after slot i (i < cap): the head's next place once it is taken. */
+static inline uint32_t ring_next(uint32_t cap, uint32_t i)
+{
+    return i + 1 == cap ? 0 : i + 1;
+}
 
 /* A copy of the ring v (`len` elements of `size` bytes from slot `head`
  * of `cap`) in a new array of `new_cap` slots (at least len), its first

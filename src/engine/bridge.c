@@ -111,8 +111,7 @@ void bridge_queued(bridge *b, uint32_t pi, sim_time now)
         p->cap = cap;
         p->head = 0;
     }
-    uint32_t tail = p->head + p->len; /* < 2 cap: a ring, no division on every frame */
-    p->fifo[tail < p->cap ? tail : tail - p->cap] = now;
+    p->fifo[ring_tail(p->cap, p->head, p->len)] = now;
     p->len++;
 }
 
@@ -146,7 +145,7 @@ void bridge_done(bridge *b, uint32_t pi, sim_time now, int sent)
     if (p->len == 0)
         return;
     sim_time d = now - p->fifo[p->head];
-    p->head = p->head + 1 == p->cap ? 0 : p->head + 1;
+    p->head = ring_next(p->cap, p->head);
     p->len--;
     if (!sent)
         return;

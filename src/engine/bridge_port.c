@@ -100,8 +100,7 @@ static void port_copy_push(segnet *n, bport_run *p, const port_copy *c)
         p->q_cap = cap;
         p->q_head = 0;
     }
-    uint32_t tail = p->q_head + p->q_len; /* < 2 q_cap */
-    p->q[tail < p->q_cap ? tail : tail - p->q_cap] = *c;
+    p->q[ring_tail(p->q_cap, p->q_head, p->q_len)] = *c;
     p->q_len++;
 }
 
@@ -116,8 +115,7 @@ static void port_copy_pop(bport_run *p)
 {
     if (p->q_len == 0)
         return;
-    if (++p->q_head == p->q_cap)
-        p->q_head = 0;
+    p->q_head = ring_next(p->q_cap, p->q_head);
     p->q_len--;
 }
 

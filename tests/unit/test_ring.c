@@ -1,6 +1,6 @@
-/* test_ring.c - pins ring_grow (src/core/ring.h): the elements keep their
- * order from slot 0 whether the ring wraps or not, and an empty ring of
- * no slots grows too. */
+/* test_ring.c - pins ring.h: ring_grow keeps the elements' order from
+ * slot 0 whether the ring wraps or not, and an empty ring of no slots
+ * grows too; ring_tail and ring_next wrap at the last slot. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,11 +53,26 @@ static void test_full_and_empty(void **state)
     free(e);
 }
 
+static void test_tail_and_next(void **state)
+{
+    (void)state;
+    assert_int_equal(ring_tail(4, 0, 0), 0);
+    assert_int_equal(ring_tail(4, 1, 2), 3);
+    assert_int_equal(ring_tail(4, 2, 2), 0); /* past the last slot: wraps */
+    assert_int_equal(ring_tail(4, 3, 3), 2);
+    assert_int_equal(ring_tail(4, 3, 4), 3); /* full: the tail is the head */
+    assert_int_equal(ring_next(4, 0), 1);
+    assert_int_equal(ring_next(4, 2), 3);
+    assert_int_equal(ring_next(4, 3), 0);
+    assert_int_equal(ring_next(1, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_in_order),
         cmocka_unit_test(test_full_and_empty),
+        cmocka_unit_test(test_tail_and_next),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
