@@ -98,11 +98,14 @@ struct evq {
 };
 
 /* The order of evq.h as one unsigned 128-bit key: time (never negative in
- * a run) above, phase and sequence below. */
-static inline unsigned __int128 key(const sim_event *e)
+ * a run) above, phase and sequence below; of an event's fields, or of an
+ * event. */
+static inline unsigned __int128 key_of(sim_time t, uint64_t order)
 {
-    return ((unsigned __int128)(uint64_t)e->time << 64) | e->order;
+    return ((unsigned __int128)(uint64_t)t << 64) | order;
 }
+
+static inline unsigned __int128 key(const sim_event *e) { return key_of(e->time, e->order); }
 
 /* A 4-ary heap: half the depth of a binary one, and the four children of
  * a node share a cache line or two, which makes both sifts cheaper. */
@@ -325,7 +328,7 @@ static inline sim_event event_of(sim_time t, uint64_t order, uint64_t arg, uint6
 static inline void heap_insert(heap *h, sim_time t, uint64_t order, uint64_t arg, uint64_t tail)
 {
     _Static_assert(sizeof(sim_event) == 32, "the offsets below assume 32-byte events");
-    unsigned __int128 k = ((unsigned __int128)(uint64_t)t << 64) | order;
+    unsigned __int128 k = key_of(t, order);
     char *base = (char *)h->v;
     const size_t one = sizeof(sim_event);
     size_t x = h->size++ * one;
@@ -423,7 +426,7 @@ static inline __attribute__((always_inline)) int push(evq *q, sim_time t, uint64
     uint16_t phase = tail_phase(tail);
     assert(phase < 256 && t >= 0);
     uint64_t order = ((uint64_t)phase << 56) | (q->seq++ & ((1ULL << 56) - 1));
-    unsigned __int128 k = ((unsigned __int128)(uint64_t)t << 64) | order;
+    unsigned __int128 k = key_of(t, order);
     if (q->runs_on)
         return push_with_runs(q, t, order, arg, tail);
     if (q->has_front) {
@@ -447,8 +450,7 @@ int evq_push(evq *q, const sim_event *e)
 {
     /* (field by field: the caller has just stored them one by one, and one
      * 8-byte load across those stores would wait for them to retire) */
-    uint64_t tail = e->target | (uint64_t)e->type << 32 | (uint64_t)e->phase << 48;
-    return evq_push_tail(q, e->time, e->arg, tail);
+    return evq_push_fields(q, e->time, e->arg, e->target, e->type, e->phase);
 }
 
 /* The first event, or NULL when the queue is empty: the front, else the
