@@ -450,15 +450,12 @@ static inline void memo_for(medium *m, uint32_t j)
 
 static inline medium_tx *slot(const medium *m, size_t i) { return &m->live[i]; }
 
-/* A scan's delays from every transmitter to one station j, with the
- * topology's test out of the loop: medium_delay(s, j) = |p_s + off| for
- * s != j, off = -p_j on a bus and hub + p_j on a star (where the sum is
- * positive); not for s == j (0, which on a star the formula is not). */
-static inline sim_time delay_off(const medium *m, uint32_t j)
+sim_time medium_delay_off(const medium *m, uint32_t j)
 {
     return m->topology == TOPOLOGY_BUS ? -m->pos_ps[j] : m->hub_ps + m->pos_ps[j];
 }
 
+/* A record's transmitter's delay to the station of `off` (medium_delay_off). */
 static inline sim_time delay_via(const medium_tx *t, sim_time off)
 {
     sim_time d = t->pos + off;
@@ -478,7 +475,7 @@ sim_time medium_open_arrival(medium *m, uint32_t j)
         return m->memo_open;
     if (scan_instead(m)) { /* every transmission under way is live */
         sim_time best = SIM_TIME_NEVER;
-        const sim_time off = delay_off(m, j);
+        const sim_time off = medium_delay_off(m, j);
         for (size_t i = 0; i < m->count; i++) {
             const medium_tx *t = slot(m, i);
             if (t->end == SIM_TIME_NEVER && t->station != j) {
@@ -555,7 +552,7 @@ sim_time medium_closed_end_from(medium *m, uint32_t j, sim_time floor, uint32_t 
      * answer. */
     sim_time best = m->last_end[j];
     *who = best != CI_EMPTY_MAX ? j : CI_NONE;
-    const sim_time off = delay_off(m, j);
+    const sim_time off = medium_delay_off(m, j);
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *t = slot(m, i);
         if (t->end != SIM_TIME_NEVER && t->station != j) {
@@ -1037,7 +1034,7 @@ sim_time medium_foreign_signal_from(medium *m, uint32_t j, sim_time t)
         return best;
     }
     sim_time best = SIM_TIME_NEVER;
-    const sim_time off = delay_off(m, j);
+    const sim_time off = medium_delay_off(m, j);
     for (size_t i = 0; i < m->count; i++) {
         const medium_tx *x = slot(m, i);
         if (x->station == j)

@@ -127,6 +127,12 @@ topology_kind medium_topology(const medium *m);
 sim_time medium_station_pos(const medium *m, uint32_t s);
 /* One-way propagation delay between two stations (0 for a == b). */
 sim_time medium_delay(const medium *m, uint32_t a, uint32_t b);
+/* The delays to station j as one sum, for scans over many stations with
+ * the topology's test out of the loop: medium_delay(s, j) =
+ * |medium_station_pos(s) + medium_delay_off(j)| for every s != j (-p_j on
+ * a bus; hub + p_j on a star, where the sum is positive). Not for s == j,
+ * whose delay is 0. */
+sim_time medium_delay_off(const medium *m, uint32_t j);
 /* Delay from a station to the probe. */
 sim_time medium_probe_delay(const medium *m, uint32_t s);
 /* The longest delay between any two stations (the collision domain). */

@@ -183,7 +183,6 @@ struct mac {
      * station's position, side by side so that open_blocker's loop over a
      * crowd reads one array, not every station's record. */
     sim_time *tr_start, *tr_end, *tr_pos;
-    sim_time hub_ps; /* star: the repeater's delay (medium_delay) */
     /* Who a new signal can still reach in time (medium_reach): transmitters
      * in a frame or a burst's extension, until their end or the collision
      * already coming (cd_reach); timed contenders, until timed_until
@@ -507,14 +506,6 @@ static inline bool tx_later(const mac *m, uint32_t i, uint32_t j)
     return j == NONE || m->st[m->transmitters[i]].tx_id > m->st[m->transmitters[j]].tx_id;
 }
 
-/* medium_delay(t, s) = |pos_t + off| for a transmitter t: on a bus
- * off = -pos_s, on a star off = hub + pos_s (and the sum is positive). */
-static inline sim_time delay_off(const mac *m, uint32_t s)
-{
-    return medium_topology(m->med) == TOPOLOGY_BUS ? -medium_station_pos(m->med, s)
-                                                   : m->hub_ps + medium_station_pos(m->med, s);
-}
-
 /* The blocker of a station whose carrier period is open, as the replay
  * picks it: of the transmissions under way whose signal has reached s by
  * r, the one expected to end last (ties: the later arrival, then the later
@@ -526,7 +517,7 @@ static bool open_blocker(const mac *m, uint32_t s, sim_time r, uint32_t *blocker
 {
     const uint32_t n = m->n_transmitters;
     const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
-    const sim_time off = delay_off(m, s);
+    const sim_time off = medium_delay_off(m->med, s); /* (a transmitter is never s) */
     uint32_t best = NONE;
     sim_time b_end = INT64_MIN, b_from = INT64_MIN;
     for (uint32_t i = 0; i < n; i++) { /* arrived by r: the one ending last */
@@ -568,7 +559,7 @@ static __attribute__((noinline)) sim_time open_scan(const mac *m, uint32_t s, si
 {
     const uint32_t n = m->n_transmitters;
     const sim_time *start = m->tr_start, *end = m->tr_end, *pos = m->tr_pos;
-    const sim_time off = delay_off(m, s);
+    const sim_time off = medium_delay_off(m->med, s); /* (a transmitter is never s) */
     uint32_t best = NONE, first = NONE;
     sim_time b_end = INT64_MIN, b_from = INT64_MIN, f_from = SIM_TIME_NEVER;
     for (uint32_t i = 0; i < n; i++) {
@@ -1860,9 +1851,6 @@ int mac_create(const mac_config *cfg, mac **out)
         m->wanted |= m->sink_kinds[i];
         m->whole |= m->sink_kinds[i] & (m->sinks[i].on_tally ? ~TRACE_TALLY_KINDS : TRACE_ALL);
     }
-    if (medium_topology(m->med) == TOPOLOGY_STAR && m->n > 1)
-        m->hub_ps = medium_delay(m->med, 0, 1) - medium_station_pos(m->med, 0) -
-                    medium_station_pos(m->med, 1);
     for (uint32_t s = 0; s < m->n; s++) {
         station *x = &m->st[s];
         x->cls = &m->cls[cfg->class_of ? cfg->class_of[s] : 0];
