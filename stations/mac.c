@@ -52,6 +52,7 @@
  * not stop the station; two stations starting at the same instant collide.
  */
 #include "mac.h"
+#include "zero.h"
 
 #include "collision_events.h"
 #include "ring.h"
@@ -271,16 +272,33 @@ static void tally_frame(mac *m, trace_kind kind, uint32_t s, const frame *f, sim
                             .frame_bytes = f->bytes, .queued_at = f->queued_at});
 }
 
+/* A trace event of `kind` at t at station s about frame f, its other
+ * fields zero (zero_record: the networks' paths fill several per frame). */
+static void event_of_frame(const mac *m, trace_event *ev, trace_kind kind, sim_time t,
+                           uint32_t s, const frame *f)
+{
+    zero_record(ev, sizeof *ev);
+    ev->kind = kind;
+    ev->time = t;
+    ev->station = gid(m, s);
+    ev->segment = m->segment;
+    ev->dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest;
+    ev->frame_id = f->id;
+    ev->frame_bytes = f->bytes;
+    ev->queued_at = f->queued_at;
+    ev->jam_start = SIM_TIME_NEVER;
+    ev->payload = f->payload;
+    ev->payload_len = f->payload_len;
+}
+
+/* The same about the frame s is sending, in its attempt. */
 static void frame_event(const mac *m, trace_event *ev, trace_kind kind, sim_time t, uint32_t s)
 {
     const station *x = &m->st[s];
-    *ev = (trace_event){.kind = kind, .time = t, .station = gid(m, s), .segment = m->segment,
-                        .dest = x->cur.dest == FRAME_BROADCAST ? TRACE_NO_DEST : x->cur.dest,
-                        .frame_id = x->cur.id, .frame_bytes = x->cur.bytes,
-                        .attempt = x->collisions + 1, .collisions = x->collisions,
-                        .queued_at = x->cur.queued_at, .jam_start = SIM_TIME_NEVER,
-                        .backoff_slots = x->backoff_slots, .payload = x->cur.payload,
-                        .payload_len = x->cur.payload_len};
+    event_of_frame(m, ev, kind, t, s, &x->cur);
+    ev->attempt = x->collisions + 1;
+    ev->collisions = x->collisions;
+    ev->backoff_slots = x->backoff_slots;
 }
 
 static void push(mac *m, sim_time t, uint16_t type, uint16_t phase, uint32_t s, uint64_t arg)
@@ -893,12 +911,8 @@ static void emit_arrival(mac *m, trace_kind kind, uint32_t s, const frame *f, si
         tally_frame(m, kind, s, f, now);
         return;
     }
-    trace_event ev = {.kind = kind, .time = now, .station = gid(m, s), .segment = m->segment,
-                      .frame_id = f->id,
-                      .frame_bytes = f->bytes,
-                      .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                      .queued_at = f->queued_at, .jam_start = SIM_TIME_NEVER,
-                      .payload = f->payload, .payload_len = f->payload_len};
+    trace_event ev;
+    event_of_frame(m, &ev, kind, now, s, f);
     emit(m, &ev);
 }
 
@@ -1564,14 +1578,14 @@ verdict(mac *m, uint32_t s, uint64_t trace_id, const frame *f, uint32_t attempt,
                                 .frame_bytes = f->bytes, .ok = ok, .queued_at = f->queued_at,
                                 .tx_start = rx_start});
     } else {
-        trace_event ev = {.kind = TRACE_DELIVER, .time = now, .station = gid(m, s),
-                          .segment = m->segment,
-                          .dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest,
-                          .frame_id = f->id, .frame_bytes = f->bytes, .attempt = attempt,
-                          .collisions = attempt - 1, .queued_at = f->queued_at,
-                          .tx_id = trace_id, .tx_start = rx_start, .tx_end = now,
-                          .jam_start = SIM_TIME_NEVER, .ok = ok,
-                          .payload = f->payload, .payload_len = f->payload_len};
+        trace_event ev;
+        event_of_frame(m, &ev, TRACE_DELIVER, now, s, f);
+        ev.attempt = attempt;
+        ev.collisions = attempt - 1;
+        ev.tx_id = trace_id;
+        ev.tx_start = rx_start;
+        ev.tx_end = now;
+        ev.ok = ok;
         emit(m, &ev);
     }
     if (ok && m->on_rx && f->dest != FRAME_BROADCAST && f->dest < m->n_all)

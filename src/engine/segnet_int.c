@@ -3,6 +3,7 @@
  * lowest of the network's files: it calls none of the others.
  */
 #include "segnet_int.h"
+#include "zero.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,9 @@ uint32_t key_new(segnet *n)
     }
     uint32_t k = n->c_free;
     n->c_free = n->c[k].next_free;
-    n->c[k] = (carried){.refs = 1, .end = SIM_TIME_NEVER};
+    zero_record(&n->c[k], sizeof n->c[k]);
+    n->c[k].refs = 1;
+    n->c[k].end = SIM_TIME_NEVER;
     if (n->n_rep) /* relays only with repeaters */
         memset(&n->relay_st[(size_t)k * n->n_seg], RELAY_NONE, n->n_seg);
     return k;
