@@ -679,6 +679,11 @@ void backoff_policy_bounds(const backoff_policy *p, const backoff_state *st,
     p->def->bounds(p, st, collisions ? collisions : 1, lo_ps, hi_ps);
 }
 
+bool backoff_policy_constant(const backoff_policy *p)
+{
+    return p->def->draw == none_draw || (p->def->draw == fixed_draw && p->jitter_ps == 0);
+}
+
 backoff_caps backoff_policy_caps(const backoff_policy *p) { return p->caps; }
 
 bool backoff_policy_persist(const backoff_policy *p, rng *r)

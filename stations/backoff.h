@@ -126,6 +126,11 @@ backoff_draw backoff_policy_draw(const backoff_policy *p, backoff_state *st,
 void backoff_policy_bounds(const backoff_policy *p, const backoff_state *st,
                            uint32_t collisions, sim_time *lo_ps, sim_time *hi_ps);
 
+/* Whether every wait the policy draws is the same, whatever the frame's
+ * collisions and state (none; fixed without jitter): each backoff then
+ * ends a constant time after the collision that began it. */
+bool backoff_policy_constant(const backoff_policy *p);
+
 /* How the policy changes the MAC (see backoff_caps). */
 backoff_caps backoff_policy_caps(const backoff_policy *p);
 

@@ -183,6 +183,38 @@ static void test_registry(void **state)
     }
 }
 
+/* backoff_policy_constant: none and fixed without jitter, and no other
+ * policy by default; a constant policy draws the same wait after every
+ * collision count and from every state. */
+static void test_constant(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_POLICIES; i++) {
+        const char *n = all_policies[i];
+        backoff_policy *p = make(n, 8);
+        bool expect = strcmp(n, "none") == 0 || strcmp(n, "fixed") == 0;
+        assert_int_equal(backoff_policy_constant(p), expect);
+        backoff_policy_destroy(p);
+    }
+    backoff_policy *p = make("fixed:jitter=1", 8);
+    assert_false(backoff_policy_constant(p));
+    backoff_policy_destroy(p);
+    const char *constant[] = {"none", "fixed", "fixed:wait=3"};
+    const sim_time wait[] = {0, SLOT_PS, 3 * SLOT_PS};
+    for (size_t i = 0; i < 3; i++) {
+        p = make(constant[i], 8);
+        assert_true(backoff_policy_constant(p));
+        rng r;
+        rng_seed(&r, 7, 1);
+        for (uint32_t n = 1; n <= 16; n++) {
+            backoff_state st = {.prev_wait_ps = (sim_time)n * SLOT_PS,
+                                .follows_success = n % 2 == 0};
+            assert_int_equal(backoff_policy_draw(p, &st, n, &r).wait_ps, wait[i]);
+        }
+        backoff_policy_destroy(p);
+    }
+}
+
 static void test_caps(void **state)
 {
     (void)state;
@@ -595,6 +627,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_caps),
+        cmocka_unit_test(test_constant),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_uniform_families),
         cmocka_unit_test(test_decorrelated),
