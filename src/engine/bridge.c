@@ -2,8 +2,6 @@
  * the counters of each port (bridge.h). */
 #include "bridge.h"
 
-#include "ring.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +19,6 @@ typedef struct entry {
 
 typedef struct port {
     bridge_port_counters c;
-    sim_time *fifo;  /* entry times of the copies in its queue */
-    uint32_t head, len, cap;
     uint64_t delays;
     double delay_sum_ps;
     sim_time delay_max_ps;
@@ -59,7 +55,6 @@ void bridge_destroy(bridge *b)
     if (!b)
         return;
     for (uint32_t p = 0; b->ports && p < b->n_ports; p++) {
-        free(b->ports[p].fifo);
         free(b->ports[p].hist);
     }
     free(b->ports);
@@ -98,23 +93,7 @@ bridge_action bridge_receive(bridge *b, uint32_t in, uint32_t src, uint32_t dest
     return BRIDGE_FORWARD;
 }
 
-void bridge_queued(bridge *b, uint32_t pi, sim_time now)
-{
-    port *p = &b->ports[pi];
-    p->c.frames_queued++;
-    if (p->len == p->cap) {
-        uint32_t cap = p->cap ? 2 * p->cap : 8;
-        sim_time *f = ring_grow(p->fifo, sizeof *f, p->cap, p->head, p->len, cap);
-        if (!f)
-            return; /* the delay of this copy is lost, not the run */
-        p->fifo = f;
-        p->cap = cap;
-        p->head = 0;
-    }
-    p->fifo[ring_tail(p->cap, p->head, p->len)] = now;
-    p->len++;
-}
-
+void bridge_queued(bridge *b, uint32_t p) { b->ports[p].c.frames_queued++; }
 void bridge_dropped(bridge *b, uint32_t p) { b->ports[p].c.frames_dropped++; }
 
 static unsigned bucket_of(sim_time v)
@@ -135,20 +114,16 @@ static double bucket_value(unsigned k)
     return ldexp((double)(SUB + sub), (int)top - SUB_BITS) + ldexp(1.0, (int)top - SUB_BITS) / 2;
 }
 
-void bridge_done(bridge *b, uint32_t pi, sim_time now, int sent)
+void bridge_done(bridge *b, uint32_t pi, sim_time entered, sim_time now, int sent)
 {
     port *p = &b->ports[pi];
     if (sent)
         p->c.frames_sent++;
     else
         p->c.frames_lost++;
-    if (p->len == 0)
+    if (!sent || entered == SIM_TIME_NEVER)
         return;
-    sim_time d = now - p->fifo[p->head];
-    p->head = ring_next(p->cap, p->head);
-    p->len--;
-    if (!sent)
-        return;
+    sim_time d = now - entered;
     if (!p->hist && !(p->hist = calloc(BUCKETS, sizeof *p->hist)))
         return;
     p->delays++;
@@ -201,6 +176,6 @@ size_t bridge_bytes(const bridge *b)
 {
     size_t n = sizeof *b + b->n_stations * sizeof *b->fdb + b->n_ports * sizeof *b->ports;
     for (uint32_t i = 0; i < b->n_ports; i++)
-        n += b->ports[i].cap * sizeof(sim_time) + (b->ports[i].hist ? BUCKETS * 8 : 0);
+        n += b->ports[i].hist ? BUCKETS * 8 : 0;
     return n;
 }

@@ -56,14 +56,16 @@ bridge_action bridge_receive(bridge *b, uint32_t in, uint32_t src, uint32_t dest
  * or aged out). */
 uint32_t bridge_lookup(const bridge *b, uint32_t station, sim_time now);
 
-/* A copy enters port p's output queue at now (or is dropped: full). The
- * queue is first in, first out, as the port's MAC sends it. */
-void bridge_queued(bridge *b, uint32_t p, sim_time now);
+/* A copy enters port p's output queue (or is dropped: full). */
+void bridge_queued(bridge *b, uint32_t p);
 void bridge_dropped(bridge *b, uint32_t p);
-/* The copy at the head of port p's queue is done at now: sent whole
- * (sent) or given up; its queue delay (entry to the end of its
- * transmission) is recorded when sent. */
-void bridge_done(bridge *b, uint32_t p, sim_time now, int sent);
+/* A copy that entered port p's queue at `entered` (SIM_TIME_NEVER: not
+ * known) is done at now: sent whole (sent) or given up; its queue delay
+ * (entry to the end of its transmission) is recorded when sent. (The
+ * port's queue, which its MAC sends first in, first out, is the caller's:
+ * bridge_port.c keeps each copy's entry with the rest of what it
+ * carries.) */
+void bridge_done(bridge *b, uint32_t p, sim_time entered, sim_time now, int sent);
 
 const bridge_port_counters *bridge_counters(const bridge *b, uint32_t p);
 /* The queue delays of the copies port p sent since bridge_mark (count,

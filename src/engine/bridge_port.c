@@ -233,7 +233,7 @@ void bport_event(void *ctx, const trace_event *ev)
     bridge *b = n->br[br].b;
     switch (ev->kind) {
     case TRACE_ARRIVAL:
-        bridge_queued(b, p->port, ev->time);
+        bridge_queued(b, p->port);
         port_copy_push(n, p, &n->pending);
         break;
     case TRACE_DROP:
@@ -253,13 +253,13 @@ void bport_event(void *ctx, const trace_event *ev)
             port_trace(n, p, ev, TRACE_BRIDGE_TX_END, port_copy_head(p));
         break;
     case TRACE_TX_OK:
-        bridge_done(b, p->port, ev->time, 1);
+        bridge_done(b, p->port, port_copy_head(p)->entered, ev->time, 1);
         port_copy_pop(p);
         break;
     case TRACE_ABORT: {
         port_trace(n, p, ev, TRACE_BRIDGE_ABORT, port_copy_head(p));
+        bridge_done(b, p->port, port_copy_head(p)->entered, ev->time, 0);
         port_copy_pop(p);
-        bridge_done(b, p->port, ev->time, 0);
         frame f = {.id = ev->frame_id, .queued_at = ev->queued_at, .bytes = ev->frame_bytes,
                    .dest = ev->dest == TRACE_NO_DEST ? FRAME_BROADCAST : ev->dest};
         if (copy_on_path(n, &f, p->bridge, n->seg[p->seg].domain, false))

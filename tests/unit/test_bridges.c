@@ -275,11 +275,17 @@ static void test_bridge_rules(void **state)
     assert_int_equal(c1->frames_received, 4);
     assert_int_equal(c1->frames_forwarded, 2);
     assert_int_equal(c1->frames_flooded, 2);
-    /* queue delays: entry to the end of the transmission, first in first out */
-    bridge_queued(b, 0, 100);
-    bridge_queued(b, 0, 200);
-    bridge_done(b, 0, 300, 1);
-    bridge_done(b, 0, 500, 1);
+    /* queue delays: entry to the end of the transmission; a copy given up,
+     * or whose entry is not known, has none */
+    for (int i = 0; i < 4; i++)
+        bridge_queued(b, 0);
+    bridge_done(b, 0, 100, 300, 1);
+    bridge_done(b, 0, 150, 400, 0);
+    bridge_done(b, 0, SIM_TIME_NEVER, 450, 1);
+    bridge_done(b, 0, 200, 500, 1);
+    assert_int_equal(bridge_counters(b, 0)->frames_queued, 4);
+    assert_int_equal(bridge_counters(b, 0)->frames_sent, 3);
+    assert_int_equal(bridge_counters(b, 0)->frames_lost, 1);
     uint64_t n = 0;
     double mean = 0, p99 = 0;
     bridge_queue_delay(b, 0, &n, &mean, &p99);
