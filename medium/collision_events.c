@@ -135,8 +135,9 @@ int collision_events_create(const medium *m, collision_events **out)
         c->under_way[s] = NONE;
     }
     qsort(c->sorted, n, sizeof *c->sorted, cmp_time);
-    /* the hub's delay: what a star adds between two drops */
-    c->hub = c->star && n > 1 ? medium_delay(m, 0, 1) - c->pos[0] - c->pos[1] : 0;
+    /* the hub's delay: what a star adds between two drops (a star's
+     * delay offset is the hub's delay plus the station's drop) */
+    c->hub = c->star && n > 0 ? medium_delay_off(m, 0) - c->pos[0] : 0;
     sim_time lo = c->sorted[0], hi = c->sorted[n ? n - 1 : 0];
     for (uint32_t s = 0; s < n; s++) {
         if (c->star) /* to the longest other drop; a lone station reaches no one */
