@@ -23,7 +23,9 @@
  * instructions per event. With random waits (backoffs) runs fill with
  * events out of step and cost more than they save (40 to 160 more
  * instructions per event on 64 saturated stations on a bus, with one to
- * four runs), hence off by default.
+ * four runs), hence off by default; the engine turns them on for
+ * full-duplex links and where every backoff is the same wait (a fixed
+ * retry interval's collapse pushes its ends of backoffs in order).
  *
  * A radix heap (events filed by the highest bit in which their time
  * differs from the last one popped, O(1) per push, and a small heap for

@@ -384,7 +384,7 @@ built:;
      * retry interval's collapse: the ends of a crowd's jams, each plus the
      * wait, pushed in order): (d)'s collapse of 500 0.90 of the CPU time,
      * of 1024 0.92; with random waits runs cost 5 to 9 % (tests/bench/README.md,
-     * "Runs for constant waits"). */
+     * "Session 10: the switch's records, runs for constant waits"). */
     bool constant = true;
     for (uint32_t g = 0; g < e->n_groups; g++)
         constant = constant && backoff_policy_constant(e->policies[g]);
