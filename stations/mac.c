@@ -272,6 +272,17 @@ static void tally_frame(mac *m, trace_kind kind, uint32_t s, const frame *f, sim
                             .frame_bytes = f->bytes, .queued_at = f->queued_at});
 }
 
+/* A trace event's fields that describe frame f. */
+static void put_frame(trace_event *ev, const frame *f)
+{
+    ev->dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest;
+    ev->frame_id = f->id;
+    ev->frame_bytes = f->bytes;
+    ev->queued_at = f->queued_at;
+    ev->payload = f->payload;
+    ev->payload_len = f->payload_len;
+}
+
 /* A trace event of `kind` at t at station s about frame f, its other
  * fields zero (zero_record: the networks' paths fill several per frame). */
 static void event_of_frame(const mac *m, trace_event *ev, trace_kind kind, sim_time t,
@@ -282,13 +293,8 @@ static void event_of_frame(const mac *m, trace_event *ev, trace_kind kind, sim_t
     ev->time = t;
     ev->station = gid(m, s);
     ev->segment = m->segment;
-    ev->dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest;
-    ev->frame_id = f->id;
-    ev->frame_bytes = f->bytes;
-    ev->queued_at = f->queued_at;
     ev->jam_start = SIM_TIME_NEVER;
-    ev->payload = f->payload;
-    ev->payload_len = f->payload_len;
+    put_frame(ev, f);
 }
 
 /* The same about the frame s is sending, in its attempt. */
@@ -1665,16 +1671,10 @@ static void relay_event(const mac *m, trace_event *ev, trace_kind kind, sim_time
                         .probe_start = x->tx_start + medium_probe_delay(m->med, s),
                         .relay_from = TRACE_NO_STATION, .relay_sent_at = SIM_TIME_NEVER};
     if (what != NULL && what->f != NULL) {
-        const frame *f = what->f;
-        ev->dest = f->dest == FRAME_BROADCAST ? TRACE_NO_DEST : f->dest;
-        ev->frame_id = f->id;
-        ev->frame_bytes = f->bytes;
+        put_frame(ev, what->f);
         ev->attempt = what->attempt;
         ev->collisions = what->attempt > 0 ? what->attempt - 1 : 0;
-        ev->queued_at = f->queued_at;
         ev->backoff_slots = what->backoff_slots;
-        ev->payload = f->payload;
-        ev->payload_len = f->payload_len;
         ev->relay_from = what->sender;
         ev->relay_sent_at = what->sent_at;
     }
