@@ -111,8 +111,12 @@ static const port_copy *port_copy_head(const bport_run *p)
     return p->q_len ? &p->q[p->q_head] : &none;
 }
 
-static void port_copy_pop(bport_run *p)
+/* The copy at the head of port p's queue is done at now, sent whole
+ * (sent) or given up: its bridge counts it, with its queue delay, and the
+ * queue lets it go. */
+static void port_copy_done(bridge *b, bport_run *p, sim_time now, int sent)
 {
+    bridge_done(b, p->port, port_copy_head(p)->entered, now, sent);
     if (p->q_len == 0)
         return;
     p->q_head = ring_next(p->q_cap, p->q_head);
@@ -253,13 +257,11 @@ void bport_event(void *ctx, const trace_event *ev)
             port_trace(n, p, ev, TRACE_BRIDGE_TX_END, port_copy_head(p));
         break;
     case TRACE_TX_OK:
-        bridge_done(b, p->port, port_copy_head(p)->entered, ev->time, 1);
-        port_copy_pop(p);
+        port_copy_done(b, p, ev->time, 1);
         break;
     case TRACE_ABORT: {
         port_trace(n, p, ev, TRACE_BRIDGE_ABORT, port_copy_head(p));
-        bridge_done(b, p->port, port_copy_head(p)->entered, ev->time, 0);
-        port_copy_pop(p);
+        port_copy_done(b, p, ev->time, 0);
         frame f = {.id = ev->frame_id, .queued_at = ev->queued_at, .bytes = ev->frame_bytes,
                    .dest = ev->dest == TRACE_NO_DEST ? FRAME_BROADCAST : ev->dest};
         if (copy_on_path(n, &f, p->bridge, n->seg[p->seg].domain, false))
