@@ -1,6 +1,6 @@
 /* ring.h - a ring buffer's slots and its growth: a FIFO kept in an array
  * of `cap` slots as a head and a length (the MAC's frame queues, a bridge
- * port's copies, a bridge's entry times).
+ * port's copies).
  */
 #ifndef CSMACD_RING_H
 #define CSMACD_RING_H

@@ -227,10 +227,10 @@ static void random_against_model(uint64_t spread, bool mixed, uint64_t seed, sim
 /* Heaps of every size from 1 to 90 (so every shape of the last node: one
  * to four children, and a descent that ends a level higher or lower),
  * filled with keys that tie on time, on time and phase (FIFO), and that
- * sit at SIM_TIME_NEVER with the highest phase: the pop compares the
- * four slots of a node whether they hold an event or not (the slots past
- * the last event hold a key after every real one), and must return each
- * event exactly once, in the order of evq.h, then report the queue empty. */
+ * sit at SIM_TIME_NEVER with the highest phase, next to NO_EVENT (an
+ * empty heap's top, a key after every real one): the pop must return
+ * each event exactly once, in the order of evq.h, then report the queue
+ * empty. */
 static void test_every_heap_size(void **state)
 {
     (void)state;
