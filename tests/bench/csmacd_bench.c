@@ -249,6 +249,17 @@ static int run_child(const bench_case *c, int cpu, bench_out *out, long *maxrss_
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* "E events per frame sent" into buf, or "no frame sent" (a collapse, or
+ * a crowd that has not got a frame through yet, sends none). */
+static const char *per_frame(char *buf, size_t size, uint64_t events, uint64_t frames)
+{
+    if (frames == 0)
+        snprintf(buf, size, "no frame sent");
+    else
+        snprintf(buf, size, "%.1f events per frame sent", (double)events / (double)frames);
+    return buf;
+}
+
 /* Runs the bus `base` then `other`, prints each one's cost per event and
  * their ratio against the target (`other` at most twice the bus), and
  * returns the ratio, or -1 when a run fails. */
@@ -265,9 +276,10 @@ static double cost_ratio(const bench_case *base, const bench_case *other, const 
             return -1;
         }
         ns[i] = o.wall_s * 1e9 / (double)o.events;
-        printf("  %-40s %12llu events %8.3f s %8.1f ns/event, throughput %.4f, %.1f events per frame\n",
+        char pf[48];
+        printf("  %-40s %12llu events %8.3f s %8.1f ns/event, throughput %.4f, %s\n",
                c[i]->name, (unsigned long long)o.events, o.wall_s, ns[i], o.throughput,
-               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0);
+               per_frame(pf, sizeof pf, o.events, o.frames_ok));
     }
     double ratio = ns[1] / ns[0];
     printf("  the %s costs %.2fx per event what the bus does (target <= 2): %s\n", what, ratio,
@@ -281,7 +293,7 @@ static double cost_ratio(const bench_case *base, const bench_case *other, const 
 static double network_cost(int cpu, double scale)
 {
     printf("\na network of segments against one bus (10base5, 500 saturated stations, 512 B, "
-           "%.0f s simulated each):\n", 2 * scale);
+           "%g s simulated each):\n", 2 * scale);
     const bench_case bus = {"(f0) one bus, 500 stations", "10base5", 500, TRAFFIC_SATURATED, 0,
                             512, 2 * scale, 0, NULL, 0, 0, 0, false};
     const bench_case net = {"(f) 5 coax segments x 100, 4 repeaters", "10base5", 500,
@@ -299,7 +311,7 @@ static int switch_cost(int cpu, double scale)
     /* (the bus has a tenth of the switch's events per simulated second:
      * 60 s of it take about as long as 10 s of the switch) */
     printf("\na full-duplex switch against one bus (10 Mb/s, 64 saturated stations, 1518 B, "
-           "%.0f and %.0f s simulated):\n", 60 * scale, 10 * scale);
+           "%g and %g s simulated):\n", 60 * scale, 10 * scale);
     const bench_case bus = {"(g0) one bus, 64 stations", "10base5", 64, TRAFFIC_SATURATED, 0,
                             1518, 60 * scale, 0, NULL, 0, 0, 0, false};
     const bench_case sw = {"(g) 64-port full-duplex switch", "10baset", 64, TRAFFIC_SATURATED, 0,
@@ -331,7 +343,7 @@ static int switch_cost(int cpu, double scale)
  * returns ns/event at 1024 over ns/event at 64, or -1 when a run fails. */
 static double growth(const bench_case *shape, int cpu, const char *what)
 {
-    printf("\ncost per event against N, %s (%.0f s simulated each):\n", what, shape->sim_s);
+    printf("\ncost per event against N, %s (%g s simulated each):\n", what, shape->sim_s);
     const uint32_t ns[] = {64, 256, 1024};
     double ns_per_event[3];
     for (size_t i = 0; i < 3; i++) {
@@ -344,10 +356,11 @@ static double growth(const bench_case *shape, int cpu, const char *what)
             return -1;
         }
         ns_per_event[i] = o.wall_s * 1e9 / o.events;
-        printf("  N = %4u: %10llu events, %7.1f ns/event, %7.1f events per frame sent, "
+        char pf[48];
+        printf("  N = %4u: %10llu events, %7.1f ns/event, %27s, "
                "%5.1f transmissions per busy period, %8.0f engine bytes/station\n",
                ns[i], (unsigned long long)o.events, ns_per_event[i],
-               o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0,
+               per_frame(pf, sizeof pf, o.events, o.frames_ok),
                o.frames_ok + o.collision_events
                    ? (double)o.attempts / (double)(o.frames_ok + o.collision_events)
                    : 0.0,
@@ -458,14 +471,17 @@ int main(int argc, char **argv)
                (unsigned long long)o.events, o.wall_s, evps / 1e6, x, eng_per, rss_per, net_per,
                ok_x ? "speed ok" : "SPEED LOW", ok_ev ? "ev/s ok" : "EV/S LOW",
                ok_mem ? "mem ok" : "MEM HIGH");
-        char wall_target[64] = "";
+        /* (a case without a target against real time, (d), names none) */
+        char speed_target[64] = "", pf[48];
+        if (c.target_x > 0)
+            snprintf(speed_target, sizeof speed_target, ">= %.0fx real time", c.target_x);
         if (c.max_wall_s > 0)
-            snprintf(wall_target, sizeof wall_target, ", < %.0f s wall", c.max_wall_s * scale);
-        printf("%-40s throughput %.4f, %.1f events per frame sent (%.1f per attempt); targets: "
-               ">= %.0fx real time%s, >= %.0f M events/s, <= 2 KiB per station\n", "",
-               o.throughput, o.frames_ok ? (double)o.events / (double)o.frames_ok : 0.0,
-               o.attempts ? (double)o.events / (double)o.attempts : 0.0, c.target_x, wall_target,
-               min_mevps);
+            snprintf(speed_target + strlen(speed_target), sizeof speed_target - strlen(speed_target),
+                     "%s< %g s wall", c.target_x > 0 ? ", " : "", c.max_wall_s * scale);
+        printf("%-40s throughput %.4f, %s (%.1f per attempt); targets: %s, >= %.0f M "
+               "events/s, <= 2 KiB per station\n", "",
+               o.throughput, per_frame(pf, sizeof pf, o.events, o.frames_ok),
+               o.attempts ? (double)o.events / (double)o.attempts : 0.0, speed_target, min_mevps);
     }
 
     double g_net = network_cost(cpu, scale);
